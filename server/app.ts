@@ -1,0 +1,112 @@
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { findSession } from './auth/sessions';
+import { authRoutes } from './http/authRoutes';
+import { tokenOf, type AppContext } from './http/context';
+import { envelope, localeOf, sendError } from './http/envelope';
+import { ApiError } from './http/errors';
+import { translate } from './http/messages';
+import { registerConsole } from './http/staticConsole';
+import { systemRoutes } from './http/systemRoutes';
+import { userRoutes } from './http/userRoutes';
+
+/** JSON bodies above this are refused with 413; uploads set their own, larger limits. */
+const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Builds the whole HTTP side without listening, so tests can `inject` requests into the real
+ * thing. `main.ts` wires the database and the broker and calls `listen`.
+ */
+export async function buildApp(
+  ctx: AppContext,
+  options: FastifyServerOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    bodyLimit: JSON_BODY_LIMIT_BYTES,
+    trustProxy: false,
+    // The envelope names what went wrong; Fastify's own 4xx logging would only repeat it.
+    logController: new LogController({ disableRequestLogging: true }),
+    ...options,
+  });
+  app.decorateRequest('session', null);
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'same-origin');
+    return payload;
+  });
+
+  // Refuse state-changing calls from another site: a cross-site form or fetch cannot act for a user.
+  app.addHook('onRequest', async (request) => {
+    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    const origin = request.headers.origin;
+    if (origin !== undefined && originHost(origin) !== request.headers.host)
+      throw new ApiError(403, 'http.crossSite');
+  });
+
+  // Every /api route needs a live session unless it says `public`.
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/') || request.is404 || request.routeOptions.config.public)
+      return;
+    const token = tokenOf(request);
+    if (!token) throw new ApiError(401, 'auth.required');
+    request.session = await findSession(ctx.database.db, token);
+    if (!request.session) throw new ApiError(401, 'auth.expired');
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof ApiError) return sendError(request, reply, error);
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    const code = (error as { code?: string }).code ?? '';
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
+      return sendError(request, reply, new ApiError(413, 'http.tooLarge'));
+    }
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
+      return sendError(request, reply, new ApiError(400, 'http.unsupportedMediaType'));
+    }
+    if (
+      code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      error instanceof SyntaxError
+    ) {
+      return sendError(request, reply, new ApiError(400, 'http.malformedJson'));
+    }
+    if (status === 429) return sendError(request, reply, new ApiError(429, 'http.tooManyRequests'));
+    if (status >= 400 && status < 500)
+      return sendError(request, reply, new ApiError(400, 'http.badRequest'));
+    request.log.error({ err: error, url: request.url }, 'request failed');
+    return reply.code(500).send(envelope(500, translate('http.internal', localeOf(request)), null));
+  });
+
+  const console = await registerConsole(app, ctx.config.staticDir);
+  app.setNotFoundHandler((request, reply) => {
+    if (
+      request.url.startsWith('/api/') ||
+      request.url === '/api' ||
+      !['GET', 'HEAD'].includes(request.method)
+    ) {
+      return sendError(request, reply, new ApiError(404, 'http.notFound'));
+    }
+    return console.sendIndex(reply);
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(systemRoutes(ctx));
+      await api.register(authRoutes(ctx));
+      await api.register(userRoutes(ctx));
+    },
+    { prefix: '/api' },
+  );
+  return app;
+}
+
+/** The host of an Origin header; null for `null` (sandboxed frames, file://) or garbage. */
+function originHost(origin: string): string | null {
+  try {
+    return new URL(origin).host || null;
+  } catch {
+    return null;
+  }
+}

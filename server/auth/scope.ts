@@ -1,0 +1,84 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { farms, houses, userFarms, userHouses } from '../db/schema';
+import type { SessionUser } from './sessions';
+
+/**
+ * What a user may see. `all` for administrators; otherwise the farm and house ids. Every
+ * handler filters with this, never with ids the client sends.
+ */
+export type Scope =
+  { all: true } | { all: false; farmIds: ReadonlySet<number>; houseIds: ReadonlySet<number> };
+
+type ScopeUser = Pick<SessionUser, 'id' | 'roleKey' | 'scopeNodeId'>;
+
+export async function scopeOf(db: Db, user: ScopeUser): Promise<Scope> {
+  switch (user.roleKey) {
+    case 'administrator':
+      return { all: true };
+    case 'company_manager':
+      return user.scopeNodeId === null
+        ? emptyScope()
+        : housesOfFarms(db, await farmsUnder(db, user.scopeNodeId));
+    case 'area_manager':
+    case 'farm_manager': {
+      const rows = await db
+        .select({ id: userFarms.farmId })
+        .from(userFarms)
+        .where(eq(userFarms.userId, user.id));
+      // An assignment may name a company node: everything below it counts.
+      const nested = await Promise.all(rows.map((r) => farmsUnder(db, r.id)));
+      return housesOfFarms(db, nested.flat());
+    }
+    case 'shack_manager': {
+      const rows = await db
+        .select({ houseId: userHouses.houseId, farmId: houses.farmId })
+        .from(userHouses)
+        .innerJoin(houses, eq(houses.id, userHouses.houseId))
+        .where(eq(userHouses.userId, user.id));
+      return {
+        all: false,
+        farmIds: new Set(rows.map((r) => r.farmId)),
+        houseIds: new Set(rows.map((r) => r.houseId)),
+      };
+    }
+  }
+}
+
+export function canSeeHouse(scope: Scope, houseId: number): boolean {
+  return scope.all || scope.houseIds.has(houseId);
+}
+
+export function canSeeFarm(scope: Scope, farmId: number): boolean {
+  return scope.all || scope.farmIds.has(farmId);
+}
+
+function emptyScope(): Scope {
+  return { all: false, farmIds: new Set(), houseIds: new Set() };
+}
+
+/** The node itself and every node below it, farms only. */
+async function farmsUnder(db: Db, nodeId: number): Promise<number[]> {
+  const result = await db.execute<{ id: number }>(sql`
+    with recursive tree as (
+      select id, level from ${farms} where id = ${nodeId}
+      union all
+      select f.id, f.level from ${farms} f join tree t on f.parent_id = t.id
+    )
+    select id from tree where level = 'farm'`);
+  return rowsOf<{ id: number }>(result).map((r) => Number(r.id));
+}
+
+async function housesOfFarms(db: Db, farmIds: number[]): Promise<Scope> {
+  if (farmIds.length === 0) return emptyScope();
+  const rows = await db
+    .select({ id: houses.id })
+    .from(houses)
+    .where(inArray(houses.farmId, farmIds));
+  return { all: false, farmIds: new Set(farmIds), houseIds: new Set(rows.map((r) => r.id)) };
+}
+
+/** node-postgres answers `{ rows }`, PGlite too; both through drizzle's execute. */
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { count, eq } from 'drizzle-orm';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { settings, users } from './db/schema';
+import { hashPassword } from './auth/password';
+import { DEMO_PASSWORD } from './demo/demoFarms';
+import { seedDemo } from './demo/seed';
+
+export interface BootstrapResult {
+  demo: boolean;
+  /** True when this start created the first administrator. */
+  created: boolean;
+  /** The administrator's password, only when this start made it up and nobody else knows it. */
+  generatedAdminPassword: string | null;
+}
+
+/**
+ * On an empty database: create the first administrator (user `admin`) and, in demo mode, the
+ * demo organisation. Demo mode is remembered, so a restart without ROOST_DEMO keeps the demo.
+ */
+export async function bootstrap(config: Config, database: Database): Promise<BootstrapResult> {
+  const { db } = database;
+  const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users);
+  const empty = n === 0;
+  const [stored] = await db.select().from(settings).where(eq(settings.key, 'demo'));
+  // ROOST_DEMO defaults to on only for a new embedded database (DESIGN.md §3).
+  const demo = config.demo ?? (stored ? stored.value === '1' : empty && database.kind === 'pglite');
+  if (!empty) {
+    if (config.demo !== null && stored?.value !== (demo ? '1' : '0'))
+      await saveDemoFlag(database, demo);
+    return { demo, created: false, generatedAdminPassword: null };
+  }
+
+  let generated: string | null = null;
+  let adminPassword = config.adminPassword ?? (demo ? DEMO_PASSWORD : null);
+  if (adminPassword === null) {
+    // Random, shown once at start: it meets every edition's rule (letters of both cases, digits).
+    generated = `Rt${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}9`;
+    adminPassword = generated;
+  }
+  const adminHash = await hashPassword(adminPassword);
+  if (demo) {
+    await seedDemo(db, config.dataDir, adminHash);
+  } else {
+    await db
+      .insert(users)
+      .values({
+        username: 'admin',
+        passwordHash: adminHash,
+        realName: 'Administrator',
+        roleKey: 'administrator',
+        canOperate: true,
+        remoteConfig: true,
+      });
+  }
+  await saveDemoFlag(database, demo);
+  return { demo, created: true, generatedAdminPassword: generated };
+}
+
+async function saveDemoFlag(database: Database, demo: boolean): Promise<void> {
+  await database.db
+    .insert(settings)
+    .values({ key: 'demo', value: demo ? '1' : '0' })
+    .onConflictDoUpdate({ target: settings.key, set: { value: demo ? '1' : '0' } });
+}

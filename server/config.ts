@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { EDITIONS, type Edition } from '../src/contract/editions';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  /** Embedded broker port; null when turned off (MQTT_PORT=0) or when MQTT_URL is set. */
+  mqttPort: number | null;
+  /** True when MQTT_PORT was not given: the embedded broker may move to a free port. */
+  mqttPortIsDefault: boolean;
+  mqttUrl: string | null;
+  redisUrl: string | null;
+  /** null: decide from the database (on for a new embedded database). */
+  demo: boolean | null;
+  adminPassword: string | null;
+  captcha: boolean;
+  edition: Edition;
+  alarmScreen: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Where the built console is served from. */
+  staticDir: string;
+}
+
+/** A bad variable: the message is the one line printed before exiting with code 1. */
+export class ConfigError extends Error {}
+
+const onOff = (name: string) =>
+  z
+    .string()
+    .transform((v) => v.trim().toLowerCase())
+    .refine((v) => ['on', 'off', '1', '0', 'true', 'false', 'yes', 'no'].includes(v), {
+      message: `${name} must be on or off`,
+    })
+    .transform((v) => ['on', '1', 'true', 'yes'].includes(v));
+
+const port = (name: string, allowZero: boolean) =>
+  z.coerce
+    .number({ message: `${name} must be a port number` })
+    .int(`${name} must be a whole number`)
+    .min(allowZero ? 0 : 1, `${name} must be ${allowZero ? '0' : '1'}–65535`)
+    .max(65535, `${name} must be ${allowZero ? '0' : '1'}–65535`);
+
+const url = (name: string, protocols: string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    {
+      message: `${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+    },
+  );
+
+const envSchema = z.object({
+  // 0 takes any free port (tests).
+  PORT: port('PORT', true).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']).optional(),
+  MQTT_PORT: port('MQTT_PORT', true).optional(),
+  MQTT_URL: url('MQTT_URL', ['mqtt:', 'mqtts:', 'tcp:', 'ws:', 'wss:']).optional(),
+  REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']).optional(),
+  ROOST_DEMO: onOff('ROOST_DEMO').optional(),
+  ROOST_ADMIN_PASSWORD: z.string().min(1).optional(),
+  ROOST_CAPTCHA: onOff('ROOST_CAPTCHA').default(true),
+  ROOST_EDITION: z
+    .enum(EDITIONS, { message: `ROOST_EDITION must be one of ${EDITIONS.join(', ')}` })
+    .default('default'),
+  ROOST_ALARM_SCREEN: onOff('ROOST_ALARM_SCREEN').default(true),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('warn'),
+});
+
+/** Reads and checks every variable of DESIGN.md §3 once. Empty strings count as unset. */
+export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(
+      ([key, value]) => key in envSchema.shape && value !== undefined && value.trim() !== '',
+    ),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    const message = issue?.message ?? 'is invalid';
+    throw new ConfigError(message.startsWith(name) ? message : `${name}: ${message}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    // `memory://` keeps PGlite in memory: tests and throw-away runs.
+    dataDir: e.DATA_DIR === 'memory://' ? e.DATA_DIR : path.resolve(cwd, e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL ?? null,
+    mqttPort: e.MQTT_URL ? null : e.MQTT_PORT === 0 ? null : (e.MQTT_PORT ?? 1883),
+    mqttPortIsDefault: e.MQTT_PORT === undefined,
+    mqttUrl: e.MQTT_URL ?? null,
+    redisUrl: e.REDIS_URL ?? null,
+    demo: e.ROOST_DEMO ?? null,
+    adminPassword: e.ROOST_ADMIN_PASSWORD ?? null,
+    captcha: e.ROOST_CAPTCHA,
+    edition: e.ROOST_EDITION,
+    alarmScreen: e.ROOST_ALARM_SCREEN,
+    logLevel: e.LOG_LEVEL,
+    staticDir: path.resolve(cwd, 'dist'),
+  };
+}

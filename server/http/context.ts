@@ -1,0 +1,47 @@
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import type { Session } from '../auth/sessions';
+import { LOG_SOURCES, type LogSource } from '../../src/contract/domain';
+import { ApiError } from './errors';
+
+/** What every route plugin gets: read once at start, shared by reference. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  version: string;
+  /** State of the MQTT side for /api/health. */
+  mqttState: () => 'ok' | 'off' | 'down';
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    session: Session | null;
+  }
+  interface FastifyContextConfig {
+    /** Routes reachable without a session (sign-in, health, config). */
+    public?: boolean;
+  }
+}
+
+/** The signed-in session; handlers of non-public routes can rely on it. */
+export function sessionOf(request: FastifyRequest): Session {
+  if (!request.session) throw new ApiError(401, 'auth.required');
+  return request.session;
+}
+
+/** Where a change came from, for the operation log: the console says `Source: computer`. */
+export function sourceOf(request: FastifyRequest): LogSource {
+  const value = request.headers['source'];
+  return typeof value === 'string' && (LOG_SOURCES as readonly string[]).includes(value)
+    ? (value as LogSource)
+    : 'computer';
+}
+
+/** Reads the token from `Authorization: Bearer x` or a bare `Authorization: x` (the spec's client). */
+export function tokenOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const token = header.startsWith('Bearer ') ? header.slice(7) : header;
+  return token.trim() || null;
+}

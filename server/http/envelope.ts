@@ -1,0 +1,57 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import {
+  normaliseLocale,
+  type ApiCode,
+  type ApiEnvelope,
+  type Locale,
+} from '../../src/contract/envelope';
+import { newPasswordMinLength } from '../../src/contract/password';
+import type { Edition } from '../../src/contract/editions';
+import { ApiError } from './errors';
+import { isMessageKey, translate, type MessageKey } from './messages';
+
+/** The request's language: the console's `Locale` header, else the browser's Accept-Language. */
+export function localeOf(request: FastifyRequest): Locale {
+  const header = request.headers['locale'];
+  const value = Array.isArray(header) ? header[0] : header;
+  return normaliseLocale(value ?? request.headers['accept-language']);
+}
+
+export function envelope<T>(code: ApiCode, msg: string, data: T): ApiEnvelope<T> {
+  return { success: code === 200, code, msg, data };
+}
+
+/** Answers 200 with the data in the envelope. */
+export function ok<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  data: T,
+  key: MessageKey = 'ok',
+) {
+  return reply.code(200).send(envelope(200, translate(key, localeOf(request)), data));
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
+  const msg = translate(error.key, localeOf(request), error.params);
+  return reply.code(error.status).send(envelope(error.status, msg, null));
+}
+
+/**
+ * Parses input with a shared zod schema, or refuses it with 400 and the first problem in the
+ * user's language. Schema messages that are message keys are translated; others name the field.
+ */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  edition: Edition = 'default',
+): z.output<S> {
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  if (issue && isMessageKey(issue.message)) {
+    throw new ApiError(400, issue.message, { min: newPasswordMinLength(edition) });
+  }
+  const field = issue?.path.map(String).join('.') || 'body';
+  throw new ApiError(400, 'http.invalidField', { field });
+}

@@ -1,0 +1,78 @@
+import type { Locale } from '../../src/contract/envelope';
+
+/**
+ * What the server says to people, in both languages. The keys are also the `message` of zod
+ * issues raised by the shared schemas (`password.complexity`, `login.passwordTooShort` ...).
+ */
+const MESSAGES = {
+  ok: { en: 'OK', zh: '成功' },
+  'http.badRequest': { en: 'The request is not valid.', zh: '请求无效。' },
+  'http.malformedJson': {
+    en: 'The request body is not valid JSON.',
+    zh: '请求内容不是有效的 JSON。',
+  },
+  'http.tooLarge': { en: 'The request is too large.', zh: '请求内容过大。' },
+  'http.invalidField': { en: '{field} is not valid.', zh: '{field} 无效。' },
+  'http.notFound': { en: 'There is nothing at this address.', zh: '请求的地址不存在。' },
+  'http.unsupportedMediaType': {
+    en: 'Send the request body as JSON.',
+    zh: '请以 JSON 格式发送请求内容。',
+  },
+  'http.crossSite': {
+    en: 'Requests from another site are refused.',
+    zh: '拒绝来自其他站点的请求。',
+  },
+  'http.internal': {
+    en: 'Something went wrong on the server. Please try again.',
+    zh: '服务器出错,请重试。',
+  },
+  'http.tooManyRequests': {
+    en: 'Too many requests. Please wait and try again.',
+    zh: '请求过于频繁,请稍后再试。',
+  },
+  'auth.required': { en: 'Please sign in.', zh: '请先登录。' },
+  'auth.expired': {
+    en: 'Your session has ended. Please sign in again.',
+    zh: '登录已失效,请重新登录。',
+  },
+  'auth.forbidden': { en: 'You are not allowed to do this.', zh: '您没有执行此操作的权限。' },
+  'login.failed': { en: 'Wrong user name or password.', zh: '用户名或密码错误。' },
+  'login.captchaWrong': {
+    en: 'The verification code is wrong or has expired.',
+    zh: '验证码错误或已过期。',
+  },
+  'login.throttled': {
+    en: 'Too many failed sign-ins. Try again in {minutes} minutes.',
+    zh: '登录失败次数过多,请 {minutes} 分钟后再试。',
+  },
+  'login.usernameRequired': { en: 'Enter your user name.', zh: '请输入用户名。' },
+  'login.passwordTooShort': {
+    en: 'The password has at least 5 characters.',
+    zh: '密码至少 5 个字符。',
+  },
+  'password.required': { en: 'Enter the new password.', zh: '请输入新密码。' },
+  'password.oldRequired': { en: 'Enter the old password.', zh: '请输入旧密码。' },
+  'password.oldWrong': { en: 'The old password is wrong.', zh: '旧密码不正确。' },
+  'password.complexity': {
+    en: 'The password needs at least {min} characters with a lowercase letter, an uppercase letter and a digit.',
+    zh: '密码至少 {min} 位,且须包含小写字母、大写字母和数字。',
+  },
+  'password.changed': { en: 'Password changed.', zh: '密码修改成功。' },
+  'logout.done': { en: 'Signed out.', zh: '已退出登录。' },
+} as const satisfies Record<string, Record<Locale, string>>;
+
+export type MessageKey = keyof typeof MESSAGES;
+
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(MESSAGES, key);
+}
+
+export function translate(
+  key: MessageKey,
+  locale: Locale,
+  params: Record<string, string | number> = {},
+): string {
+  return MESSAGES[key][locale].replace(/\{(\w+)\}/g, (_, name: string) =>
+    String(params[name] ?? `{${name}}`),
+  );
+}

@@ -1,0 +1,29 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Health, PublicConfig } from '../../src/contract/config';
+import type { AppContext } from './context';
+import { envelope, ok } from './envelope';
+
+export function systemRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    app.get('/health', { config: { public: true } }, async (request, reply) => {
+      const health: Health = {
+        db: (await ctx.database.ping()) ? 'ok' : 'down',
+        mqtt: ctx.mqttState(),
+        live: 'ok',
+      };
+      const healthy = health.db === 'ok' && health.mqtt !== 'down';
+      if (!healthy) return reply.code(503).send(envelope(503, 'unhealthy', health));
+      return ok(request, reply, health);
+    });
+
+    app.get('/config', { config: { public: true } }, async (request, reply) => {
+      const config: PublicConfig = {
+        edition: ctx.config.edition,
+        alarmScreen: ctx.config.alarmScreen,
+        version: ctx.version,
+        demo: ctx.config.demo === true,
+      };
+      return ok(request, reply, config);
+    });
+  };
+}

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { modifyPasswordRequestSchema, type CurrentUser } from '../../src/contract/auth';
+import { newPasswordSchema } from '../../src/contract/password';
+import { hashPassword, verifyPassword } from '../auth/password';
+import { revokeOtherSessions } from '../auth/sessions';
+import { users } from '../db/schema';
+import { writeOperationLog } from '../oplog';
+import { sessionOf, sourceOf, type AppContext } from './context';
+import { ok, parseInput } from './envelope';
+import { ApiError } from './errors';
+
+export function userRoutes(ctx: AppContext): FastifyPluginAsync {
+  const { db } = ctx.database;
+  const edition = ctx.config.edition;
+  return async (app) => {
+    app.get('/user/getCurrent', async (request, reply) => {
+      const { user } = sessionOf(request);
+      const data: CurrentUser = {
+        userId: user.id,
+        username: user.username,
+        name: user.realName || user.username,
+        avatar: user.avatar,
+        roleKey: user.roleKey,
+        canOperate: user.canOperate ? '1' : '0',
+        remoteConfigFlag: user.remoteConfig ? '1' : '0',
+        mapType: user.mapType,
+        orgName: user.orgName,
+      };
+      return ok(request, reply, data);
+    });
+
+    app.put('/user/modifyPwd', async (request, reply) => {
+      const session = sessionOf(request);
+      const input = parseInput(modifyPasswordRequestSchema, request.body, edition);
+      const newPassword = parseInput(newPasswordSchema(edition), input.newPassword, edition);
+      const [row] = await db
+        .select({ hash: users.passwordHash })
+        .from(users)
+        .where(eq(users.id, session.user.id));
+      if (!row || !(await verifyPassword(row.hash, input.oldPassword)))
+        throw new ApiError(400, 'password.oldWrong');
+
+      await db
+        .update(users)
+        .set({ passwordHash: await hashPassword(newPassword), updatedAt: new Date() })
+        .where(eq(users.id, session.user.id));
+      await revokeOtherSessions(db, session.user.id, session.tokenHash);
+      await writeOperationLog(db, {
+        operator: { id: session.user.id, name: session.user.realName || session.user.username },
+        function: 'user.modifyPwd',
+        operation: 'change password',
+        source: sourceOf(request),
+      });
+      return ok(request, reply, null, 'password.changed');
+    });
+  };
+}

@@ -1,0 +1,31 @@
+/** MQTT topics of DESIGN.md §5. A gateway may only use the topics under its own network id. */
+export const TOPIC_ROOT = 'roost/v1';
+
+export const GATEWAY_TOPICS = ['telemetry', 'status', 'event', 'config/set', 'config/ack'] as const;
+export type GatewayTopic = (typeof GATEWAY_TOPICS)[number];
+
+export function gatewayTopic(networkId: string, kind: GatewayTopic): string {
+  return `${TOPIC_ROOT}/${networkId}/${kind}`;
+}
+
+/** Splits `roost/v1/{networkId}/{kind}`; null for anything else. */
+export function parseGatewayTopic(topic: string): { networkId: string; kind: GatewayTopic } | null {
+  const prefix = `${TOPIC_ROOT}/`;
+  if (!topic.startsWith(prefix)) return null;
+  const rest = topic.slice(prefix.length);
+  const slash = rest.indexOf('/');
+  if (slash <= 0) return null;
+  const networkId = rest.slice(0, slash);
+  const kind = rest.slice(slash + 1);
+  return (GATEWAY_TOPICS as readonly string[]).includes(kind)
+    ? { networkId, kind: kind as GatewayTopic }
+    : null;
+}
+
+/** What a gateway may publish: its own telemetry, status, events and acknowledgements. */
+export const GATEWAY_PUBLISHES: readonly GatewayTopic[] = [
+  'telemetry',
+  'status',
+  'event',
+  'config/ack',
+];

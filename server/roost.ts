@@ -1,0 +1,148 @@
+import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { bootstrap, type BootstrapResult } from './bootstrap';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { lockDataDir } from './db/lock';
+import { openDatabase } from './db/open';
+import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker';
+import { StartError } from './startError';
+
+export interface RunningRoost {
+  url: string;
+  port: number;
+  /** Port of the embedded broker, or null when it is off or an external broker is used. */
+  mqttPort: number | null;
+  /** True when 1883 was taken and the embedded broker moved to a free port. */
+  mqttMoved: boolean;
+  app: FastifyInstance;
+  database: Database;
+  boot: BootstrapResult;
+  /** Stops taking requests, lets running ones finish, closes the broker and the database. */
+  close(): Promise<void>;
+}
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const VERSION = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+/** Starts the whole server: database, first-run data, broker and HTTP. Throws StartError. */
+export async function startRoost(config: Config): Promise<RunningRoost> {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const undo = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    if (config.databaseUrl === null && config.dataDir !== 'memory://') {
+      checkDataDir(config.dataDir);
+      cleanups.push(lockDataDir(config.dataDir));
+    }
+    if (config.port !== 0) await checkPortFree(config.port, config.host, 'PORT');
+
+    const database = await openDatabase(
+      config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl }
+        : { kind: 'pglite', dataDir: config.dataDir },
+    ).catch((error: unknown) => {
+      const where = config.databaseUrl
+        ? 'the PostgreSQL database in DATABASE_URL'
+        : `the database in ${config.dataDir}`;
+      throw new StartError(`Could not open ${where}: ${(error as Error).message}`);
+    });
+    cleanups.push(() => database.close());
+
+    const boot = await bootstrap(config, database);
+    const { broker, moved } = await startBroker(config, database);
+    if (broker) cleanups.push(() => broker.close());
+
+    const app = await buildApp(
+      {
+        config: { ...config, demo: boot.demo },
+        database,
+        version: VERSION,
+        mqttState: () => (config.mqttUrl ? 'ok' : broker ? 'ok' : 'off'),
+      },
+      { logger: { level: config.logLevel } },
+    );
+    cleanups.push(() => app.close());
+    await app
+      .listen({ port: config.port, host: config.host })
+      .catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'EADDRINUSE' ? portInUse(config.port, config.host, 'PORT') : error;
+      });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    let closing: Promise<void> | null = null;
+    return {
+      url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
+      port,
+      mqttPort: broker?.port ?? null,
+      mqttMoved: moved,
+      app,
+      database,
+      boot,
+      close: () => (closing ??= undo()),
+    };
+  } catch (error) {
+    await undo().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startBroker(
+  config: Config,
+  database: Database,
+): Promise<{ broker: EmbeddedBroker | null; moved: boolean }> {
+  if (config.mqttPort === null) return { broker: null, moved: false };
+  try {
+    return {
+      broker: await startEmbeddedBroker(database.db, config.mqttPort, config.host),
+      moved: false,
+    };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    // Another broker (often Mosquitto) has 1883: keep `npm start` working on a free port.
+    if (!config.mqttPortIsDefault) throw portInUse(config.mqttPort, config.host, 'MQTT_PORT');
+    return { broker: await startEmbeddedBroker(database.db, 0, config.host), moved: true };
+  }
+}
+
+function checkDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    accessSync(dataDir, constants.R_OK | constants.W_OK | constants.X_OK);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new StartError(
+      `DATA_DIR ${dataDir} cannot be read and written (${reason}): fix its permissions or set DATA_DIR to another folder.`,
+    );
+  }
+}
+
+function checkPortFree(port: number, host: string, variable: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? portInUse(port, host, variable)
+          : new StartError(
+              `Cannot listen on ${host}:${port} (${error.code ?? error.message}): check HOST and ${variable}.`,
+            ),
+      );
+    });
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
+function portInUse(port: number, host: string, variable: string): StartError {
+  return new StartError(
+    `Port ${port} on ${host} is already in use: stop the program using it, or start Roost with ${variable}=<another port>.`,
+  );
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { EDITIONS } from './editions';
+
+/** GET /api/config: the flags the console needs before anyone signs in. */
+export const publicConfigSchema = z.object({
+  edition: z.enum(EDITIONS),
+  alarmScreen: z.boolean(),
+  version: z.string(),
+  demo: z.boolean(),
+});
+export type PublicConfig = z.infer<typeof publicConfigSchema>;
+
+/** GET /api/health */
+export const healthSchema = z.object({
+  db: z.enum(['ok', 'down']),
+  mqtt: z.enum(['ok', 'off', 'down']),
+  live: z.enum(['ok', 'down']),
+});
+export type Health = z.infer<typeof healthSchema>;

@@ -1,0 +1,39 @@
+/** Gateway type keys of spec §3 with their model names. */
+export const GATEWAY_TYPES = {
+  11: 'AC2000 PLUS',
+  12: 'AC2000 3G',
+  14: 'PLATINUM XL+',
+  15: 'PLATINUM PRO',
+  21: 'collector alarm',
+  23: 'iEC12-',
+  25: 'iEC12',
+  24: 'iEC12-Pro',
+  32: 'iEC12-V',
+  26: 'iEC22 series',
+  30: 'iEC22-V',
+  50: 'iEC1680',
+  51: 'iEC1680-V',
+  27: 'EC86',
+  33: 'EC24',
+  34: 'EC86-V',
+  35: 'iEC08-V',
+  28: 'iEC Press',
+  29: 'iEC12-Ta',
+  36: 'F0402',
+  31: 'control gateway',
+  41: 'Smart8c',
+  60: 'AI6000',
+} as const satisfies Record<number, string>;
+
+export type GatewayTypeKey = keyof typeof GATEWAY_TYPES;
+
+export function isGatewayTypeKey(value: number): value is GatewayTypeKey {
+  return Object.hasOwn(GATEWAY_TYPES, value);
+}
+
+/** Which kind of device a type key is: controllers, collectors or alarm units (spec §1). */
+export function gatewayKind(key: GatewayTypeKey): 'controller' | 'collector' | 'alarm' {
+  if (key === 21) return 'alarm';
+  if (key === 31 || key === 28 || key === 36) return 'collector';
+  return 'controller';
+}

@@ -1,0 +1,63 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { readConfig } from '../../server/config';
+import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
+import { startRoost, type RunningRoost } from '../../server/roost';
+
+export interface TestServer {
+  url: string;
+  roost: RunningRoost;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real Roost server serving the built console (dist/) on a free port, with the demo data on a
+ * fresh in-memory PGlite, captcha off and no broker. `env` overrides any variable.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const config = readConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: 'memory://',
+    MQTT_PORT: '0',
+    ROOST_DEMO: '1',
+    ROOST_CAPTCHA: 'off',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const roost = await startRoost(config);
+  return { url: roost.url, roost, stop: () => roost.close() };
+}
+
+/** Debian's Chromium, headless, with the flags STACK.md lists (WebGL through SwiftShader). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+    ],
+  });
+}
+
+/** Signs in through the login form and waits until the console has left /login. */
+export async function signIn(
+  page: Page,
+  url: string,
+  username: string,
+  password = DEMO_PASSWORD,
+): Promise<void> {
+  if (!page.url().includes('/login')) await page.goto(`${url}/login`);
+  await page.locator('input[name="username"]').fill(username);
+  await page.locator('input[name="password"]').fill(password);
+  await page.locator('input[name="code"]').fill('any');
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+}

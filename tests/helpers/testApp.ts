@@ -1,0 +1,64 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../server/app';
+import { bootstrap } from '../../server/bootstrap';
+import { readConfig, type Config } from '../../server/config';
+import type { Database } from '../../server/db/client';
+import { openDatabase } from '../../server/db/open';
+import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
+import type { TestDatabaseTarget } from './databases';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  close(): Promise<void>;
+  /** Signs in through the API (captcha off) and returns the token. */
+  signIn(username: string, password?: string): Promise<string>;
+}
+
+/** The real app with demo data on a database of its own, without listening (`inject`). */
+export async function createTestApp(
+  target: TestDatabaseTarget,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  const created = await target.create();
+  const config = readConfig({
+    DATA_DIR: 'memory://',
+    ROOST_DEMO: '1',
+    ROOST_CAPTCHA: 'off',
+    MQTT_PORT: '0',
+    ...env,
+  });
+  const database = await openDatabase(created.target);
+  const boot = await bootstrap(config, database);
+  const app = await buildApp(
+    { config: { ...config, demo: boot.demo }, database, version: 'test', mqttState: () => 'off' },
+    { logger: false },
+  );
+  return {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+      await created.drop();
+    },
+    async signIn(username, password = DEMO_PASSWORD) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { username, password, codeId: '', code: 'x' },
+      });
+      const body = res.json<{ data: { token: string } | null; msg: string }>();
+      if (!body.data) throw new Error(`sign-in as ${username} failed: ${body.msg}`);
+      return body.data.token;
+    },
+  };
+}
+
+export function bodyOf<T = unknown>(
+  res: LightMyRequestResponse,
+): { success: boolean; code: number; msg: string; data: T } {
+  return res.json();
+}
