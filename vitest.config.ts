@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // The JSON report lets .ci/run print one closing 'N passed, N failed' line for both suites.
+    reporters: ['default', 'json'],
+    outputFile: { json: '.tmp/vitest-unit.json' },
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
     // Server tests each open their own database and broker; two cores, so keep concurrency low.

@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // The JSON report lets .ci/run print one closing 'N passed, N failed' line for both suites.
+    reporters: ['default', 'json'],
+    outputFile: { json: '.tmp/vitest-e2e.json' },
     include: ['tests/e2e/**/*.test.ts'],
     // One real server and one Chromium per file; files run one after another to keep the
     // 2-core machine responsive enough for timing-sensitive UI assertions.

@@ -43,16 +43,14 @@ export async function bootstrap(config: Config, database: Database): Promise<Boo
   if (demo) {
     await seedDemo(db, config.dataDir, adminHash);
   } else {
-    await db
-      .insert(users)
-      .values({
-        username: 'admin',
-        passwordHash: adminHash,
-        realName: 'Administrator',
-        roleKey: 'administrator',
-        canOperate: true,
-        remoteConfig: true,
-      });
+    await db.insert(users).values({
+      username: 'admin',
+      passwordHash: adminHash,
+      realName: 'Administrator',
+      roleKey: 'administrator',
+      canOperate: true,
+      remoteConfig: true,
+    });
   }
   await saveDemoFlag(database, demo);
   return { demo, created: true, generatedAdminPassword: generated };

@@ -24,13 +24,11 @@ export async function issueCaptcha(db: Db, now = new Date()): Promise<IssuedCapt
   });
   const codeId = randomUUID();
   await db.delete(captchas).where(lt(captchas.expiresAt, now));
-  await db
-    .insert(captchas)
-    .values({
-      id: codeId,
-      answer: text.toLowerCase(),
-      expiresAt: new Date(now.getTime() + CAPTCHA_TTL_MS),
-    });
+  await db.insert(captchas).values({
+    id: codeId,
+    answer: text.toLowerCase(),
+    expiresAt: new Date(now.getTime() + CAPTCHA_TTL_MS),
+  });
   return { codeId, image: `data:image/svg+xml;base64,${Buffer.from(data).toString('base64')}` };
 }
 

@@ -52,7 +52,7 @@ export async function registerConsole(
       return reply
         .header('Cache-Control', 'no-cache')
         .header('Content-Security-Policy', CSP)
-        .sendFile('index.html');
+        .sendFile('index.html', { cacheControl: false });
     },
   };
 }

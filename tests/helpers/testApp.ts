@@ -20,15 +20,19 @@ export interface TestApp {
 export async function createTestApp(
   target: TestDatabaseTarget,
   env: Record<string, string> = {},
+  overrides: Partial<Config> = {},
 ): Promise<TestApp> {
   const created = await target.create();
-  const config = readConfig({
-    DATA_DIR: 'memory://',
-    ROOST_DEMO: '1',
-    ROOST_CAPTCHA: 'off',
-    MQTT_PORT: '0',
-    ...env,
-  });
+  const config: Config = {
+    ...readConfig({
+      DATA_DIR: 'memory://',
+      ROOST_DEMO: '1',
+      ROOST_CAPTCHA: 'off',
+      MQTT_PORT: '0',
+      ...env,
+    }),
+    ...overrides,
+  };
   const database = await openDatabase(created.target);
   const boot = await bootstrap(config, database);
   const app = await buildApp(

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, readConfig } from '../../server/config';
+
+describe('reading the variables of DESIGN.md §3', () => {
+  it('has the documented defaults', () => {
+    const c = readConfig({}, '/srv/roost');
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/srv/roost/data',
+      databaseUrl: null,
+      mqttPort: 1883,
+      mqttPortIsDefault: true,
+      mqttUrl: null,
+      redisUrl: null,
+      demo: null,
+      captcha: true,
+      edition: 'default',
+      alarmScreen: true,
+    });
+  });
+
+  it('reads every variable', () => {
+    const c = readConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/roost',
+      DATABASE_URL: 'postgres://roost@db/roost',
+      MQTT_PORT: '0',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      ROOST_DEMO: 'off',
+      ROOST_ADMIN_PASSWORD: 'Secret123',
+      ROOST_CAPTCHA: 'off',
+      ROOST_EDITION: 'lihua',
+      ROOST_ALARM_SCREEN: 'off',
+    });
+    expect(c).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/roost',
+      databaseUrl: 'postgres://roost@db/roost',
+      mqttPort: null,
+      redisUrl: 'redis://127.0.0.1:6379',
+      demo: false,
+      adminPassword: 'Secret123',
+      captcha: false,
+      edition: 'lihua',
+      alarmScreen: false,
+    });
+    expect(readConfig({ MQTT_URL: 'mqtt://127.0.0.1:1883' }).mqttPort).toBeNull();
+  });
+
+  it.each([
+    [{ PORT: '70000' }, 'PORT must be 0–65535'],
+    [{ MQTT_PORT: 'x' }, 'MQTT_PORT must be a port number'],
+    [
+      { DATABASE_URL: 'mysql://x' },
+      'DATABASE_URL must be a URL starting with postgres:// or postgresql://',
+    ],
+    [{ ROOST_EDITION: 'acme' }, 'ROOST_EDITION must be one of default, lihua, huanan'],
+    [{ ROOST_CAPTCHA: 'maybe' }, 'ROOST_CAPTCHA must be on or off'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL must be a URL starting with redis:// or rediss://'],
+  ])('refuses %o with one line naming the variable', (env, message) => {
+    expect(() => readConfig(env)).toThrow(ConfigError);
+    expect(() => readConfig(env)).toThrow(message);
+  });
+});
