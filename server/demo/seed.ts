@@ -27,6 +27,13 @@ export interface DemoGateway {
   farmName: string;
   typeKey: number;
   breed: 'broiler' | 'layer';
+  /** The open flock: the simulator derives the age in days from these. */
+  placedOn: string;
+  ageAtPlacement: number;
+  headCount: number;
+  provinceAdcode: string;
+  longitude: number;
+  latitude: number;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -129,15 +136,14 @@ export async function seedDemo(
         const broiler = farm.breed === 'broiler';
         const age = broiler ? 1 + ((houseIndex * 7) % 42) : 120 + ((houseIndex * 37) % 330);
         const ageAtPlacement = broiler ? 1 : 112;
-        await tx.insert(flocks).values({
-          houseId: house.id,
-          breedId: broiler ? broilerId : layerId,
-          placedOn: isoDate(new Date(now.getTime() - (age - ageAtPlacement) * DAY_MS)),
-          ageAtPlacement,
-          headCount: broiler
-            ? 20_000 + (houseIndex % 5) * 2_500
-            : 50_000 + (houseIndex % 4) * 10_000,
-        });
+        const placedOn = isoDate(new Date(now.getTime() - (age - ageAtPlacement) * DAY_MS));
+        const headCount = broiler
+          ? 20_000 + (houseIndex % 5) * 2_500
+          : 50_000 + (houseIndex % 4) * 10_000;
+        const breedId = broiler ? broilerId : layerId;
+        await tx
+          .insert(flocks)
+          .values({ houseId: house.id, breedId, placedOn, ageAtPlacement, headCount });
         demoGateways.push({
           networkId,
           token,
@@ -146,6 +152,12 @@ export async function seedDemo(
           farmName: farm.name,
           typeKey,
           breed: farm.breed,
+          placedOn,
+          ageAtPlacement,
+          headCount,
+          provinceAdcode: farm.provinceAdcode,
+          longitude: farm.longitude,
+          latitude: farm.latitude,
         });
       }
     }
