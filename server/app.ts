@@ -5,8 +5,10 @@ import { tokenOf, type AppContext } from './http/context';
 import { envelope, localeOf, sendError } from './http/envelope';
 import { ApiError } from './http/errors';
 import { translate } from './http/messages';
+import { isSameSite } from './http/origin';
 import { registerConsole } from './http/staticConsole';
 import { systemRoutes } from './http/systemRoutes';
+import { telemetryRoutes } from './http/telemetryRoutes';
 import { userRoutes } from './http/userRoutes';
 
 /** JSON bodies above this are refused with 413; uploads set their own, larger limits. */
@@ -40,8 +42,7 @@ export async function buildApp(
   // Refuse state-changing calls from another site: a cross-site form or fetch cannot act for a user.
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
-    const origin = request.headers.origin;
-    if (origin !== undefined && originHost(origin) !== request.headers.host)
+    if (!isSameSite(request.headers.origin, request.headers.host))
       throw new ApiError(403, 'http.crossSite');
   });
 
@@ -96,17 +97,9 @@ export async function buildApp(
       await api.register(systemRoutes(ctx));
       await api.register(authRoutes(ctx));
       await api.register(userRoutes(ctx));
+      await api.register(telemetryRoutes(ctx));
     },
     { prefix: '/api' },
   );
   return app;
-}
-
-/** The host of an Origin header; null for `null` (sandboxed frames, file://) or garbage. */
-function originHost(origin: string): string | null {
-  try {
-    return new URL(origin).host || null;
-  } catch {
-    return null;
-  }
 }

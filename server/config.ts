@@ -19,6 +19,10 @@ export interface Config {
   captcha: boolean;
   edition: Edition;
   alarmScreen: boolean;
+  /** Days (daily rollups, "today") are counted in this zone. */
+  timeZone: string;
+  /** Raw readings are kept this many days; rollups for years. */
+  rawRetentionDays: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Where the built console is served from. */
   staticDir: string;
@@ -73,6 +77,18 @@ const envSchema = z.object({
     .enum(EDITIONS, { message: `ROOST_EDITION must be one of ${EDITIONS.join(', ')}` })
     .default('default'),
   ROOST_ALARM_SCREEN: onOff('ROOST_ALARM_SCREEN').default(true),
+  ROOST_TIMEZONE: z
+    .string()
+    .refine(validTimeZone, {
+      message: 'ROOST_TIMEZONE must be an IANA time zone such as Asia/Shanghai',
+    })
+    .default('Asia/Shanghai'),
+  ROOST_RAW_RETENTION_DAYS: z.coerce
+    .number({ message: 'ROOST_RAW_RETENTION_DAYS must be a number of days' })
+    .int('ROOST_RAW_RETENTION_DAYS must be a whole number of days')
+    .min(1, 'ROOST_RAW_RETENTION_DAYS must be at least 1')
+    .max(3650, 'ROOST_RAW_RETENTION_DAYS must be at most 3650')
+    .default(14),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
@@ -110,7 +126,18 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     captcha: e.ROOST_CAPTCHA,
     edition: e.ROOST_EDITION,
     alarmScreen: e.ROOST_ALARM_SCREEN,
+    timeZone: e.ROOST_TIMEZONE,
+    rawRetentionDays: e.ROOST_RAW_RETENTION_DAYS,
     logLevel: e.LOG_LEVEL,
     staticDir: path.resolve(cwd, 'dist'),
   };
+}
+
+function validTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -10,6 +10,13 @@ import type { Database } from './db/client';
 import { lockDataDir } from './db/lock';
 import { openDatabase } from './db/open';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker';
+import { startExternalIngest } from './mqtt/externalIngest';
+import { GatewayDirectory } from './ingest/gatewayDirectory';
+import { startMaintenance, type Maintenance } from './ingest/maintenance';
+import { IngestPipeline } from './ingest/pipeline';
+import { LiveHub } from './live/hub';
+import { SessionEvents } from './sessionEvents';
+import { pino } from 'pino';
 import { StartError } from './startError';
 
 export interface RunningRoost {
@@ -21,6 +28,9 @@ export interface RunningRoost {
   mqttMoved: boolean;
   app: FastifyInstance;
   database: Database;
+  ingest: IngestPipeline;
+  live: LiveHub;
+  maintenance: Maintenance;
   boot: BootstrapResult;
   /** Stops taking requests, lets running ones finish, closes the broker and the database. */
   close(): Promise<void>;
@@ -57,19 +67,57 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
     cleanups.push(() => database.close());
 
     const boot = await bootstrap(config, database);
-    const { broker, moved } = await startBroker(config, database);
-    if (broker) cleanups.push(() => broker.close());
+    const log = pino({ level: config.logLevel });
+    const ingest = new IngestPipeline(database, new GatewayDirectory(database.db), log);
+    cleanups.push(() => ingest.drain());
+    const sessionEvents = new SessionEvents();
+
+    let mqttState: () => 'ok' | 'off' | 'down' = () => 'off';
+    let broker: EmbeddedBroker | null = null;
+    let moved = false;
+    if (config.mqttUrl) {
+      const external = await startExternalIngest(
+        config.mqttUrl,
+        ingest,
+        String(config.port),
+        log,
+      ).catch((error: Error) => {
+        throw new StartError(`Cannot use the MQTT broker in MQTT_URL: ${error.message}`);
+      });
+      cleanups.push(() => external.close());
+      mqttState = () => (external.connected() ? 'ok' : 'down');
+    } else {
+      ({ broker, moved } = await startBroker(config, ingest));
+      const started = broker;
+      if (started) {
+        cleanups.push(() => started.close());
+        mqttState = () => 'ok';
+      }
+    }
 
     const app = await buildApp(
       {
         config: { ...config, demo: boot.demo },
         database,
         version: VERSION,
-        mqttState: () => (config.mqttUrl ? 'ok' : broker ? 'ok' : 'off'),
+        mqttState,
+        ingest,
+        sessionEvents,
       },
-      { logger: { level: config.logLevel } },
+      { loggerInstance: log },
     );
     cleanups.push(() => app.close());
+    const live = await LiveHub.attach(app.server, database, { redisUrl: config.redisUrl, log });
+    cleanups.push(() => live.close());
+    ingest.listen(live);
+    sessionEvents.listen(live);
+    const maintenance = startMaintenance(database, ingest, {
+      timeZone: config.timeZone,
+      rawRetentionDays: config.rawRetentionDays,
+      log,
+    });
+    cleanups.push(() => maintenance.stop());
+
     await app
       .listen({ port: config.port, host: config.host })
       .catch((error: NodeJS.ErrnoException) => {
@@ -87,6 +135,9 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       app,
       database,
       boot,
+      ingest,
+      live,
+      maintenance,
       close: () => (closing ??= undo()),
     };
   } catch (error) {
@@ -97,19 +148,19 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
 
 async function startBroker(
   config: Config,
-  database: Database,
+  ingest: IngestPipeline,
 ): Promise<{ broker: EmbeddedBroker | null; moved: boolean }> {
   if (config.mqttPort === null) return { broker: null, moved: false };
   try {
     return {
-      broker: await startEmbeddedBroker(database.db, config.mqttPort, config.host),
+      broker: await startEmbeddedBroker(ingest, config.mqttPort, config.host),
       moved: false,
     };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     // Another broker (often Mosquitto) has 1883: keep `npm start` working on a free port.
     if (!config.mqttPortIsDefault) throw portInUse(config.mqttPort, config.host, 'MQTT_PORT');
-    return { broker: await startEmbeddedBroker(database.db, 0, config.host), moved: true };
+    return { broker: await startEmbeddedBroker(ingest, 0, config.host), moved: true };
   }
 }
 

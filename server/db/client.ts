@@ -4,9 +4,15 @@ import type * as schema from './schema';
 /** The one database type every module uses: PGlite and PostgreSQL look the same from here. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** Plain parameterised SQL, for the hot paths where a hand-written statement is the point. */
+export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  query: Query;
+  /** Runs `fn` in one transaction on one connection; rolls back if it throws. */
+  transaction<T>(fn: (query: Query) => Promise<T>): Promise<T>;
   /** A cheap round trip, for /api/health. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -40,6 +40,12 @@ async function openPglite(dataDir: string): Promise<Database> {
   return {
     db,
     kind: 'pglite',
+    query: async <T>(text: string, params?: unknown[]) =>
+      (await client.query<T>(text, params)).rows,
+    transaction: (fn) =>
+      client.transaction((tx) =>
+        fn(async <T>(text: string, params?: unknown[]) => (await tx.query<T>(text, params)).rows),
+      ),
     ping: () => ping(db),
     close: () => client.close(),
   };
@@ -65,6 +71,25 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     db,
     kind: 'postgres',
+    query: async <T>(text: string, params?: unknown[]) =>
+      (await pool.query(text, params)).rows as T[],
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await fn(
+          async <T>(text: string, params?: unknown[]) =>
+            (await client.query(text, params)).rows as T[],
+        );
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
     ping: () => ping(db),
     close: () => pool.end(),
   };

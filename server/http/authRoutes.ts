@@ -66,7 +66,10 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post('/logout', async (request, reply) => {
       // The guard has already checked the token; logging out twice is not an error.
-      if (request.session) await revokeSession(db, request.session.tokenHash);
+      if (request.session) {
+        await revokeSession(db, request.session.tokenHash);
+        ctx.sessionEvents.sessionEnded(request.session.tokenHash);
+      }
       return ok(request, reply, null, 'logout.done');
     });
   };

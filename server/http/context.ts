@@ -2,6 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { Session } from '../auth/sessions';
+import type { IngestPipeline } from '../ingest/pipeline';
+import type { SessionEvents } from '../sessionEvents';
 import { LOG_SOURCES, type LogSource } from '../../src/contract/domain';
 import { ApiError } from './errors';
 
@@ -12,6 +14,9 @@ export interface AppContext {
   version: string;
   /** State of the MQTT side for /api/health. */
   mqttState: () => 'ok' | 'off' | 'down';
+  /** The one ingest path (POST /api/ingest uses it like MQTT does). */
+  ingest: IngestPipeline;
+  sessionEvents: SessionEvents;
 }
 
 declare module 'fastify' {

@@ -58,6 +58,23 @@ const MESSAGES = {
     zh: '密码至少 {min} 位,且须包含小写字母、大写字母和数字。',
   },
   'password.changed': { en: 'Password changed.', zh: '密码修改成功。' },
+  'ingest.badToken': {
+    en: 'Unknown gateway or wrong device token.',
+    zh: '网关不存在或设备令牌错误。',
+  },
+  'ingest.rejected': {
+    en: 'Reading refused ({reason}): {detail}',
+    zh: '数据被拒绝({reason}):{detail}',
+  },
+  'ingest.stored': { en: 'Reading stored.', zh: '数据已保存。' },
+  'ingest.duplicate': { en: 'Reading already stored.', zh: '数据已存在。' },
+  'trend.unknownMetric': { en: 'Unknown metric: {metric}.', zh: '未知指标:{metric}。' },
+  'trend.tooManyPoints': {
+    en: 'That would be {points} points per house (at most {max}): choose a coarser granularity or a shorter window.',
+    zh: '每个栏舍将有 {points} 个数据点(最多 {max}):请选择更粗的粒度或更短的时间段。',
+  },
+  'trend.metricsRequired': { en: 'Choose at least one metric.', zh: '请至少选择一个指标。' },
+  'trend.badRange': { en: 'The start must be before the end.', zh: '开始时间必须早于结束时间。' },
   'logout.done': { en: 'Signed out.', zh: '已退出登录。' },
 } as const satisfies Record<string, Record<Locale, string>>;
 

@@ -46,6 +46,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
         .set({ passwordHash: await hashPassword(newPassword), updatedAt: new Date() })
         .where(eq(users.id, session.user.id));
       await revokeOtherSessions(db, session.user.id, session.tokenHash);
+      ctx.sessionEvents.otherSessionsEnded(session.user.id, session.tokenHash);
       await writeOperationLog(db, {
         operator: { id: session.user.id, name: session.user.realName || session.user.username },
         function: 'user.modifyPwd',

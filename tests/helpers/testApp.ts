@@ -5,6 +5,10 @@ import { readConfig, type Config } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/open';
 import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
+import { GatewayDirectory } from '../../server/ingest/gatewayDirectory';
+import { IngestPipeline } from '../../server/ingest/pipeline';
+import { SessionEvents } from '../../server/sessionEvents';
+import { pino } from 'pino';
 import type { TestDatabaseTarget } from './databases';
 
 export interface TestApp {
@@ -35,8 +39,20 @@ export async function createTestApp(
   };
   const database = await openDatabase(created.target);
   const boot = await bootstrap(config, database);
+  const ingest = new IngestPipeline(
+    database,
+    new GatewayDirectory(database.db),
+    pino({ level: 'silent' }),
+  );
   const app = await buildApp(
-    { config: { ...config, demo: boot.demo }, database, version: 'test', mqttState: () => 'off' },
+    {
+      config: { ...config, demo: boot.demo },
+      database,
+      version: 'test',
+      mqttState: () => 'off',
+      ingest,
+      sessionEvents: new SessionEvents(),
+    },
     { logger: false },
   );
   return {

@@ -1,0 +1,105 @@
+import {
+  MAX_BACKLOG_MS,
+  MAX_CLOCK_AHEAD_MS,
+  METRIC_BY_KEY,
+  deviceTypeOf,
+  sentinelOf,
+  telemetrySchema,
+  type SentinelKind,
+} from '../../src/contract/metrics';
+
+/** Why a message was refused; each is counted separately and logged with its detail. */
+export const REJECT_REASONS = [
+  'malformed',
+  'schema',
+  'unknownMetric',
+  'outOfRange',
+  'unknownDevice',
+  'clock',
+  'unknownGateway',
+  'badToken',
+  'badTopic',
+] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
+export interface DecodedReading {
+  ts: Date;
+  seq: number | null;
+  mode: number | null;
+  /** Real measurements only: sentinels are in `faults`, never among the numbers. */
+  metrics: Record<string, number>;
+  faults: Record<string, SentinelKind>;
+  devices: Record<string, { state: number; opening?: number }>;
+}
+
+export type DecodeResult =
+  { ok: true; reading: DecodedReading } | { ok: false; reason: RejectReason; detail: string };
+
+const refuse = (reason: RejectReason, detail: string): DecodeResult => ({
+  ok: false,
+  reason,
+  detail,
+});
+
+/**
+ * Decodes one telemetry payload (MQTT bytes or an HTTP body) and checks it against the metric
+ * catalogue. Nothing is half-accepted: one bad value refuses the whole message, with its reason.
+ */
+export function decodeTelemetry(payload: Buffer | string | unknown, now: number): DecodeResult {
+  let json: unknown = payload;
+  if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+    try {
+      json = JSON.parse(payload.toString());
+    } catch {
+      return refuse('malformed', 'not JSON');
+    }
+  }
+  const parsed = telemetrySchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return refuse(
+      'schema',
+      `${issue?.path.join('.') || 'message'}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  const message = parsed.data;
+  if (message.ts > now + MAX_CLOCK_AHEAD_MS)
+    return refuse('clock', `ts ${message.ts} is ahead of the server clock`);
+  if (message.ts < now - MAX_BACKLOG_MS)
+    return refuse('clock', `ts ${message.ts} is older than the backlog window`);
+
+  const metrics: Record<string, number> = {};
+  const faults: Record<string, SentinelKind> = {};
+  for (const [key, value] of Object.entries(message.metrics)) {
+    const definition = METRIC_BY_KEY.get(key);
+    if (!definition) return refuse('unknownMetric', key);
+    const sentinel = sentinelOf(value);
+    if (sentinel) {
+      faults[key] = sentinel;
+      continue;
+    }
+    if (value < definition.min || value > definition.max) {
+      return refuse('outOfRange', `${key}=${value} (allowed ${definition.min}…${definition.max})`);
+    }
+    metrics[key] = value;
+  }
+  const devices: DecodedReading['devices'] = {};
+  for (const [key, device] of Object.entries(message.devices ?? {})) {
+    if (!deviceTypeOf(key)) return refuse('unknownDevice', key);
+    devices[key] =
+      device.opening === undefined
+        ? { state: device.state }
+        : { state: device.state, opening: device.opening };
+  }
+  return {
+    ok: true,
+    reading: {
+      ts: new Date(message.ts),
+      seq: message.seq ?? null,
+      mode: message.mode ?? null,
+      metrics,
+      faults,
+      devices,
+    },
+  };
+}

@@ -1,0 +1,195 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { gatewayStatusSchema } from '../../src/contract/metrics';
+import type { Database } from '../db/client';
+import { IngestCounters } from './counters';
+import { decodeTelemetry, type RejectReason } from './decode';
+import type { GatewayDirectory, GatewayInfo } from './gatewayDirectory';
+import { applyStatus } from './status';
+import type { HouseLiveState, IngestListener, Reading } from './types';
+import { writeBatch } from './writer';
+
+/**
+ * At most this many readings per transaction: a 30-metric row costs ~90 µs on PGlite, which
+ * runs on the main thread, so 500 rows keep each write near the ~50 ms the event loop can
+ * spare (STACK.md trap 6).
+ */
+const MAX_BATCH = 500;
+/** Rejections are logged at most this often per second; the counters keep the full count. */
+const REJECT_LOGS_PER_SECOND = 10;
+
+export type SubmitResult =
+  | { status: 'stored' }
+  | { status: 'duplicate' }
+  | { status: 'rejected'; reason: RejectReason; detail: string };
+
+interface Pending {
+  reading: Reading;
+  resolve: (result: SubmitResult) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * The one path every reading takes, from MQTT or HTTP: decode → validate → batch → store
+ * idempotently → tell the listeners (alarms, live hub). `submitTelemetry` resolves only once
+ * the reading is committed, so the MQTT acknowledgement can wait for it; it throws when the
+ * database fails, and then nothing is acknowledged.
+ */
+export class IngestPipeline {
+  readonly counters = new IngestCounters();
+  private readonly listeners: IngestListener[] = [];
+  private queue: Pending[] = [];
+  private flushing: Promise<void> | null = null;
+  private logBudget = { second: 0, used: 0 };
+
+  constructor(
+    private readonly database: Database,
+    readonly directory: GatewayDirectory,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  listen(listener: IngestListener): void {
+    this.listeners.push(listener);
+  }
+
+  async submitTelemetry(
+    networkId: string,
+    payload: unknown,
+    known?: GatewayInfo,
+  ): Promise<SubmitResult> {
+    const now = Date.now();
+    const gateway = known ?? (await this.directory.find(networkId));
+    if (!gateway || gateway.houseId === null || gateway.farmId === null) {
+      return this.rejected(
+        networkId,
+        'unknownGateway',
+        gateway ? 'not assigned to a house' : 'no such network id',
+      );
+    }
+    const decoded = decodeTelemetry(payload, now);
+    if (!decoded.ok) return this.rejected(networkId, decoded.reason, decoded.detail);
+    const reading: Reading = {
+      ...decoded.reading,
+      gatewayId: gateway.gatewayId,
+      houseId: gateway.houseId,
+      farmId: gateway.farmId,
+      networkId,
+      receivedAt: new Date(now),
+    };
+    return new Promise<SubmitResult>((resolve, reject) => {
+      this.queue.push({ reading, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** The retained status topic and the will: online/offline, wired/wireless, version. */
+  async submitStatus(networkId: string, payload: Buffer | string): Promise<SubmitResult> {
+    const gateway = await this.directory.find(networkId);
+    if (!gateway || gateway.houseId === null || gateway.farmId === null) {
+      return this.rejected(
+        networkId,
+        'unknownGateway',
+        'status of an unknown or unassigned gateway',
+      );
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString());
+    } catch {
+      return this.rejected(networkId, 'malformed', 'status is not JSON');
+    }
+    const parsed = gatewayStatusSchema.safeParse(json);
+    if (!parsed.success)
+      return this.rejected(
+        networkId,
+        'schema',
+        `status: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+      );
+    const states = await applyStatus(
+      this.database,
+      { ...gateway, houseId: gateway.houseId, farmId: gateway.farmId },
+      parsed.data,
+    );
+    this.counters.statusMessages += 1;
+    if (states.length > 0) await this.notify((l) => l.onStatus?.(states));
+    return { status: 'stored' };
+  }
+
+  /** Tells the listeners about state changes found elsewhere (the offline sweep). */
+  async announceStatus(states: readonly HouseLiveState[]): Promise<void> {
+    if (states.length > 0) await this.notify((l) => l.onStatus?.(states));
+  }
+
+  /** Resolves when everything submitted so far is stored (or failed): for a clean shutdown. */
+  async drain(): Promise<void> {
+    while (this.flushing || this.queue.length > 0) {
+      if (!this.flushing) this.schedule();
+      await this.flushing;
+    }
+  }
+
+  private schedule(): void {
+    if (this.flushing) return;
+    // setImmediate lets every message already read from the sockets join this batch.
+    this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+      this.flushLoop(),
+    );
+  }
+
+  private async flushLoop(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        await this.flush(batch);
+      }
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  private async flush(batch: Pending[]): Promise<void> {
+    let result;
+    try {
+      result = await this.database.transaction((query) =>
+        writeBatch(
+          query,
+          batch.map((p) => p.reading),
+        ),
+      );
+    } catch (error) {
+      this.log.error(
+        { err: error, readings: batch.length },
+        'storing telemetry failed: nothing acknowledged',
+      );
+      for (const p of batch) p.reject(error as Error);
+      return;
+    }
+    this.counters.stored += result.inserted.length;
+    this.counters.duplicates += result.duplicates;
+    const inserted = new Set(result.inserted);
+    for (const p of batch) p.resolve({ status: inserted.has(p.reading) ? 'stored' : 'duplicate' });
+    if (result.inserted.length > 0)
+      await this.notify((l) => l.onStored?.(result.inserted, result.states));
+  }
+
+  private async notify(call: (listener: IngestListener) => void | Promise<void>): Promise<void> {
+    for (const listener of this.listeners) {
+      try {
+        await call(listener);
+      } catch (error) {
+        // A listener's failure (alarms, live) must never undo or block storage.
+        this.log.error({ err: error }, 'ingest listener failed');
+      }
+    }
+  }
+
+  private rejected(networkId: string, reason: RejectReason, detail: string): SubmitResult {
+    this.counters.reject(reason);
+    const second = Math.floor(Date.now() / 1000);
+    if (this.logBudget.second !== second) this.logBudget = { second, used: 0 };
+    if (this.logBudget.used < REJECT_LOGS_PER_SECOND) {
+      this.logBudget.used += 1;
+      this.log.warn({ networkId, reason, detail }, 'telemetry rejected');
+    }
+    return { status: 'rejected', reason, detail };
+  }
+}

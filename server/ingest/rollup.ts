@@ -1,0 +1,87 @@
+import { METRIC_KEYS } from '../../src/contract/metrics';
+import type { Database } from '../db/client';
+
+/** Dirty hours taken per statement: bounds one transaction's work on the shared thread. */
+const DIRTY_PER_PASS = 1_000;
+
+const cols = (suffixes: string[]) => METRIC_KEYS.flatMap((k) => suffixes.map((s) => `"${k}_${s}"`));
+const ROLLUP_COLUMNS = cols(['min', 'max', 'sum', 'n']);
+const FROM_RAW = METRIC_KEYS.flatMap((k) => [
+  `min(t."${k}")`,
+  `max(t."${k}")`,
+  `sum(t."${k}")`,
+  `count(t."${k}")`,
+]);
+const FROM_HOURLY = METRIC_KEYS.flatMap((k) => [
+  `min(h."${k}_min")`,
+  `max(h."${k}_max")`,
+  `sum(h."${k}_sum")`,
+  `sum(h."${k}_n")`,
+]);
+const UPDATE_ALL = ['readings', ...ROLLUP_COLUMNS].map((c) => `${c} = excluded.${c}`).join(', ');
+
+// Recomputes whole hours from raw rows: exact and idempotent, so a resend, a crash or two
+// processes draining at once can never count a reading twice. SKIP LOCKED lets several
+// processes share the work.
+const ROLL_HOURS = `
+  with d as (
+    delete from rollup_dirty where (house_id, hour) in (
+      select house_id, hour from rollup_dirty order by hour limit ${DIRTY_PER_PASS} for update skip locked
+    ) returning house_id, hour
+  ), h as (
+    insert into telemetry_hourly (house_id, bucket, readings, ${ROLLUP_COLUMNS.join(', ')})
+    select d.house_id, d.hour, count(*), ${FROM_RAW.join(', ')}
+    from d join telemetry t on t.house_id = d.house_id and t.ts >= d.hour and t.ts < d.hour + interval '1 hour'
+    group by d.house_id, d.hour
+    on conflict (house_id, bucket) do update set ${UPDATE_ALL}
+    returning house_id, bucket
+  )
+  select distinct house_id, (date_trunc('day', bucket at time zone $1) at time zone $1) as day from h`;
+
+const ROLL_DAYS = `
+  insert into telemetry_daily (house_id, bucket, readings, ${ROLLUP_COLUMNS.join(', ')})
+  select d.house_id, d.day, sum(h.readings), ${FROM_HOURLY.join(', ')}
+  from unnest($1::int[], $2::timestamptz[]) as d(house_id, day)
+  join telemetry_hourly h on h.house_id = d.house_id and h.bucket >= d.day
+    and h.bucket < ((d.day at time zone $3) + interval '1 day') at time zone $3
+  group by d.house_id, d.day
+  on conflict (house_id, bucket) do update set ${UPDATE_ALL}`;
+
+/**
+ * Drains the hours marked dirty by ingestion into the hourly and daily rollups. Runs off the
+ * hot path (a timer), and until nothing is left. Answers how many hours it rolled up.
+ */
+export async function rollUp(database: Database, timeZone: string): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const hours = await database.transaction(async (query) => {
+      const days = await query<{ house_id: number; day: Date }>(ROLL_HOURS, [timeZone]);
+      if (days.length > 0) {
+        await query(ROLL_DAYS, [days.map((d) => d.house_id), days.map((d) => d.day), timeZone]);
+      }
+      return days.length;
+    });
+    if (hours === 0) return total;
+    total += hours;
+  }
+}
+
+/** Raw rows older than the retention are deleted in slices, so no single delete stalls ingestion. */
+const DELETE_SLICE = 20_000;
+
+export async function deleteOldRaw(database: Database, retentionDays: number): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const rows = await database.query<{ n: number }>(
+      `with gone as (
+         delete from telemetry where ctid in (
+           select ctid from telemetry where ts < now() - make_interval(days => $1) limit ${DELETE_SLICE}
+         ) returning 1
+       ) select count(*)::int as n from gone`,
+      [retentionDays],
+    );
+    const n = rows[0]?.n ?? 0;
+    deleted += n;
+    if (n < DELETE_SLICE) return deleted;
+  }
+}

@@ -1,0 +1,32 @@
+import type { DecodedReading } from './decode';
+
+/** A decoded reading with the gateway and house it belongs to. */
+export interface Reading extends DecodedReading {
+  gatewayId: number;
+  houseId: number;
+  farmId: number;
+  networkId: string;
+  receivedAt: Date;
+}
+
+/** The latest state of one house as stored in house_state: what the live hub presents. */
+export interface HouseLiveState {
+  houseId: number;
+  farmId: number;
+  online: boolean;
+  network: string | null;
+  gatewayVersion: string | null;
+  onlineSince: Date | null;
+  lastSeenAt: Date | null;
+  lastTs: Date | null;
+  mode: number | null;
+  metrics: Record<string, number>;
+  faults: Record<string, string>;
+  devices: Record<string, { state: number; opening?: number }>;
+}
+
+/** Whatever wants to hear about stored readings: alarms, the live hub. */
+export interface IngestListener {
+  onStored?(readings: readonly Reading[], states: readonly HouseLiveState[]): void | Promise<void>;
+  onStatus?(states: readonly HouseLiveState[]): void | Promise<void>;
+}

@@ -1,0 +1,188 @@
+import type { Server as HttpServer } from 'node:http';
+import { createAdapter } from '@socket.io/redis-adapter';
+import type { FastifyBaseLogger } from 'fastify';
+import { createClient } from 'redis';
+import { Server, type Socket } from 'socket.io';
+import {
+  LIVE_FLUSH_INTERVAL_MS,
+  type ClientToServerEvents,
+  type HouseDelta,
+  type HouseLive,
+  type ServerToClientEvents,
+} from '../../src/contract/live';
+import { canSeeHouse, scopeOf, type Scope } from '../auth/scope';
+import { findSession } from '../auth/sessions';
+import type { Database } from '../db/client';
+import type { HouseLiveState, IngestListener, Reading } from '../ingest/types';
+import { isSameSite } from '../http/origin';
+import type { SessionListener } from '../sessionEvents';
+import { diffLive, presentLive, presentReading } from './presenter';
+
+interface InterServerEvents {
+  'live:states': (states: HouseLive[]) => void;
+}
+
+export interface SocketData {
+  userId: number;
+  tokenHash: string;
+  scope: Scope;
+}
+
+type LiveServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+export interface LiveHubOptions {
+  redisUrl: string | null;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The live hub: Socket.IO on the HTTP port. A socket's rooms and the houses it may hear about
+ * come from its session's scope, never from what the client asks. House changes are coalesced
+ * and sent to each socket at most 4 times a second, only the changed fields; the monitor page's
+ * subscription to one house gets every reading as it is stored.
+ */
+export class LiveHub implements IngestListener, SessionListener {
+  private readonly pending = new Map<number, HouseLive>();
+  private readonly lastSent = new Map<number, HouseLive>();
+  private readonly timer: NodeJS.Timeout;
+  private closeRedis: (() => Promise<void>) | null = null;
+
+  private constructor(
+    readonly io: LiveServer,
+    private readonly database: Database,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.timer = setInterval(() => this.flush(), LIVE_FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  static async attach(
+    server: HttpServer,
+    database: Database,
+    options: LiveHubOptions,
+  ): Promise<LiveHub> {
+    const io: LiveServer = new Server(server, {
+      serveClient: false,
+      // The handshake must come from this site when a browser makes it (RELIABILITY.md).
+      allowRequest: (req, callback) => {
+        const sameSite = isSameSite(req.headers.origin, req.headers.host);
+        callback(sameSite ? null : 'cross-site handshake refused', sameSite);
+      },
+    });
+    const hub = new LiveHub(io, database, options.log);
+    if (options.redisUrl) {
+      const pub = createClient({ url: options.redisUrl });
+      const sub = pub.duplicate();
+      pub.on('error', (error: Error) =>
+        options.log.warn({ err: error }, 'redis (live updates) error'),
+      );
+      sub.on('error', (error: Error) =>
+        options.log.warn({ err: error }, 'redis (live updates) error'),
+      );
+      await Promise.all([pub.connect(), sub.connect()]);
+      io.adapter(createAdapter(pub, sub));
+      hub.closeRedis = async () => {
+        await Promise.allSettled([pub.quit(), sub.quit()]);
+      };
+    }
+    io.use((socket, next) => {
+      hub.authenticate(socket).then(
+        () => next(),
+        (error: Error) => next(error),
+      );
+    });
+    io.on('connection', (socket) => hub.onConnection(socket));
+    io.on('live:states', (states) => hub.enqueue(states));
+    return hub;
+  }
+
+  onStored(readings: readonly Reading[], states: readonly HouseLiveState[]): void {
+    for (const reading of readings)
+      this.io.to(`monitor:${reading.houseId}`).emit('house:reading', presentReading(reading));
+    this.publish(states);
+  }
+
+  onStatus(states: readonly HouseLiveState[]): void {
+    this.publish(states);
+  }
+
+  /** Ends the live connections of one session (logout) within the next moment, on every process. */
+  sessionEnded(tokenHash: string): void {
+    this.io.in(`session:${tokenHash}`).disconnectSockets(true);
+  }
+
+  /** Ends a user's other sessions' sockets (password change). */
+  otherSessionsEnded(userId: number, keepTokenHash: string): void {
+    this.io.in(`user:${userId}`).except(`session:${keepTokenHash}`).disconnectSockets(true);
+  }
+
+  /** Sends what is pending now; the timer calls it 4 times a second. */
+  flush(): void {
+    if (this.pending.size === 0) return;
+    const deltas: HouseDelta[] = [];
+    for (const [houseId, live] of this.pending) {
+      const delta = diffLive(this.lastSent.get(houseId), live);
+      this.lastSent.set(houseId, live);
+      if (delta) deltas.push(delta);
+    }
+    this.pending.clear();
+    if (deltas.length === 0) return;
+    const at = Date.now();
+    for (const socket of this.io.of('/').sockets.values()) {
+      const scope = socket.data.scope;
+      const mine = scope.all ? deltas : deltas.filter((d) => scope.houseIds.has(d.houseId));
+      if (mine.length > 0) socket.emit('house:updated', { deltas: mine, at });
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.io.disconnectSockets(true);
+    // Not io.close(): that would close the HTTP server Fastify owns and closes itself.
+    this.io.engine.close();
+    await this.closeRedis?.();
+  }
+
+  private publish(states: readonly HouseLiveState[]): void {
+    if (states.length === 0) return;
+    const live = states.map(presentLive);
+    this.enqueue(live);
+    // Other server processes (Redis adapter) hear it too and send it to their own sockets.
+    if (this.closeRedis) this.io.serverSideEmit('live:states', live);
+  }
+
+  private enqueue(states: readonly HouseLive[]): void {
+    for (const state of states) this.pending.set(state.houseId, state);
+  }
+
+  private async authenticate(socket: LiveSocket): Promise<void> {
+    const token: unknown = socket.handshake.auth?.token;
+    if (typeof token !== 'string' || token.length === 0 || token.length > 200)
+      throw new Error('unauthorized');
+    const session = await findSession(this.database.db, token);
+    if (!session) throw new Error('unauthorized');
+    socket.data = {
+      userId: session.user.id,
+      tokenHash: session.tokenHash,
+      scope: await scopeOf(this.database.db, session.user),
+    };
+  }
+
+  private onConnection(socket: LiveSocket): void {
+    void socket.join([`user:${socket.data.userId}`, `session:${socket.data.tokenHash}`]);
+    socket.on('house:subscribe', (houseId, ack) => {
+      const reply = typeof ack === 'function' ? ack : () => undefined;
+      if (!Number.isInteger(houseId) || !canSeeHouse(socket.data.scope, houseId)) {
+        reply({ ok: false, error: 'forbidden' });
+        return;
+      }
+      void socket.join(`monitor:${houseId}`);
+      reply({ ok: true });
+    });
+    socket.on('house:unsubscribe', (houseId) => {
+      if (Number.isInteger(houseId)) void socket.leave(`monitor:${houseId}`);
+    });
+    socket.on('error', (error) => this.log.warn({ err: error }, 'live socket error'));
+  }
+}

@@ -1,0 +1,63 @@
+import type { HouseDelta, HouseLive, HouseReading } from '../../src/contract/live';
+import type { HouseLiveState, Reading } from '../ingest/types';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The one wire shape of a house's live state (REST and socket alike). */
+export function presentLive(state: HouseLiveState): HouseLive {
+  return {
+    houseId: state.houseId,
+    online: state.online,
+    network: state.network === 'wired' || state.network === 'wireless' ? state.network : null,
+    gatewayVersion: state.gatewayVersion,
+    onlineSince: iso(state.onlineSince),
+    lastSeenAt: iso(state.lastSeenAt),
+    lastTs: iso(state.lastTs),
+    mode: state.mode,
+    metrics: state.metrics,
+    faults: state.faults,
+    devices: state.devices,
+  };
+}
+
+export function presentReading(reading: Reading): HouseReading {
+  return {
+    houseId: reading.houseId,
+    ts: reading.ts.getTime(),
+    mode: reading.mode,
+    metrics: reading.metrics,
+    faults: reading.faults,
+    devices: reading.devices,
+  };
+}
+
+const FIELDS = [
+  'online',
+  'network',
+  'gatewayVersion',
+  'onlineSince',
+  'lastSeenAt',
+  'lastTs',
+  'mode',
+  'metrics',
+  'faults',
+  'devices',
+] as const;
+
+/** The fields of `next` that differ from `previous`; the whole house when there is no previous. */
+export function diffLive(previous: HouseLive | undefined, next: HouseLive): HouseDelta | null {
+  if (!previous) return next;
+  const delta: Record<string, unknown> = { houseId: next.houseId };
+  let changed = false;
+  for (const field of FIELDS) {
+    const a = previous[field];
+    const b = next[field];
+    const same =
+      typeof b === 'object' && b !== null ? JSON.stringify(a) === JSON.stringify(b) : a === b;
+    if (!same) {
+      delta[field] = b;
+      changed = true;
+    }
+  }
+  return changed ? (delta as HouseDelta) : null;
+}

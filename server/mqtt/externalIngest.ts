@@ -1,0 +1,90 @@
+import { hostname } from 'node:os';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { FastifyBaseLogger } from 'fastify';
+import type { IngestPipeline } from '../ingest/pipeline';
+import { TOPIC_ROOT, parseGatewayTopic } from './topics';
+
+/**
+ * mqtt.js handles one incoming message at a time and we acknowledge only after the store
+ * commits, so one client would store one reading per transaction. A small pool of clients in
+ * the same shared subscription gives the pipeline several readings to batch at once.
+ */
+const INGEST_CLIENTS = 8;
+/** Reconnect quickly after a broker restart: gateways keep sending meanwhile. */
+const RECONNECT_PERIOD_MS = 1_000;
+/** Share name: every Roost process joins the same group, so the broker splits the load. */
+const SHARE = '$share/roost';
+
+export interface ExternalIngest {
+  connected(): boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Ingest from an external broker (Mosquitto, EMQX): persistent sessions with stable client ids,
+ * QoS 1 shared subscriptions, and the PUBACK sent only after the reading is stored.
+ * Authentication of gateways and their topic rights is the external broker's own (README).
+ */
+export async function startExternalIngest(
+  url: string,
+  pipeline: IngestPipeline,
+  instance: string,
+  log: FastifyBaseLogger,
+): Promise<ExternalIngest> {
+  const clients: MqttClient[] = [];
+  for (let i = 0; i < INGEST_CLIENTS; i += 1) {
+    const client = mqtt.connect(url, {
+      clientId: `roost-ingest-${hostname()}-${instance}-${i}`,
+      clean: false,
+      reconnectPeriod: RECONNECT_PERIOD_MS,
+      connectTimeout: 10_000,
+      customHandleAcks(topic, message, _packet, done) {
+        const parsed = parseGatewayTopic(topic);
+        const work = !parsed
+          ? Promise.resolve()
+          : parsed.kind === 'telemetry'
+            ? pipeline.submitTelemetry(parsed.networkId, message)
+            : parsed.kind === 'status'
+              ? pipeline.submitStatus(parsed.networkId, message)
+              : Promise.resolve();
+        work.then(
+          () => done(0),
+          (error: Error) => {
+            // Not stored: drop the connection without a PUBACK so the broker redelivers.
+            log.error({ err: error }, 'storing a reading from the external broker failed');
+            client.end(true, () => client.reconnect());
+          },
+        );
+      },
+    });
+    client.on('connect', () => {
+      client.subscribe(
+        [`${SHARE}/${TOPIC_ROOT}/+/telemetry`, `${SHARE}/${TOPIC_ROOT}/+/status`],
+        { qos: 1 },
+        (error) => error && log.error({ err: error }, 'subscribing on the external broker failed'),
+      );
+    });
+    client.on('error', (error) => log.warn({ err: error }, 'external broker connection error'));
+    clients.push(client);
+  }
+  await new Promise<void>((resolve, reject) => {
+    const first = clients[0]!;
+    const timer = setTimeout(
+      () => reject(new Error(`no answer from the MQTT broker at ${url} within 10 s`)),
+      10_000,
+    );
+    first.once('connect', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  }).catch(async (error: Error) => {
+    await Promise.all(clients.map((c) => c.endAsync(true)));
+    throw error;
+  });
+  return {
+    connected: () => clients.some((c) => c.connected),
+    async close() {
+      await Promise.all(clients.map((c) => c.endAsync()));
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import { gatewayKind, isGatewayTypeKey } from '../../src/contract/gatewayTypes';
+import type { DemoGateway } from '../demo/seed';
+import { GatewayLink, type GatewayIdentity } from './gatewayLink';
+import { createFleet } from './houseModel';
+import { hashString } from './random';
+
+export interface SimulatorOptions {
+  /** mqtt://host:port (also mqtts, tcp, ws, wss). */
+  url: string;
+  gateways: DemoGateway[];
+  /** Time between two readings of one gateway. */
+  intervalMs: number;
+  seed: number;
+  /** A connection error, once per gateway and distinct message until it connects again. */
+  onError?: (error: Error) => void;
+}
+
+export interface SimulatorStats {
+  gateways: number;
+  /** Gateways connected to the broker now. */
+  connected: number;
+  /** Readings the house models made. */
+  readings: number;
+  /** Readings the broker acknowledged. */
+  sent: number;
+  /** Messages waiting for an acknowledgement (readings and controller events). */
+  queued: number;
+  /** Messages sent again because a publish failed or its connection was lost unacknowledged. */
+  requeued: number;
+  /** Readings dropped because a gateway's outbox was full. */
+  dropped: number;
+  /** Gateways held off the network by an offline fault. */
+  offline: number;
+  /** Gateways the broker refused (wrong network id or token): they do not retry. */
+  refused: number;
+  /** Connection errors seen, repeats included. */
+  errors: number;
+}
+
+export interface RunningSimulator {
+  stop(): Promise<void>;
+  stats(): SimulatorStats;
+}
+
+const PROTOCOLS = ['mqtt:', 'mqtts:', 'tcp:', 'ws:', 'wss:'];
+
+/**
+ * Simulated gateways: one house model and one MQTT connection per demo gateway, one reading
+ * per gateway per interval, the gateways staggered evenly over the interval. Resolves once
+ * every gateway has started connecting; a broker that is not there yet is retried.
+ */
+export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
+  const { url, gateways, intervalMs, seed } = options;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`not a broker URL: ${url}`);
+  }
+  if (!PROTOCOLS.includes(parsed.protocol)) {
+    throw new Error(`broker URL must start with ${PROTOCOLS.map((p) => `${p}//`).join(', ')}`);
+  }
+  if (!Number.isFinite(intervalMs) || intervalMs <= 0) {
+    throw new Error('intervalMs must be a positive number');
+  }
+  const onError = options.onError ?? (() => undefined);
+  const startMs = Date.now();
+  const models = createFleet(gateways, seed, startMs, intervalMs);
+  const links = gateways.map((gateway) => new GatewayLink(url, identityOf(gateway), onError));
+  let readings = 0;
+  const timers: NodeJS.Timeout[] = [];
+  const tick = (index: number) => {
+    const step = models[index]!.next(Date.now());
+    const link = links[index]!;
+    readings += 1;
+    link.setOfflineFault(step.offline);
+    link.enqueue('telemetry', step.message);
+    for (const event of step.events) link.enqueue('event', event);
+  };
+
+  links.forEach((link, index) => {
+    link.start();
+    // Stagger: gateway i reads at i/N of the interval, so N gateways never publish together.
+    const offsetMs = (index / Math.max(1, links.length)) * intervalMs;
+    timers.push(
+      setTimeout(() => {
+        tick(index);
+        timers.push(setInterval(() => tick(index), intervalMs));
+      }, offsetMs),
+    );
+  });
+
+  let stopping: Promise<void> | null = null;
+  return {
+    stop() {
+      stopping ??= (async () => {
+        for (const timer of timers) clearTimeout(timer);
+        await Promise.all(links.map((link) => link.stop()));
+      })();
+      return stopping;
+    },
+    stats() {
+      const stats: SimulatorStats = {
+        gateways: links.length,
+        connected: 0,
+        readings,
+        sent: 0,
+        queued: 0,
+        requeued: 0,
+        dropped: 0,
+        offline: 0,
+        refused: 0,
+        errors: 0,
+      };
+      for (const link of links) {
+        if (link.connected) stats.connected += 1;
+        if (link.state === 'faultOffline') stats.offline += 1;
+        if (link.state === 'refused') stats.refused += 1;
+        stats.sent += link.counters.sent;
+        stats.queued += link.outbox.size;
+        stats.requeued += link.outbox.requeued;
+        stats.dropped += link.outbox.droppedReadings;
+        stats.errors += link.counters.errors;
+      }
+      return stats;
+    },
+  };
+}
+
+/**
+ * What a gateway says about itself in its status. The version mirrors the demo seed's (3.2.1
+ * for the AI6000, 2.8.4 for the others); collectors and alarm units, and some controllers,
+ * report over the mobile network.
+ */
+function identityOf(gateway: DemoGateway): GatewayIdentity {
+  const kind = isGatewayTypeKey(gateway.typeKey) ? gatewayKind(gateway.typeKey) : 'controller';
+  const wireless = kind !== 'controller' || hashString(gateway.networkId) % 4 === 0;
+  return {
+    networkId: gateway.networkId,
+    token: gateway.token,
+    network: wireless ? 'wireless' : 'wired',
+    version: gateway.typeKey === 60 ? '3.2.1' : '2.8.4',
+  };
+}

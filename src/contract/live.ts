@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+const device = z.object({ state: z.number().int(), opening: z.number().optional() });
+
+/**
+ * The live part of a house, the same on REST (`/overview/listOverview/`, the poll path) and on
+ * the socket (`house:updated`): one presenter makes both, so polling never drifts from live.
+ */
+export const houseLiveSchema = z.object({
+  houseId: z.number().int(),
+  online: z.boolean(),
+  network: z.enum(['wired', 'wireless']).nullable(),
+  gatewayVersion: z.string().nullable(),
+  /** ISO timestamps. */
+  onlineSince: z.string().nullable(),
+  lastSeenAt: z.string().nullable(),
+  /** Time of the latest reading, by the gateway's clock. */
+  lastTs: z.string().nullable(),
+  mode: z.number().int().nullable(),
+  metrics: z.record(z.string(), z.number()),
+  /** Sentinel readings by metric: notConnected, notConfigured, notEntered, error. */
+  faults: z.record(z.string(), z.string()),
+  devices: z.record(z.string(), device),
+});
+export type HouseLive = z.infer<typeof houseLiveSchema>;
+
+/** Only the fields that changed since the last batch; `houseId` always. */
+export const houseDeltaSchema = houseLiveSchema.partial().extend({ houseId: z.number().int() });
+export type HouseDelta = z.infer<typeof houseDeltaSchema>;
+
+export const houseUpdatedSchema = z.object({ deltas: z.array(houseDeltaSchema), at: z.number() });
+export type HouseUpdated = z.infer<typeof houseUpdatedSchema>;
+
+/** Full-rate readings of one house, for the monitor page that subscribed to it. */
+export const houseReadingSchema = z.object({
+  houseId: z.number().int(),
+  ts: z.number(),
+  mode: z.number().int().nullable(),
+  metrics: z.record(z.string(), z.number()),
+  faults: z.record(z.string(), z.string()),
+  devices: z.record(z.string(), device),
+});
+export type HouseReading = z.infer<typeof houseReadingSchema>;
+
+export type SubscribeAck = { ok: true } | { ok: false; error: string };
+
+/** Socket.IO events, server → browser (`resource:pastTense`). */
+export interface ServerToClientEvents {
+  'house:updated': (batch: HouseUpdated) => void;
+  'house:reading': (reading: HouseReading) => void;
+  'alarm:count': (count: number) => void;
+}
+
+/** Socket.IO events, browser → server. Rooms are never named by the client: it names a house. */
+export interface ClientToServerEvents {
+  'house:subscribe': (houseId: number, ack: (result: SubscribeAck) => void) => void;
+  'house:unsubscribe': (houseId: number) => void;
+}
+
+/** Coalesced house deltas reach a socket at most this often (DESIGN.md §7: 4 per second). */
+export const LIVE_FLUSH_INTERVAL_MS = 250;
