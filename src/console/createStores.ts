@@ -1,0 +1,33 @@
+import { type i18n } from 'i18next';
+import { type ApiText } from '../api/client';
+import { DocumentCookieJar } from '../stores/cookies';
+import { RootStore } from '../stores/RootStore';
+import { LOGIN_PATH, ROUTE_TABLE } from './routes';
+import { keepFlash, showErrorToast } from './toaster';
+import { type ConsoleStores } from './useStores';
+
+const API_TEXTS: Record<ApiText, 'api.network' | 'api.timeout' | 'api.badAnswer' | 'login.failed'> =
+  {
+    network: 'api.network',
+    timeout: 'api.timeout',
+    badAnswer: 'api.badAnswer',
+    loginFailed: 'login.failed',
+  };
+
+/** The console's stores, wired to this page (cookies, toasts, reload). */
+export function createStores(translations: () => i18n): ConsoleStores {
+  return new RootStore(ROUTE_TABLE, {
+    cookies: new DocumentCookieJar(document),
+    ui: {
+      browserLanguages: navigator.languages.length > 0 ? navigator.languages : [navigator.language],
+      bodyWidthPx: document.body.getBoundingClientRect().width,
+    },
+    text: (key) => translations().t(API_TEXTS[key]),
+    showError: showErrorToast,
+    onLoginPage: () => window.location.pathname === LOGIN_PATH,
+    reloadSignedOut: (message) => {
+      keepFlash(message);
+      window.location.reload();
+    },
+  });
+}

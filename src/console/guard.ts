@@ -1,0 +1,66 @@
+import { type TFunction } from 'i18next';
+import { isApiError } from '../api/errors';
+import { SessionError } from '../stores/SessionStore';
+import { findRoute, normalisePath } from './routeLookup';
+import { HOME_PATH, LOGIN_PATH, NOT_FOUND_PATH } from './routes';
+import { type ConsoleStores } from './useStores';
+
+export interface GuardContext {
+  stores: ConsoleStores;
+  t: TFunction;
+  showError(message: string): void;
+}
+
+/** `/login?redirect=<path>`: where a signed-out visitor is sent (spec §4). */
+export function loginPathFor(fullPath: string): string {
+  return `${LOGIN_PATH}?redirect=${encodeURIComponent(fullPath)}`;
+}
+
+/** A `redirect` query is only followed within the console. */
+export function safeRedirect(value: string | null): string {
+  return value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\')
+    ? value
+    : HOME_PATH;
+}
+
+/** What the user is told when the current user cannot be loaded (spec §4, §8). */
+function failureMessage(error: unknown, t: TFunction): string | null {
+  if (isApiError(error)) return error.shown ? null : error.message || t('login.verificationFailed');
+  if (error instanceof SessionError) return t(error.reason);
+  return t('login.verificationFailed');
+}
+
+/**
+ * The navigation guard of spec §4. Returns where to go instead, or null to go on.
+ * - with both credential cookies: /login → `/`; an unknown role loads the user and generates
+ *   the routes first (a failure ends the session, says why and goes to `/`); a route the role
+ *   may not open → /404;
+ * - without them: anything but /login → `/login?redirect=<path>`.
+ */
+export async function guardNavigation(context: GuardContext, url: URL): Promise<string | null> {
+  const { session, permission, config } = context.stores;
+  const path = normalisePath(url.pathname);
+  if (!session.hasCredentials) {
+    return path === LOGIN_PATH ? null : loginPathFor(`${url.pathname}${url.search}`);
+  }
+  if (path === LOGIN_PATH) return HOME_PATH;
+
+  if (!session.roleKey || !permission.generated) {
+    try {
+      await Promise.all([
+        session.roleKey ? null : session.loadCurrentUser(),
+        config.ensureLoaded(),
+      ]);
+      permission.generate(session.roles, { alarmScreen: config.alarmScreen });
+    } catch (error) {
+      context.stores.signOutLocally();
+      const message = failureMessage(error, context.t);
+      if (message) context.showError(message);
+      return HOME_PATH;
+    }
+  }
+
+  const resolved = findRoute(path);
+  if (resolved && !permission.allowedPaths.has(resolved.fullPath)) return NOT_FOUND_PATH;
+  return null;
+}

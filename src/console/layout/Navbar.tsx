@@ -1,0 +1,237 @@
+import { Button, Intent, Menu, MenuDivider, MenuItem, PopoverNext, Tag } from '@blueprintjs/core';
+import {
+  CaretDownIcon,
+  FullscreenIcon,
+  KeyIcon,
+  LogOutIcon,
+  MenuClosedIcon,
+  MenuOpenIcon,
+  MinimizeIcon,
+  NotificationsIcon,
+  TickIcon,
+  TranslateIcon,
+  UserIcon,
+} from '@blueprintjs/icons';
+import { observer } from 'mobx-react-lite';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { type Locale } from '../../contract/envelope';
+import { loginPathFor } from '../guard';
+import { findRoute } from '../routeLookup';
+import { HOME_PATH } from '../routes';
+import { NOTIFICATION_MS, showToast } from '../toaster';
+import { useStores } from '../useStores';
+import { BrandMark } from './BrandMark';
+
+/** Spec §2: the alarm badge opens the house overview. */
+const ALARM_TARGET = '/shack/status/overview';
+
+/** Each language named in itself (spec §2: 中文 / English). */
+export const LANGUAGE_NAMES: Record<Locale, string> = { zh: '中文', en: 'English' };
+
+function useFullscreen(): [boolean, () => void] {
+  const { t } = useTranslation();
+  const [fullscreen, setFullscreen] = useState(() => document.fullscreenElement != null);
+  useEffect(() => {
+    const handleChange = () => setFullscreen(document.fullscreenElement != null);
+    document.addEventListener('fullscreenchange', handleChange);
+    return () => document.removeEventListener('fullscreenchange', handleChange);
+  }, []);
+  const toggle = () => {
+    if (!document.fullscreenEnabled) {
+      showToast({
+        message: t('navbar.fullscreenUnsupported'),
+        intent: Intent.WARNING,
+        timeoutMs: NOTIFICATION_MS,
+      });
+      return;
+    }
+    const change = document.fullscreenElement
+      ? document.exitFullscreen()
+      : document.documentElement.requestFullscreen();
+    change.catch(() =>
+      showToast({
+        message: t('navbar.fullscreenUnsupported'),
+        intent: Intent.WARNING,
+        timeoutMs: NOTIFICATION_MS,
+      }),
+    );
+  };
+  return [fullscreen, toggle];
+}
+
+const AlarmBadge = observer(function AlarmBadge() {
+  const { alarms } = useStores();
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  if (alarms.activeCount <= 0) return null;
+  const label = t('navbar.alarms', { count: alarms.activeCount });
+  return (
+    <Button
+      variant="minimal"
+      className="roost-alarm-badge"
+      data-testid="alarm-badge"
+      aria-label={label}
+      title={label}
+      icon={<NotificationsIcon />}
+      onClick={() => void navigate(ALARM_TARGET)}
+    >
+      <Tag intent={Intent.DANGER} round>
+        {alarms.activeCount > 99 ? '99+' : alarms.activeCount}
+      </Tag>
+    </Button>
+  );
+});
+
+export interface LanguageMenuProps {
+  /** Shows only the icon (narrow screens). */
+  compact?: boolean;
+}
+
+/** The language switch of spec §2: 中文 / English, remembered in the `language` cookie. */
+export const LanguageMenu = observer(function LanguageMenu({ compact = false }: LanguageMenuProps) {
+  const { ui } = useStores();
+  const { t, i18n } = useTranslation();
+  const choose = (language: Locale) => {
+    ui.setLanguage(language);
+    void i18n.changeLanguage(language).then(() =>
+      showToast({
+        message: i18n.t('navbar.switchLanguageSuccess'),
+        intent: Intent.SUCCESS,
+        timeoutMs: NOTIFICATION_MS,
+      }),
+    );
+  };
+  const menu = (
+    <Menu data-testid="language-menu">
+      {(['zh', 'en'] as const).map((language) => (
+        <MenuItem
+          key={language}
+          text={LANGUAGE_NAMES[language]}
+          data-testid={`language-${language}`}
+          disabled={ui.language === language}
+          labelElement={ui.language === language ? <TickIcon /> : undefined}
+          onClick={() => choose(language)}
+        />
+      ))}
+    </Menu>
+  );
+  return (
+    <PopoverNext content={menu} placement="bottom-end" arrow={false}>
+      <Button
+        variant="minimal"
+        icon={<TranslateIcon />}
+        endIcon={compact ? undefined : <CaretDownIcon />}
+        text={compact ? undefined : LANGUAGE_NAMES[ui.language]}
+        aria-label={t('navbar.language')}
+        title={t('navbar.language')}
+        data-testid="language-switch"
+      />
+    </PopoverNext>
+  );
+});
+
+/** The current page's title, after its menu group's (the top bar's title, spec §2). */
+function PageTitle() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const resolved = findRoute(pathname);
+  const keys = resolved
+    ? [...resolved.parents, resolved.route].flatMap((r) => (r.titleKey ? [r.titleKey] : []))
+    : [];
+  if (keys.length === 0) return null;
+  return (
+    <h1 className="roost-navbar__title" data-testid="page-title">
+      {keys.map((key, index) => (
+        <span key={key} className={index < keys.length - 1 ? 'roost-navbar__crumb' : undefined}>
+          {t(`route.${key}`)}
+        </span>
+      ))}
+    </h1>
+  );
+}
+
+export interface NavbarProps {
+  /** Opens the change password dialog. */
+  onChangePassword: () => void;
+}
+
+/** The top bar of spec §2. */
+export const Navbar = observer(function Navbar({ onChangePassword }: NavbarProps) {
+  const stores = useStores();
+  const { ui, session } = stores;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [fullscreen, toggleFullscreen] = useFullscreen();
+
+  const handleLogout = async () => {
+    const from = `${location.pathname}${location.search}`;
+    await stores.logout();
+    await navigate(loginPathFor(from), { replace: true });
+  };
+
+  const userMenu = (
+    <Menu data-testid="user-menu-items">
+      <MenuItem
+        icon={<KeyIcon />}
+        text={t('navbar.changePassword')}
+        data-testid="menu-change-password"
+        onClick={onChangePassword}
+      />
+      <MenuDivider />
+      <MenuItem
+        icon={<LogOutIcon />}
+        text={t('navbar.logout')}
+        data-testid="menu-logout"
+        onClick={() => void handleLogout()}
+      />
+    </Menu>
+  );
+
+  return (
+    <div className="roost-navbar" data-testid="navbar">
+      <Button
+        variant="minimal"
+        icon={ui.sidebarOpened ? <MenuClosedIcon /> : <MenuOpenIcon />}
+        aria-label={t('navbar.toggleSidebar')}
+        title={t('navbar.toggleSidebar')}
+        aria-expanded={ui.sidebarOpened}
+        data-testid="hamburger"
+        onClick={() => ui.toggleSidebar()}
+      />
+      <Link
+        to={HOME_PATH}
+        className="roost-navbar__brand"
+        title={t('navbar.home')}
+        data-testid="navbar-home"
+      >
+        <BrandMark logo={session.logo} alt={session.orgName || t('app.name')} />
+      </Link>
+      <PageTitle />
+      <div className="roost-navbar__spacer" />
+      <AlarmBadge />
+      <Button
+        variant="minimal"
+        icon={fullscreen ? <MinimizeIcon /> : <FullscreenIcon />}
+        aria-label={fullscreen ? t('navbar.exitFullscreen') : t('navbar.fullscreen')}
+        title={fullscreen ? t('navbar.exitFullscreen') : t('navbar.fullscreen')}
+        data-testid="fullscreen"
+        onClick={toggleFullscreen}
+      />
+      <LanguageMenu compact={ui.isMobile} />
+      <PopoverNext content={userMenu} placement="bottom-end" arrow={false}>
+        <Button
+          variant="minimal"
+          icon={<UserIcon />}
+          endIcon={ui.isMobile ? undefined : <CaretDownIcon />}
+          aria-label={t('navbar.userMenu')}
+          data-testid="user-menu"
+        >
+          <span className="roost-navbar__user">{session.name}</span>
+        </Button>
+      </PopoverNext>
+    </div>
+  );
+});

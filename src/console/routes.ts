@@ -1,0 +1,180 @@
+import {
+  CogIcon,
+  ComparisonIcon,
+  HistoryIcon,
+  HomeIcon,
+  NotificationsIcon,
+  OfficeIcon,
+  PeopleIcon,
+  PulseIcon,
+  SettingsIcon,
+  ShopIcon,
+  TemperatureIcon,
+  ThIcon,
+  TreeIcon,
+} from '@blueprintjs/icons';
+import { lazyPage } from './lazyPage';
+import { type ConsoleRoute } from './routeTypes';
+
+export const HOME_PATH = '/';
+export const LOGIN_PATH = '/login';
+export const NOT_FOUND_PATH = '/404';
+/** Where `/` leads (spec §2). */
+export const ROOT_REDIRECT = '/shack/status/overview';
+/** A tab refresh goes through here (spec §2). */
+export const REDIRECT_PREFIX = '/redirect';
+export const SCREEN_PATH = '/screenDatav/home';
+
+/** Spec §6: /system is for these four roles; its children narrow it further. */
+const SYSTEM_ROLES = ['administrator', 'company_manager', 'area_manager', 'farm_manager'] as const;
+
+/** The console's routes inside the layout, in menu order (spec §2, §6). */
+export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
+  {
+    path: '/dashboard',
+    titleKey: 'dashboard',
+    icon: HomeIcon,
+    affix: true,
+    component: lazyPage(
+      () => import('./dashboard/DashboardPage'),
+      (m) => m.DashboardPage,
+    ),
+  },
+  {
+    path: '/shack/status',
+    titleKey: 'shackStatus',
+    icon: ShopIcon,
+    children: [
+      {
+        path: 'overview',
+        titleKey: 'shackOverview',
+        icon: ThIcon,
+        component: lazyPage(
+          () => import('./shack/OverviewPage'),
+          (m) => m.OverviewPage,
+        ),
+      },
+      {
+        path: 'monitor',
+        titleKey: 'shackMonitor',
+        icon: PulseIcon,
+        component: lazyPage(
+          () => import('./shack/MonitorPage'),
+          (m) => m.MonitorPage,
+        ),
+      },
+      {
+        path: 'compared',
+        titleKey: 'shackCompared',
+        icon: ComparisonIcon,
+        component: lazyPage(
+          () => import('./shack/ComparedPage'),
+          (m) => m.ComparedPage,
+        ),
+      },
+    ],
+  },
+  {
+    path: '/envcontrol/index',
+    titleKey: 'envControl',
+    icon: TemperatureIcon,
+    component: lazyPage(
+      () => import('./envcontrol/EnvControlPage'),
+      (m) => m.EnvControlPage,
+    ),
+  },
+  {
+    path: '/log/index',
+    titleKey: 'log',
+    icon: HistoryIcon,
+    component: lazyPage(
+      () => import('./log/LogPage'),
+      (m) => m.LogPage,
+    ),
+  },
+  {
+    path: '/system',
+    titleKey: 'system',
+    icon: CogIcon,
+    roles: SYSTEM_ROLES,
+    children: [
+      {
+        path: 'org',
+        titleKey: 'orgManage',
+        icon: OfficeIcon,
+        roles: ['administrator'],
+        component: lazyPage(
+          () => import('./system/OrgPage'),
+          (m) => m.OrgPage,
+        ),
+      },
+      {
+        path: 'user',
+        titleKey: 'userManage',
+        icon: PeopleIcon,
+        roles: SYSTEM_ROLES,
+        component: lazyPage(
+          () => import('./system/UserPage'),
+          (m) => m.UserPage,
+        ),
+      },
+      {
+        path: 'farm',
+        titleKey: 'farmManage',
+        icon: TreeIcon,
+        roles: ['administrator', 'company_manager'],
+        component: lazyPage(
+          () => import('./system/FarmPage'),
+          (m) => m.FarmPage,
+        ),
+      },
+      {
+        path: 'poultry',
+        titleKey: 'poultryManage',
+        icon: SettingsIcon,
+        roles: ['administrator', 'company_manager'],
+        component: lazyPage(
+          () => import('./system/PoultryPage'),
+          (m) => m.PoultryPage,
+        ),
+      },
+    ],
+  },
+  {
+    path: '/alarmOverview/index',
+    titleKey: 'alarmOverview',
+    icon: NotificationsIcon,
+    roles: ['administrator'],
+    flag: 'alarmScreen',
+    component: lazyPage(
+      () => import('./alarm-overview/AlarmOverviewPage'),
+      (m) => m.AlarmOverviewPage,
+    ),
+  },
+  {
+    path: NOT_FOUND_PATH,
+    titleKey: 'notFound',
+    hidden: true,
+    noCache: true,
+    component: lazyPage(
+      () => import('./pages/NotFoundPage'),
+      (m) => m.NotFoundPage,
+    ),
+  },
+];
+
+/** The wall screen the alarm overview embeds; outside the console layout. */
+export const SCREEN_ROUTE: ConsoleRoute = {
+  path: SCREEN_PATH,
+  titleKey: 'screen',
+  hidden: true,
+  roles: ['administrator'],
+  flag: 'alarmScreen',
+  component: lazyPage(
+    () => import('../screens/datav/ScreenHomePage'),
+    (m) => m.ScreenHomePage,
+  ),
+};
+
+/** Every route of the table, for route generation: the console's and the screen. */
+export const ROUTE_TABLE: readonly ConsoleRoute[] = [...CONSOLE_ROUTES, SCREEN_ROUTE];

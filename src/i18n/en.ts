@@ -1,0 +1,164 @@
+/**
+ * English texts of the console. This object defines the keys: `zh.ts` must have the same shape
+ * (checked by its type and by tests/i18n), and `t()` refuses unknown keys (i18next.d.ts).
+ * Interpolation uses `{{name}}`.
+ */
+export const en = {
+  app: {
+    title: 'IoT data management platform',
+    name: 'Roost',
+  },
+  route: {
+    login: 'Sign in',
+    notFound: 'Page not found',
+    dashboard: 'Home',
+    shackStatus: 'House Status',
+    shackOverview: 'House Overview',
+    shackMonitor: 'House Monitor',
+    shackCompared: 'House Compared',
+    envControl: 'House Setting',
+    log: 'User Log',
+    system: 'System Manage',
+    orgManage: 'Org Manage',
+    userManage: 'User Manage',
+    farmManage: 'Farm Manage',
+    poultryManage: 'Breed Manage',
+    alarmOverview: 'Alarm Overview',
+    redirect: 'Refreshing',
+    screen: 'Alarm screen',
+  },
+  navbar: {
+    toggleSidebar: 'Show or hide the menu',
+    home: 'Go to the home page',
+    alarms: 'Active alarms: {{count}}. Open the house overview',
+    fullscreen: 'Full screen',
+    exitFullscreen: 'Exit full screen',
+    fullscreenUnsupported: 'you browser can not work',
+    language: 'Language',
+    switchLanguageSuccess: 'Switch Language Success',
+    userMenu: 'Account',
+    changePassword: 'Change password',
+    logout: 'Log out',
+  },
+  sidebar: {
+    label: 'Main menu',
+  },
+  tabs: {
+    label: 'Open pages',
+    refresh: 'Refresh',
+    close: 'Close',
+    closeOthers: 'Close others',
+    closeAll: 'Close all',
+    closeTab: 'Close {{title}}',
+  },
+  login: {
+    heading: 'Sign in',
+    subtitle: 'Monitor your houses, gateways and alarms in one place.',
+    username: 'User name',
+    password: 'Password',
+    code: 'Verification code',
+    captchaAlt: 'Verification code image',
+    captchaReplace: 'Click the image for a new code',
+    captchaUnavailable: 'No code: click to retry',
+    submit: 'Sign in',
+    usernameRequired: 'Enter your user name.',
+    passwordTooShort: 'The password has at least {{min}} characters.',
+    codeRequired: 'Enter the verification code.',
+    failed: 'Login failed, please try again',
+    verificationFailed: 'Verification failed, please login again',
+    roleIncorrect: 'getInfo: user role incorrect',
+    demoHint: 'Demo: sign in as admin, company, area, farm or shack with the password Roost12345.',
+    language: 'Language',
+  },
+  password: {
+    title: 'Change password',
+    oldPassword: 'Old password',
+    newPassword: 'New password',
+    confirmPassword: 'Confirm new password',
+    oldRequired: 'Enter the old password.',
+    required: 'Enter the new password.',
+    complexity:
+      'The password needs at least {{min}} characters with a lowercase letter, an uppercase letter and a digit.',
+    confirmRequired: 'Enter the new password again.',
+    notSame: 'The passwords are not the same.',
+    rule: 'At least {{min}} characters, with a lowercase letter, an uppercase letter and a digit.',
+    submit: 'Change password',
+    confirmTitle: 'Change the password?',
+    confirmText: 'You stay signed in here; your other sign-ins end and need the new password.',
+    confirm: 'Change it',
+    success: 'Password changed.',
+  },
+  common: {
+    cancel: 'Cancel',
+    close: 'Close',
+  },
+  api: {
+    network: 'The server cannot be reached. Check the connection and try again.',
+    timeout: 'The server did not answer within 10 seconds. Please try again.',
+    badAnswer: 'The server sent an answer the console does not understand.',
+  },
+  errors: {
+    title: 'This page could not be opened',
+    description: 'Something went wrong while loading it. Reloading usually helps.',
+    reload: 'Reload',
+  },
+  notFound: {
+    title: 'This page does not exist',
+    description: 'The address may be mistyped, or the page is not available to your role.',
+    home: 'Back to home',
+  },
+  empty: {
+    comingSoon: 'Coming in a later release',
+    dashboard: {
+      title: 'Your farms at a glance',
+      description:
+        'Home will summarise every house you manage: how many are online, in alarm or empty, with the latest readings.',
+    },
+    shackOverview: {
+      title: 'House overview',
+      description:
+        'A card per house with its temperature, humidity, run mode and alarms, filtered by status: all, online, offline, alarm, empty, normal.',
+    },
+    shackMonitor: {
+      title: 'House monitor',
+      description: 'Live readings and trends of one house, updated as the gateway reports them.',
+    },
+    shackCompared: {
+      title: 'House comparison',
+      description:
+        'Curves of up to six houses side by side, to compare their climate and production.',
+    },
+    envControl: {
+      title: 'House setting',
+      description:
+        'Environment-control settings of each house: targets, ventilation and controller parameters, with the record of every change.',
+    },
+    log: {
+      title: 'User log',
+      description:
+        'Every operation done in Roost: date, operator, function, house, source and network id, with export.',
+    },
+    orgManage: {
+      title: 'Organisations',
+      description: 'Organisations with their contacts, logo and map type (China or World).',
+    },
+    userManage: {
+      title: 'Users',
+      description:
+        'Users of your organisation, their roles, operation permission and the houses they may see.',
+    },
+    farmManage: {
+      title: 'Farms',
+      description: 'The tree of groups, companies and farms that houses belong to.',
+    },
+    poultryManage: {
+      title: 'Breeds',
+      description:
+        'Breeds with their per-age targets (temperature, humidity, CO2, light, water, feed) and immune reminders.',
+    },
+    screen: {
+      title: 'Alarm overview screen',
+      description: 'A full-screen map of every farm with its active alarms, for a wall display.',
+    },
+  },
+} as const;

@@ -1,0 +1,71 @@
+import { ApiClient, type ApiText } from '../api/client';
+import { AlarmStore } from './AlarmStore';
+import { ConfigStore } from './ConfigStore';
+import { type CookieJar } from './cookies';
+import { PermissionStore, type RouteRule } from './PermissionStore';
+import { SessionStore } from './SessionStore';
+import { TabsStore } from './TabsStore';
+import { UiStore, type UiEnvironment } from './UiStore';
+
+/** What the stores need from the page they run in; tests pass fakes. */
+export interface RootEnvironment {
+  cookies: CookieJar;
+  ui: UiEnvironment;
+  /** Translates the client's own texts. */
+  text(key: ApiText): string;
+  /** The shared error toast (5 s). */
+  showError(message: string): void;
+  /** Whether the current page is /login. */
+  onLoginPage(): boolean;
+  /** After a lost session: tell the user `message` on the next page and reload (spec §8). */
+  reloadSignedOut(message: string): void;
+  fetch?: typeof fetch;
+}
+
+/** Wires every store of the console; `R` is the console's route type. */
+export class RootStore<R extends RouteRule = RouteRule> {
+  readonly api: ApiClient;
+  readonly ui: UiStore;
+  readonly session: SessionStore;
+  readonly tabs: TabsStore;
+  readonly permission: PermissionStore<R>;
+  readonly config: ConfigStore;
+  readonly alarms: AlarmStore;
+
+  constructor(routes: readonly R[], environment: RootEnvironment) {
+    this.ui = new UiStore(environment.cookies, environment.ui);
+    this.api = new ApiClient({
+      token: () => this.session.token,
+      locale: () => this.ui.language,
+      text: (key) => environment.text(key),
+      showError: (message) => environment.showError(message),
+      onLoginPage: () => environment.onLoginPage(),
+      signedOut: (message) => {
+        this.signOutLocally();
+        environment.reloadSignedOut(message);
+      },
+      requestStarted: () => this.ui.requestStarted(),
+      requestEnded: () => this.ui.requestEnded(),
+      fetch: environment.fetch,
+    });
+    this.session = new SessionStore(environment.cookies, this.api);
+    this.tabs = new TabsStore();
+    this.permission = new PermissionStore(routes);
+    this.config = new ConfigStore(this.api);
+    this.alarms = new AlarmStore();
+  }
+
+  /** Logs out locally: credentials, role, routes, tabs and counts are all forgotten. */
+  signOutLocally(): void {
+    this.session.clear();
+    this.permission.reset();
+    this.tabs.reset();
+    this.alarms.setActiveCount(0);
+  }
+
+  /** POST /api/logout, then the same local sign-out. */
+  async logout(): Promise<void> {
+    await this.session.logout();
+    this.signOutLocally();
+  }
+}

@@ -1,0 +1,114 @@
+import { makeAutoObservable } from 'mobx';
+import { normaliseLocale, type Locale } from '../contract/envelope';
+import { type CookieJar } from './cookies';
+
+/** Spec §4/§9: the device is mobile when the body is narrower than this (width − 1 < 992). */
+export const MOBILE_BREAKPOINT_PX = 992;
+
+export const SIDEBAR_COOKIE = 'sidebarStatus';
+export const LANGUAGE_COOKIE = 'language';
+export const SIZE_COOKIE = 'size';
+
+export type Device = 'desktop' | 'mobile';
+export const SIZES = ['large', 'medium', 'small'] as const;
+export type Size = (typeof SIZES)[number];
+
+/** Spec §4: the cookie, else a browser language containing en or zh, else English. */
+export function initialLanguage(
+  cookie: string | undefined,
+  browserLanguages: readonly string[],
+): Locale {
+  if (cookie === 'en' || cookie === 'zh') return cookie;
+  for (const language of browserLanguages) {
+    const lower = language.toLowerCase();
+    if (lower.includes('zh')) return 'zh';
+    if (lower.includes('en')) return 'en';
+  }
+  return 'en';
+}
+
+export function deviceFor(bodyWidthPx: number): Device {
+  return bodyWidthPx - 1 < MOBILE_BREAKPOINT_PX ? 'mobile' : 'desktop';
+}
+
+export interface UiEnvironment {
+  /** `navigator.languages` (most preferred first). */
+  browserLanguages: readonly string[];
+  /** `document.body` width at start. */
+  bodyWidthPx: number;
+}
+
+/** Client state of spec §3: sidebar, device, language, size, and the requests in flight. */
+export class UiStore {
+  sidebarOpened: boolean;
+  device: Device;
+  language: Locale;
+  size: Size;
+  /** Requests in flight and route loads, for the progress bar. */
+  pendingRequests = 0;
+
+  constructor(
+    private readonly cookies: CookieJar,
+    environment: UiEnvironment,
+  ) {
+    const sidebar = cookies.get(SIDEBAR_COOKIE);
+    this.sidebarOpened = sidebar === undefined ? true : sidebar === '1';
+    this.language = initialLanguage(cookies.get(LANGUAGE_COOKIE), environment.browserLanguages);
+    const size = cookies.get(SIZE_COOKIE);
+    this.size = (SIZES as readonly string[]).includes(size ?? '') ? (size as Size) : 'medium';
+    this.device = 'desktop';
+    makeAutoObservable<UiStore, 'cookies'>(this, { cookies: false });
+    this.evaluateDevice(environment.bodyWidthPx, false);
+  }
+
+  get isMobile(): boolean {
+    return this.device === 'mobile';
+  }
+
+  get busy(): boolean {
+    return this.pendingRequests > 0;
+  }
+
+  toggleSidebar(): void {
+    this.setSidebar(!this.sidebarOpened);
+  }
+
+  closeSidebar(): void {
+    this.setSidebar(false);
+  }
+
+  private setSidebar(opened: boolean): void {
+    this.sidebarOpened = opened;
+    this.cookies.set(SIDEBAR_COOKIE, opened ? '1' : '0');
+  }
+
+  /** Re-evaluates the device on start and on resize; a hidden page keeps its state (spec §4). */
+  evaluateDevice(bodyWidthPx: number, pageHidden: boolean): void {
+    if (pageHidden) return;
+    this.device = deviceFor(bodyWidthPx);
+    if (this.device === 'mobile' && this.sidebarOpened) this.closeSidebar();
+  }
+
+  /** Spec §4: navigating while mobile closes the sidebar. */
+  handleNavigation(): void {
+    if (this.device === 'mobile' && this.sidebarOpened) this.closeSidebar();
+  }
+
+  setLanguage(language: string): void {
+    this.language = normaliseLocale(language);
+    this.cookies.set(LANGUAGE_COOKIE, this.language);
+  }
+
+  setSize(size: Size): void {
+    this.size = size;
+    this.cookies.set(SIZE_COOKIE, size);
+  }
+
+  requestStarted(): void {
+    this.pendingRequests += 1;
+  }
+
+  requestEnded(): void {
+    this.pendingRequests = Math.max(0, this.pendingRequests - 1);
+  }
+}

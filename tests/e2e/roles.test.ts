@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser } from 'playwright-core';
+import { launchBrowser, signIn, startServer, type TestServer } from './harness';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const OPEN_MENU = [
+  '/dashboard',
+  '/shack/status',
+  '/shack/status/overview',
+  '/shack/status/monitor',
+  '/shack/status/compared',
+  '/envcontrol/index',
+  '/log/index',
+];
+
+/** Spec §6: the menu of each demo user, and a path that role may not open. */
+const CASES = [
+  {
+    user: 'admin',
+    menu: [
+      ...OPEN_MENU,
+      '/system',
+      '/system/org',
+      '/system/user',
+      '/system/farm',
+      '/system/poultry',
+      '/alarmOverview/index',
+    ],
+    forbidden: '/no/such/page',
+  },
+  {
+    user: 'company',
+    menu: [...OPEN_MENU, '/system', '/system/user', '/system/farm', '/system/poultry'],
+    forbidden: '/system/org',
+  },
+  { user: 'area', menu: [...OPEN_MENU, '/system', '/system/user'], forbidden: '/system/farm' },
+  {
+    user: 'farm',
+    menu: [...OPEN_MENU, '/system', '/system/user'],
+    forbidden: '/alarmOverview/index',
+  },
+  { user: 'shack', menu: OPEN_MENU, forbidden: '/system/user' },
+] as const;
+
+describe('menus and forbidden paths of each role', () => {
+  for (const { user, menu, forbidden } of CASES) {
+    it(`shows ${user} its menu and sends ${forbidden} to /404`, async () => {
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        locale: 'en-US',
+      });
+      const page = await context.newPage();
+      try {
+        await signIn(page, server.url, user);
+        await page.getByTestId('sidebar').waitFor();
+        const entries = await page
+          .getByTestId('sidebar')
+          .locator('[data-testid^="menu-"]')
+          .evaluateAll((nodes) =>
+            nodes.map((node) => node.getAttribute('data-testid')?.slice('menu-'.length)),
+          );
+        expect(entries).toEqual(menu);
+
+        await page.goto(`${server.url}${forbidden}`);
+        await page.waitForURL('**/404');
+        await page.getByTestId('page-not-found').waitFor();
+        await expect.poll(() => page.title()).toBe('Page not found - IoT data management platform');
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('embeds the alarm screen full width for the administrator, in the page language', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      locale: 'en-US',
+    });
+    const page = await context.newPage();
+    try {
+      await signIn(page, server.url, 'admin');
+      await page.getByTestId('menu-/alarmOverview/index').click();
+      const frame = page.getByTestId('alarm-overview-frame');
+      await expect.poll(() => frame.getAttribute('src')).toBe('/screenDatav/home?language=1');
+      const [frameBox, contentBox] = await Promise.all([
+        frame.boundingBox(),
+        page.locator('.roost-content').boundingBox(),
+      ]);
+      expect(frameBox?.width).toBeCloseTo((contentBox?.width ?? 0) - 32, 0);
+      await page
+        .frameLocator('[data-testid="alarm-overview-frame"]')
+        .getByTestId('screen-home')
+        .waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { en } from '../../src/i18n/en';
+import { zh } from '../../src/i18n/zh';
+
+type Tree = { readonly [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') out.set(path, value);
+    else for (const [k, v] of flatten(value, path)) out.set(k, v);
+  }
+  return out;
+}
+
+const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+
+describe('translations', () => {
+  const english = flatten(en);
+  const chinese = flatten(zh as Tree);
+
+  it('has every English key in Chinese and no Chinese key missing in English', () => {
+    const missingInZh = [...english.keys()].filter((key) => !chinese.has(key));
+    const missingInEn = [...chinese.keys()].filter((key) => !english.has(key));
+    expect({ missingInZh, missingInEn }).toEqual({ missingInZh: [], missingInEn: [] });
+  });
+
+  it('has no empty text in either language', () => {
+    const empty = [...english, ...chinese]
+      .filter(([, text]) => text.trim() === '')
+      .map(([key]) => key);
+    expect(empty).toEqual([]);
+  });
+
+  it('uses the same {{placeholders}} in both languages', () => {
+    const mismatched = [...english.keys()].filter(
+      (key) =>
+        JSON.stringify(placeholders(english.get(key) ?? '')) !==
+        JSON.stringify(placeholders(chinese.get(key) ?? '')),
+    );
+    expect(mismatched).toEqual([]);
+  });
+
+  it('names the product as the spec does in both languages', () => {
+    expect(en.app.title).toBe('IoT data management platform');
+    expect(zh.app.title).toBe('物联网数据管理平台');
+  });
+});
