@@ -92,9 +92,11 @@ export async function startEmbeddedBroker(
       callback(null, subscription);
     },
   });
-  const server: Server = createServer((socket) =>
-    aedes.handle(guardedConnection(socket, MAX_PACKET_BYTES)),
-  );
+  const server: Server = createServer((socket) => {
+    // PUBACKs are tiny: with Nagle's algorithm each waited ~40 ms for a delayed TCP ACK.
+    socket.setNoDelay(true);
+    aedes.handle(guardedConnection(socket, MAX_PACKET_BYTES));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

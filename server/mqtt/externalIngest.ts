@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import type { IngestPipeline } from '../ingest/pipeline';
+import { disableNagle } from './noDelay';
 import { TOPIC_ROOT, parseGatewayTopic } from './topics';
 
 /**
@@ -57,6 +58,7 @@ export async function startExternalIngest(
         );
       },
     });
+    disableNagle(client);
     client.on('connect', () => {
       client.subscribe(
         [`${SHARE}/${TOPIC_ROOT}/+/telemetry`, `${SHARE}/${TOPIC_ROOT}/+/status`],

@@ -7,6 +7,7 @@ import { hashToken } from '../../server/auth/tokens';
 import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
 import { startRoost, type RunningRoost } from '../../server/roost';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../src/contract/live';
+import { disableNagle } from '../../server/mqtt/noDelay';
 import type { TestDatabaseTarget } from './databases';
 
 export interface TestRoost {
@@ -42,6 +43,7 @@ export async function startTestRoost(
     ...base,
     databaseUrl: created.target.kind === 'postgres' ? created.target.url : null,
     mqttPort: 0,
+    runSimulator: false,
     ...overrides,
   };
   const roost = await startRoost(config);
@@ -93,6 +95,7 @@ export async function startTestRoost(
         reconnectPeriod: 0,
         ...options,
       });
+      disableNagle(client);
       clients.push(client);
       await new Promise<void>((resolve, reject) => {
         client.once('connect', () => resolve());
