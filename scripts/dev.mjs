@@ -9,7 +9,11 @@ const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
 const env = { ...process.env, PORT: process.env.PORT ?? '8080' };
 
 const children = [
-  spawn(process.execPath, [bin('tsx', 'dist/cli.mjs'), 'watch', '--clear-screen=false', 'server/main.ts'], { cwd: root, env, stdio: 'inherit' }),
+  spawn(
+    process.execPath,
+    [bin('tsx', 'dist/cli.mjs'), 'watch', '--clear-screen=false', 'server/main.ts'],
+    { cwd: root, env, stdio: 'inherit' },
+  ),
   spawn(process.execPath, [bin('vite', 'bin/vite.js')], { cwd: root, env, stdio: 'inherit' }),
 ];
 
@@ -23,4 +27,6 @@ function stopAll(code) {
 for (const child of children) child.on('exit', (code) => stopAll(code ?? 0));
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
-console.log(`Roost dev: console with hot reload on http://localhost:${process.env.VITE_PORT ?? 5173}, API on port ${env.PORT}`);
+console.log(
+  `Roost dev: console with hot reload on http://localhost:${process.env.VITE_PORT ?? 5173}, API on port ${env.PORT}`,
+);

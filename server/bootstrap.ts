@@ -5,7 +5,7 @@ import type { Database } from './db/client';
 import { settings, users } from './db/schema';
 import { hashPassword } from './auth/password';
 import { DEMO_PASSWORD } from './demo/demoFarms';
-import { seedDemo } from './demo/seed';
+import { seedDemo, type DemoGateway } from './demo/seed';
 
 export interface BootstrapResult {
   demo: boolean;
@@ -13,6 +13,8 @@ export interface BootstrapResult {
   created: boolean;
   /** The administrator's password, only when this start made it up and nobody else knows it. */
   generatedAdminPassword: string | null;
+  /** The demo gateways with their tokens, when this start seeded them (the simulator's keys). */
+  demoGateways: DemoGateway[] | null;
 }
 
 /**
@@ -29,7 +31,7 @@ export async function bootstrap(config: Config, database: Database): Promise<Boo
   if (!empty) {
     if (config.demo !== null && stored?.value !== (demo ? '1' : '0'))
       await saveDemoFlag(database, demo);
-    return { demo, created: false, generatedAdminPassword: null };
+    return { demo, created: false, generatedAdminPassword: null, demoGateways: null };
   }
 
   let generated: string | null = null;
@@ -40,8 +42,9 @@ export async function bootstrap(config: Config, database: Database): Promise<Boo
     adminPassword = generated;
   }
   const adminHash = await hashPassword(adminPassword);
+  let demoGateways: DemoGateway[] | null = null;
   if (demo) {
-    await seedDemo(db, config.dataDir, adminHash);
+    demoGateways = await seedDemo(db, config.dataDir, adminHash);
   } else {
     await db.insert(users).values({
       username: 'admin',
@@ -53,7 +56,7 @@ export async function bootstrap(config: Config, database: Database): Promise<Boo
     });
   }
   await saveDemoFlag(database, demo);
-  return { demo, created: true, generatedAdminPassword: generated };
+  return { demo, created: true, generatedAdminPassword: generated, demoGateways };
 }
 
 async function saveDemoFlag(database: Database, demo: boolean): Promise<void> {

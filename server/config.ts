@@ -24,6 +24,8 @@ export interface Config {
   /** Raw readings are kept this many days; rollups for years. */
   rawRetentionDays: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Run the demo's simulated gateways when in demo mode (tests turn them off). */
+  runSimulator: boolean;
   /** Where the built console is served from. */
   staticDir: string;
 }
@@ -129,6 +131,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     timeZone: e.ROOST_TIMEZONE,
     rawRetentionDays: e.ROOST_RAW_RETENTION_DAYS,
     logLevel: e.LOG_LEVEL,
+    runSimulator: true,
     staticDir: path.resolve(cwd, 'dist'),
   };
 }

@@ -16,7 +16,10 @@ import { startMaintenance, type Maintenance } from './ingest/maintenance';
 import { IngestPipeline } from './ingest/pipeline';
 import { LiveHub } from './live/hub';
 import { SessionEvents } from './sessionEvents';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
+import { DEMO_INTERVAL_SECONDS } from './demo/demoFarms';
+import { loadDemoGateways } from './simulator/cliArgs';
+import { startSimulator, type RunningSimulator } from './simulator/simulator';
 import { StartError } from './startError';
 
 export interface RunningRoost {
@@ -111,6 +114,15 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
     cleanups.push(() => live.close());
     ingest.listen(live);
     sessionEvents.listen(live);
+    if (boot.demo && config.runSimulator) {
+      const simulator = await startDemoSimulator(
+        config,
+        boot,
+        config.mqttUrl ?? (broker ? `mqtt://${localHost(config.host)}:${broker.port}` : null),
+        log,
+      );
+      if (simulator) cleanups.push(() => simulator.stop());
+    }
     const maintenance = startMaintenance(database, ingest, {
       timeZone: config.timeZone,
       rawRetentionDays: config.rawRetentionDays,
@@ -125,7 +137,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    const shownHost = localHost(config.host);
     let closing: Promise<void> | null = null;
     return {
       url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
@@ -162,6 +174,40 @@ async function startBroker(
     if (!config.mqttPortIsDefault) throw portInUse(config.mqttPort, config.host, 'MQTT_PORT');
     return { broker: await startEmbeddedBroker(ingest, 0, config.host), moved: true };
   }
+}
+
+/**
+ * The demo's simulated gateways, in this process. Their tokens come from this start's seed or
+ * from DATA_DIR/demo-gateways.json; without either (an old demo) the demo runs without them.
+ */
+async function startDemoSimulator(
+  config: Config,
+  boot: BootstrapResult,
+  url: string | null,
+  log: Logger,
+): Promise<RunningSimulator | null> {
+  if (!url) return null;
+  let gateways = boot.demoGateways;
+  if (!gateways) {
+    try {
+      gateways = loadDemoGateways(path.join(config.dataDir, 'demo-gateways.json'), null);
+    } catch (error) {
+      log.warn({ err: (error as Error).message }, 'demo gateways not simulated');
+      return null;
+    }
+  }
+  return startSimulator({
+    url,
+    gateways,
+    intervalMs: DEMO_INTERVAL_SECONDS * 1000,
+    seed: 1,
+    onError: (error) => log.warn({ err: error.message }, 'demo gateway'),
+  });
+}
+
+/** Where this machine reaches a server that listens on `host`. */
+function localHost(host: string): string {
+  return host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 }
 
 function checkDataDir(dataDir: string): void {

@@ -17,7 +17,13 @@ import {
 import { hashPassword } from '../auth/password';
 import { hashToken, newToken } from '../auth/tokens';
 import { BROILER, LAYER, type BreedStandard } from './breedStandards';
-import { DEMO_FARMS, DEMO_GATEWAY_TYPES, DEMO_PASSWORD, DEMO_USERS } from './demoFarms';
+import {
+  DEMO_FARMS,
+  DEMO_GATEWAY_TYPES,
+  DEMO_INTERVAL_SECONDS,
+  DEMO_PASSWORD,
+  DEMO_USERS,
+} from './demoFarms';
 
 export interface DemoGateway {
   networkId: string;
@@ -130,7 +136,7 @@ export async function seedDemo(
           version: typeKey === 60 ? '3.2.1' : '2.8.4',
           simCard: `8986${String(11_000_000 + houseIndex * 7919).padStart(16, '0')}`,
           tokenHash: hashToken(token),
-          intervalSeconds: 60,
+          intervalSeconds: DEMO_INTERVAL_SECONDS,
         });
         // Ages spread over the whole cycle so the demo shows young and old flocks at once.
         const broiler = farm.breed === 'broiler';

@@ -9,8 +9,10 @@ export const OUTBOX_CAPACITY = 10_000;
  * while the server acknowledges only after its batch is stored (RELIABILITY.md).
  */
 const MAX_INFLIGHT = 100;
-/** First retry after a lost connection, doubling up to the maximum; ±50 % jitter so 42
- * gateways do not all reconnect in the same millisecond after a broker restart. */
+/**
+ * First retry after a lost connection, doubling up to the maximum; ±50 % jitter so 42
+ * gateways do not all reconnect in the same millisecond after a broker restart.
+ */
 const RECONNECT_MIN_MS = 1_000;
 const RECONNECT_MAX_MS = 30_000;
 /** A broker that accepts the socket but never answers CONNECT. */

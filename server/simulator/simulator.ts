@@ -19,6 +19,8 @@ export interface SimulatorStats {
   gateways: number;
   /** Gateways connected to the broker now. */
   connected: number;
+  /** Connections made since the start, reconnects included. */
+  connects: number;
   /** Readings the house models made. */
   readings: number;
   /** Readings the broker acknowledged. */
@@ -103,6 +105,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       const stats: SimulatorStats = {
         gateways: links.length,
         connected: 0,
+        connects: 0,
         readings,
         sent: 0,
         queued: 0,
@@ -116,6 +119,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
         if (link.connected) stats.connected += 1;
         if (link.state === 'faultOffline') stats.offline += 1;
         if (link.state === 'refused') stats.refused += 1;
+        stats.connects += link.counters.connects;
         stats.sent += link.counters.sent;
         stats.queued += link.outbox.size;
         stats.requeued += link.outbox.requeued;
