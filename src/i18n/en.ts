@@ -1,3 +1,8 @@
+import { adminEn } from './features/admin';
+import { alarmsEn } from './features/alarms';
+import { housesEn } from './features/houses';
+import { wallEn } from './features/wall';
+
 /**
  * English texts of the console. This object defines the keys: `zh.ts` must have the same shape
  * (checked by its type and by tests/i18n), and `t()` refuses unknown keys (i18next.d.ts).
@@ -161,4 +166,8 @@ export const en = {
       description: 'A full-screen map of every farm with its active alarms, for a wall display.',
     },
   },
+  houses: housesEn,
+  alarms: alarmsEn,
+  admin: adminEn,
+  wall: wallEn,
 } as const;

@@ -1,7 +1,5 @@
 import { type en } from './en';
+import { type TextTree } from './textTree';
 
-/** The shape of a language's texts: every key of `en`, each a string. */
-export type TextTree<T> = {
-  readonly [K in keyof T]: T[K] extends string ? string : TextTree<T[K]>;
-};
+export type { TextTree } from './textTree';
 export type Translation = TextTree<typeof en>;

@@ -1,3 +1,7 @@
+import { adminZh } from './features/admin';
+import { alarmsZh } from './features/alarms';
+import { housesZh } from './features/houses';
+import { wallZh } from './features/wall';
 import { type Translation } from './types';
 
 /** Chinese texts: the same keys as `en.ts` (the type refuses a missing or unknown key). */
@@ -152,4 +156,8 @@ export const zh: Translation = {
       description: '显示所有场区及其当前报警的全屏地图，适合大屏展示。',
     },
   },
+  houses: housesZh,
+  alarms: alarmsZh,
+  admin: adminZh,
+  wall: wallZh,
 };
