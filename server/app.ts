@@ -1,6 +1,9 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { findSession } from './auth/sessions';
+import { adminRoutes } from './http/adminRoutes';
+import { alarmRoutes } from './http/alarmRoutes';
 import { authRoutes } from './http/authRoutes';
+import { houseRoutes } from './http/houseRoutes';
 import { tokenOf, type AppContext } from './http/context';
 import { envelope, localeOf, sendError } from './http/envelope';
 import { ApiError } from './http/errors';
@@ -98,6 +101,9 @@ export async function buildApp(
       await api.register(authRoutes(ctx));
       await api.register(userRoutes(ctx));
       await api.register(telemetryRoutes(ctx));
+      await api.register(alarmRoutes(ctx));
+      await api.register(adminRoutes(ctx));
+      await api.register(houseRoutes(ctx));
     },
     { prefix: '/api' },
   );

@@ -12,6 +12,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
+import type { AlarmSummary } from '../../src/contract/alarms';
 import { METRIC_KEYS } from '../../src/contract/metrics';
 import { gateways, houses } from './schema';
 
@@ -116,6 +117,9 @@ export const houseState = pgTable('house_state', {
     .$type<Record<string, { state: number; opening?: number }>>()
     .notNull()
     .default(sql`'{}'::jsonb`),
+  /** Open (not cleared) alarms of the house and the most important one: the alarm engine keeps them. */
+  alarmCount: integer('alarm_count').notNull().default(0),
+  alarmTop: jsonb('alarm_top').$type<AlarmSummary>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -1,10 +1,13 @@
 import type { Locale } from '../../src/contract/envelope';
+import { ADMIN_MESSAGES } from './messages/admin';
+import { ALARMS_MESSAGES } from './messages/alarms';
+import { HOUSES_MESSAGES } from './messages/houses';
 
 /**
  * What the server says to people, in both languages. The keys are also the `message` of zod
  * issues raised by the shared schemas (`password.complexity`, `login.passwordTooShort` ...).
  */
-const MESSAGES = {
+const CORE_MESSAGES = {
   ok: { en: 'OK', zh: '成功' },
   'http.badRequest': { en: 'The request is not valid.', zh: '请求无效。' },
   'http.malformedJson': {
@@ -77,6 +80,9 @@ const MESSAGES = {
   'trend.badRange': { en: 'The start must be before the end.', zh: '开始时间必须早于结束时间。' },
   'logout.done': { en: 'Signed out.', zh: '已退出登录。' },
 } as const satisfies Record<string, Record<Locale, string>>;
+
+/** Each feature keeps its messages in messages/<feature>.ts. */
+const MESSAGES = { ...CORE_MESSAGES, ...ADMIN_MESSAGES, ...ALARMS_MESSAGES, ...HOUSES_MESSAGES };
 
 export type MessageKey = keyof typeof MESSAGES;
 

@@ -119,6 +119,8 @@ export function telemetryRoutes(ctx: AppContext): FastifyPluginAsync {
                   last_seen_at: null,
                   last_ts: null,
                   mode: null,
+                  alarm_count: 0,
+                  alarm_top: null,
                 },
             row.farm_id,
           ),

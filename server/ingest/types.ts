@@ -1,3 +1,4 @@
+import type { AlarmSummary } from '../../src/contract/alarms';
 import type { DecodedReading } from './decode';
 
 /** A decoded reading with the gateway and house it belongs to. */
@@ -23,6 +24,8 @@ export interface HouseLiveState {
   metrics: Record<string, number>;
   faults: Record<string, string>;
   devices: Record<string, { state: number; opening?: number }>;
+  alarmCount: number;
+  alarmTop: AlarmSummary | null;
 }
 
 /** Whatever wants to hear about stored readings: alarms, the live hub. */

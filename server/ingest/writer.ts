@@ -1,3 +1,4 @@
+import type { AlarmSummary } from '../../src/contract/alarms';
 import { METRIC_KEYS } from '../../src/contract/metrics';
 import type { Query } from '../db/client';
 import type { HouseLiveState, Reading } from './types';
@@ -18,7 +19,7 @@ const MARK_DIRTY = `
   on conflict do nothing`;
 
 /** The selected state columns, shared by every statement that answers a house's live state. */
-export const STATE_COLUMNS = `house_id, online, network, gateway_version, online_since, last_seen_at, last_ts, mode, metrics, faults, devices`;
+export const STATE_COLUMNS = `house_id, online, network, gateway_version, online_since, last_seen_at, last_ts, mode, metrics, faults, devices, alarm_count, alarm_top`;
 
 // Only a reading newer than the stored one replaces the latest values; a sentinel removes the
 // number it replaces and a number clears the fault, so the latest state is never both.
@@ -146,6 +147,8 @@ export interface StateRow {
   metrics: Record<string, number> | string;
   faults: Record<string, string> | string;
   devices: Record<string, { state: number; opening?: number }> | string;
+  alarm_count: number;
+  alarm_top: AlarmSummary | string | null;
 }
 
 const toDate = (v: Date | string | null) => (v === null ? null : new Date(v));
@@ -165,5 +168,7 @@ export function stateFromRow(row: StateRow, farmId: number): HouseLiveState {
     metrics: toJson(row.metrics),
     faults: toJson(row.faults),
     devices: toJson(row.devices),
+    alarmCount: Number(row.alarm_count ?? 0),
+    alarmTop: row.alarm_top == null ? null : toJson(row.alarm_top),
   };
 }

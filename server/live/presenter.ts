@@ -17,6 +17,7 @@ export function presentLive(state: HouseLiveState): HouseLive {
     metrics: state.metrics,
     faults: state.faults,
     devices: state.devices,
+    alarm: { count: state.alarmCount, top: state.alarmTop },
   };
 }
 
@@ -42,6 +43,7 @@ const FIELDS = [
   'metrics',
   'faults',
   'devices',
+  'alarm',
 ] as const;
 
 /** The fields of `next` that differ from `previous`; the whole house when there is no previous. */

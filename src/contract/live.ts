@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { alarmSchema, alarmSummarySchema } from './alarms';
 
 const device = z.object({ state: z.number().int(), opening: z.number().optional() });
 
@@ -21,6 +22,8 @@ export const houseLiveSchema = z.object({
   /** Sentinel readings by metric: notConnected, notConfigured, notEntered, error. */
   faults: z.record(z.string(), z.string()),
   devices: z.record(z.string(), device),
+  /** Open (not yet cleared) alarms of the house, and the most important one. */
+  alarm: z.object({ count: z.number().int().nonnegative(), top: alarmSummarySchema.nullable() }),
 });
 export type HouseLive = z.infer<typeof houseLiveSchema>;
 
@@ -42,13 +45,20 @@ export const houseReadingSchema = z.object({
 });
 export type HouseReading = z.infer<typeof houseReadingSchema>;
 
+export const alarmEventSchema = alarmSchema;
+export type AlarmEvent = z.infer<typeof alarmEventSchema>;
+
 export type SubscribeAck = { ok: true } | { ok: false; error: string };
 
 /** Socket.IO events, server → browser (`resource:pastTense`). */
 export interface ServerToClientEvents {
   'house:updated': (batch: HouseUpdated) => void;
   'house:reading': (reading: HouseReading) => void;
+  /** The number of open alarms in the socket's scope. */
   'alarm:count': (count: number) => void;
+  'alarm:raised': (alarm: AlarmEvent) => void;
+  'alarm:acknowledged': (alarm: AlarmEvent) => void;
+  'alarm:cleared': (alarm: AlarmEvent) => void;
 }
 
 /** Socket.IO events, browser → server. Rooms are never named by the client: it names a house. */

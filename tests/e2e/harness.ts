@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { readConfig } from '../../server/config';
 import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
@@ -24,7 +25,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const roost = await startRoost(config);
+  // E2E_DIST_DIR lets parallel work build and test its own copy of the console.
+  const roost = await startRoost(
+    process.env.E2E_DIST_DIR
+      ? { ...config, staticDir: path.resolve(process.env.E2E_DIST_DIR) }
+      : config,
+  );
   return { url: roost.url, roost, stop: () => roost.close() };
 }
 
