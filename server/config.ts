@@ -26,6 +26,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Run the demo's simulated gateways when in demo mode (tests turn them off). */
   runSimulator: boolean;
+  /** With an external broker: the shared-subscription group all Roost processes join. */
+  mqttShareGroup: string;
   /** Where the built console is served from. */
   staticDir: string;
 }
@@ -79,6 +81,11 @@ const envSchema = z.object({
     .enum(EDITIONS, { message: `ROOST_EDITION must be one of ${EDITIONS.join(', ')}` })
     .default('default'),
   ROOST_ALARM_SCREEN: onOff('ROOST_ALARM_SCREEN').default(true),
+  ROOST_SIMULATOR: onOff('ROOST_SIMULATOR').default(true),
+  MQTT_SHARE_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'MQTT_SHARE_GROUP must be letters, digits, _ or - (at most 64)')
+    .default('roost'),
   ROOST_TIMEZONE: z
     .string()
     .refine(validTimeZone, {
@@ -131,7 +138,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     timeZone: e.ROOST_TIMEZONE,
     rawRetentionDays: e.ROOST_RAW_RETENTION_DAYS,
     logLevel: e.LOG_LEVEL,
-    runSimulator: true,
+    runSimulator: e.ROOST_SIMULATOR,
+    mqttShareGroup: e.MQTT_SHARE_GROUP,
     staticDir: path.resolve(cwd, 'dist'),
   };
 }

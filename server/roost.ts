@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -79,12 +80,14 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
     let broker: EmbeddedBroker | null = null;
     let moved = false;
     if (config.mqttUrl) {
-      const external = await startExternalIngest(
-        config.mqttUrl,
-        ingest,
-        String(config.port),
+      const external = await startExternalIngest({
+        url: config.mqttUrl,
+        pipeline: ingest,
+        // Stable across restarts (persistent sessions); PORT=0 (tests) has no stable name.
+        instance: config.port === 0 ? randomUUID().slice(0, 8) : String(config.port),
+        shareGroup: config.mqttShareGroup,
         log,
-      ).catch((error: Error) => {
+      }).catch((error: Error) => {
         throw new StartError(`Cannot use the MQTT broker in MQTT_URL: ${error.message}`);
       });
       cleanups.push(() => external.close());

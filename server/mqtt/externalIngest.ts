@@ -13,8 +13,21 @@ import { TOPIC_ROOT, parseGatewayTopic } from './topics';
 const INGEST_CLIENTS = 8;
 /** Reconnect quickly after a broker restart: gateways keep sending meanwhile. */
 const RECONNECT_PERIOD_MS = 1_000;
-/** Share name: every Roost process joins the same group, so the broker splits the load. */
-const SHARE = '$share/roost';
+/**
+ * Our sessions outlive a restart by this much, so readings published meanwhile wait in the
+ * broker (MQTT 5 session expiry); a process that never comes back stops collecting them then.
+ */
+const SESSION_EXPIRY_SECONDS = 3_600;
+
+export interface ExternalIngestOptions {
+  url: string;
+  pipeline: IngestPipeline;
+  /** Tells this process's client ids apart from other processes' on the same host. */
+  instance: string;
+  /** Every Roost process joins this shared-subscription group, so the broker splits the load. */
+  shareGroup: string;
+  log: FastifyBaseLogger;
+}
 
 export interface ExternalIngest {
   connected(): boolean;
@@ -26,17 +39,16 @@ export interface ExternalIngest {
  * QoS 1 shared subscriptions, and the PUBACK sent only after the reading is stored.
  * Authentication of gateways and their topic rights is the external broker's own (README).
  */
-export async function startExternalIngest(
-  url: string,
-  pipeline: IngestPipeline,
-  instance: string,
-  log: FastifyBaseLogger,
-): Promise<ExternalIngest> {
+export async function startExternalIngest(options: ExternalIngestOptions): Promise<ExternalIngest> {
+  const { url, pipeline, instance, log } = options;
+  const share = `$share/${options.shareGroup}`;
   const clients: MqttClient[] = [];
   for (let i = 0; i < INGEST_CLIENTS; i += 1) {
     const client = mqtt.connect(url, {
       clientId: `roost-ingest-${hostname()}-${instance}-${i}`,
       clean: false,
+      protocolVersion: 5,
+      properties: { sessionExpiryInterval: SESSION_EXPIRY_SECONDS },
       reconnectPeriod: RECONNECT_PERIOD_MS,
       connectTimeout: 10_000,
       customHandleAcks(topic, message, _packet, done) {
@@ -61,7 +73,7 @@ export async function startExternalIngest(
     disableNagle(client);
     client.on('connect', () => {
       client.subscribe(
-        [`${SHARE}/${TOPIC_ROOT}/+/telemetry`, `${SHARE}/${TOPIC_ROOT}/+/status`],
+        [`${share}/${TOPIC_ROOT}/+/telemetry`, `${share}/${TOPIC_ROOT}/+/status`],
         { qos: 1 },
         (error) => error && log.error({ err: error }, 'subscribing on the external broker failed'),
       );
