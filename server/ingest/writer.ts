@@ -7,7 +7,7 @@ const metricColumnList = METRIC_KEYS.map((k) => `"${k}"`).join(', ');
 const metricParams = METRIC_KEYS.map((_, i) => `$${i + 7}::real[]`).join(', ');
 
 // One statement for the whole batch: unnest of typed arrays (1.6–3.5× faster than VALUES).
-const INSERT_RAW = `
+export const INSERT_RAW = `
   insert into telemetry (gateway_id, house_id, ts, seq, mode, faults, ${metricColumnList})
   select * from unnest($1::int[], $2::int[], $3::timestamptz[], $4::int[], $5::smallint[], $6::jsonb[], ${metricParams})
   on conflict (gateway_id, ts) do nothing
@@ -47,6 +47,19 @@ const LOG_ONLINE = `
   insert into gateway_online_log (gateway_id, online, network, reason, at)
   select * from unnest($1::int[], $2::boolean[], $3::text[], $4::text[], $5::timestamptz[])`;
 
+/** The parameters of INSERT_RAW for a batch: one typed array per column. */
+export function rawInsertParams(batch: readonly Reading[]): unknown[] {
+  return [
+    batch.map((r) => r.gatewayId),
+    batch.map((r) => r.houseId),
+    batch.map((r) => r.ts),
+    batch.map((r) => r.seq),
+    batch.map((r) => r.mode),
+    batch.map((r) => (Object.keys(r.faults).length > 0 ? JSON.stringify(r.faults) : null)),
+    ...METRIC_KEYS.map((key) => batch.map((r) => r.metrics[key] ?? null)),
+  ];
+}
+
 export interface WriteResult {
   inserted: Reading[];
   duplicates: number;
@@ -59,15 +72,7 @@ export interface WriteResult {
  */
 export async function writeBatch(query: Query, batch: readonly Reading[]): Promise<WriteResult> {
   if (batch.length === 0) return { inserted: [], duplicates: 0, states: [] };
-  const rawRows = await query<{ gateway_id: number; ts: Date }>(INSERT_RAW, [
-    batch.map((r) => r.gatewayId),
-    batch.map((r) => r.houseId),
-    batch.map((r) => r.ts),
-    batch.map((r) => r.seq),
-    batch.map((r) => r.mode),
-    batch.map((r) => (Object.keys(r.faults).length > 0 ? JSON.stringify(r.faults) : null)),
-    ...METRIC_KEYS.map((key) => batch.map((r) => r.metrics[key] ?? null)),
-  ]);
+  const rawRows = await query<{ gateway_id: number; ts: Date }>(INSERT_RAW, rawInsertParams(batch));
   const insertedKeys = new Set(
     rawRows.map((row) => `${row.gateway_id}:${new Date(row.ts).getTime()}`),
   );

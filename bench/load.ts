@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { DemoGateway } from '../server/demo/seed';
+import { disableNagle } from '../server/mqtt/noDelay';
+import { METRICS } from '../src/contract/metrics';
+
+/** A reading with every catalogue metric (25) and five devices: 30 values, as a full controller sends. */
+export function fullReading(ts: number, seq: number): string {
+  const metrics: Record<string, number> = {};
+  for (const m of METRICS)
+    metrics[m.key] =
+      Math.round((m.min + (m.max - m.min) * (0.3 + ((seq * 7 + m.key.length) % 40) / 100)) * 10) /
+      10;
+  metrics.ventilation_level = seq % 10;
+  return JSON.stringify({
+    ts,
+    seq,
+    mode: 1,
+    metrics,
+    devices: {
+      fan_1: { state: 1 },
+      fan_2: { state: seq % 2 },
+      inlet_1: { state: 1, opening: 40 },
+      heater_1: { state: 0 },
+      light_1: { state: 1 },
+    },
+  });
+}
+
+export function readDemoGateways(dataDir: string): DemoGateway[] {
+  return JSON.parse(
+    readFileSync(path.join(dataDir, 'demo-gateways.json'), 'utf8'),
+  ) as DemoGateway[];
+}
+
+export async function connectGateways(
+  port: number,
+  gateways: DemoGateway[],
+): Promise<MqttClient[]> {
+  return Promise.all(
+    gateways.map(
+      (gw) =>
+        new Promise<MqttClient>((resolve, reject) => {
+          const client = disableNagle(
+            mqtt.connect(`mqtt://127.0.0.1:${port}`, {
+              username: gw.networkId,
+              password: gw.token,
+              clientId: `bench-${gw.networkId}`,
+              reconnectPeriod: 0,
+            }),
+          );
+          client.once('connect', () => resolve(client));
+          client.once('error', reject);
+        }),
+    ),
+  );
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return Math.round((sorted[index] ?? 0) * 100) / 100;
+}
+
+/**
+ * Publishes QoS 1 readings at `ratePerSecond` (or as fast as acknowledgements allow when null)
+ * for `seconds`, round-robin over the gateways, each with its own clock-unique timestamps.
+ * Answers how many were acknowledged.
+ */
+export async function publishLoad(
+  clients: MqttClient[],
+  gateways: DemoGateway[],
+  options: {
+    ratePerSecond: number | null;
+    seconds: number;
+    window?: number;
+    onPublish?: (gatewayIndex: number, ts: number) => void;
+  },
+): Promise<{ acked: number; failed: number; elapsedMs: number }> {
+  const window = options.window ?? 2_000;
+  let acked = 0;
+  let failed = 0;
+  let inFlight = 0;
+  let sent = 0;
+  const seqs = gateways.map(() => 0);
+  const lastTs = gateways.map(() => 0);
+  const start = performance.now();
+  const end = start + options.seconds * 1000;
+  const publishOne = () => {
+    const g = sent % gateways.length;
+    sent += 1;
+    // Unique per gateway: a reading is identified by (gateway, ts).
+    const ts = Math.max(Date.now(), lastTs[g]! + 1);
+    lastTs[g] = ts;
+    seqs[g]! += 1;
+    inFlight += 1;
+    options.onPublish?.(g, ts);
+    clients[g]!.publishAsync(
+      `roost/v1/${gateways[g]!.networkId}/telemetry`,
+      fullReading(ts, seqs[g]!),
+      { qos: 1 },
+    ).then(
+      () => {
+        acked += 1;
+        inFlight -= 1;
+      },
+      () => {
+        failed += 1;
+        inFlight -= 1;
+      },
+    );
+  };
+  while (performance.now() < end) {
+    const due =
+      options.ratePerSecond === null
+        ? Number.POSITIVE_INFINITY
+        : Math.floor(((performance.now() - start) / 1000) * options.ratePerSecond);
+    while (sent < due && inFlight < window) publishOne();
+    await new Promise((r) =>
+      setTimeout(r, options.ratePerSecond === null && inFlight >= window ? 1 : 2),
+    );
+  }
+  const drainUntil = performance.now() + 30_000;
+  while (inFlight > 0 && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 5));
+  return { acked, failed, elapsedMs: performance.now() - start };
+}
