@@ -13,6 +13,7 @@ import { registerConsole } from './http/staticConsole';
 import { systemRoutes } from './http/systemRoutes';
 import { telemetryRoutes } from './http/telemetryRoutes';
 import { userRoutes } from './http/userRoutes';
+import { wallRoutes } from './http/wallRoutes';
 
 /** JSON bodies above this are refused with 413; uploads set their own, larger limits. */
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -104,6 +105,7 @@ export async function buildApp(
       await api.register(alarmRoutes(ctx));
       await api.register(adminRoutes(ctx));
       await api.register(houseRoutes(ctx));
+      await api.register(wallRoutes(ctx));
     },
     { prefix: '/api' },
   );

@@ -2,6 +2,7 @@ import type { Locale } from '../../src/contract/envelope';
 import { ADMIN_MESSAGES } from './messages/admin';
 import { ALARMS_MESSAGES } from './messages/alarms';
 import { HOUSES_MESSAGES } from './messages/houses';
+import { WALL_MESSAGES } from './messages/wall';
 
 /**
  * What the server says to people, in both languages. The keys are also the `message` of zod
@@ -82,7 +83,13 @@ const CORE_MESSAGES = {
 } as const satisfies Record<string, Record<Locale, string>>;
 
 /** Each feature keeps its messages in messages/<feature>.ts. */
-const MESSAGES = { ...CORE_MESSAGES, ...ADMIN_MESSAGES, ...ALARMS_MESSAGES, ...HOUSES_MESSAGES };
+const MESSAGES = {
+  ...CORE_MESSAGES,
+  ...ADMIN_MESSAGES,
+  ...ALARMS_MESSAGES,
+  ...HOUSES_MESSAGES,
+  ...WALL_MESSAGES,
+};
 
 export type MessageKey = keyof typeof MESSAGES;
 
