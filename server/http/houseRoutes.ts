@@ -1,7 +1,82 @@
-import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from './context';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import {
+  compareExportQuerySchema,
+  compareQuerySchema,
+  trendExportQuerySchema,
+  type ExportFormat,
+} from '../../src/contract/houses';
+import { METRIC_BY_KEY } from '../../src/contract/metrics';
+import { canSeeHouse, scopeOf } from '../auth/scope';
+import { compareHouses, comparisonTable } from '../houses/compare';
+import { CONTENT_TYPES, formatTime, toCsv, toXlsx, type ExportTable } from '../houses/exportTable';
+import { readTrend } from '../trends/readTrend';
+import { sessionOf, type AppContext } from './context';
+import { localeOf, ok, parseInput } from './envelope';
+import { ApiError } from './errors';
+
+const TIME_HEADER = { en: 'Time', zh: '时间' } as const;
 
 /** House status (issue 5): comparison of several houses and the exports. Mounted under /api. */
-export function houseRoutes(_ctx: AppContext): FastifyPluginAsync {
-  return async () => {};
+export function houseRoutes(ctx: AppContext): FastifyPluginAsync {
+  const { database, config } = ctx;
+  const send = async (
+    reply: FastifyReply,
+    table: ExportTable,
+    format: ExportFormat,
+    name: string,
+  ) => {
+    if (table.rows.length === 0) throw new ApiError(404, 'houses.noData');
+    let body: Buffer;
+    try {
+      body = format === 'csv' ? toCsv(table) : await toXlsx(table, name);
+    } catch {
+      throw new ApiError(500, 'houses.exportFailed');
+    }
+    return reply
+      .code(200)
+      .header('content-type', CONTENT_TYPES[format])
+      .header('content-disposition', `attachment; filename="${name}.${format}"`)
+      .send(body);
+  };
+
+  return async (app) => {
+    app.get('/houses/compare', async (request, reply) => {
+      const query = parseInput(compareQuerySchema, request.query);
+      const scope = await scopeOf(database.db, sessionOf(request).user);
+      return ok(request, reply, await compareHouses(database, scope, query, config.timeZone));
+    });
+
+    app.get('/houses/compare/export', async (request, reply) => {
+      const query = parseInput(compareExportQuerySchema, request.query);
+      const scope = await scopeOf(database.db, sessionOf(request).user);
+      const comparison = await compareHouses(database, scope, query, config.timeZone);
+      const table = comparisonTable(comparison, config.timeZone, TIME_HEADER[localeOf(request)]);
+      return send(reply, table, query.format, `compare-${query.metric}-${query.granularity}`);
+    });
+
+    app.get('/houses/trend/export', async (request, reply) => {
+      const query = parseInput(trendExportQuerySchema, request.query);
+      const scope = await scopeOf(database.db, sessionOf(request).user);
+      if (!canSeeHouse(scope, query.houseId)) throw new ApiError(404, 'http.notFound');
+      const trend = await readTrend(database, query, config.timeZone);
+      const locale = localeOf(request);
+      const table: ExportTable = {
+        header: [
+          TIME_HEADER[locale],
+          ...query.metrics.flatMap((m) => {
+            const label = METRIC_BY_KEY.get(m)?.label[locale] ?? m;
+            return [`${label} (avg)`, `${label} (min)`, `${label} (max)`];
+          }),
+        ],
+        rows: trend.times.map((t, i) => [
+          formatTime(t, config.timeZone),
+          ...query.metrics.flatMap((m) => {
+            const s = trend.series[m]!;
+            return [s.avg[i] ?? null, s.min[i] ?? null, s.max[i] ?? null];
+          }),
+        ]),
+      };
+      return send(reply, table, query.format, `trend-${query.houseId}-${query.granularity}`);
+    });
+  };
 }

@@ -1,5 +1,6 @@
 import { type i18n } from 'i18next';
 import { type ApiText } from '../api/client';
+import { startRealtime } from '../realtime';
 import { DocumentCookieJar } from '../stores/cookies';
 import { RootStore } from '../stores/RootStore';
 import { LOGIN_PATH, ROUTE_TABLE } from './routes';
@@ -16,7 +17,7 @@ const API_TEXTS: Record<ApiText, 'api.network' | 'api.timeout' | 'api.badAnswer'
 
 /** The console's stores, wired to this page (cookies, toasts, reload). */
 export function createStores(translations: () => i18n): ConsoleStores {
-  return new RootStore(ROUTE_TABLE, {
+  const stores = new RootStore(ROUTE_TABLE, {
     cookies: new DocumentCookieJar(document),
     ui: {
       browserLanguages: navigator.languages.length > 0 ? navigator.languages : [navigator.language],
@@ -30,4 +31,7 @@ export function createStores(translations: () => i18n): ConsoleStores {
       window.location.reload();
     },
   });
+  // The live connection follows the session token for the life of the page.
+  startRealtime(stores);
+  return stores;
 }

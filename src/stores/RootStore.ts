@@ -1,6 +1,8 @@
 import { ApiClient, type ApiText } from '../api/client';
 import { AlarmStore } from './AlarmStore';
 import { ConfigStore } from './ConfigStore';
+import { HousesStore } from './HousesStore';
+import { LiveStore } from './LiveStore';
 import { type CookieJar } from './cookies';
 import { PermissionStore, type RouteRule } from './PermissionStore';
 import { SessionStore } from './SessionStore';
@@ -31,6 +33,8 @@ export class RootStore<R extends RouteRule = RouteRule> {
   readonly permission: PermissionStore<R>;
   readonly config: ConfigStore;
   readonly alarms: AlarmStore;
+  readonly houses: HousesStore;
+  readonly live: LiveStore;
 
   constructor(routes: readonly R[], environment: RootEnvironment) {
     this.ui = new UiStore(environment.cookies, environment.ui);
@@ -53,6 +57,8 @@ export class RootStore<R extends RouteRule = RouteRule> {
     this.permission = new PermissionStore(routes);
     this.config = new ConfigStore(this.api);
     this.alarms = new AlarmStore();
+    this.houses = new HousesStore();
+    this.live = new LiveStore();
   }
 
   /** Logs out locally: credentials, role, routes, tabs and counts are all forgotten. */
@@ -61,6 +67,7 @@ export class RootStore<R extends RouteRule = RouteRule> {
     this.permission.reset();
     this.tabs.reset();
     this.alarms.setActiveCount(0);
+    this.houses.clear();
   }
 
   /** POST /api/logout, then the same local sign-out. */

@@ -1,6 +1,251 @@
-import { ComparisonIcon } from '@blueprintjs/icons';
-import { ComingSoon } from '../pages/ComingSoon';
+import {
+  Button,
+  Callout,
+  Card,
+  FormGroup,
+  HTMLSelect,
+  HTMLTable,
+  InputGroup,
+  Intent,
+  NonIdealState,
+  Tag,
+} from '@blueprintjs/core';
+import { ComparisonIcon, DownloadIcon } from '@blueprintjs/icons';
+import { observer } from 'mobx-react-lite';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../api/errors';
+import { MAX_COMPARED_HOUSES, type Comparison } from '../../contract/houses';
+import { METRICS } from '../../contract/metrics';
+import { TREND_GRANULARITIES, type TrendGranularity } from '../../contract/overview';
+import '../houses/houses.css';
+import { formatNumber, formatTime } from '../houses/format';
+import { fetchComparison } from '../houses/housesApi';
+import { LineChart, SERIES_COLORS, type ChartSeries } from '../houses/LineChart';
+import { useExport } from '../houses/useExport';
+import { useStores } from '../useStores';
+import { pointsOf, windowRange, WINDOWS, type CompareWindow } from './compared/compareWindow';
 
-export function ComparedPage() {
-  return <ComingSoon area="shackCompared" icon={ComparisonIcon} />;
+const GRANULARITY_KEYS = { minute: 'minute', hour: 'hour', day: 'day', month: 'monthly' } as const;
+const today = () => new Date().toISOString().slice(0, 10);
+
+function ComparisonView({ comparison }: { comparison: Comparison }) {
+  const { t } = useTranslation();
+  const series: ChartSeries[] = comparison.houses.map((h, i) => ({
+    key: String(h.houseId),
+    label: `${h.farmName} / ${h.houseName}`,
+    color: SERIES_COLORS[i] ?? '#2d72d2',
+    points: h.times.map((x, j) => ({ x, y: h.values[j] ?? null })),
+  }));
+  const times = [...new Set(comparison.houses.flatMap((h) => h.times))].sort((a, b) => a - b);
+  const columns = comparison.houses.map(
+    (h) => new Map(h.times.map((x, j) => [x, h.values[j] ?? null])),
+  );
+  return (
+    <div className="roost-compare">
+      <Card>
+        <LineChart data-testid="compare-chart" series={series} height={360} />
+      </Card>
+      <Card className="roost-compare__table">
+        <HTMLTable compact striped data-testid="compare-table">
+          <thead>
+            <tr>
+              <th>{t('houses.compare.time')}</th>
+              {comparison.houses.map((h) => (
+                <th key={h.houseId}>{h.houseName}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {times.map((x) => (
+              <tr key={x}>
+                <td>{formatTime(x)}</td>
+                {columns.map((column, i) => {
+                  const v = column.get(x);
+                  return <td key={i}>{v === null || v === undefined ? '' : formatNumber(v)}</td>;
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </Card>
+    </div>
+  );
 }
+
+/** House comparison (spec §2/§5, issue 5.4): one metric of 1–6 houses over a window. */
+export const ComparedPage = observer(function ComparedPage() {
+  const { api, houses } = useStores();
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'zh' ? 'zh' : 'en';
+  const exportFile = useExport();
+  const [selected, setSelected] = useState<number[]>([]);
+  const [metric, setMetric] = useState('temperature');
+  const [span, setSpan] = useState<CompareWindow>('week');
+  const [custom, setCustom] = useState({ from: today(), to: today() });
+  const [granularity, setGranularity] = useState<TrendGranularity>('hour');
+  const [message, setMessage] = useState<string | null>(null);
+  const [comparison, setComparison] = useState<Comparison | null>(null);
+  const options = useMemo(
+    () => houses.all.filter((h) => !selected.includes(h.houseId)),
+    [houses.all, selected],
+  );
+
+  const add = (houseId: number) => {
+    // Spec §5: at most six; the seventh is refused with a message.
+    if (selected.length >= MAX_COMPARED_HOUSES) return setMessage(t('houses.compare.tooMany'));
+    setMessage(null);
+    setSelected([...selected, houseId]);
+  };
+  const query = () => {
+    const range = windowRange(span, Date.now(), custom);
+    if (!range) return null;
+    return { houseIds: selected.join(','), metric, granularity, ...range };
+  };
+  const compare = async () => {
+    if (selected.length === 0) return setMessage(t('houses.compare.none'));
+    const q = query();
+    if (!q) return;
+    setMessage(null);
+    try {
+      setComparison(await fetchComparison(api, q));
+    } catch (error) {
+      if (isApiError(error)) setMessage(error.message);
+    }
+  };
+  const download = (format: 'csv' | 'xlsx') => {
+    const q = query();
+    if (!q || selected.length === 0) return;
+    void exportFile('/houses/compare/export', pointsOf(q, granularity), { ...q, format });
+  };
+
+  return (
+    <div className="roost-page" data-testid="page-shackCompared">
+      <Card style={{ marginBottom: 12 }}>
+        <div className="roost-houses-toolbar" style={{ alignItems: 'flex-end' }}>
+          <FormGroup label={t('houses.compare.houses')} style={{ marginBottom: 0 }}>
+            <HTMLSelect
+              value=""
+              data-testid="compare-add"
+              onChange={(event) => add(Number(event.currentTarget.value))}
+            >
+              <option value="">{t('houses.compare.addHouse')}</option>
+              {options.map((h) => (
+                <option key={h.houseId} value={h.houseId}>
+                  {h.farmName} / {h.houseName}
+                </option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+          <FormGroup label={t('houses.compare.metric')} style={{ marginBottom: 0 }}>
+            <HTMLSelect
+              value={metric}
+              data-testid="compare-metric"
+              onChange={(e) => setMetric(e.currentTarget.value)}
+            >
+              {METRICS.map((m) => (
+                <option key={m.key} value={m.key}>
+                  {m.label[lang]}
+                </option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+          <FormGroup label={t('houses.compare.window')} style={{ marginBottom: 0 }}>
+            <HTMLSelect
+              value={span}
+              data-testid="compare-window"
+              onChange={(e) => setSpan(e.currentTarget.value as CompareWindow)}
+            >
+              {WINDOWS.map((w) => (
+                <option key={w} value={w}>
+                  {t(`houses.compare.${w}`)}
+                </option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+          {span === 'custom' && (
+            <>
+              <FormGroup label={t('houses.compare.from')} style={{ marginBottom: 0 }}>
+                <InputGroup
+                  type="date"
+                  value={custom.from}
+                  onValueChange={(from) => setCustom({ ...custom, from })}
+                />
+              </FormGroup>
+              <FormGroup label={t('houses.compare.to')} style={{ marginBottom: 0 }}>
+                <InputGroup
+                  type="date"
+                  value={custom.to}
+                  onValueChange={(to) => setCustom({ ...custom, to })}
+                />
+              </FormGroup>
+            </>
+          )}
+          <FormGroup label={t('houses.compare.granularity')} style={{ marginBottom: 0 }}>
+            <HTMLSelect
+              value={granularity}
+              data-testid="compare-granularity"
+              onChange={(e) => setGranularity(e.currentTarget.value as TrendGranularity)}
+            >
+              {TREND_GRANULARITIES.map((g) => (
+                <option key={g} value={g}>
+                  {t(`houses.compare.${GRANULARITY_KEYS[g]}`)}
+                </option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+          <Button
+            intent={Intent.PRIMARY}
+            icon={<ComparisonIcon />}
+            data-testid="compare-run"
+            onClick={() => void compare()}
+          >
+            {t('houses.compare.show')}
+          </Button>
+          <Button
+            icon={<DownloadIcon />}
+            data-testid="compare-export-csv"
+            onClick={() => download('csv')}
+          >
+            {t('houses.export.csv')}
+          </Button>
+          <Button
+            icon={<DownloadIcon />}
+            data-testid="compare-export-xlsx"
+            onClick={() => download('xlsx')}
+          >
+            {t('houses.export.xlsx')}
+          </Button>
+        </div>
+        <div
+          style={{ display: 'flex', flexWrap: 'wrap', gap: 6, marginTop: 8 }}
+          data-testid="compare-selected"
+        >
+          {selected.map((id, i) => {
+            const h = houses.get(id);
+            const name = h ? `${h.farmName} / ${h.houseName}` : String(id);
+            return (
+              <Tag
+                key={id}
+                style={{ borderLeft: `4px solid ${SERIES_COLORS[i] ?? '#2d72d2'}` }}
+                onRemove={() => setSelected(selected.filter((s) => s !== id))}
+              >
+                {name}
+              </Tag>
+            );
+          })}
+        </div>
+        {message && (
+          <Callout intent={Intent.WARNING} style={{ marginTop: 8 }} data-testid="compare-message">
+            {message}
+          </Callout>
+        )}
+      </Card>
+      {comparison ? (
+        <ComparisonView comparison={comparison} />
+      ) : (
+        <NonIdealState icon={<ComparisonIcon size={40} />} title={t('houses.compare.empty')} />
+      )}
+    </div>
+  );
+});

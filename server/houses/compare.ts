@@ -1,0 +1,92 @@
+import { METRIC_BY_KEY } from '../../src/contract/metrics';
+import type { Comparison } from '../../src/contract/houses';
+import type { TrendGranularity } from '../../src/contract/overview';
+import { canSeeHouse, type Scope } from '../auth/scope';
+import type { Database } from '../db/client';
+import { ApiError } from '../http/errors';
+import { readTrend } from '../trends/readTrend';
+import type { Cell, ExportTable } from './exportTable';
+import { formatTime } from './exportTable';
+
+export interface CompareInput {
+  houseIds: number[];
+  metric: string;
+  from: number;
+  to: number;
+  granularity: TrendGranularity;
+}
+
+interface HouseNameRow {
+  id: number;
+  house_name: string;
+  farm_name: string;
+}
+
+/**
+ * One metric of several houses, each read from the rollups by `readTrend` (the same path as a
+ * single house's trend, so the two never disagree). A house outside the scope is refused like a
+ * house that does not exist.
+ */
+export async function compareHouses(
+  database: Database,
+  scope: Scope,
+  input: CompareInput,
+  timeZone: string,
+): Promise<Comparison> {
+  if (!METRIC_BY_KEY.has(input.metric))
+    throw new ApiError(400, 'trend.unknownMetric', { metric: input.metric });
+  const ids = [...new Set(input.houseIds)];
+  if (ids.some((id) => !canSeeHouse(scope, id))) throw new ApiError(404, 'http.notFound');
+  const names = await database.query<HouseNameRow>(
+    `select h.id, h.name as house_name, f.name as farm_name
+     from houses h join farms f on f.id = h.farm_id where h.id = any($1::int[])`,
+    [ids],
+  );
+  if (names.length !== ids.length) throw new ApiError(404, 'http.notFound');
+  const byId = new Map(names.map((n) => [n.id, n]));
+  // One after another: PGlite runs on one thread, and PostgreSQL answers each in a few ms.
+  const houses: Comparison['houses'] = [];
+  for (const houseId of ids) {
+    const trend = await readTrend(
+      database,
+      {
+        houseId,
+        metrics: [input.metric],
+        from: input.from,
+        to: input.to,
+        granularity: input.granularity,
+      },
+      timeZone,
+    );
+    const name = byId.get(houseId)!;
+    houses.push({
+      houseId,
+      houseName: name.house_name,
+      farmName: name.farm_name,
+      times: trend.times,
+      values: trend.series[input.metric]?.avg ?? [],
+    });
+  }
+  return { metric: input.metric, granularity: input.granularity, houses };
+}
+
+/** The comparison as a table: one row per bucket, one column per house (the chart's points). */
+export function comparisonTable(
+  comparison: Comparison,
+  timeZone: string,
+  timeHeader: string,
+): ExportTable {
+  const times = [...new Set(comparison.houses.flatMap((h) => h.times))].sort((a, b) => a - b);
+  const columns = comparison.houses.map((house) => {
+    const values = new Map<number, number | null>();
+    house.times.forEach((t, i) => values.set(t, house.values[i] ?? null));
+    return values;
+  });
+  return {
+    header: [timeHeader, ...comparison.houses.map((h) => `${h.farmName} / ${h.houseName}`)],
+    rows: times.map((t): Cell[] => [
+      formatTime(t, timeZone),
+      ...columns.map((c) => c.get(t) ?? null),
+    ]),
+  };
+}

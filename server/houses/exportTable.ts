@@ -1,0 +1,63 @@
+import ExcelJS from 'exceljs';
+import type { ExportFormat } from '../../src/contract/houses';
+
+export type Cell = string | number | null;
+
+export interface ExportTable {
+  /** The first row. */
+  header: string[];
+  rows: Cell[][];
+}
+
+/**
+ * A cell a spreadsheet would run as a formula (= + - @, tab, CR) gets a leading quote
+ * (RELIABILITY.md: CSV/formula injection). Numbers stay numbers: -3.5 is a value, not a formula.
+ */
+export function safeText(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+function csvCell(cell: Cell): string {
+  if (cell === null) return '';
+  if (typeof cell === 'number') return String(cell);
+  const text = safeText(cell);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** CSV with a UTF-8 BOM so that spreadsheet programs read Chinese names correctly. */
+export function toCsv(table: ExportTable): Buffer {
+  const lines = [table.header, ...table.rows].map((row) => row.map(csvCell).join(','));
+  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+}
+
+export async function toXlsx(table: ExportTable, sheetName: string): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(sheetName.slice(0, 31) || 'Sheet1');
+  sheet.addRow(table.header.map(safeText));
+  for (const row of table.rows)
+    sheet.addRow(row.map((cell) => (typeof cell === 'string' ? safeText(cell) : cell)));
+  sheet.getRow(1).font = { bold: true };
+  sheet.columns.forEach((column) => (column.width = 20));
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+export const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+/** Bucket start as local "yyyy-MM-dd HH:mm:ss" in the server's zone (spec §9 date format). */
+export function formatTime(ms: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(ms));
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
+}

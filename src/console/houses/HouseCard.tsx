@@ -1,0 +1,119 @@
+import { Card, Classes, Intent, Tag } from '@blueprintjs/core';
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+import { type House } from '../../stores/HousesStore';
+import { type HouseStatus } from '../../stores/houseStatus';
+import { alarmText, formatNumber, freshness, metricText, modeText } from './format';
+import { useNow } from './useNow';
+
+export const STATUS_INTENTS: Record<HouseStatus, Intent> = {
+  offline: Intent.NONE,
+  alarm: Intent.DANGER,
+  empty: Intent.WARNING,
+  normal: Intent.SUCCESS,
+};
+
+export interface HouseCardProps {
+  /** The house shown; the card observes it and re-renders alone when it changes. */
+  house: House;
+  /** Opens the house (its monitor). */
+  onOpen: (houseId: number) => void;
+}
+
+function faultClass(fault: string | null): string | undefined {
+  if (!fault) return undefined;
+  return fault === 'error' ? 'roost-fault--error' : 'roost-fault--other';
+}
+
+const Freshness = observer(function Freshness({ house }: { house: House }) {
+  const { t } = useTranslation();
+  const now = useNow();
+  const fresh = freshness(t, house.live.lastTs, now);
+  return (
+    <span
+      className={fresh.stale ? 'roost-stale' : Classes.TEXT_MUTED}
+      data-testid="card-fresh"
+      data-stale={fresh.stale}
+    >
+      {fresh.stale && house.live.lastTs ? `${t('houses.fresh.stale')} · ` : ''}
+      {fresh.text}
+    </span>
+  );
+});
+
+/** One house of the overview: status, climate against target, flock and freshness. */
+export const HouseCard = observer(function HouseCard({ house, onOpen }: HouseCardProps) {
+  const { t, i18n } = useTranslation();
+  const { live } = house;
+  const status = house.status;
+  const metric = (key: string) => metricText(t, key, live.metrics, live.faults);
+  const temp = metric('temperature');
+  const target = live.metrics['temperature_target'];
+  const cell = (label: string, key: string) => {
+    const m = metric(key);
+    return (
+      <span title={label}>
+        <span className={Classes.TEXT_MUTED}>{label} </span>
+        <span className={faultClass(m.fault)} data-testid={`card-${key}`}>
+          {m.text}
+        </span>
+      </span>
+    );
+  };
+  return (
+    <Card
+      interactive
+      className={`roost-house-card${status === 'offline' ? ' roost-house-card--offline' : ''}`}
+      data-testid="house-card"
+      data-house-id={house.houseId}
+      data-status={status}
+      aria-label={t('houses.card.open', { name: house.houseName })}
+      onClick={() => onOpen(house.houseId)}
+    >
+      <div className="roost-house-card__head">
+        <span className="roost-house-card__name" data-testid="card-name">
+          {house.houseName}
+        </span>
+        <span className={`roost-house-card__farm ${Classes.TEXT_MUTED}`}>{house.farmName}</span>
+        <Tag minimal intent={STATUS_INTENTS[status]} data-testid="card-status">
+          {t(`houses.status.${status}`)}
+        </Tag>
+      </div>
+      <div className="roost-house-card__temp">
+        <strong className={faultClass(temp.fault)} data-testid="card-temperature">
+          {temp.text}
+        </strong>
+        {target !== undefined && (
+          <span className={Classes.TEXT_MUTED}>
+            {t('houses.card.target', { value: `${formatNumber(target)} ℃` })}
+          </span>
+        )}
+      </div>
+      <div className="roost-house-card__grid">
+        {cell(t('houses.card.humidity'), 'humidity')}
+        {cell(t('houses.card.co2'), 'co2')}
+        {cell(t('houses.card.nh3'), 'nh3')}
+        {cell(t('houses.card.ventilation'), 'ventilation_level')}
+        <span>
+          <span className={Classes.TEXT_MUTED}>{t('houses.card.age')} </span>
+          {house.ageDays === null ? '—' : t('houses.card.ageDays', { count: house.ageDays })}
+        </span>
+        <span>
+          <span className={Classes.TEXT_MUTED}>{t('houses.card.alive')} </span>
+          {formatNumber(live.metrics['alive'] ?? house.headCount ?? 0)}
+        </span>
+      </div>
+      <div className="roost-house-card__foot">
+        <span className={Classes.TEXT_MUTED}>{modeText(t, live.mode)}</span>
+        <Freshness house={house} />
+      </div>
+      <div
+        className={`roost-house-card__alarm ${Classes.TEXT_SMALL}`}
+        style={{ color: live.alarm.top ? '#cd4246' : undefined, minHeight: 16 }}
+        data-testid="card-alarm"
+      >
+        {alarmText(i18n.language === 'zh' ? 'zh' : 'en', live.alarm.top)}
+      </div>
+    </Card>
+  );
+});

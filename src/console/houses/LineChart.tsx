@@ -1,0 +1,162 @@
+import { Classes } from '@blueprintjs/core';
+import { AxisBottom, AxisLeft } from '@visx/axis';
+import { Group } from '@visx/group';
+import { ParentSize } from '@visx/responsive';
+import { scaleLinear } from '@visx/scale';
+import { LinePath } from '@visx/shape';
+import { useMemo, useState } from 'react';
+import { formatNumber, formatTime } from './format';
+
+/** Colours of up to six houses plus targets; readable on white and apart from each other. */
+export const SERIES_COLORS = [
+  '#2d72d2',
+  '#cd4246',
+  '#238551',
+  '#c87619',
+  '#7961db',
+  '#147eb3',
+  '#5f6b7c',
+];
+
+export interface ChartSeries {
+  key: string;
+  label: string;
+  color: string;
+  /** x (ms, or day of age) and y; null y leaves a gap. */
+  points: ReadonlyArray<{ x: number; y: number | null }>;
+  /** Drawn dotted (a set-point or a breed target). */
+  dashed?: boolean;
+}
+
+export interface LineChartProps {
+  series: readonly ChartSeries[];
+  /** Height in px; the width follows the parent. */
+  height: number;
+  /** Formats an x value for the axis and the tooltip. */
+  formatX?: (x: number) => string;
+  'data-testid'?: string;
+}
+
+const MARGIN = { top: 10, right: 16, bottom: 28, left: 48 };
+
+function Chart({
+  series,
+  width,
+  height,
+  formatX = (x) => formatTime(x),
+}: LineChartProps & { width: number }) {
+  const [hoverX, setHoverX] = useState<number | null>(null);
+  const innerW = Math.max(10, width - MARGIN.left - MARGIN.right);
+  const innerH = Math.max(10, height - MARGIN.top - MARGIN.bottom);
+  const { xs, xScale, yScale } = useMemo(() => {
+    const allX = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)))].sort(
+      (a, b) => a - b,
+    );
+    const ys = series.flatMap((s) => s.points.flatMap((p) => (p.y === null ? [] : [p.y])));
+    const minY = ys.length ? Math.min(...ys) : 0;
+    const maxY = ys.length ? Math.max(...ys) : 1;
+    const pad = (maxY - minY) * 0.1 || 1;
+    return {
+      xs: allX,
+      xScale: scaleLinear({ domain: [allX[0] ?? 0, allX.at(-1) ?? 1], range: [0, innerW] }),
+      yScale: scaleLinear({ domain: [minY - pad, maxY + pad], range: [innerH, 0], nice: true }),
+    };
+  }, [series, innerW, innerH]);
+
+  const handleMove = (event: React.MouseEvent<SVGRectElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    const x = xScale.invert(event.clientX - box.left);
+    let best: number | null = null;
+    for (const candidate of xs)
+      if (best === null || Math.abs(candidate - x) < Math.abs(best - x)) best = candidate;
+    setHoverX(best);
+  };
+  const hoverLeft = hoverX === null ? 0 : xScale(hoverX);
+  return (
+    <div style={{ position: 'relative' }}>
+      <svg width={width} height={height} role="img">
+        <Group left={MARGIN.left} top={MARGIN.top}>
+          <AxisLeft scale={yScale} numTicks={5} tickFormat={(v) => formatNumber(Number(v))} />
+          <AxisBottom
+            top={innerH}
+            scale={xScale}
+            numTicks={Math.max(2, Math.floor(innerW / 110))}
+            tickFormat={(v) => formatX(Number(v))}
+          />
+          {series.map((s) => (
+            <LinePath
+              key={s.key}
+              data={s.points as Array<{ x: number; y: number | null }>}
+              x={(p) => xScale(p.x)}
+              y={(p) => yScale(p.y ?? 0)}
+              defined={(p) => p.y !== null}
+              stroke={s.color}
+              strokeWidth={s.dashed ? 1.5 : 2}
+              strokeDasharray={s.dashed ? '4 4' : undefined}
+              data-testid="chart-line"
+              data-series={s.key}
+            />
+          ))}
+          {hoverX !== null && (
+            <line
+              x1={hoverLeft}
+              x2={hoverLeft}
+              y1={0}
+              y2={innerH}
+              stroke="#8f99a8"
+              strokeDasharray="3 3"
+              data-testid="chart-crosshair"
+            />
+          )}
+          <rect
+            width={innerW}
+            height={innerH}
+            fill="transparent"
+            onMouseMove={handleMove}
+            onMouseLeave={() => setHoverX(null)}
+          />
+        </Group>
+      </svg>
+      {hoverX !== null && (
+        <div
+          className="roost-chart-tooltip"
+          data-testid="chart-tooltip"
+          style={{
+            left: Math.min(MARGIN.left + hoverLeft + 12, Math.max(0, width - 200)),
+            top: MARGIN.top,
+          }}
+        >
+          <div>{formatX(hoverX)}</div>
+          {series.map((s) => {
+            const y = s.points.find((p) => p.x === hoverX)?.y;
+            return (
+              <div key={s.key}>
+                <span style={{ color: s.color }}>●</span> {s.label}:{' '}
+                {y === undefined || y === null ? '—' : formatNumber(y)}
+              </div>
+            );
+          })}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A multi-line chart with legend, crosshair and tooltip (visx; drawn by hand, no extra package). */
+export function LineChart(props: LineChartProps) {
+  return (
+    <div data-testid={props['data-testid']}>
+      <div className="roost-chart-legend" data-testid="chart-legend">
+        {props.series.map((s) => (
+          <span key={s.key} data-testid="legend-item">
+            <i style={{ background: s.color }} />
+            <span className={s.dashed ? Classes.TEXT_MUTED : undefined}>{s.label}</span>
+          </span>
+        ))}
+      </div>
+      <ParentSize debounceTime={50}>
+        {({ width }) => (width > 0 ? <Chart {...props} width={width} /> : null)}
+      </ParentSize>
+    </div>
+  );
+}

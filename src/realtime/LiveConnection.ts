@@ -1,0 +1,265 @@
+import { runInAction } from 'mobx';
+import { type ApiClient } from '../api/client';
+import { fetchAlarmAmount } from '../api/endpoints';
+import { type HouseDelta, type HouseReading, type HouseUpdated } from '../contract/live';
+import { type AlarmStore } from '../stores/AlarmStore';
+import { type HousesStore } from '../stores/HousesStore';
+import { type LiveStore } from '../stores/LiveStore';
+import { FrameQueue } from './frameQueue';
+import { fetchOverview } from './housesApi';
+import { nextLiveState, type LiveEvent } from './liveMachine';
+import { createLiveSocket, type LiveSocket } from './socket';
+
+/** Spec §7/§9 and DESIGN.md §7: without the socket, the count and the houses every 30 s. */
+export const POLL_INTERVAL_MS = 30_000;
+/**
+ * The socket must connect and its first snapshot land within this time, else we poll: a proxy
+ * that swallows WebSockets leaves the socket "connecting" forever without an error.
+ */
+export const FIRST_SNAPSHOT_TIMEOUT_MS = 10_000;
+
+export interface LiveStores {
+  houses: HousesStore;
+  live: LiveStore;
+  alarms: AlarmStore;
+}
+
+/**
+ * The console's live connection (STYLE.md #4–#8): the one socket, the 30 s poll fallback, and
+ * the state machine between them. Socket handlers only push onto a frame queue; each animation
+ * frame applies what arrived in one action.
+ */
+export class LiveConnection {
+  private socket: LiveSocket | null = null;
+  private pollTimer: ReturnType<typeof setInterval> | null = null;
+  private snapshotTimer: ReturnType<typeof setTimeout> | null = null;
+  private alarmTimer: ReturnType<typeof setInterval> | null = null;
+  /** Bumped per (re)connection: a snapshot of an older connection is not this one's. */
+  private generation = 0;
+  /** Once the hub sends 'alarm:count', the live state needs no count poll. */
+  private liveAlarmCount = false;
+  private readonly subscriptions = new Map<number, number>();
+  private readonly deltas = new FrameQueue<HouseDelta>(
+    (batch) => this.applyDeltas(batch),
+    () => void this.refresh(),
+  );
+  private readonly readings = new FrameQueue<HouseReading>((batch) =>
+    runInAction(() => {
+      for (const reading of batch) this.stores.houses.applyReading(reading);
+    }),
+  );
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly token: () => string | undefined,
+    private readonly stores: LiveStores,
+  ) {}
+
+  get state() {
+    return this.stores.live.state;
+  }
+
+  start(): void {
+    if (this.state !== 'idle') return;
+    this.transition('start');
+    window.addEventListener('online', this.handleOnline);
+    window.addEventListener('offline', this.handleOffline);
+    document.addEventListener('visibilitychange', this.handleVisibility);
+    // Spec §9: the count every 30 s. Polling fetches it with the houses; live needs it here
+    // until the hub proves it pushes 'alarm:count'.
+    this.alarmTimer = setInterval(() => {
+      if (this.state === 'live' && !this.liveAlarmCount) void this.refreshAlarmCount();
+    }, POLL_INTERVAL_MS);
+    const socket = createLiveSocket(this.token);
+    this.socket = socket;
+    socket.on('connect', this.handleConnect);
+    socket.on('connect_error', this.handleConnectError);
+    socket.on('disconnect', this.handleDisconnect);
+    socket.on('house:updated', this.handleHouseUpdated);
+    socket.on('house:reading', this.handleHouseReading);
+    socket.on('alarm:count', this.handleAlarmCount);
+    if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+      this.transition('browserOffline');
+      return;
+    }
+    this.armSnapshotTimeout();
+    socket.connect();
+    // The first screen should not wait for the socket: the REST snapshot fills it now.
+    void this.refresh();
+  }
+
+  stop(): void {
+    window.removeEventListener('online', this.handleOnline);
+    window.removeEventListener('offline', this.handleOffline);
+    document.removeEventListener('visibilitychange', this.handleVisibility);
+    const socket = this.socket;
+    if (socket) {
+      socket.off('connect', this.handleConnect);
+      socket.off('connect_error', this.handleConnectError);
+      socket.off('disconnect', this.handleDisconnect);
+      socket.off('house:updated', this.handleHouseUpdated);
+      socket.off('house:reading', this.handleHouseReading);
+      socket.off('alarm:count', this.handleAlarmCount);
+      socket.disconnect();
+    }
+    this.socket = null;
+    if (this.alarmTimer !== null) clearInterval(this.alarmTimer);
+    this.alarmTimer = null;
+    this.stopPolling();
+    this.clearSnapshotTimeout();
+    this.deltas.clear();
+    this.readings.clear();
+    this.subscriptions.clear();
+    this.transition('stop');
+    this.stores.houses.clear();
+  }
+
+  /** Full-rate readings of one house while the caller holds the subscription (monitor page). */
+  subscribeHouse(houseId: number): () => void {
+    this.subscriptions.set(houseId, (this.subscriptions.get(houseId) ?? 0) + 1);
+    if (this.socket?.connected) this.socket.emit('house:subscribe', houseId, () => undefined);
+    return () => {
+      const left = (this.subscriptions.get(houseId) ?? 1) - 1;
+      if (left > 0) {
+        this.subscriptions.set(houseId, left);
+        return;
+      }
+      this.subscriptions.delete(houseId);
+      if (this.socket?.connected) this.socket.emit('house:unsubscribe', houseId);
+    };
+  }
+
+  /** Fetches the houses and the alarm count now (poll, reconnect, re-check). */
+  async refresh(): Promise<boolean> {
+    const generation = this.generation;
+    try {
+      const [rows] = await Promise.all([
+        fetchOverview(this.api),
+        this.liveAlarmCount && this.state === 'live' ? null : this.refreshAlarmCount(),
+      ]);
+      if (this.state === 'idle') return false;
+      runInAction(() => {
+        this.stores.houses.applySnapshot(rows);
+        this.stores.live.markUpdated(Date.now());
+      });
+      return generation === this.generation;
+    } catch {
+      // The indicator tells the user; the next poll or reconnect tries again.
+      return false;
+    }
+  }
+
+  private async refreshAlarmCount(): Promise<void> {
+    try {
+      const count = await fetchAlarmAmount(this.api);
+      this.stores.alarms.setActiveCount(count);
+    } catch {
+      // The client has told the user; the next poll tries again.
+    }
+  }
+
+  private transition(event: LiveEvent): void {
+    const before = this.state;
+    const after = nextLiveState(before, event);
+    if (after === before) return;
+    this.stores.live.setState(after);
+    if (after === 'polling') this.startPolling();
+    else this.stopPolling();
+  }
+
+  private startPolling(): void {
+    if (this.pollTimer !== null) return;
+    void this.refresh();
+    this.pollTimer = setInterval(() => void this.refresh(), POLL_INTERVAL_MS);
+  }
+
+  private stopPolling(): void {
+    if (this.pollTimer !== null) clearInterval(this.pollTimer);
+    this.pollTimer = null;
+  }
+
+  private armSnapshotTimeout(): void {
+    this.clearSnapshotTimeout();
+    this.snapshotTimer = setTimeout(() => {
+      this.snapshotTimer = null;
+      if (this.state === 'connecting') this.transition('snapshotTimeout');
+    }, FIRST_SNAPSHOT_TIMEOUT_MS);
+  }
+
+  private clearSnapshotTimeout(): void {
+    if (this.snapshotTimer !== null) clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = null;
+  }
+
+  private applyDeltas(batch: HouseDelta[]): void {
+    runInAction(() => {
+      this.stores.houses.applyDeltas(batch);
+      this.stores.live.markUpdated(Date.now());
+    });
+  }
+
+  private readonly handleConnect = () => {
+    this.generation += 1;
+    const generation = this.generation;
+    this.transition('connected');
+    this.liveAlarmCount = false;
+    // Deltas that raced ahead of the snapshot are older than it or repeated by it.
+    this.deltas.clear();
+    for (const houseId of this.subscriptions.keys())
+      this.socket?.emit('house:subscribe', houseId, () => undefined);
+    void this.refresh().then((fresh) => {
+      if (fresh && generation === this.generation && this.socket?.connected) {
+        this.clearSnapshotTimeout();
+        this.transition('snapshotLoaded');
+      }
+    });
+  };
+
+  private readonly handleConnectError = () => this.transition('connectError');
+
+  private readonly handleDisconnect = (reason: string) => {
+    this.transition('disconnected');
+    // The server ends a socket itself on logout or a password change elsewhere; Socket.IO does
+    // not retry those, so we do: a dead session then fails the handshake and we stay polling.
+    if (reason === 'io server disconnect') this.socket?.connect();
+  };
+
+  private readonly handleHouseUpdated = (batch: HouseUpdated) => {
+    // Before this connection's snapshot, deltas would land on older data: the snapshot wins.
+    if (this.state !== 'live') return;
+    this.deltas.push(...batch.deltas);
+  };
+
+  private readonly handleHouseReading = (reading: HouseReading) => this.readings.push(reading);
+
+  private readonly handleAlarmCount = (count: number) => {
+    this.liveAlarmCount = true;
+    this.stores.alarms.setActiveCount(count);
+  };
+
+  private readonly handleOnline = () => {
+    this.transition('browserOnline');
+    this.recheck();
+  };
+
+  private readonly handleOffline = () => this.transition('browserOffline');
+
+  private readonly handleVisibility = () => {
+    if (document.visibilityState === 'visible') this.recheck();
+  };
+
+  /** A hidden tab or a network change may have missed events: reconnect or poll now. */
+  private recheck(): void {
+    const socket = this.socket;
+    if (!socket || this.state === 'idle' || this.state === 'offline') return;
+    if (socket.connected) {
+      void this.refresh().then((fresh) => {
+        if (fresh && socket.connected) this.transition('snapshotLoaded');
+      });
+      return;
+    }
+    socket.connect();
+    if (this.state === 'connecting') this.armSnapshotTimeout();
+    void this.refresh();
+  }
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { type ApiClient } from '../api/client';
+import { houseOverviewSchema, type HouseOverview } from '../contract/overview';
+
+const overviewListSchema = z.object({
+  rows: z.array(houseOverviewSchema),
+  total: z.number().int(),
+});
+
+/** GET /api/overview/listOverview/: every house of the caller's scope (the poll path). */
+export async function fetchOverview(api: ApiClient, houseId?: number): Promise<HouseOverview[]> {
+  const answer = await api.get('/overview/listOverview/', {
+    schema: overviewListSchema,
+    query: { houseId },
+    // The state machine says "polling" on screen; a toast every 30 s would only repeat it.
+    quiet: (error) => error.kind === 'network' || error.kind === 'timeout',
+  });
+  return answer.rows;
+}

@@ -1,0 +1,26 @@
+import { makeAutoObservable } from 'mobx';
+
+/**
+ * STYLE.md #8: connecting → live → polling (every 30 s) → live, and offline (the browser has
+ * no network). `idle` before sign-in.
+ */
+export type LiveState = 'idle' | 'connecting' | 'live' | 'polling' | 'offline';
+
+/** The connection state shown on screen; src/realtime drives it. */
+export class LiveStore {
+  state: LiveState = 'idle';
+  /** When the houses were last refreshed (snapshot or delta), ms. */
+  lastUpdateAt: number | null = null;
+
+  constructor() {
+    makeAutoObservable(this);
+  }
+
+  setState(state: LiveState): void {
+    this.state = state;
+  }
+
+  markUpdated(at: number): void {
+    this.lastUpdateAt = at;
+  }
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { type HouseOverview } from '../../src/contract/overview';
+import { HousesStore, READING_BUFFER_POINTS } from '../../src/stores/HousesStore';
+
+function row(
+  houseId: number,
+  over: Partial<HouseOverview['live']> = {},
+  ageDays: number | null = 20,
+): HouseOverview {
+  return {
+    houseId,
+    houseName: `House ${houseId}`,
+    farmId: 1,
+    farmName: 'Farm',
+    provinceName: null,
+    networkId: null,
+    gatewayType: null,
+    breedName: null,
+    ageDays,
+    headCount: 1000,
+    live: {
+      houseId,
+      online: true,
+      network: null,
+      gatewayVersion: null,
+      onlineSince: null,
+      lastSeenAt: null,
+      lastTs: null,
+      mode: 1,
+      metrics: {},
+      faults: {},
+      devices: {},
+      alarm: { count: 0, top: null },
+      ...over,
+    },
+  };
+}
+
+describe('HousesStore', () => {
+  it('upserts in place: a snapshot and a delta take the same path, twice is harmless', () => {
+    const store = new HousesStore();
+    store.applySnapshot([row(1), row(2)]);
+    const house = store.get(1)!;
+    store.applyDeltas([{ houseId: 1, metrics: { temperature: 25 } }]);
+    store.applyDeltas([{ houseId: 1, metrics: { temperature: 25 } }]);
+    expect(store.get(1)).toBe(house);
+    expect(house.live.metrics['temperature']).toBe(25);
+    store.applySnapshot([row(1, { metrics: { temperature: 26 } })]);
+    expect(store.get(1)).toBe(house);
+    expect(house.live.metrics['temperature']).toBe(26);
+    expect(store.get(2)).toBeUndefined();
+  });
+
+  it('counts statuses: offline > alarm > normal; empty', () => {
+    const store = new HousesStore();
+    store.applySnapshot([
+      row(1, { online: false, alarm: { count: 1, top: null } }),
+      row(2, { alarm: { count: 2, top: null } }),
+      row(3, { mode: 99 }),
+      row(4, {}, null),
+      row(5),
+    ]);
+    expect(store.counts).toEqual({ all: 5, offline: 1, online: 4, alarm: 1, empty: 2, normal: 1 });
+    expect(store.get(1)!.status).toBe('offline');
+    expect(store.attention.map((h) => h.houseId).slice(0, 2)).toEqual([2, 1]);
+    store.applyDeltas([{ houseId: 5, online: false }]);
+    expect(store.counts.offline).toBe(2);
+  });
+
+  it('bounds the monitor curves and replaces them whole', () => {
+    const store = new HousesStore();
+    store.applySnapshot([row(1)]);
+    const before = store.get(1)!.readings;
+    for (let i = 1; i <= READING_BUFFER_POINTS + 10; i++)
+      store.applyReading({
+        houseId: 1,
+        ts: i,
+        mode: 1,
+        metrics: { temperature: i },
+        faults: {},
+        devices: {},
+      });
+    const series = store.get(1)!.readings['temperature']!;
+    expect(series).toHaveLength(READING_BUFFER_POINTS);
+    expect(series.at(-1)).toEqual({ t: READING_BUFFER_POINTS + 10, v: READING_BUFFER_POINTS + 10 });
+    expect(store.get(1)!.readings).not.toBe(before);
+  });
+});
