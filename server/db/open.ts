@@ -53,6 +53,10 @@ async function openPglite(dataDir: string): Promise<Database> {
 
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000 });
+  // An idle connection the server closed (a restart, a failover, a dropped database) is
+  // reported here; the pool discards it and connects anew on the next query. Without a
+  // listener node-postgres would throw it and end the process.
+  pool.on('error', () => undefined);
   // Fail at start, not on the first request, when the server cannot be reached.
   const lockClient = await pool.connect();
   try {
