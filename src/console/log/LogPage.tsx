@@ -1,6 +1,200 @@
-import { HistoryIcon } from '@blueprintjs/icons';
-import { ComingSoon } from '../pages/ComingSoon';
+import { useEffect, useState } from 'react';
+import {
+  Alert,
+  Button,
+  Classes,
+  FormGroup,
+  HTMLSelect,
+  HTMLTable,
+  InputGroup,
+  Intent,
+} from '@blueprintjs/core';
+import { DownloadIcon, SearchIcon } from '@blueprintjs/icons';
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+import { EXPORT_WARN_ROWS, type LogRow } from '../../contract/admin';
+import { LOG_SOURCES } from '../../contract/domain';
+import { AdminListStore } from '../../stores/AdminListStore';
+import { downloadFile } from '../../stores/AdminFiles';
+import { useStores } from '../useStores';
+import { Pager } from '../system/parts/Pager';
+import { notifyError, quietly } from '../system/parts/notify';
+import { formatLocal, toIsoOrEmpty } from '../system/parts/dates';
+import '../system/parts/admin.css';
 
-export function LogPage() {
-  return <ComingSoon area="log" icon={HistoryIcon} />;
-}
+const FILTERS = { from: '', to: '', operator: '', function: '', house: '', source: '' };
+type Format = 'csv' | 'xlsx';
+
+/** /log/index: the operation log with filters, paging and CSV/XLSX export (issue 8 §5). */
+export const LogPage = observer(function LogPage() {
+  const { t } = useTranslation();
+  const stores = useStores();
+  const [list] = useState(
+    () => new AdminListStore<LogRow, typeof FILTERS>(stores.api, '/log/list', FILTERS),
+  );
+  const [local, setLocal] = useState({ from: '', to: '' });
+  const [pending, setPending] = useState<Format | null>(null);
+
+  useEffect(() => {
+    void quietly(() => list.load(1));
+  }, [list]);
+
+  const search = () => void quietly(() => list.load(1));
+  const reset = () => {
+    list.resetFilters();
+    setLocal({ from: '', to: '' });
+    search();
+  };
+  const download = async (format: Format) => {
+    setPending(null);
+    const params = new URLSearchParams({ ...(list.query as Record<string, string>), format });
+    try {
+      await downloadFile(
+        `/api/log/export?${params}`,
+        { token: stores.session.token, locale: stores.ui.language },
+        `operation-log.${format}`,
+      );
+    } catch (error) {
+      notifyError(
+        error instanceof Error && error.message ? error : new Error(t('admin.log.exportFailed')),
+      );
+    }
+  };
+  // Spec §5: above 15,000 rows the user is warned before the download starts.
+  const askExport = (format: Format) =>
+    list.total > EXPORT_WARN_ROWS ? setPending(format) : void download(format);
+  const setDate = (key: 'from' | 'to', value: string) => {
+    setLocal((s) => ({ ...s, [key]: value }));
+    list.setFilter(key, toIsoOrEmpty(value));
+  };
+
+  return (
+    <div className="roost-page roost-admin" data-testid="page-log">
+      <div className="roost-admin__card roost-admin__bar">
+        <FormGroup label={t('admin.log.from')} labelFor="log-from">
+          <input
+            id="log-from"
+            className={Classes.INPUT}
+            type="datetime-local"
+            value={local.from}
+            onChange={(e) => setDate('from', e.target.value)}
+          />
+        </FormGroup>
+        <FormGroup label={t('admin.log.to')} labelFor="log-to">
+          <input
+            id="log-to"
+            className={Classes.INPUT}
+            type="datetime-local"
+            value={local.to}
+            onChange={(e) => setDate('to', e.target.value)}
+          />
+        </FormGroup>
+        {(['operator', 'function', 'house'] as const).map((key) => (
+          <FormGroup key={key} label={t(`admin.log.${key}`)} labelFor={`log-${key}`}>
+            <InputGroup
+              id={`log-${key}`}
+              name={key}
+              value={list.filters[key]}
+              onValueChange={(v) => list.setFilter(key, v)}
+              onKeyDown={(e) => e.key === 'Enter' && search()}
+            />
+          </FormGroup>
+        ))}
+        <FormGroup label={t('admin.log.source')} labelFor="log-source">
+          <HTMLSelect
+            id="log-source"
+            value={list.filters.source}
+            onChange={(e) => list.setFilter('source', e.target.value)}
+          >
+            <option value="">{t('admin.common.all')}</option>
+            {LOG_SOURCES.map((s) => (
+              <option key={s} value={s}>
+                {t(`admin.log.sources.${s}`)}
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <Button
+          intent={Intent.PRIMARY}
+          icon={<SearchIcon />}
+          text={t('admin.common.search')}
+          onClick={search}
+        />
+        <Button text={t('admin.common.reset')} onClick={reset} />
+        <Button
+          icon={<DownloadIcon />}
+          text={t('admin.log.exportCsv')}
+          onClick={() => askExport('csv')}
+        />
+        <Button
+          icon={<DownloadIcon />}
+          text={t('admin.log.exportXlsx')}
+          onClick={() => askExport('xlsx')}
+        />
+      </div>
+      <div className="roost-admin__card">
+        <HTMLTable className="roost-admin__table" compact striped>
+          <thead>
+            <tr>
+              {(
+                [
+                  'at',
+                  'operator',
+                  'function',
+                  'house',
+                  'operation',
+                  'remark',
+                  'source',
+                  'networkId',
+                ] as const
+              ).map((c) => (
+                <th key={c}>{t(`admin.log.${c}`)}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {list.rows.map((r) => (
+              <tr key={r.id}>
+                <td>{formatLocal(r.at)}</td>
+                <td>{r.operatorName}</td>
+                <td>{r.function}</td>
+                <td>{r.houseName}</td>
+                <td>{r.operation}</td>
+                <td>{r.remark}</td>
+                <td>
+                  {(LOG_SOURCES as readonly string[]).includes(r.source)
+                    ? t(`admin.log.sources.${r.source as 'other'}`)
+                    : r.source}
+                </td>
+                <td>{r.networkId}</td>
+              </tr>
+            ))}
+            {list.loaded && list.rows.length === 0 && (
+              <tr>
+                <td colSpan={8} className={Classes.TEXT_MUTED}>
+                  {t('admin.common.empty')}
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </HTMLTable>
+        <Pager
+          page={list.page}
+          pages={list.pages}
+          total={list.total}
+          onPage={(p) => void quietly(() => list.load(p))}
+        />
+      </div>
+      <Alert
+        isOpen={pending !== null}
+        intent={Intent.WARNING}
+        confirmButtonText={t('admin.log.exportConfirm')}
+        cancelButtonText={t('admin.common.cancel')}
+        onConfirm={() => pending && void download(pending)}
+        onCancel={() => setPending(null)}
+      >
+        <p data-testid="export-warning">{t('admin.log.exportWarn', { total: list.total })}</p>
+      </Alert>
+    </div>
+  );
+});

@@ -1,6 +1,224 @@
-import { TreeIcon } from '@blueprintjs/icons';
-import { ComingSoon } from '../pages/ComingSoon';
+import { useCallback, useEffect, useState } from 'react';
+import {
+  Button,
+  ButtonGroup,
+  Classes,
+  NonIdealState,
+  Tree,
+  type TreeNodeInfo,
+} from '@blueprintjs/core';
+import { AddIcon, EditIcon, TrashIcon, TreeIcon } from '@blueprintjs/icons';
+import { useTranslation } from 'react-i18next';
+import { type FarmNode } from '../../contract/admin';
+import { type FarmLevel } from '../../contract/domain';
+import { useStores } from '../useStores';
+import { ConfirmDelete } from './parts/ConfirmDelete';
+import { FieldsDialog, numberOrUndefined, type FieldSpec } from './parts/FieldsDialog';
+import { notifySuccess, quietly } from './parts/notify';
+import { HousePanel } from './HousePanel';
+import './parts/admin.css';
 
+const CHILD_LEVEL: Record<FarmLevel, FarmLevel | null> = {
+  group: 'company',
+  company: 'farm',
+  farm: null,
+};
+
+type Editing = { node: FarmNode | null; level: FarmLevel; parentId?: number };
+
+function flatten(nodes: FarmNode[]): FarmNode[] {
+  return nodes.flatMap((n) => [n, ...flatten(n.children)]);
+}
+
+/** /system/farm: the tree group → company → farm, and the selected farm's houses (issue 8 §3). */
 export function FarmPage() {
-  return <ComingSoon area="farmManage" icon={TreeIcon} />;
+  const { t } = useTranslation();
+  const { api, session } = useStores();
+  const [tree, setTree] = useState<FarmNode[]>([]);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [deleting, setDeleting] = useState<FarmNode | null>(null);
+  const [orgs, setOrgs] = useState<Array<{ id: number; name: string }>>([]);
+
+  const apply = useCallback((data: FarmNode[] | undefined) => {
+    if (!data) return;
+    setTree(data);
+    // Groups and companies open at first, so the farms show.
+    setExpanded((e) =>
+      e.size
+        ? e
+        : new Set(
+            flatten(data)
+              .filter((n) => n.level !== 'farm')
+              .map((n) => n.id),
+          ),
+    );
+  }, []);
+  const load = useCallback(
+    async () => apply(await quietly(() => api.get<FarmNode[]>('/farm/tree'))),
+    [api, apply],
+  );
+  useEffect(() => {
+    void quietly(() => api.get<FarmNode[]>('/farm/tree')).then(apply);
+    void quietly(() => api.get<Array<{ id: number; name: string }>>('/org/listAll')).then(
+      (o) => o && setOrgs(o),
+    );
+  }, [api, apply]);
+
+  const all = flatten(tree);
+  const node = all.find((n) => n.id === selected) ?? null;
+  const admin = session.roleKey === 'administrator';
+
+  const toInfo = (n: FarmNode): TreeNodeInfo<number> => ({
+    id: n.id,
+    label: n.name,
+    secondaryLabel: (
+      <span className={Classes.TEXT_MUTED}>
+        {n.level === 'farm' ? `${n.houseCount}` : t(`admin.farm.levels.${n.level}`)}
+      </span>
+    ),
+    isSelected: n.id === selected,
+    isExpanded: expanded.has(n.id),
+    hasCaret: n.children.length > 0,
+    childNodes: n.children.map(toInfo),
+    nodeData: n.id,
+  });
+  const toggle = (id: number, open: boolean) =>
+    setExpanded((e) => {
+      const next = new Set(e);
+      if (open) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const fields = (level: FarmLevel): FieldSpec[] => [
+    { key: 'name', label: t('admin.farm.name') },
+    { key: 'type', label: t('admin.farm.type') },
+    ...(level === 'group'
+      ? [
+          {
+            key: 'orgId',
+            label: t('admin.farm.org'),
+            options: orgs.map((o) => ({ value: String(o.id), label: o.name })),
+          },
+        ]
+      : []),
+    ...(level === 'farm'
+      ? [
+          { key: 'provinceName', label: t('admin.farm.province') },
+          { key: 'provinceAdcode', label: t('admin.farm.provinceCode') },
+          { key: 'longitude', label: t('admin.farm.longitude'), type: 'number' as const },
+          { key: 'latitude', label: t('admin.farm.latitude'), type: 'number' as const },
+          { key: 'address', label: t('admin.farm.address') },
+        ]
+      : []),
+  ];
+  const save = async (values: Record<string, string>) => {
+    if (!editing) return false;
+    const body = {
+      ...values,
+      id: editing.node?.id,
+      level: editing.level,
+      parentId: editing.parentId,
+      orgId: numberOrUndefined(values.orgId),
+      provinceAdcode: values.provinceAdcode || undefined,
+      longitude: numberOrUndefined(values.longitude) ?? null,
+      latitude: numberOrUndefined(values.latitude) ?? null,
+    };
+    const done = await quietly(() =>
+      editing.node ? api.put('/farm/update', { body }) : api.post('/farm/create', { body }),
+    );
+    if (done === undefined) return false;
+    notifySuccess(t('admin.common.saved'));
+    await load();
+    return true;
+  };
+  const remove = async (n: FarmNode) => {
+    setDeleting(null);
+    if ((await quietly(() => api.delete('/farm/delete', { body: { id: n.id } }))) === undefined)
+      return;
+    notifySuccess(t('admin.common.deleted'));
+    setSelected(null);
+    await load();
+  };
+  const child = node ? CHILD_LEVEL[node.level] : null;
+
+  return (
+    <div className="roost-page roost-admin" data-testid="page-farm">
+      <div className="roost-admin__split">
+        <div className="roost-admin__card">
+          <div className="roost-admin__bar">
+            <ButtonGroup>
+              {admin && (
+                <Button
+                  icon={<AddIcon />}
+                  text={t('admin.farm.addGroup')}
+                  onClick={() => setEditing({ node: null, level: 'group' })}
+                />
+              )}
+              {node && child && (
+                <Button
+                  icon={<AddIcon />}
+                  text={t('admin.farm.addChild')}
+                  onClick={() => setEditing({ node: null, level: child, parentId: node.id })}
+                />
+              )}
+              {node && (
+                <Button
+                  icon={<EditIcon />}
+                  aria-label={t('admin.common.edit')}
+                  onClick={() => setEditing({ node, level: node.level })}
+                />
+              )}
+              {node && (
+                <Button
+                  icon={<TrashIcon />}
+                  aria-label={t('admin.common.delete')}
+                  onClick={() => setDeleting(node)}
+                />
+              )}
+            </ButtonGroup>
+          </div>
+          <Tree<number>
+            contents={tree.map(toInfo)}
+            onNodeClick={(n) => setSelected(n.nodeData ?? null)}
+            onNodeExpand={(n) => toggle(n.nodeData!, true)}
+            onNodeCollapse={(n) => toggle(n.nodeData!, false)}
+          />
+        </div>
+        {node?.level === 'farm' ? (
+          <HousePanel key={node.id} farm={node} onChanged={() => void load()} />
+        ) : (
+          <div className="roost-admin__card">
+            <NonIdealState icon={<TreeIcon size={40} />} description={t('admin.farm.selectFarm')} />
+          </div>
+        )}
+      </div>
+      {editing && (
+        <FieldsDialog
+          title={t(`admin.farm.levels.${editing.level}`)}
+          fields={fields(editing.level)}
+          initial={{
+            name: editing.node?.name ?? '',
+            type: editing.node?.type ?? '',
+            orgId: String(orgs[0]?.id ?? ''),
+            provinceName: editing.node?.provinceName ?? '',
+            provinceAdcode: editing.node?.provinceAdcode ?? '',
+            longitude: editing.node?.longitude?.toString() ?? '',
+            latitude: editing.node?.latitude?.toString() ?? '',
+            address: editing.node?.address ?? '',
+          }}
+          onSave={save}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      <ConfirmDelete
+        name={deleting?.name ?? null}
+        remaining={all.length - 1}
+        onConfirm={() => deleting && void remove(deleting)}
+        onCancel={() => setDeleting(null)}
+      />
+    </div>
+  );
 }

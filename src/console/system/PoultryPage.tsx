@@ -1,6 +1,199 @@
-import { SettingsIcon } from '@blueprintjs/icons';
-import { ComingSoon } from '../pages/ComingSoon';
+import { useEffect, useState } from 'react';
+import {
+  Button,
+  ButtonGroup,
+  FormGroup,
+  HTMLTable,
+  InputGroup,
+  Intent,
+  Tag,
+} from '@blueprintjs/core';
+import { AddIcon, DuplicateIcon, EditIcon, SearchIcon, TrashIcon } from '@blueprintjs/icons';
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+import { type BreedDetail, type BreedRow } from '../../contract/admin';
+import { AdminListStore } from '../../stores/AdminListStore';
+import { useStores } from '../useStores';
+import { BreedDetailPanel } from './BreedDetail';
+import { ConfirmDelete } from './parts/ConfirmDelete';
+import { FieldsDialog } from './parts/FieldsDialog';
+import { Pager } from './parts/Pager';
+import { formatLocal } from './parts/dates';
+import { notifySuccess, quietly } from './parts/notify';
+import './parts/admin.css';
 
-export function PoultryPage() {
-  return <ComingSoon area="poultryManage" icon={SettingsIcon} />;
-}
+const FILTERS = { keyword: '' };
+
+/** /system/poultry: breeds, their per-age grid and immune reminders (issue 8 §4). */
+export const PoultryPage = observer(function PoultryPage() {
+  const { t } = useTranslation();
+  const { api } = useStores();
+  const [list] = useState(
+    () => new AdminListStore<BreedRow, typeof FILTERS>(api, '/breed/list', FILTERS),
+  );
+  const [detail, setDetail] = useState<BreedDetail | null>(null);
+  const [editing, setEditing] = useState<BreedRow | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<BreedRow | null>(null);
+
+  useEffect(() => {
+    void quietly(() => list.load(1));
+  }, [list]);
+
+  const open = async (id: number) => {
+    const data = await quietly(() => api.get<BreedDetail>('/breed/get', { query: { id } }));
+    if (data) setDetail(data);
+  };
+  const changed = async (message = t('admin.common.saved')) => {
+    notifySuccess(message);
+    await quietly(() => list.load());
+  };
+  const save = async (values: Record<string, string>) => {
+    const row = editing === 'new' ? null : editing;
+    const done = await quietly(() =>
+      row
+        ? api.put('/breed/update', { body: { ...values, id: row.id } })
+        : api.post('/breed/create', { body: values }),
+    );
+    if (done === undefined) return false;
+    await changed();
+    return true;
+  };
+  const copy = async (b: BreedRow) => {
+    const created = await quietly(() => api.post<BreedRow>('/breed/copy', { body: { id: b.id } }));
+    if (!created) return;
+    await changed();
+    await open(created.id);
+  };
+  const remove = async (b: BreedRow) => {
+    setDeleting(null);
+    if ((await quietly(() => api.delete('/breed/delete', { body: { id: b.id } }))) === undefined)
+      return;
+    if (detail?.id === b.id) setDetail(null);
+    notifySuccess(t('admin.common.deleted'));
+    await quietly(() => list.reloadAfterDelete());
+  };
+
+  return (
+    <div className="roost-page roost-admin" data-testid="page-poultry">
+      <div className="roost-admin__card roost-admin__bar">
+        <FormGroup label={t('admin.common.keyword')} labelFor="breed-keyword">
+          <InputGroup
+            id="breed-keyword"
+            value={list.filters.keyword}
+            onValueChange={(v) => list.setFilter('keyword', v)}
+          />
+        </FormGroup>
+        <Button
+          intent={Intent.PRIMARY}
+          icon={<SearchIcon />}
+          text={t('admin.common.search')}
+          onClick={() => void quietly(() => list.load(1))}
+        />
+        <Button icon={<AddIcon />} text={t('admin.breed.add')} onClick={() => setEditing('new')} />
+      </div>
+      <div className="roost-admin__card">
+        <HTMLTable className="roost-admin__table" compact striped interactive>
+          <thead>
+            <tr>
+              {(
+                [
+                  'name',
+                  'code',
+                  'factory',
+                  'description',
+                  'createdAt',
+                  'operator',
+                  'isCommon',
+                ] as const
+              ).map((c) => (
+                <th key={c}>{t(`admin.breed.${c}`)}</th>
+              ))}
+              <th>{t('admin.common.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.rows.map((b) => (
+              <tr key={b.id} data-testid={`breed-${b.code}`} onClick={() => void open(b.id)}>
+                <td>{b.name}</td>
+                <td>{b.code}</td>
+                <td>{b.factory}</td>
+                <td>{b.description}</td>
+                <td>{formatLocal(b.createdAt)}</td>
+                <td>{b.operator}</td>
+                <td>
+                  {b.isCommon ? (
+                    <Tag intent={Intent.PRIMARY} minimal>
+                      {t('admin.common.yes')}
+                    </Tag>
+                  ) : (
+                    t('admin.common.no')
+                  )}
+                </td>
+                <td onClick={(e) => e.stopPropagation()}>
+                  <ButtonGroup variant="minimal">
+                    <Button
+                      icon={<DuplicateIcon />}
+                      text={t('admin.breed.copy')}
+                      onClick={() => void copy(b)}
+                    />
+                    {!b.isCommon && (
+                      <Button
+                        icon={<EditIcon />}
+                        aria-label={t('admin.common.edit')}
+                        onClick={() => setEditing(b)}
+                      />
+                    )}
+                    {!b.isCommon && (
+                      <Button
+                        icon={<TrashIcon />}
+                        intent={Intent.DANGER}
+                        aria-label={t('admin.common.delete')}
+                        onClick={() => setDeleting(b)}
+                      />
+                    )}
+                  </ButtonGroup>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+        <Pager
+          page={list.page}
+          pages={list.pages}
+          total={list.total}
+          onPage={(p) => void quietly(() => list.load(p))}
+        />
+      </div>
+      {detail && (
+        <BreedDetailPanel key={detail.id} breed={detail} onSaved={() => void open(detail.id)} />
+      )}
+      {editing && (
+        <FieldsDialog
+          title={editing === 'new' ? t('admin.breed.add') : t('admin.common.edit')}
+          fields={(['name', 'code', 'factory', 'description'] as const).map((key) => ({
+            key,
+            label: t(`admin.breed.${key}`),
+          }))}
+          initial={
+            editing === 'new'
+              ? { name: '', code: '', factory: '', description: '' }
+              : {
+                  name: editing.name,
+                  code: editing.code,
+                  factory: editing.factory,
+                  description: editing.description,
+                }
+          }
+          onSave={save}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      <ConfirmDelete
+        name={deleting?.name ?? null}
+        remaining={list.total - 1}
+        onConfirm={() => deleting && void remove(deleting)}
+        onCancel={() => setDeleting(null)}
+      />
+    </div>
+  );
+});

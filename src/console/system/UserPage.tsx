@@ -1,6 +1,212 @@
-import { PeopleIcon } from '@blueprintjs/icons';
-import { ComingSoon } from '../pages/ComingSoon';
+import { useEffect, useState } from 'react';
+import {
+  Alert,
+  Button,
+  ButtonGroup,
+  Callout,
+  Classes,
+  FormGroup,
+  HTMLSelect,
+  HTMLTable,
+  InputGroup,
+  Intent,
+} from '@blueprintjs/core';
+import { AddIcon, EditIcon, KeyIcon, SearchIcon, TrashIcon } from '@blueprintjs/icons';
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+import {
+  type AssignableOptions,
+  type ResetPasswordResult,
+  type UserRow,
+  type UserSaveInput,
+} from '../../contract/admin';
+import { AdminListStore } from '../../stores/AdminListStore';
+import { useStores } from '../useStores';
+import { ConfirmDelete } from './parts/ConfirmDelete';
+import { Pager } from './parts/Pager';
+import { formatLocal } from './parts/dates';
+import { notifySuccess, quietly } from './parts/notify';
+import { UserDialog } from './UserDialog';
+import './parts/admin.css';
 
-export function UserPage() {
-  return <ComingSoon area="userManage" icon={PeopleIcon} />;
-}
+const FILTERS = { keyword: '', roleKey: '' };
+const NO_OPTIONS: AssignableOptions = { roles: [], companies: [], farms: [], houses: [] };
+
+/** /system/user: users below the caller's role, inside its scope (issue 8 §2). */
+export const UserPage = observer(function UserPage() {
+  const { t } = useTranslation();
+  const { api } = useStores();
+  const [list] = useState(
+    () => new AdminListStore<UserRow, typeof FILTERS>(api, '/user/list', FILTERS),
+  );
+  const [options, setOptions] = useState<AssignableOptions>(NO_OPTIONS);
+  const [editing, setEditing] = useState<UserRow | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<UserRow | null>(null);
+  const [resetting, setResetting] = useState<UserRow | null>(null);
+  const [newPassword, setNewPassword] = useState<string | null>(null);
+
+  useEffect(() => {
+    void quietly(() => list.load(1));
+    void quietly(() => api.get<AssignableOptions>('/user/assignable')).then(
+      (o) => o && setOptions(o),
+    );
+  }, [api, list]);
+
+  const save = async (input: UserSaveInput) => {
+    const done = await quietly(() => api.post('/user/save', { body: input }));
+    if (done === undefined) return false;
+    notifySuccess(t('admin.common.saved'));
+    await quietly(() => list.load());
+    return true;
+  };
+  const remove = async (user: UserRow) => {
+    setDeleting(null);
+    if ((await quietly(() => api.delete('/user/delete', { body: { id: user.id } }))) === undefined)
+      return;
+    notifySuccess(t('admin.common.deleted'));
+    await quietly(() => list.reloadAfterDelete());
+  };
+  const reset = async (user: UserRow) => {
+    setResetting(null);
+    const result = await quietly(() =>
+      api.put<ResetPasswordResult>('/user/resetPwd', { body: { id: user.id } }),
+    );
+    if (result) setNewPassword(result.password);
+  };
+
+  return (
+    <div className="roost-page roost-admin" data-testid="page-user">
+      <div className="roost-admin__card roost-admin__bar">
+        <FormGroup label={t('admin.user.username')} labelFor="user-keyword">
+          <InputGroup
+            id="user-keyword"
+            value={list.filters.keyword}
+            onValueChange={(v) => list.setFilter('keyword', v)}
+            onKeyDown={(e) => e.key === 'Enter' && void quietly(() => list.load(1))}
+          />
+        </FormGroup>
+        <FormGroup label={t('admin.user.role')} labelFor="user-role-filter">
+          <HTMLSelect
+            id="user-role-filter"
+            value={list.filters.roleKey}
+            onChange={(e) => list.setFilter('roleKey', e.target.value)}
+          >
+            <option value="">{t('admin.common.all')}</option>
+            {options.roles.map((r) => (
+              <option key={r} value={r}>
+                {t(`admin.user.roles.${r}`)}
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <Button
+          intent={Intent.PRIMARY}
+          icon={<SearchIcon />}
+          text={t('admin.common.search')}
+          onClick={() => void quietly(() => list.load(1))}
+        />
+        <Button icon={<AddIcon />} text={t('admin.user.add')} onClick={() => setEditing('new')} />
+      </div>
+      <div className="roost-admin__card">
+        <HTMLTable className="roost-admin__table" compact striped>
+          <thead>
+            <tr>
+              <th>{t('admin.user.username')}</th>
+              <th>{t('admin.user.realName')}</th>
+              <th>{t('admin.user.department')}</th>
+              <th>{t('admin.user.position')}</th>
+              <th>{t('admin.user.mobile')}</th>
+              <th>{t('admin.user.role')}</th>
+              <th>{t('admin.user.canOperate')}</th>
+              <th>{t('admin.user.lastLogin')}</th>
+              <th>{t('admin.user.loginCount')}</th>
+              <th>{t('admin.common.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.rows.map((u) => (
+              <tr key={u.id} data-testid={`user-${u.username}`}>
+                <td>{u.username}</td>
+                <td>{u.realName}</td>
+                <td>{u.department}</td>
+                <td>{u.position}</td>
+                <td>{u.mobile}</td>
+                <td>{t(`admin.user.roles.${u.roleKey}`)}</td>
+                <td>{u.canOperate === '1' ? t('admin.common.yes') : t('admin.common.no')}</td>
+                <td>{formatLocal(u.lastLoginAt)}</td>
+                <td>{u.loginCount}</td>
+                <td>
+                  <ButtonGroup variant="minimal">
+                    <Button
+                      icon={<EditIcon />}
+                      aria-label={t('admin.common.edit')}
+                      onClick={() => setEditing(u)}
+                    />
+                    <Button
+                      icon={<KeyIcon />}
+                      aria-label={t('admin.user.resetPwd')}
+                      onClick={() => setResetting(u)}
+                    />
+                    <Button
+                      icon={<TrashIcon />}
+                      intent={Intent.DANGER}
+                      aria-label={t('admin.common.delete')}
+                      onClick={() => setDeleting(u)}
+                    />
+                  </ButtonGroup>
+                </td>
+              </tr>
+            ))}
+            {list.loaded && list.rows.length === 0 && (
+              <tr>
+                <td colSpan={10} className={Classes.TEXT_MUTED}>
+                  {t('admin.common.empty')}
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </HTMLTable>
+        <Pager
+          page={list.page}
+          pages={list.pages}
+          total={list.total}
+          onPage={(p) => void quietly(() => list.load(p))}
+        />
+      </div>
+      {editing && (
+        <UserDialog
+          user={editing === 'new' ? null : editing}
+          options={options}
+          onSave={save}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      <ConfirmDelete
+        name={deleting?.username ?? null}
+        remaining={list.total - 1}
+        onConfirm={() => deleting && void remove(deleting)}
+        onCancel={() => setDeleting(null)}
+      />
+      <Alert
+        isOpen={resetting !== null}
+        intent={Intent.WARNING}
+        confirmButtonText={t('admin.user.resetPwd')}
+        cancelButtonText={t('admin.common.cancel')}
+        onConfirm={() => resetting && void reset(resetting)}
+        onCancel={() => setResetting(null)}
+      >
+        <p>{t('admin.user.resetConfirm', { name: resetting?.username ?? '' })}</p>
+      </Alert>
+      <Alert
+        isOpen={newPassword !== null}
+        confirmButtonText={t('admin.common.close')}
+        onConfirm={() => setNewPassword(null)}
+      >
+        <Callout intent={Intent.SUCCESS}>{t('admin.user.resetDone')}</Callout>
+        <p className="roost-admin__token" data-testid="new-password">
+          {newPassword}
+        </p>
+      </Alert>
+    </div>
+  );
+});

@@ -1,0 +1,90 @@
+import type { FastifyRequest } from 'fastify';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { farms } from '../db/schema';
+import type { SessionUser } from '../auth/sessions';
+import { writeOperationLog, type LogEntry } from '../oplog';
+import { sessionOf, sourceOf } from '../http/context';
+import { ApiError } from '../http/errors';
+import type { RoleKey } from '../../src/contract/roles';
+
+/** The signed-in user, refused with 403 unless its role is one of `roles`. */
+export function requireRole(request: FastifyRequest, roles: readonly RoleKey[]): SessionUser {
+  const { user } = sessionOf(request);
+  if (!roles.includes(user.roleKey)) throw new ApiError(403, 'auth.forbidden');
+  return user;
+}
+
+/** Writes one operation-log entry for a change made through this request. */
+export function logChange(
+  db: Db,
+  request: FastifyRequest,
+  entry: Omit<LogEntry, 'operator' | 'source'>,
+): Promise<void> {
+  const { user } = sessionOf(request);
+  return writeOperationLog(db, {
+    ...entry,
+    operator: { id: user.id, name: user.realName || user.username },
+    source: sourceOf(request),
+  });
+}
+
+/** node-postgres and PGlite both answer `{ rows }` through drizzle's execute. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+/** A node and every node below it, any level. */
+export async function subtreeIds(db: Db, nodeId: number): Promise<number[]> {
+  const result = await db.execute<{ id: number }>(sql`
+    with recursive tree as (
+      select id from ${farms} where id = ${nodeId}
+      union all
+      select f.id from ${farms} f join tree t on f.parent_id = t.id
+    )
+    select id from tree`);
+  return rowsOf<{ id: number }>(result).map((r) => Number(r.id));
+}
+
+/**
+ * The farm-tree nodes a user may change on /system/farm: everything for administrators, the
+ * company node's subtree for a company manager (the company node itself only below it: a
+ * company manager does not rename or delete its own company). `null` means all.
+ */
+export async function manageableNodes(
+  db: Db,
+  user: SessionUser,
+): Promise<{ all: true } | { all: false; root: number | null; ids: ReadonlySet<number> }> {
+  if (user.roleKey === 'administrator') return { all: true };
+  if (user.roleKey !== 'company_manager' || user.scopeNodeId === null)
+    return { all: false, root: null, ids: new Set() };
+  return {
+    all: false,
+    root: user.scopeNodeId,
+    ids: new Set(await subtreeIds(db, user.scopeNodeId)),
+  };
+}
+
+/** The organisation of a farm node, or 404. */
+export async function orgOfNode(db: Db, nodeId: number): Promise<number> {
+  const [row] = await db.select({ orgId: farms.orgId }).from(farms).where(eq(farms.id, nodeId));
+  if (!row) throw new ApiError(404, 'admin.notFound');
+  return row.orgId;
+}
+
+/** Turns a unique-constraint violation into a 409 with `key`; other errors pass through. */
+export function conflictAs(
+  key: 'admin.codeTaken' | 'admin.usernameTaken' | 'admin.networkIdTaken',
+) {
+  return (error: unknown): never => {
+    const code = (error as { code?: string; cause?: { code?: string } }).code;
+    const causeCode = (error as { cause?: { code?: string } }).cause?.code;
+    if (code === '23505' || causeCode === '23505') throw new ApiError(409, key);
+    throw error;
+  };
+}
+
+/** `%` and `_` typed by the user are literal characters, not wildcards. */
+export function containsPattern(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import {
+  Button,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  FormGroup,
+  HTMLSelect,
+  InputGroup,
+  Intent,
+} from '@blueprintjs/core';
+import { useTranslation } from 'react-i18next';
+
+export interface FieldSpec {
+  key: string;
+  label: string;
+  type?: 'text' | 'number' | 'date';
+  /** Makes the field a select with these choices. */
+  options?: Array<{ value: string; label: string }>;
+}
+
+export interface FieldsDialogProps {
+  title: string;
+  fields: FieldSpec[];
+  /** Starting values, as text. */
+  initial: Record<string, string>;
+  /** Saves; resolves true when the dialog may close. */
+  onSave(values: Record<string, string>): Promise<boolean>;
+  onClose(): void;
+}
+
+/** A small form of labelled fields in a dialog: the farm, house, gateway and flock forms. */
+export function FieldsDialog({ title, fields, initial, onSave, onClose }: FieldsDialogProps) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const set = (key: string, value: string) => setValues((v) => ({ ...v, [key]: value }));
+  const submit = async () => {
+    setBusy(true);
+    const saved = await onSave(values);
+    setBusy(false);
+    if (saved) onClose();
+  };
+  return (
+    <Dialog isOpen title={title} onClose={onClose} style={{ width: 560, maxWidth: '95vw' }}>
+      <DialogBody>
+        <div className="roost-admin__form">
+          {fields.map((f) => (
+            <FormGroup key={f.key} label={f.label} labelFor={`field-${f.key}`}>
+              {f.options ? (
+                <HTMLSelect
+                  id={`field-${f.key}`}
+                  name={f.key}
+                  fill
+                  value={values[f.key] ?? ''}
+                  onChange={(e) => set(f.key, e.target.value)}
+                >
+                  {f.options.map((o) => (
+                    <option key={o.value} value={o.value}>
+                      {o.label}
+                    </option>
+                  ))}
+                </HTMLSelect>
+              ) : (
+                <InputGroup
+                  id={`field-${f.key}`}
+                  name={f.key}
+                  type={f.type ?? 'text'}
+                  value={values[f.key] ?? ''}
+                  onValueChange={(v) => set(f.key, v)}
+                />
+              )}
+            </FormGroup>
+          ))}
+        </div>
+      </DialogBody>
+      <DialogFooter
+        actions={
+          <>
+            <Button text={t('admin.common.cancel')} onClick={onClose} />
+            <Button
+              intent={Intent.PRIMARY}
+              loading={busy}
+              text={t('admin.common.save')}
+              onClick={() => void submit()}
+            />
+          </>
+        }
+      />
+    </Dialog>
+  );
+}
+
+/** '' → undefined, else a number (the server validates the range). */
+export function numberOrUndefined(value: string | undefined): number | undefined {
+  return value === undefined || value.trim() === '' ? undefined : Number(value);
+}

@@ -1,0 +1,68 @@
+import { makeAutoObservable, runInAction } from 'mobx';
+import { type ApiClient, type Query } from '../api/client';
+
+/** Rows per page of the system-management tables. */
+export const ADMIN_PAGE_SIZE = 20;
+
+/**
+ * One paged, filtered list of system management (`{ rows, total }` of DESIGN.md §4). Each page
+ * makes its own: the lists live as long as the page.
+ */
+export class AdminListStore<Row, F extends Record<string, string>> {
+  rows: Row[] = [];
+  total = 0;
+  page = 1;
+  readonly size = ADMIN_PAGE_SIZE;
+  filters: F;
+  loaded = false;
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly path: string,
+    private readonly initial: F,
+  ) {
+    this.filters = { ...initial };
+    makeAutoObservable<this, 'api' | 'path' | 'initial'>(this, {
+      api: false,
+      path: false,
+      initial: false,
+    });
+  }
+
+  get pages(): number {
+    return Math.max(1, Math.ceil(this.total / this.size));
+  }
+
+  /** The filters as a query; empty values are left out (the server treats absent as "all"). */
+  get query(): Query {
+    const query: Query = {};
+    for (const [key, value] of Object.entries(this.filters)) if (value !== '') query[key] = value;
+    return query;
+  }
+
+  setFilter<K extends keyof F>(key: K, value: F[K]): void {
+    this.filters[key] = value;
+  }
+
+  resetFilters(): void {
+    this.filters = { ...this.initial };
+  }
+
+  async load(page = this.page): Promise<void> {
+    const data = await this.api.get<{ rows: Row[]; total: number }>(this.path, {
+      query: { ...this.query, page, size: this.size },
+    });
+    runInAction(() => {
+      this.rows = data.rows;
+      this.total = data.total;
+      this.page = page;
+      this.loaded = true;
+    });
+  }
+
+  /** After a delete the last page may be empty: step back one. */
+  async reloadAfterDelete(): Promise<void> {
+    const lastPage = Math.max(1, Math.ceil((this.total - 1) / this.size));
+    await this.load(Math.min(this.page, lastPage));
+  }
+}

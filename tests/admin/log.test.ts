@@ -1,0 +1,140 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { farms, houses } from '../../server/db/schema';
+import { writeOperationLog } from '../../server/oplog';
+import { escapeCell } from '../../server/admin/spreadsheet';
+import type { LogRow } from '../../src/contract/admin';
+import { testDatabaseTargets } from '../helpers/databases';
+import { createTestApp, type TestApp } from '../helpers/testApp';
+import { call, signInAll } from './client';
+
+type Page<T> = { rows: T[]; total: number };
+
+const DANGEROUS = ['=HYPERLINK("http://x")', '+1+2', '-3', '@SUM(A1)', '\tTAB', '\rCR'];
+
+describe.each(testDatabaseTargets())('operation log on $name', (target) => {
+  let t: TestApp;
+  let tokens: Awaited<ReturnType<typeof signInAll>>;
+
+  beforeAll(async () => {
+    t = await createTestApp(target);
+    tokens = await signInAll(t);
+    const db = t.database.db;
+    const [weifang] = await db.select().from(farms).where(eq(farms.name, 'Weifang Broiler Farm'));
+    const [qingyuan] = await db.select().from(farms).where(eq(farms.name, 'Qingyuan Layer Farm'));
+    const [north] = await db.select().from(houses).where(eq(houses.farmId, weifang!.id));
+    const [south] = await db.select().from(houses).where(eq(houses.farmId, qingyuan!.id));
+    const operator = { id: null, name: 'Gateway tech' };
+    await writeOperationLog(db, {
+      operator,
+      function: 'envcontrol.send',
+      operation: 'set target temperature',
+      house: { id: north!.id, name: 'North house' },
+      source: 'mobile',
+      networkId: 'GW-N',
+    });
+    await writeOperationLog(db, {
+      operator,
+      function: 'envcontrol.send',
+      operation: 'set target temperature',
+      house: { id: south!.id, name: 'South house' },
+      source: 'other',
+      networkId: 'GW-S',
+    });
+    for (const remark of DANGEROUS)
+      await writeOperationLog(db, {
+        operator: { id: null, name: 'Mallory' },
+        function: 'test',
+        operation: 'x',
+        remark,
+      });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const list = (token: string, query: string, locale = 'en') =>
+    call<Page<LogRow>>(t, token, 'GET', `/log/list?${query}`, undefined, locale);
+
+  it('filters by operator, function, house, source and time, with paging', async () => {
+    const bySource = await list(tokens.admin, 'source=mobile');
+    expect(bySource.data.rows.map((r) => r.houseName)).toEqual(['North house']);
+    expect(bySource.data.rows[0]).toMatchObject({
+      networkId: 'GW-N',
+      operatorName: 'Gateway tech',
+    });
+    expect((await list(tokens.admin, 'house=south')).data.total).toBe(1);
+    expect((await list(tokens.admin, 'operator=mallory')).data.total).toBe(DANGEROUS.length);
+    expect((await list(tokens.admin, 'function=envcontrol')).data.total).toBe(2);
+    const paged = await list(tokens.admin, 'operator=mallory&size=4&page=2');
+    expect(paged.data.rows).toHaveLength(DANGEROUS.length - 4);
+    expect(paged.data.total).toBe(DANGEROUS.length);
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await list(tokens.admin, `from=${encodeURIComponent(future)}`)).data.total).toBe(0);
+    // A % typed by the user is a character, not a wildcard.
+    expect((await list(tokens.admin, 'operator=%25')).data.total).toBe(0);
+  });
+
+  it('shows a manager only its houses and its own changes', async () => {
+    const rows = (await list(tokens.farm, 'size=200')).data.rows;
+    expect(rows.map((r) => r.houseName)).toContain('North house');
+    expect(rows.map((r) => r.houseName)).not.toContain('South house');
+    expect(rows.map((r) => r.operatorName)).not.toContain('Mallory');
+    expect(rows.every((r) => r.operatorName.startsWith('Liu Yang') || r.houseName !== '')).toBe(
+      true,
+    );
+  });
+
+  it('refuses a bad filter with 400 in the request language', async () => {
+    const en = await list(tokens.admin, 'source=fax', 'en');
+    expect(en.status).toBe(400);
+    expect(en.msg).toBe('source is not valid.');
+    const zh = await list(tokens.admin, 'from=yesterday', 'zh');
+    expect(zh.status).toBe(400);
+    expect(zh.msg).toBe('from 无效。');
+  });
+
+  it('exports CSV with every formula-like cell escaped', async () => {
+    const res = await call(
+      t,
+      tokens.admin,
+      'GET',
+      '/log/export?format=csv&operator=mallory',
+      undefined,
+      'zh',
+    );
+    expect(res.status).toBe(200);
+    expect(res.res.headers['content-type']).toContain('text/csv');
+    const text = res.res.body;
+    expect(text.startsWith('\uFEFF"日期","操作人"')).toBe(true);
+    for (const value of DANGEROUS) expect(text).toContain(`"'${value.replace(/"/g, '""')}"`);
+    expect(text).not.toMatch(/(^|,)"[=+\-@]/m);
+  });
+
+  it('exports XLSX with every formula-like cell escaped and no formula', async () => {
+    const res = await t.app.inject({
+      url: '/api/log/export?format=xlsx&operator=mallory',
+      headers: { authorization: `Bearer ${tokens.admin}` },
+    });
+    expect(res.statusCode).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    expect(sheet.getRow(1).getCell(1).value).toBe('Date');
+    const remarks: unknown[] = [];
+    sheet.eachRow((row, n) => {
+      if (n > 1) remarks.push(row.getCell(6).value);
+    });
+    // XML turns a lone CR into LF; the apostrophe in front is what matters.
+    const expected = DANGEROUS.map((v) => escapeCell(v).replace('\r', '\n'));
+    expect(remarks.sort()).toEqual(expected.sort());
+    expect(remarks.every((v) => typeof v === 'string' && v.startsWith("'"))).toBe(true);
+  });
+
+  it('escapes = + - @ tab and CR and leaves other text alone', () => {
+    for (const value of DANGEROUS) expect(escapeCell(value)).toBe(`'${value}`);
+    expect(escapeCell('House 1')).toBe('House 1');
+    expect(escapeCell('')).toBe('');
+  });
+});
