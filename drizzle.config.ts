@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./server/db/schema.ts', './server/db/telemetrySchema.ts'],
+  schema: ['./server/db/schema.ts', './server/db/telemetrySchema.ts', './server/db/alarmSchema.ts'],
   out: './server/db/migrations',
 });

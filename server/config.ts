@@ -28,6 +28,10 @@ export interface Config {
   runSimulator: boolean;
   /** With an external broker: the shared-subscription group all Roost processes join. */
   mqttShareGroup: string;
+  /** Text messages and calls go to this webhook (an SMS/voice bridge); without it, to the log. */
+  notifyWebhookUrl: string | null;
+  /** Key of the webhook's HMAC-SHA256 signature header. */
+  webhookSecret: string | null;
   /** Where the built console is served from. */
   staticDir: string;
 }
@@ -86,6 +90,11 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'MQTT_SHARE_GROUP must be letters, digits, _ or - (at most 64)')
     .default('roost'),
+  ROOST_NOTIFY_WEBHOOK_URL: url('ROOST_NOTIFY_WEBHOOK_URL', ['http:', 'https:']).optional(),
+  ROOST_WEBHOOK_SECRET: z
+    .string()
+    .min(16, 'ROOST_WEBHOOK_SECRET must have at least 16 characters')
+    .optional(),
   ROOST_TIMEZONE: z
     .string()
     .refine(validTimeZone, {
@@ -139,6 +148,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     rawRetentionDays: e.ROOST_RAW_RETENTION_DAYS,
     logLevel: e.LOG_LEVEL,
     runSimulator: e.ROOST_SIMULATOR,
+    notifyWebhookUrl: e.ROOST_NOTIFY_WEBHOOK_URL ?? null,
+    webhookSecret: e.ROOST_WEBHOOK_SECRET ?? null,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
     staticDir: path.resolve(cwd, 'dist'),
   };

@@ -16,6 +16,7 @@ import { GatewayDirectory } from './ingest/gatewayDirectory';
 import { startMaintenance, type Maintenance } from './ingest/maintenance';
 import { IngestPipeline } from './ingest/pipeline';
 import { LiveHub } from './live/hub';
+import { wireAlarms } from './alarms/wiring';
 import { SessionEvents } from './sessionEvents';
 import { pino, type Logger } from 'pino';
 import { DEMO_INTERVAL_SECONDS } from './demo/demoFarms';
@@ -117,6 +118,15 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
     cleanups.push(() => live.close());
     ingest.listen(live);
     sessionEvents.listen(live);
+    const alarms = wireAlarms({
+      database,
+      ingest,
+      live,
+      notify: { webhookUrl: config.notifyWebhookUrl, webhookSecret: config.webhookSecret },
+      timeZone: config.timeZone,
+      log,
+    });
+    cleanups.push(() => alarms.stop());
     if (boot.demo && config.runSimulator) {
       const simulator = await startDemoSimulator(
         config,

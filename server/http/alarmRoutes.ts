@@ -1,7 +1,171 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from './context';
+import { z } from 'zod';
+import {
+  ALARM_CAUSES,
+  alarmAckSchema,
+  alarmIdSchema,
+  alarmListQuerySchema,
+  type AlarmToday,
+  type NotifyAttempt,
+} from '../../src/contract/alarms';
+import { scopeOf } from '../auth/scope';
+import { requireOperate, scopeWhere } from '../alarms/access';
+import { ALARM_FROM, ALARM_SELECT, presentAlarm, type AlarmRow } from '../alarms/lifecycle';
+import { AlarmService, type ManualResult } from '../alarms/service';
+import { settingsRoutes } from '../alarms/settingsRoutes';
+import { sessionOf, sourceOf, type AppContext } from './context';
+import { ok, parseInput } from './envelope';
+import { ApiError } from './errors';
+
+const attemptsQuery = z.object({
+  alarmId: z.coerce.number().int().positive().optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+const REFUSALS: Record<
+  Exclude<ManualResult, { ok: true }>['reason'],
+  [404 | 409, 'alarms.notFound' | 'alarms.notActive' | 'alarms.notOpen' | 'alarms.notClearable']
+> = {
+  notFound: [404, 'alarms.notFound'],
+  notActive: [409, 'alarms.notActive'],
+  notOpen: [409, 'alarms.notOpen'],
+  notClearable: [409, 'alarms.notClearable'],
+};
 
 /** Alarms (issue 6): the alarm count, list, acknowledge and clear, alarm phone and alarm input settings. Mounted under /api. */
-export function alarmRoutes(_ctx: AppContext): FastifyPluginAsync {
-  return async () => {};
+export function alarmRoutes(ctx: AppContext): FastifyPluginAsync {
+  const { database } = ctx;
+  const service = new AlarmService(database, ctx.ingest);
+  return async (app) => {
+    /** The scope's open alarm count (spec §7: a number; the top bar polls it every 30 s). */
+    app.get('/overview/alarmAmt/', async (request, reply) => {
+      const scope = await scopeOf(database.db, sessionOf(request).user);
+      const params: unknown[] = [];
+      const [row] = await database.query<{ n: number }>(
+        `select count(*)::int as n from alarms a where a.state <> 'cleared' and ${scopeWhere(scope, params)}`,
+        params,
+      );
+      return ok(request, reply, Number(row?.n ?? 0));
+    });
+
+    app.get('/alarm/list', async (request, reply) => {
+      const q = parseInput(alarmListQuerySchema, request.query);
+      const scope = await scopeOf(database.db, sessionOf(request).user);
+      const params: unknown[] = [];
+      const where = [scopeWhere(scope, params)];
+      if (q.farmId) where.push(`a.farm_id = $${params.push(q.farmId)}`);
+      if (q.houseId) where.push(`a.house_id = $${params.push(q.houseId)}`);
+      if (q.cause) where.push(`a.cause = $${params.push(q.cause)}`);
+      if (q.severity) where.push(`a.severity = $${params.push(q.severity)}`);
+      if (q.state === 'open') where.push(`a.state <> 'cleared'`);
+      else if (q.state !== 'all') where.push(`a.state = $${params.push(q.state)}`);
+      if (q.from) where.push(`a.raised_at >= $${params.push(q.from)}`);
+      if (q.to) where.push(`a.raised_at < $${params.push(q.to)}`);
+      const sqlWhere = where.join(' and ');
+      const [count] = await database.query<{ n: number }>(
+        `select count(*)::int as n from alarms a where ${sqlWhere}`,
+        params,
+      );
+      const rows = await database.query<AlarmRow>(
+        `select ${ALARM_SELECT} from ${ALARM_FROM} where ${sqlWhere}
+         order by (a.state = 'cleared'), a.raised_at desc, a.id desc
+         limit ${q.size} offset ${(q.page - 1) * q.size}`,
+        params,
+      );
+      return ok(request, reply, { rows: rows.map(presentAlarm), total: Number(count?.n ?? 0) });
+    });
+
+    app.post('/alarm/acknowledge', async (request, reply) => {
+      requireOperate(request);
+      const input = parseInput(alarmAckSchema, request.body);
+      const { user } = sessionOf(request);
+      const result = await service.acknowledge(
+        input.id,
+        { id: user.id, name: user.realName || user.username },
+        await scopeOf(database.db, user),
+        input.comment ? input.comment : null,
+        sourceOf(request),
+      );
+      if (!result.ok) throw new ApiError(...REFUSALS[result.reason]);
+      return ok(request, reply, result.alarm, 'alarms.acknowledged');
+    });
+
+    app.post('/alarm/clear', async (request, reply) => {
+      requireOperate(request);
+      const input = parseInput(alarmIdSchema, request.body);
+      const { user } = sessionOf(request);
+      const result = await service.clearByHand(
+        input.id,
+        { id: user.id, name: user.realName || user.username },
+        await scopeOf(database.db, user),
+        sourceOf(request),
+      );
+      if (!result.ok) throw new ApiError(...REFUSALS[result.reason]);
+      return ok(request, reply, result.alarm, 'alarms.cleared');
+    });
+
+    /** Alarms raised today (the installation's day) by cause: the home dashboard and wall screen. */
+    app.get('/alarm/today', async (request, reply) => {
+      const scope = await scopeOf(database.db, sessionOf(request).user);
+      const params: unknown[] = [ctx.config.timeZone];
+      const rows = await database.query<{ cause: string; n: number }>(
+        `select a.cause, count(*)::int as n from alarms a
+         where a.raised_at >= (date_trunc('day', now() at time zone $1) at time zone $1)
+           and ${scopeWhere(scope, params)}
+         group by a.cause`,
+        params,
+      );
+      const counts = new Map(rows.map((r) => [r.cause, Number(r.n)]));
+      const data: AlarmToday = ALARM_CAUSES.map((cause) => ({
+        cause,
+        count: counts.get(cause) ?? 0,
+      }));
+      return ok(request, reply, data);
+    });
+
+    /** Every notification attempt and its result, newest first. */
+    app.get('/alarm/attempts', async (request, reply) => {
+      const q = parseInput(attemptsQuery, request.query);
+      const scope = await scopeOf(database.db, sessionOf(request).user);
+      const params: unknown[] = [];
+      const where = [scopeWhere(scope, params)];
+      if (q.alarmId) where.push(`t.alarm_id = $${params.push(q.alarmId)}`);
+      const from = `alarm_notify_attempts t join alarms a on a.id = t.alarm_id left join alarm_phones p on p.id = t.phone_id
+        where ${where.join(' and ')}`;
+      const [count] = await database.query<{ n: number }>(
+        `select count(*)::int as n from ${from}`,
+        params,
+      );
+      const rows = await database.query<{
+        id: number;
+        alarm_id: number;
+        phone: string | null;
+        channel: string;
+        adapter: string;
+        try: number;
+        at: Date | string;
+        ok: boolean;
+        detail: string;
+      }>(
+        `select t.id, t.alarm_id, p.phone, t.channel, t.adapter, t.try, t.at, t.ok, t.detail from ${from}
+         order by t.at desc, t.id desc limit ${q.size} offset ${(q.page - 1) * q.size}`,
+        params,
+      );
+      const data: NotifyAttempt[] = rows.map((r) => ({
+        id: Number(r.id),
+        alarmId: r.alarm_id,
+        phone: r.phone ?? '',
+        channel: r.channel,
+        adapter: r.adapter,
+        try: r.try,
+        at: new Date(r.at).toISOString(),
+        ok: r.ok,
+        detail: r.detail,
+      }));
+      return ok(request, reply, { rows: data, total: Number(count?.n ?? 0) });
+    });
+
+    await app.register(settingsRoutes(ctx, service.bus));
+  };
 }

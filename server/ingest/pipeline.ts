@@ -37,6 +37,7 @@ interface Pending {
 export class IngestPipeline {
   readonly counters = new IngestCounters();
   private readonly listeners: IngestListener[] = [];
+  private eventHandler: ((networkId: string, payload: Buffer) => Promise<unknown>) | null = null;
   private queue: Pending[] = [];
   private flushing: Promise<void> | null = null;
   private logBudget = { second: 0, used: 0 };
@@ -49,6 +50,20 @@ export class IngestPipeline {
 
   listen(listener: IngestListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Who handles the gateways' event topic (controller alarms, DI inputs): the alarm engine. */
+  handleEvents(handler: (networkId: string, payload: Buffer) => Promise<unknown>): void {
+    this.eventHandler = handler;
+  }
+
+  /**
+   * A gateway event, resolved once handled, so the MQTT acknowledgement can wait for it like a
+   * reading's does; a failure throws and nothing is acknowledged.
+   */
+  async submitEvent(networkId: string, payload: Buffer): Promise<void> {
+    // The handler answers false for an event it refused (and logged): count it like a reading.
+    if ((await this.eventHandler?.(networkId, payload)) === false) this.counters.reject('schema');
   }
 
   async submitTelemetry(

@@ -5,6 +5,7 @@ import { createClient } from 'redis';
 import { Server, type Socket } from 'socket.io';
 import {
   LIVE_FLUSH_INTERVAL_MS,
+  type AlarmEvent,
   type ClientToServerEvents,
   type HouseDelta,
   type HouseLive,
@@ -20,7 +21,13 @@ import { diffLive, presentLive, presentReading } from './presenter';
 
 interface InterServerEvents {
   'live:states': (states: HouseLive[]) => void;
+  'alarm:changed': (kind: AlarmEventKind, alarm: AlarmEvent) => void;
 }
+
+type AlarmEventKind = 'raised' | 'acknowledged' | 'cleared';
+
+/** Alarm counts are recounted at most this often: one query however many alarms change at once. */
+const ALARM_RECOUNT_DELAY_MS = 100;
 
 export interface SocketData {
   userId: number;
@@ -47,6 +54,8 @@ export class LiveHub implements IngestListener, SessionListener {
   private readonly lastSent = new Map<number, HouseLive>();
   private readonly timer: NodeJS.Timeout;
   private closeRedis: (() => Promise<void>) | null = null;
+  private recountTimer: NodeJS.Timeout | null = null;
+  private readonly countSent = new WeakMap<LiveSocket, number>();
 
   private constructor(
     readonly io: LiveServer,
@@ -94,12 +103,20 @@ export class LiveHub implements IngestListener, SessionListener {
     });
     io.on('connection', (socket) => hub.onConnection(socket));
     io.on('live:states', (states) => hub.enqueue(states));
+    io.on('connection', (socket) => void hub.sendAlarmCount(socket));
+    io.on('alarm:changed', (kind, alarm) => hub.deliverAlarm(kind, alarm));
     return hub;
   }
 
   onStored(readings: readonly Reading[], states: readonly HouseLiveState[]): void {
-    for (const reading of readings)
-      this.io.to(`monitor:${reading.houseId}`).emit('house:reading', presentReading(reading));
+    const rooms = this.io.of('/').adapter.rooms;
+    for (const reading of readings) {
+      const room = `monitor:${reading.houseId}`;
+      // Socket.IO encodes a packet before it looks at the room: skip rooms nobody is in here.
+      // With Redis, a monitor may be open on another process, so every reading goes out.
+      if (this.closeRedis || rooms.has(room))
+        this.io.to(room).emit('house:reading', presentReading(reading));
+    }
     this.publish(states);
   }
 
@@ -136,7 +153,56 @@ export class LiveHub implements IngestListener, SessionListener {
     }
   }
 
+  /** An alarm changed in this process (the alarm bus): tell the sockets that may see its house. */
+  alarmChanged(change: { kind: AlarmEventKind; alarm: AlarmEvent }): void {
+    this.deliverAlarm(change.kind, change.alarm);
+    if (this.closeRedis) this.io.serverSideEmit('alarm:changed', change.kind, change.alarm);
+  }
+
+  /** Sends an alarm event to the local sockets whose scope holds its house; counts follow. */
+  deliverAlarm(kind: AlarmEventKind, alarm: AlarmEvent): void {
+    for (const socket of this.io.of('/').sockets.values())
+      if (canSeeHouse(socket.data.scope, alarm.houseId)) socket.emit(`alarm:${kind}`, alarm);
+    this.recountTimer ??= setTimeout(() => {
+      this.recountTimer = null;
+      this.recountAlarms().catch((error: unknown) =>
+        this.log.warn({ err: error }, 'alarm recount failed'),
+      );
+    }, ALARM_RECOUNT_DELAY_MS);
+  }
+
+  /** Each socket's open-alarm count in its scope, sent when it changed. */
+  async recountAlarms(): Promise<void> {
+    const perHouse = await this.openAlarmsPerHouse();
+    for (const socket of this.io.of('/').sockets.values()) this.emitCount(socket, perHouse);
+  }
+
+  private async sendAlarmCount(socket: LiveSocket): Promise<void> {
+    try {
+      this.emitCount(socket, await this.openAlarmsPerHouse());
+    } catch (error) {
+      this.log.warn({ err: error }, 'alarm count failed');
+    }
+  }
+
+  private emitCount(socket: LiveSocket, perHouse: ReadonlyMap<number, number>): void {
+    const scope = socket.data.scope;
+    let count = 0;
+    for (const [houseId, n] of perHouse) if (canSeeHouse(scope, houseId)) count += n;
+    if (this.countSent.get(socket) === count) return;
+    this.countSent.set(socket, count);
+    socket.emit('alarm:count', count);
+  }
+
+  private async openAlarmsPerHouse(): Promise<Map<number, number>> {
+    const rows = await this.database.query<{ house_id: number; n: number }>(
+      `select house_id, count(*)::int as n from alarms where state <> 'cleared' group by house_id`,
+    );
+    return new Map(rows.map((r) => [Number(r.house_id), Number(r.n)]));
+  }
+
   async close(): Promise<void> {
+    if (this.recountTimer) clearTimeout(this.recountTimer);
     clearInterval(this.timer);
     this.io.disconnectSockets(true);
     // Not io.close(): that would close the HTTP server Fastify owns and closes itself.

@@ -70,12 +70,15 @@ export async function startEmbeddedBroker(
         callback(new Error('topic not allowed'));
         return;
       }
+      const payload = packet.payload as Buffer;
       const work =
         topic.kind === 'telemetry'
-          ? pipeline.submitTelemetry(gateway.networkId, packet.payload, gateway)
+          ? pipeline.submitTelemetry(gateway.networkId, payload, gateway)
           : topic.kind === 'status'
-            ? pipeline.submitStatus(gateway.networkId, packet.payload as Buffer)
-            : Promise.resolve();
+            ? pipeline.submitStatus(gateway.networkId, payload)
+            : topic.kind === 'event'
+              ? pipeline.submitEvent(gateway.networkId, payload)
+              : Promise.resolve();
       // Refused messages are acknowledged too (they are counted and logged): a gateway must not
       // resend a bad message forever. Only a storage failure withholds the PUBACK.
       work.then(

@@ -59,7 +59,9 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
             ? pipeline.submitTelemetry(parsed.networkId, message)
             : parsed.kind === 'status'
               ? pipeline.submitStatus(parsed.networkId, message)
-              : Promise.resolve();
+              : parsed.kind === 'event'
+                ? pipeline.submitEvent(parsed.networkId, message)
+                : Promise.resolve();
         work.then(
           () => done(0),
           (error: Error) => {
@@ -73,7 +75,11 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
     disableNagle(client);
     client.on('connect', () => {
       client.subscribe(
-        [`${share}/${TOPIC_ROOT}/+/telemetry`, `${share}/${TOPIC_ROOT}/+/status`],
+        [
+          `${share}/${TOPIC_ROOT}/+/telemetry`,
+          `${share}/${TOPIC_ROOT}/+/status`,
+          `${share}/${TOPIC_ROOT}/+/event`,
+        ],
         { qos: 1 },
         (error) => error && log.error({ err: error }, 'subscribing on the external broker failed'),
       );

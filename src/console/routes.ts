@@ -6,12 +6,14 @@ import {
   NotificationsIcon,
   OfficeIcon,
   PeopleIcon,
+  PhoneIcon,
   PulseIcon,
   SettingsIcon,
   ShopIcon,
   TemperatureIcon,
   ThIcon,
   TreeIcon,
+  WarningSignIcon,
 } from '@blueprintjs/icons';
 import { lazyPage } from './lazyPage';
 import { type ConsoleRoute } from './routeTypes';
@@ -91,6 +93,31 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
       () => import('./log/LogPage'),
       (m) => m.LogPage,
     ),
+  },
+  {
+    path: '/alarm',
+    titleKey: 'alarm',
+    icon: WarningSignIcon,
+    children: [
+      {
+        path: 'list',
+        titleKey: 'alarmList',
+        icon: NotificationsIcon,
+        component: lazyPage(
+          () => import('./alarms/AlarmListPage'),
+          (m) => m.AlarmListPage,
+        ),
+      },
+      {
+        path: 'settings',
+        titleKey: 'alarmSettings',
+        icon: PhoneIcon,
+        component: lazyPage(
+          () => import('./alarms/AlarmSettingsPage'),
+          (m) => m.AlarmSettingsPage,
+        ),
+      },
+    ],
   },
   {
     path: '/system',

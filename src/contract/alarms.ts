@@ -58,3 +58,188 @@ export const alarmSchema = alarmSummarySchema.extend({
   occurrences: z.number().int().positive(),
 });
 export type Alarm = z.infer<typeof alarmSchema>;
+
+/** Which alarms a list shows: `open` is active or acknowledged. */
+export const ALARM_LIST_STATES = ['open', ...ALARM_STATES, 'all'] as const;
+
+const id = z.coerce.number().int().positive();
+
+/** GET /alarm/list: paging, filters and the time window (raised between `from` and `to`). */
+export const alarmListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(200).default(20),
+  farmId: id.optional(),
+  houseId: id.optional(),
+  cause: z.enum(ALARM_CAUSES).optional(),
+  severity: z.enum(ALARM_SEVERITIES).optional(),
+  state: z.enum(ALARM_LIST_STATES).default('open'),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+export type AlarmListQuery = z.input<typeof alarmListQuerySchema>;
+
+export const alarmAckSchema = z.object({ id, comment: z.string().trim().max(200).optional() });
+export const alarmIdSchema = z.object({ id });
+
+/** Causes an operator may clear by hand: Roost cannot always see these end by itself. */
+export const MANUALLY_CLEARABLE: readonly AlarmCause[] = [
+  'sensorFault',
+  'sensorStuck',
+  'deviceError',
+  'controllerAlarm',
+  'diInput',
+  'gatewayOffline',
+];
+
+/** GET /alarm/today: how many alarms of each cause were raised today in the scope. */
+export const alarmTodaySchema = z.array(
+  z.object({ cause: z.enum(ALARM_CAUSES), count: z.number().int().nonnegative() }),
+);
+export type AlarmToday = z.infer<typeof alarmTodaySchema>;
+
+// Alarm phone (spec §3) ------------------------------------------------------------------------
+
+export const ALARM_DATE_TYPES = ['daily', 'workdays'] as const;
+export const ALARM_PHONE_TYPES = ['phoneAndMessage', 'message', 'phone'] as const;
+export const ALARM_PHONE_STATUSES = ['open', 'closed'] as const;
+/** Block: the house's climate and air; device: devices, sensors, controller and DI; network: offline. */
+export const ALARM_NOTICE_TYPES = ['block', 'device', 'network'] as const;
+export type AlarmNoticeType = (typeof ALARM_NOTICE_TYPES)[number];
+
+export const NOTICE_TYPE_OF: Record<AlarmCause, AlarmNoticeType> = {
+  temperatureHigh: 'block',
+  temperatureLow: 'block',
+  humidityHigh: 'block',
+  humidityLow: 'block',
+  co2High: 'block',
+  nh3High: 'block',
+  pressureHigh: 'block',
+  pressureLow: 'block',
+  sensorFault: 'device',
+  sensorStuck: 'device',
+  deviceError: 'device',
+  controllerAlarm: 'device',
+  diInput: 'device',
+  gatewayOffline: 'network',
+};
+
+const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'alarms.badTime');
+
+export const alarmPhoneInputSchema = z
+  .object({
+    farmId: id,
+    houseId: id.nullable().default(null),
+    phone: z
+      .string()
+      .trim()
+      .regex(/^\+?[0-9 -]{5,20}$/, 'alarms.badPhone'),
+    period1Start: clock,
+    period1End: clock,
+    period2Start: clock.nullable().default(null),
+    period2End: clock.nullable().default(null),
+    dateType: z.enum(ALARM_DATE_TYPES),
+    /** Minutes between repeats; 0 sends once. */
+    repeatMinutes: z.number().int().min(0).max(1440),
+    closable: z.boolean(),
+    alarmType: z.enum(ALARM_PHONE_TYPES),
+    delayMinutes: z.number().int().min(0).max(1440),
+    status: z.enum(ALARM_PHONE_STATUSES),
+    noticeTypes: z.array(z.enum(ALARM_NOTICE_TYPES)).min(1),
+    description: z.string().trim().max(200).default(''),
+  })
+  .refine((v) => (v.period2Start === null) === (v.period2End === null), {
+    message: 'alarms.badTime',
+    path: ['period2End'],
+  });
+export type AlarmPhoneInput = z.input<typeof alarmPhoneInputSchema>;
+export const alarmPhoneUpdateSchema = alarmPhoneInputSchema.and(z.object({ id }));
+
+export type AlarmPhone = z.output<typeof alarmPhoneInputSchema> & {
+  id: number;
+  farmName: string;
+  houseName: string | null;
+};
+
+// Alarm input (spec §3) ------------------------------------------------------------------------
+
+export const RELAY_TYPES = ['normallyOpen', 'normallyClosed'] as const;
+
+export const alarmInputInputSchema = z.object({
+  gatewayId: id,
+  diCode: z.string().trim().min(1).max(40),
+  content: z.string().trim().min(1).max(100),
+  horn: z.boolean(),
+  shieldTest: z.boolean(),
+  relayType: z.enum(RELAY_TYPES),
+  important: z.boolean(),
+});
+export type AlarmInputInput = z.input<typeof alarmInputInputSchema>;
+export const alarmInputUpdateSchema = alarmInputInputSchema.extend({ id });
+export type AlarmInputSetting = z.output<typeof alarmInputInputSchema> & {
+  id: number;
+  networkId: string;
+  houseName: string | null;
+};
+
+/** After a delete: how many entries are left (spec §5, the confirm shows it). */
+export interface DeleteResult {
+  remaining: number;
+}
+
+/** One delivery attempt of a notification. */
+export interface NotifyAttempt {
+  id: number;
+  alarmId: number;
+  phone: string;
+  channel: string;
+  adapter: string;
+  try: number;
+  at: string;
+  ok: boolean;
+  detail: string;
+}
+
+/** Rows of a paged list. */
+export interface Paged<T> {
+  rows: T[];
+  total: number;
+}
+
+/**
+ * A house's own alarm limits (all optional: a missing one falls back to the breed's target for
+ * the flock's age, then to Roost's default). Temperatures are bands around the target in °C.
+ */
+export const houseAlarmLimitsSchema = z.object({
+  temperatureBandHigh: z.number().min(0.5).max(20).optional(),
+  temperatureBandLow: z.number().min(0.5).max(20).optional(),
+  temperatureHysteresis: z.number().min(0).max(5).optional(),
+  humidityMin: z.number().min(0).max(100).optional(),
+  humidityMax: z.number().min(0).max(100).optional(),
+  co2Max: z.number().min(0).max(20_000).optional(),
+  nh3Max: z.number().min(0).max(500).optional(),
+  pressureMin: z.number().min(-500).max(500).optional(),
+  pressureMax: z.number().min(-500).max(500).optional(),
+  /** A condition must hold this long before it raises an alarm. */
+  minDurationSeconds: z.number().int().min(0).max(3600).optional(),
+  /** An alarm clears only after its condition has been gone this long. */
+  clearHoldSeconds: z.number().int().min(0).max(3600).optional(),
+  /** A sensor showing exactly one value this long is stuck. */
+  stuckMinutes: z
+    .number()
+    .int()
+    .min(5)
+    .max(7 * 24 * 60)
+    .optional(),
+});
+export type HouseAlarmLimits = z.infer<typeof houseAlarmLimitsSchema>;
+
+/** A house in scope with its farm and gateway: the choices of alarm settings and filters. */
+export const alarmPlaceSchema = z.object({
+  houseId: z.number().int(),
+  houseName: z.string(),
+  farmId: z.number().int(),
+  farmName: z.string(),
+  gatewayId: z.number().int().nullable(),
+  networkId: z.string().nullable(),
+});
+export type AlarmPlace = z.infer<typeof alarmPlaceSchema>;

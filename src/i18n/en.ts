@@ -31,6 +31,9 @@ export const en = {
     alarmOverview: 'Alarm Overview',
     redirect: 'Refreshing',
     screen: 'Alarm screen',
+    alarm: 'Alarms',
+    alarmList: 'Alarm List',
+    alarmSettings: 'Alarm Settings',
   },
   navbar: {
     toggleSidebar: 'Show or hide the menu',

@@ -28,6 +28,9 @@ export const zh: Translation = {
     alarmOverview: '报警总览',
     redirect: '正在刷新',
     screen: '报警大屏',
+    alarm: '报警管理',
+    alarmList: '报警列表',
+    alarmSettings: '报警设置',
   },
   navbar: {
     toggleSidebar: '显示或隐藏菜单',

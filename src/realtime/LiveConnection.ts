@@ -1,7 +1,12 @@
 import { runInAction } from 'mobx';
 import { type ApiClient } from '../api/client';
 import { fetchAlarmAmount } from '../api/endpoints';
-import { type HouseDelta, type HouseReading, type HouseUpdated } from '../contract/live';
+import {
+  type AlarmEvent,
+  type HouseDelta,
+  type HouseReading,
+  type HouseUpdated,
+} from '../contract/live';
 import { type AlarmStore } from '../stores/AlarmStore';
 import { type HousesStore } from '../stores/HousesStore';
 import { type LiveStore } from '../stores/LiveStore';
@@ -78,6 +83,9 @@ export class LiveConnection {
     socket.on('house:updated', this.handleHouseUpdated);
     socket.on('house:reading', this.handleHouseReading);
     socket.on('alarm:count', this.handleAlarmCount);
+    socket.on('alarm:raised', this.handleAlarmRaised);
+    socket.on('alarm:acknowledged', this.handleAlarmAcknowledged);
+    socket.on('alarm:cleared', this.handleAlarmCleared);
     if (typeof navigator !== 'undefined' && navigator.onLine === false) {
       this.transition('browserOffline');
       return;
@@ -100,6 +108,9 @@ export class LiveConnection {
       socket.off('house:updated', this.handleHouseUpdated);
       socket.off('house:reading', this.handleHouseReading);
       socket.off('alarm:count', this.handleAlarmCount);
+      socket.off('alarm:raised', this.handleAlarmRaised);
+      socket.off('alarm:acknowledged', this.handleAlarmAcknowledged);
+      socket.off('alarm:cleared', this.handleAlarmCleared);
       socket.disconnect();
     }
     this.socket = null;
@@ -236,6 +247,14 @@ export class LiveConnection {
     this.liveAlarmCount = true;
     this.stores.alarms.setActiveCount(count);
   };
+
+  // Alarm events are few (a raise, an acknowledgement): applied at once, not per frame.
+  private readonly handleAlarmRaised = (alarm: AlarmEvent) =>
+    this.stores.alarms.applyAlarmEvent('raised', alarm);
+  private readonly handleAlarmAcknowledged = (alarm: AlarmEvent) =>
+    this.stores.alarms.applyAlarmEvent('acknowledged', alarm);
+  private readonly handleAlarmCleared = (alarm: AlarmEvent) =>
+    this.stores.alarms.applyAlarmEvent('cleared', alarm);
 
   private readonly handleOnline = () => {
     this.transition('browserOnline');

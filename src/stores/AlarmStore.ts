@@ -1,14 +1,110 @@
-import { makeAutoObservable } from 'mobx';
+import { makeAutoObservable, observable, runInAction } from 'mobx';
+import { z } from 'zod';
+import { type ApiClient } from '../api/client';
+import { alarmSchema, type Alarm, type AlarmListQuery } from '../contract/alarms';
 
-/** The real-time alarm count of the top bar; fed by src/realtime. */
+export type AlarmEventKind = 'raised' | 'acknowledged' | 'cleared';
+
+const pageSchema = z.object({ rows: z.array(alarmSchema), total: z.number().int() });
+
+/**
+ * The real-time alarm count of the top bar and the alarm list. src/realtime feeds it
+ * (`applyCount`, `applyAlarmEvent` from the socket; `setActiveCount` from the 30 s poll); a
+ * live event and a reload take the same path (`upsert`), so applying one twice is harmless.
+ */
 export class AlarmStore {
   activeCount = 0;
+  /** Alarms by id: the list's rows and whatever live events brought since. */
+  readonly byId = observable.map<number, Alarm>();
+  /** The list's order (ids), newest first, and its total for the pager. */
+  order: number[] = [];
+  total = 0;
+  query: AlarmListQuery = { page: 1, size: 20, state: 'open' };
+  loaded = false;
 
   constructor() {
-    makeAutoObservable(this);
+    makeAutoObservable(this, { byId: false });
   }
 
   setActiveCount(count: number): void {
     this.activeCount = Number.isFinite(count) && count > 0 ? Math.floor(count) : 0;
+  }
+
+  /** The live hub's count of open alarms in the user's scope. */
+  applyCount(count: number): void {
+    this.setActiveCount(count);
+  }
+
+  /** A live `alarm:raised|acknowledged|cleared`: updates the row, and shows a new one first. */
+  applyAlarmEvent(kind: AlarmEventKind, alarm: Alarm): void {
+    const known = this.byId.has(alarm.id);
+    this.upsert(alarm);
+    if (kind === 'raised' && !known && this.matches(alarm)) {
+      this.order = [alarm.id, ...this.order];
+      this.total += 1;
+    }
+  }
+
+  upsert(alarm: Alarm): void {
+    const current = this.byId.get(alarm.id);
+    if (current) Object.assign(current, alarm);
+    else this.byId.set(alarm.id, observable(alarm));
+  }
+
+  get rows(): Alarm[] {
+    return this.order.map((id) => this.byId.get(id)).filter((a): a is Alarm => a !== undefined);
+  }
+
+  /** The open alarms of one house (the house monitor shows them with their acknowledge button). */
+  openOf(houseId: number): Alarm[] {
+    return [...this.byId.values()].filter((a) => a.houseId === houseId && a.state !== 'cleared');
+  }
+
+  setQuery(patch: Partial<AlarmListQuery>): void {
+    this.query = { ...this.query, ...patch };
+  }
+
+  async load(api: ApiClient, page = this.query.page ?? 1): Promise<void> {
+    this.query = { ...this.query, page };
+    const q = Object.fromEntries(
+      Object.entries(this.query).filter(([, v]) => v !== undefined && v !== ''),
+    ) as Record<string, string | number>;
+    const result = await api.get('/alarm/list', { query: q, schema: pageSchema });
+    runInAction(() => {
+      for (const a of result.rows) this.upsert(a);
+      this.order = result.rows.map((a) => a.id);
+      this.total = result.total;
+      this.loaded = true;
+    });
+  }
+
+  async acknowledge(api: ApiClient, id: number, comment?: string): Promise<void> {
+    const alarm = await api.post('/alarm/acknowledge', {
+      body: { id, comment },
+      schema: alarmSchema,
+    });
+    this.upsert(alarm);
+  }
+
+  async clear(api: ApiClient, id: number): Promise<void> {
+    const alarm = await api.post('/alarm/clear', { body: { id }, schema: alarmSchema });
+    this.upsert(alarm);
+  }
+
+  reset(): void {
+    this.setActiveCount(0);
+    this.byId.clear();
+    this.order = [];
+    this.total = 0;
+    this.loaded = false;
+  }
+
+  private matches(alarm: Alarm): boolean {
+    const q = this.query;
+    if (q.state && q.state !== 'all' && q.state !== 'open' && q.state !== alarm.state) return false;
+    if (q.houseId && Number(q.houseId) !== alarm.houseId) return false;
+    if (q.farmId && Number(q.farmId) !== alarm.farmId) return false;
+    if (q.cause && q.cause !== alarm.cause) return false;
+    return !(q.severity && q.severity !== alarm.severity);
   }
 }

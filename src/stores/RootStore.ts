@@ -66,7 +66,7 @@ export class RootStore<R extends RouteRule = RouteRule> {
     this.session.clear();
     this.permission.reset();
     this.tabs.reset();
-    this.alarms.setActiveCount(0);
+    this.alarms.reset();
     this.houses.clear();
   }
 

@@ -21,6 +21,9 @@ const OPEN_MENU = [
   '/shack/status/compared',
   '/envcontrol/index',
   '/log/index',
+  '/alarm',
+  '/alarm/list',
+  '/alarm/settings',
 ];
 
 /** Spec §6: the menu of each demo user, and a path that role may not open. */

@@ -1,0 +1,119 @@
+import { createHmac } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Alarm } from '../../src/contract/alarms';
+
+/** What an alarm phone entry's alarm type asks for: a text message, a voice call, or both. */
+export type Channel = 'sms' | 'voice';
+
+export const CHANNELS_OF: Record<string, Channel[]> = {
+  phoneAndMessage: ['sms', 'voice'],
+  message: ['sms'],
+  phone: ['voice'],
+};
+
+export interface Notification {
+  alarm: Alarm;
+  phone: string;
+  channel: Channel;
+  /** 1 for the first notification of this alarm to this entry, then 2, 3 … for repeats. */
+  sequence: number;
+  at: string;
+}
+
+export interface TryResult {
+  ok: boolean;
+  detail: string;
+}
+
+/**
+ * One way of reaching people. SMS and voice providers plug in as adapters (their own HTTP APIs
+ * behind `send`); `onTry` hears every try so each is stored and shown.
+ */
+export interface ChannelAdapter {
+  readonly name: string;
+  send(
+    n: Notification,
+    onTry: (tryNo: number, result: TryResult) => Promise<void>,
+  ): Promise<TryResult>;
+}
+
+/** Writes the notification to the server log: the channel that always works. */
+export class LogAdapter implements ChannelAdapter {
+  readonly name = 'log';
+  constructor(private readonly log: FastifyBaseLogger) {}
+  async send(n: Notification, onTry: (tryNo: number, result: TryResult) => Promise<void>) {
+    this.log.info(
+      {
+        alarmId: n.alarm.id,
+        phone: n.phone,
+        channel: n.channel,
+        sequence: n.sequence,
+        cause: n.alarm.cause,
+      },
+      'alarm notification',
+    );
+    const result = { ok: true, detail: 'logged' };
+    await onTry(1, result);
+    return result;
+  }
+}
+
+/** A webhook try waits this long for an answer before it counts as failed. */
+const WEBHOOK_TIMEOUT_MS = 5_000;
+/** Tries per notification, and the wait before the second one (doubling each time). */
+export const WEBHOOK_TRIES = 3;
+const WEBHOOK_BACKOFF_MS = 1_000;
+
+export interface WebhookOptions {
+  url: string;
+  /** HMAC-SHA256 key of the `X-Roost-Signature` header; without it the header is not sent. */
+  secret: string | null;
+  /** Waits between tries (tests pass a quick one). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export function signatureOf(body: string, secret: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+/** POSTs the notification as JSON; a 2xx answer is success, anything else is tried again. */
+export class WebhookAdapter implements ChannelAdapter {
+  readonly name = 'webhook';
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: WebhookOptions) {
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  async send(n: Notification, onTry: (tryNo: number, result: TryResult) => Promise<void>) {
+    const body = JSON.stringify({
+      type: 'alarm',
+      channel: n.channel,
+      phone: n.phone,
+      sequence: n.sequence,
+      at: n.at,
+      alarm: n.alarm,
+    });
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (this.options.secret) headers['x-roost-signature'] = signatureOf(body, this.options.secret);
+    let result: TryResult = { ok: false, detail: 'not sent' };
+    for (let tryNo = 1; tryNo <= WEBHOOK_TRIES; tryNo += 1) {
+      if (tryNo > 1) await this.sleep(WEBHOOK_BACKOFF_MS * 2 ** (tryNo - 2));
+      try {
+        const res = await fetch(this.options.url, {
+          method: 'POST',
+          headers,
+          body,
+          signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+        });
+        await res.arrayBuffer().catch(() => undefined);
+        result = { ok: res.ok, detail: `HTTP ${res.status}` };
+      } catch (error) {
+        result = { ok: false, detail: (error as Error).message.slice(0, 200) };
+      }
+      await onTry(tryNo, result);
+      if (result.ok) break;
+    }
+    return result;
+  }
+}

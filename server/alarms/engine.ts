@@ -1,0 +1,215 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { gatewayEventSchema } from '../../src/contract/metrics';
+import type { Database, Query } from '../db/client';
+import type { IngestPipeline } from '../ingest/pipeline';
+import type { HouseLiveState, IngestListener, Reading } from '../ingest/types';
+import { HouseRulesCache } from './houseRules';
+import { applySteps, openAlarmsOf, type AlarmChange } from './lifecycle';
+import {
+  EMPTY_HOUSE_MODE,
+  emptyRuleState,
+  evaluateReading,
+  keyOf,
+  stepsOf,
+  type Condition,
+  type OpenAlarm,
+  type RuleState,
+  type Step,
+} from './rules';
+import { AlarmService, SUMMARY_STATES, systemClock, type Clock } from './service';
+
+/** Signals (offline, controller events) are debounced by their source: they act at once. */
+const IMMEDIATE = { minDurationMs: 0, clearHoldMs: 0 };
+
+export interface AlarmEngineOptions {
+  timeZone: string;
+  log: FastifyBaseLogger;
+  now?: Clock;
+}
+
+/**
+ * Evaluates the alarm rules on every committed batch (an IngestListener), on gateway status
+ * changes and on the gateways' event topic. Per house, the rule state row is read `for update`
+ * in the evaluating transaction, so a restart keeps pending timers and two processes evaluating
+ * the same house take turns; the alarms themselves are changed by conditional statements.
+ */
+export class AlarmEngine implements IngestListener {
+  readonly service: AlarmService;
+  private readonly rules: HouseRulesCache;
+  /** Last online flag seen per house: only an actual change is worth a transaction. */
+  private readonly onlineSeen = new Map<number, boolean>();
+  private readonly now: Clock;
+
+  constructor(
+    private readonly database: Database,
+    private readonly ingest: IngestPipeline,
+    private readonly options: AlarmEngineOptions,
+  ) {
+    this.now = options.now ?? systemClock;
+    this.service = new AlarmService(database, ingest, this.now);
+    this.rules = new HouseRulesCache(database, options.timeZone, this.now);
+    this.service.bus.onRulesChanged((houseId) => this.rules.forget(houseId));
+  }
+
+  async onStored(readings: readonly Reading[], states: readonly HouseLiveState[]): Promise<void> {
+    const byHouse = new Map<number, Reading[]>();
+    for (const r of readings) byHouse.set(r.houseId, [...(byHouse.get(r.houseId) ?? []), r]);
+    const houseIds = [...byHouse.keys()].sort((a, b) => a - b);
+    const contexts = await this.rules.get(houseIds);
+    await this.service.change(async (query) => {
+      const changes: AlarmChange[] = [];
+      // Houses in id order: two processes locking several houses never deadlock.
+      for (const houseId of houseIds) {
+        const houseReadings = (byHouse.get(houseId) ?? []).sort(
+          (a, b) => a.ts.getTime() - b.ts.getTime(),
+        );
+        const rules = contexts.get(houseId);
+        const first = houseReadings[0];
+        if (!rules || !first) continue;
+        const state = await lockRuleState(query, houseId);
+        const open = await openAlarmsOf(query, houseId);
+        const before = JSON.stringify(state);
+        const online = states.find((s) => s.houseId === houseId);
+        for (const reading of houseReadings) {
+          const target = rules.targetTemperature ?? reading.metrics.temperature_target ?? null;
+          const steps = evaluateReading(
+            { ...rules, targetTemperature: target },
+            {
+              ts: reading.ts.getTime(),
+              mode: reading.mode,
+              metrics: reading.metrics,
+              faults: reading.faults,
+              devices: reading.devices,
+            },
+            state,
+            open,
+          );
+          if (steps.length === 0) continue;
+          changes.push(...(await applySteps(query, { houseId, farmId: first.farmId }, steps)));
+          // The next reading of the batch sees the alarms as they are now.
+          followSteps(open, steps);
+        }
+        if (online?.online) {
+          this.onlineSeen.set(houseId, true);
+          const steps = stepsOf([offline(false)], state, open, this.now().getTime(), IMMEDIATE);
+          changes.push(...(await applySteps(query, { houseId, farmId: first.farmId }, steps)));
+        }
+        if (JSON.stringify(state) !== before) await saveRuleState(query, houseId, state);
+      }
+      return changes;
+    });
+  }
+
+  /** Gateway online/offline (the status topic, its will, the offline sweep). */
+  async onStatus(states: readonly HouseLiveState[]): Promise<void> {
+    const changed = states.filter(
+      (s) => !SUMMARY_STATES.has(s) && this.onlineSeen.get(s.houseId) !== s.online,
+    );
+    if (changed.length === 0) return;
+    for (const s of changed) this.onlineSeen.set(s.houseId, s.online);
+    const sorted = [...changed].sort((a, b) => a.houseId - b.houseId);
+    await this.service.change(async (query) => {
+      const changes: AlarmChange[] = [];
+      for (const s of sorted) {
+        const state = await lockRuleState(query, s.houseId);
+        const open = await openAlarmsOf(query, s.houseId);
+        const empty = s.mode === EMPTY_HOUSE_MODE;
+        // A house whose gateway never reported is not offline: it has no gateway yet.
+        const down = !s.online && !empty && s.lastSeenAt !== null;
+        const steps = stepsOf([offline(down)], state, open, this.now().getTime(), IMMEDIATE);
+        changes.push(...(await applySteps(query, s, steps)));
+      }
+      return changes;
+    });
+  }
+
+  /** `roost/v1/{networkId}/event`: controller alarms and DI inputs (gatewayEventSchema). */
+  async submitEvent(networkId: string, payload: unknown): Promise<boolean> {
+    let json: unknown = payload;
+    if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+      try {
+        json = JSON.parse(payload.toString());
+      } catch {
+        return false;
+      }
+    }
+    const parsed = gatewayEventSchema.safeParse(json);
+    const gateway = await this.ingest.directory.find(networkId);
+    if (!parsed.success || !gateway || gateway.houseId === null || gateway.farmId === null) {
+      this.options.log.warn({ networkId }, 'gateway event refused');
+      return false;
+    }
+    const event = parsed.data;
+    const house = { houseId: gateway.houseId, farmId: gateway.farmId };
+    await this.service.change(async (query) => {
+      const input =
+        event.kind === 'di'
+          ? (
+              await query<{ content: string; important: boolean; shield_test: boolean }>(
+                'select content, important, shield_test from alarm_inputs where gateway_id = $1 and di_code = $2',
+                [gateway.gatewayId, event.code],
+              )
+            )[0]
+          : undefined;
+      // A shielded input is under test: its alarms are not real.
+      if (input?.shield_test) return [];
+      const [hs] = await query<{ mode: number | null }>(
+        'select mode from house_state where house_id = $1',
+        [house.houseId],
+      );
+      const empty = hs?.mode === EMPTY_HOUSE_MODE;
+      const state = await lockRuleState(query, house.houseId);
+      const open = await openAlarmsOf(query, house.houseId);
+      const condition: Condition = {
+        cause: event.kind === 'di' ? 'diInput' : 'controllerAlarm',
+        subject: event.code,
+        active: event.active && !empty,
+        value: null,
+        limit: null,
+        text: input?.content ?? event.text ?? null,
+        severity: input ? (input.important ? 'critical' : 'major') : undefined,
+      };
+      const steps = stepsOf([condition], state, open, this.now().getTime(), IMMEDIATE);
+      return applySteps(query, house, steps);
+    });
+    return true;
+  }
+}
+
+const offline = (active: boolean): Condition => ({
+  cause: 'gatewayOffline',
+  subject: '',
+  active,
+  value: null,
+  limit: null,
+  text: null,
+});
+
+function followSteps(open: Map<string, OpenAlarm>, steps: readonly Step[]): void {
+  for (const s of steps) {
+    const key = keyOf(s.cause, s.subject);
+    if (s.kind === 'clear') open.delete(key);
+    else open.set(key, { endedAt: s.kind === 'end' ? s.at : null });
+  }
+}
+
+/** The house's rule state, locked for this transaction (created on first use). */
+async function lockRuleState(query: Query, houseId: number): Promise<RuleState> {
+  await query(
+    `insert into alarm_rule_state (house_id, state) values ($1, $2::jsonb) on conflict (house_id) do nothing`,
+    [houseId, JSON.stringify(emptyRuleState())],
+  );
+  const [row] = await query<{ state: RuleState | string }>(
+    'select state from alarm_rule_state where house_id = $1 for update',
+    [houseId],
+  );
+  const state = typeof row?.state === 'string' ? (JSON.parse(row.state) as RuleState) : row?.state;
+  return { ...emptyRuleState(), ...state };
+}
+
+async function saveRuleState(query: Query, houseId: number, state: RuleState): Promise<void> {
+  await query(
+    'update alarm_rule_state set state = $2::jsonb, updated_at = now() where house_id = $1',
+    [houseId, JSON.stringify(state)],
+  );
+}

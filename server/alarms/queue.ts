@@ -1,0 +1,19 @@
+import { NOTICE_TYPE_OF, type Alarm } from '../../src/contract/alarms';
+import type { Query } from '../db/client';
+
+/**
+ * Puts a newly raised alarm in the notification queue once per alarm phone entry that covers
+ * its house (the entry's house, or every house of its farm) and its notice type. The first
+ * notification is due after the entry's delay; the dispatcher takes it from there.
+ */
+export async function enqueueNotifications(query: Query, alarm: Alarm, now: Date): Promise<void> {
+  await query(
+    `insert into alarm_notifications (alarm_id, phone_id, next_at)
+     select $1, p.id, $2::timestamptz + make_interval(mins => p.delay_minutes)
+     from alarm_phones p
+     where p.status = 'open' and p.farm_id = $3 and (p.house_id is null or p.house_id = $4)
+       and p.notice_types @> $5::jsonb
+     on conflict (alarm_id, phone_id) do nothing`,
+    [alarm.id, now, alarm.farmId, alarm.houseId, JSON.stringify([NOTICE_TYPE_OF[alarm.cause]])],
+  );
+}

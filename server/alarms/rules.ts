@@ -1,0 +1,319 @@
+import type { AlarmCause, AlarmSeverity, HouseAlarmLimits } from '../../src/contract/alarms';
+
+/**
+ * The alarm rules, pure: a house's context, a reading (or a signal) and the rule state in →
+ * the new rule state and the lifecycle steps out. No clock, no database: the time is the
+ * reading's. The engine (engine.ts) keeps the state in `alarm_rule_state` and applies the steps.
+ */
+
+/** Empty house (DOMAIN.md run mode 99): no alarms at all. */
+export const EMPTY_HOUSE_MODE = 99;
+
+/**
+ * Defaults when neither the breed nor the house says otherwise. The temperature band is wide
+ * enough that the demo's summer heat (up to ~3 °C over target) never alarms, yet catches a
+ * stopped fan within minutes.
+ */
+export const DEFAULT_LIMITS = {
+  temperatureBandHigh: 5,
+  temperatureBandLow: 5,
+  /** An alarm at target + 5 °C clears below target + 4 °C. */
+  temperatureHysteresis: 1,
+  humidityBand: 25,
+  humidityMin: 30,
+  humidityMax: 90,
+  humidityHysteresis: 5,
+  /** The breed's CO2 value is a working level; alarms start this much higher. */
+  co2BreedFactor: 1.5,
+  co2Max: 5_000,
+  nh3Max: 30,
+  pressureMin: -60,
+  pressureMax: 10,
+  pressureHysteresis: 5,
+  /** CO2 and NH3 clear this fraction under their limit. */
+  airHysteresisFraction: 0.1,
+  minDurationSeconds: 60,
+  clearHoldSeconds: 120,
+  stuckMinutes: 180,
+} as const;
+
+export const SEVERITY: Record<AlarmCause, AlarmSeverity> = {
+  temperatureHigh: 'critical',
+  temperatureLow: 'critical',
+  gatewayOffline: 'critical',
+  deviceError: 'major',
+  controllerAlarm: 'major',
+  diInput: 'major',
+  co2High: 'major',
+  nh3High: 'major',
+  humidityHigh: 'minor',
+  humidityLow: 'minor',
+  pressureHigh: 'minor',
+  pressureLow: 'minor',
+  sensorFault: 'minor',
+  sensorStuck: 'minor',
+};
+
+/** Sensors watched for a stuck value: a live climate sensor never shows one value for hours. */
+export const STUCK_METRICS = ['temperature', 'humidity', 'co2', 'nh3', 'pressure'] as const;
+
+/** The breed's targets at the flock's age (interpolated) and the house's own limits. */
+export interface HouseRules {
+  houseId: number;
+  targetTemperature: number | null;
+  breedHumidity: number | null;
+  breedCo2: number | null;
+  limits: HouseAlarmLimits;
+}
+
+export interface RuleState {
+  /** Time (ms) of the newest reading evaluated: an older one arriving late is not evaluated. */
+  lastTs: number;
+  /** Condition key → since when (ms) it holds without an alarm yet (minimum duration). */
+  pending: Record<string, number>;
+  /** Metric → [value, since ms]: the current run of one unchanged value. */
+  stuck: Record<string, [number, number]>;
+}
+
+export const emptyRuleState = (): RuleState => ({ lastTs: 0, pending: {}, stuck: {} });
+
+/** An open alarm as the rules see it: whether its condition has ended (and since when). */
+export interface OpenAlarm {
+  endedAt: number | null;
+}
+
+export interface Condition {
+  cause: AlarmCause;
+  subject: string;
+  active: boolean;
+  value: number | null;
+  limit: number | null;
+  text: string | null;
+  severity?: AlarmSeverity;
+  /** Overrides the house's minimum duration (0 for signals that are already debounced). */
+  minDurationMs?: number;
+  clearHoldMs?: number;
+}
+
+export interface Step {
+  kind: 'raise' | 'recur' | 'end' | 'clear';
+  cause: AlarmCause;
+  subject: string;
+  severity: AlarmSeverity;
+  value: number | null;
+  limit: number | null;
+  text: string | null;
+  at: number;
+}
+
+export const keyOf = (cause: string, subject: string) => `${cause}|${subject}`;
+
+export interface RuleReading {
+  ts: number;
+  mode: number | null;
+  metrics: Record<string, number>;
+  faults: Record<string, string>;
+  devices: Record<string, { state: number }>;
+}
+
+interface Threshold {
+  cause: AlarmCause;
+  metric: string;
+  above: boolean;
+  raise: number;
+  clear: number;
+}
+
+/** The thresholds of a house now: breed targets first, the house's overrides over them. */
+export function thresholdsOf(rules: HouseRules): Threshold[] {
+  const l = rules.limits;
+  const d = DEFAULT_LIMITS;
+  const list: Threshold[] = [];
+  const add = (cause: AlarmCause, metric: string, above: boolean, raise: number, gap: number) =>
+    list.push({ cause, metric, above, raise, clear: above ? raise - gap : raise + gap });
+  if (rules.targetTemperature !== null) {
+    const gap = l.temperatureHysteresis ?? d.temperatureHysteresis;
+    const high = l.temperatureBandHigh ?? d.temperatureBandHigh;
+    const low = l.temperatureBandLow ?? d.temperatureBandLow;
+    add('temperatureHigh', 'temperature', true, rules.targetTemperature + high, gap);
+    add('temperatureLow', 'temperature', false, rules.targetTemperature - low, gap);
+  }
+  const breedH = rules.breedHumidity;
+  const hMax = l.humidityMax ?? (breedH === null ? d.humidityMax : breedH + d.humidityBand);
+  const hMin = l.humidityMin ?? (breedH === null ? d.humidityMin : breedH - d.humidityBand);
+  add('humidityHigh', 'humidity', true, Math.min(hMax, 100), d.humidityHysteresis);
+  add('humidityLow', 'humidity', false, Math.max(hMin, 0), d.humidityHysteresis);
+  const co2 = l.co2Max ?? (rules.breedCo2 === null ? d.co2Max : rules.breedCo2 * d.co2BreedFactor);
+  add('co2High', 'co2', true, co2, co2 * d.airHysteresisFraction);
+  const nh3 = l.nh3Max ?? d.nh3Max;
+  add('nh3High', 'nh3', true, nh3, nh3 * d.airHysteresisFraction);
+  add('pressureHigh', 'pressure', true, l.pressureMax ?? d.pressureMax, d.pressureHysteresis);
+  add('pressureLow', 'pressure', false, l.pressureMin ?? d.pressureMin, d.pressureHysteresis);
+  return list;
+}
+
+/** Whether a condition counts as holding now: an alarm already up (or pending) holds to its clear level. */
+const holding = (key: string, state: RuleState, open: ReadonlyMap<string, OpenAlarm>) =>
+  state.pending[key] !== undefined || (open.has(key) && open.get(key)?.endedAt === null);
+
+/** Every condition a reading decides, by rule. */
+export function conditionsOf(
+  rules: HouseRules,
+  reading: RuleReading,
+  state: RuleState,
+  open: ReadonlyMap<string, OpenAlarm>,
+): Condition[] {
+  const conditions: Condition[] = [];
+  for (const t of thresholdsOf(rules)) {
+    const value = reading.metrics[t.metric];
+    if (value === undefined) continue;
+    const key = keyOf(t.cause, t.metric);
+    const level = holding(key, state, open) ? t.clear : t.raise;
+    const active = t.above ? value > level : value < level;
+    conditions.push({
+      cause: t.cause,
+      subject: t.metric,
+      active,
+      value,
+      limit: t.raise,
+      text: null,
+    });
+  }
+  for (const [metric, kind] of Object.entries(reading.faults)) {
+    const bad = kind === 'notConnected' || kind === 'error';
+    conditions.push({
+      cause: 'sensorFault',
+      subject: metric,
+      active: bad,
+      value: null,
+      limit: null,
+      text: kind,
+    });
+  }
+  for (const metric of Object.keys(reading.metrics)) {
+    if (
+      open.has(keyOf('sensorFault', metric)) ||
+      state.pending[keyOf('sensorFault', metric)] !== undefined
+    )
+      conditions.push({
+        cause: 'sensorFault',
+        subject: metric,
+        active: false,
+        value: null,
+        limit: null,
+        text: null,
+      });
+  }
+  const stuckMs = (rules.limits.stuckMinutes ?? DEFAULT_LIMITS.stuckMinutes) * 60_000;
+  for (const metric of STUCK_METRICS) {
+    const value = reading.metrics[metric];
+    if (value === undefined) continue;
+    const run = state.stuck[metric];
+    const since = run && run[0] === value ? run[1] : reading.ts;
+    state.stuck[metric] = [value, since];
+    const active = reading.ts - since >= stuckMs;
+    conditions.push({
+      cause: 'sensorStuck',
+      subject: metric,
+      active,
+      value,
+      limit: null,
+      text: null,
+      minDurationMs: 0,
+    });
+  }
+  for (const [device, { state: deviceState }] of Object.entries(reading.devices)) {
+    conditions.push({
+      cause: 'deviceError',
+      subject: device,
+      active: deviceState === 3,
+      value: deviceState,
+      limit: null,
+      text: null,
+    });
+  }
+  return conditions;
+}
+
+export interface Timing {
+  minDurationMs: number;
+  clearHoldMs: number;
+}
+
+export function timingOf(limits: HouseAlarmLimits): Timing {
+  return {
+    minDurationMs: (limits.minDurationSeconds ?? DEFAULT_LIMITS.minDurationSeconds) * 1000,
+    clearHoldMs: (limits.clearHoldSeconds ?? DEFAULT_LIMITS.clearHoldSeconds) * 1000,
+  };
+}
+
+/**
+ * The lifecycle of each condition: it must hold `minDuration` before an alarm is raised; once
+ * up, the alarm clears only after the condition has been gone `clearHold`; a return inside the
+ * hold is one more occurrence of the same alarm. Mutates `state.pending`.
+ */
+export function stepsOf(
+  conditions: readonly Condition[],
+  state: RuleState,
+  open: ReadonlyMap<string, OpenAlarm>,
+  ts: number,
+  timing: Timing,
+): Step[] {
+  const steps: Step[] = [];
+  for (const c of conditions) {
+    const key = keyOf(c.cause, c.subject);
+    const alarm = open.get(key);
+    const step = (kind: Step['kind']) =>
+      steps.push({
+        kind,
+        cause: c.cause,
+        subject: c.subject,
+        severity: c.severity ?? SEVERITY[c.cause],
+        value: c.value,
+        limit: c.limit,
+        text: c.text,
+        at: ts,
+      });
+    if (c.active) {
+      if (alarm) {
+        if (alarm.endedAt !== null) step('recur');
+        continue;
+      }
+      const since = state.pending[key] ?? ts;
+      if (ts - since >= (c.minDurationMs ?? timing.minDurationMs)) {
+        delete state.pending[key];
+        step('raise');
+      } else state.pending[key] = since;
+      continue;
+    }
+    delete state.pending[key];
+    if (!alarm) continue;
+    if (alarm.endedAt === null) {
+      const hold = c.clearHoldMs ?? timing.clearHoldMs;
+      step(hold <= 0 ? 'clear' : 'end');
+    } else if (ts - alarm.endedAt >= (c.clearHoldMs ?? timing.clearHoldMs)) step('clear');
+  }
+  return steps;
+}
+
+/** Everything a reading does to a house's alarms. An empty house ends every open alarm. */
+export function evaluateReading(
+  rules: HouseRules,
+  reading: RuleReading,
+  state: RuleState,
+  open: ReadonlyMap<string, OpenAlarm>,
+): Step[] {
+  if (reading.ts < state.lastTs) return [];
+  state.lastTs = reading.ts;
+  const timing = timingOf(rules.limits);
+  if (reading.mode === EMPTY_HOUSE_MODE) {
+    state.pending = {};
+    state.stuck = {};
+    const ending: Condition[] = [...open.keys()].map((key) => {
+      const [cause, subject] = key.split('|') as [AlarmCause, string];
+      return { cause, subject, active: false, value: null, limit: null, text: null };
+    });
+    return stepsOf(ending, state, open, reading.ts, timing);
+  }
+  return stepsOf(conditionsOf(rules, reading, state, open), state, open, reading.ts, timing);
+}

@@ -1,0 +1,55 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/client';
+import type { IngestPipeline } from '../ingest/pipeline';
+import { alarmBusOf, type AlarmListener } from './bus';
+import { LogAdapter, WebhookAdapter, type ChannelAdapter } from './channels';
+import { NotificationDispatcher } from './dispatcher';
+import { AlarmEngine } from './engine';
+
+export interface AlarmWiring {
+  engine: AlarmEngine;
+  dispatcher: NotificationDispatcher;
+  stop(): Promise<void>;
+}
+
+/**
+ * The notification channels from the environment: ROOST_NOTIFY_WEBHOOK_URL sends text
+ * messages and calls to a webhook (an SMS/voice provider's bridge), signed with
+ * ROOST_WEBHOOK_SECRET; without it they go to the server log.
+ */
+export function notificationAdapters(
+  notify: { webhookUrl: string | null; webhookSecret: string | null },
+  log: FastifyBaseLogger,
+) {
+  const adapter: ChannelAdapter = notify.webhookUrl
+    ? new WebhookAdapter({ url: notify.webhookUrl, secret: notify.webhookSecret })
+    : new LogAdapter(log);
+  return { sms: adapter, voice: adapter };
+}
+
+/**
+ * Alarms in a running server: the engine hears every stored batch and status change, the
+ * gateways' event topic, and tells the live hub; the dispatcher sends notifications.
+ */
+export function wireAlarms(options: {
+  database: Database;
+  ingest: IngestPipeline;
+  live: AlarmListener;
+  notify: { webhookUrl: string | null; webhookSecret: string | null };
+  timeZone: string;
+  log: FastifyBaseLogger;
+}): AlarmWiring {
+  const { database, ingest, log } = options;
+  const engine = new AlarmEngine(database, ingest, { timeZone: options.timeZone, log });
+  ingest.listen(engine);
+  alarmBusOf(ingest).listen(options.live);
+  // Events come through the ingest path (either broker), acknowledged only once handled.
+  ingest.handleEvents((networkId, payload) => engine.submitEvent(networkId, payload));
+  const dispatcher = new NotificationDispatcher(database, {
+    adapters: notificationAdapters(options.notify, log),
+    timeZone: options.timeZone,
+    log,
+  });
+  dispatcher.start();
+  return { engine, dispatcher, stop: () => dispatcher.stop() };
+}

@@ -1,0 +1,274 @@
+import { useEffect, useState } from 'react';
+import {
+  Button,
+  Classes,
+  FormGroup,
+  HTMLSelect,
+  HTMLTable,
+  InputGroup,
+  Intent,
+  Tag,
+} from '@blueprintjs/core';
+import { SearchIcon } from '@blueprintjs/icons';
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import {
+  ALARM_CAUSES,
+  ALARM_LIST_STATES,
+  ALARM_SEVERITIES,
+  MANUALLY_CLEARABLE,
+  alarmPlaceSchema,
+  type Alarm,
+  type AlarmListQuery,
+  type AlarmPlace,
+} from '../../contract/alarms';
+import { NOTIFICATION_MS, showToast } from '../toaster';
+import { useStores } from '../useStores';
+import { AcknowledgeButton } from './AcknowledgeButton';
+import { formatTime, formatValue } from './format';
+import './alarms.css';
+
+const SEVERITY_INTENT = {
+  critical: Intent.DANGER,
+  major: Intent.WARNING,
+  minor: Intent.NONE,
+} as const;
+
+/** `datetime-local` input value → ISO, or undefined. */
+const isoOf = (local: string) => (local ? new Date(local).toISOString() : undefined);
+
+/** /alarm/list: current and past alarms in the user's scope, with filters and acknowledge. */
+export const AlarmListPage = observer(function AlarmListPage() {
+  const { t } = useTranslation();
+  const { api, alarms } = useStores();
+  const [places, setPlaces] = useState<AlarmPlace[]>([]);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const q = alarms.query;
+
+  useEffect(() => {
+    void alarms.load(api, 1).catch(() => undefined);
+    api
+      .get('/alarm/places', { schema: z.array(alarmPlaceSchema) })
+      .then(setPlaces)
+      .catch(() => undefined);
+  }, [api, alarms]);
+
+  // A change of the open count means alarms came or went: show them (the same REST path as a
+  // reconnect's snapshot, so the list never drifts from the badge).
+  const count = alarms.activeCount;
+  useEffect(() => {
+    if (alarms.loaded) void alarms.load(api).catch(() => undefined);
+  }, [api, alarms, count]);
+
+  const farms = [...new Map(places.map((p) => [p.farmId, p.farmName]))];
+  const houses = places.filter((p) => !q.farmId || p.farmId === Number(q.farmId));
+  const set = (patch: Partial<AlarmListQuery>) => alarms.setQuery(patch);
+  const search = () => {
+    set({ from: isoOf(from), to: isoOf(to) });
+    void alarms.load(api, 1).catch(() => undefined);
+  };
+  const size = Number(q.size ?? 20);
+  const pages = Math.max(1, Math.ceil(alarms.total / size));
+  const page = Number(q.page ?? 1);
+
+  return (
+    <div className="roost-page roost-alarms" data-testid="page-alarm-list">
+      <div className="roost-alarms__bar">
+        <FormGroup label={t('alarms.list.farm')} labelFor="alarm-farm">
+          <HTMLSelect
+            id="alarm-farm"
+            value={String(q.farmId ?? '')}
+            onChange={(e) =>
+              set({
+                farmId: e.target.value ? Number(e.target.value) : undefined,
+                houseId: undefined,
+              })
+            }
+          >
+            <option value="">{t('alarms.list.all')}</option>
+            {farms.map(([id, name]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label={t('alarms.list.house')} labelFor="alarm-house">
+          <HTMLSelect
+            id="alarm-house"
+            value={String(q.houseId ?? '')}
+            onChange={(e) => set({ houseId: e.target.value ? Number(e.target.value) : undefined })}
+          >
+            <option value="">{t('alarms.list.all')}</option>
+            {houses.map((h) => (
+              <option key={h.houseId} value={h.houseId}>{`${h.farmName} · ${h.houseName}`}</option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label={t('alarms.list.cause')} labelFor="alarm-cause">
+          <HTMLSelect
+            id="alarm-cause"
+            value={q.cause ?? ''}
+            onChange={(e) =>
+              set({ cause: (e.target.value || undefined) as AlarmListQuery['cause'] })
+            }
+          >
+            <option value="">{t('alarms.list.all')}</option>
+            {ALARM_CAUSES.map((c) => (
+              <option key={c} value={c}>
+                {t(`alarms.cause.${c}`)}
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label={t('alarms.list.severity')} labelFor="alarm-severity">
+          <HTMLSelect
+            id="alarm-severity"
+            value={q.severity ?? ''}
+            onChange={(e) =>
+              set({ severity: (e.target.value || undefined) as AlarmListQuery['severity'] })
+            }
+          >
+            <option value="">{t('alarms.list.all')}</option>
+            {ALARM_SEVERITIES.map((s) => (
+              <option key={s} value={s}>
+                {t(`alarms.severity.${s}`)}
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label={t('alarms.list.state')} labelFor="alarm-state">
+          <HTMLSelect
+            id="alarm-state"
+            value={q.state ?? 'open'}
+            onChange={(e) => set({ state: e.target.value as AlarmListQuery['state'] })}
+          >
+            {ALARM_LIST_STATES.map((s) => (
+              <option key={s} value={s}>
+                {t(`alarms.state.${s}`)}
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label={t('alarms.list.from')} labelFor="alarm-from">
+          <InputGroup id="alarm-from" type="datetime-local" value={from} onValueChange={setFrom} />
+        </FormGroup>
+        <FormGroup label={t('alarms.list.to')} labelFor="alarm-to">
+          <InputGroup id="alarm-to" type="datetime-local" value={to} onValueChange={setTo} />
+        </FormGroup>
+        <Button
+          intent={Intent.PRIMARY}
+          icon={<SearchIcon />}
+          text={t('alarms.list.search')}
+          onClick={search}
+        />
+      </div>
+      <HTMLTable className="roost-alarms__table" compact striped>
+        <thead>
+          <tr>
+            <th>{t('alarms.list.severity')}</th>
+            <th>{t('alarms.list.farm')}</th>
+            <th>{t('alarms.list.house')}</th>
+            <th>{t('alarms.list.cause')}</th>
+            <th>{t('alarms.list.value')}</th>
+            <th>{t('alarms.list.state')}</th>
+            <th>{t('alarms.list.raisedAt')}</th>
+            <th>{t('alarms.list.acknowledged')}</th>
+            <th>{t('alarms.list.clearedAt')}</th>
+            <th>{t('alarms.list.occurrences')}</th>
+            <th>{t('alarms.list.actions')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {alarms.rows.map((a) => (
+            <AlarmRowView key={a.id} alarm={a} />
+          ))}
+          {alarms.loaded && alarms.rows.length === 0 && (
+            <tr>
+              <td colSpan={11} className={Classes.TEXT_MUTED}>
+                {t('alarms.list.empty')}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </HTMLTable>
+      <div className="roost-alarms__pager">
+        <span className={Classes.TEXT_MUTED}>
+          {t('alarms.list.total', { count: alarms.total })}
+        </span>
+        <Button
+          variant="minimal"
+          disabled={page <= 1}
+          text={t('alarms.list.previous')}
+          onClick={() => void alarms.load(api, page - 1).catch(() => undefined)}
+        />
+        <span>{`${page} / ${pages}`}</span>
+        <Button
+          variant="minimal"
+          disabled={page >= pages}
+          text={t('alarms.list.next')}
+          onClick={() => void alarms.load(api, page + 1).catch(() => undefined)}
+        />
+      </div>
+    </div>
+  );
+});
+
+const AlarmRowView = observer(function AlarmRowView({ alarm: a }: { alarm: Alarm }) {
+  const { t } = useTranslation();
+  const { api, alarms, session } = useStores();
+  // A threshold's subject is its metric, which the cause already names.
+  const subject = a.text ?? (a.limit === null ? (a.subject ?? '') : '');
+  const clear = async () => {
+    try {
+      await alarms.clear(api, a.id);
+      showToast({
+        message: t('alarms.ack.cleared'),
+        intent: Intent.SUCCESS,
+        timeoutMs: NOTIFICATION_MS,
+      });
+    } catch {
+      // Shown by the API client.
+    }
+  };
+  return (
+    <tr data-testid={`alarm-${a.id}`} data-state={a.state}>
+      <td>
+        <Tag intent={SEVERITY_INTENT[a.severity]} minimal={a.severity === 'minor'}>
+          {t(`alarms.severity.${a.severity}`)}
+        </Tag>
+      </td>
+      <td>{a.farmName}</td>
+      <td>{a.houseName}</td>
+      <td>
+        {t(`alarms.cause.${a.cause}`)}
+        {subject && <span className={Classes.TEXT_MUTED}>{` · ${subject}`}</span>}
+      </td>
+      <td className="roost-alarms__nowrap">{formatValue(a.value, a.limit)}</td>
+      <td className="roost-alarms__nowrap">{t(`alarms.state.${a.state}`)}</td>
+      <td>{formatTime(a.raisedAt)}</td>
+      <td>
+        {a.acknowledgedAt && `${formatTime(a.acknowledgedAt)} ${a.acknowledgedBy ?? ''}`}
+        {a.ackComment && <div className={Classes.TEXT_MUTED}>{a.ackComment}</div>}
+      </td>
+      <td>
+        {a.clearedAt &&
+          `${formatTime(a.clearedAt)}${a.clearedBy === 'user' ? ` (${t('alarms.list.byUser')})` : ''}`}
+      </td>
+      <td>{a.occurrences}</td>
+      <td className="roost-alarms__actions">
+        <AcknowledgeButton alarm={a} small />
+        {session.canOperate && a.state !== 'cleared' && MANUALLY_CLEARABLE.includes(a.cause) && (
+          <Button
+            size="small"
+            variant="minimal"
+            text={t('alarms.ack.clear')}
+            onClick={() => void clear()}
+          />
+        )}
+      </td>
+    </tr>
+  );
+});

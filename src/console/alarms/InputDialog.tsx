@@ -1,0 +1,119 @@
+import { useState } from 'react';
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  FormGroup,
+  HTMLSelect,
+  InputGroup,
+  Intent,
+} from '@blueprintjs/core';
+import { useTranslation } from 'react-i18next';
+import {
+  RELAY_TYPES,
+  type AlarmInputInput,
+  type AlarmInputSetting,
+  type AlarmPlace,
+} from '../../contract/alarms';
+
+export interface InputDialogProps {
+  /** The input to edit, or null for a new one. */
+  input: AlarmInputSetting | null;
+  places: readonly AlarmPlace[];
+  onSave(input: AlarmInputInput & { id?: number }): Promise<boolean>;
+  onClose(): void;
+}
+
+/** Create or edit one alarm input of a gateway (spec §3). */
+export function InputDialog({ input, places, onSave, onClose }: InputDialogProps) {
+  const { t } = useTranslation();
+  const gateways = places.filter((p) => p.gatewayId !== null);
+  const [v, setV] = useState<AlarmInputInput>(
+    input ?? {
+      gatewayId: gateways[0]?.gatewayId ?? 0,
+      diCode: '',
+      content: '',
+      horn: true,
+      shieldTest: false,
+      relayType: 'normallyOpen',
+      important: false,
+    },
+  );
+  const set = (patch: Partial<AlarmInputInput>) => setV((old) => ({ ...old, ...patch }));
+  const flag = (key: 'horn' | 'shieldTest' | 'important') => (
+    <Checkbox
+      inline
+      label={t(`alarms.settings.${key}`)}
+      checked={v[key]}
+      onChange={() => set({ [key]: !v[key] })}
+    />
+  );
+  return (
+    <Dialog
+      isOpen
+      title={t(input ? 'alarms.settings.edit' : 'alarms.settings.add')}
+      onClose={onClose}
+    >
+      <DialogBody>
+        <FormGroup label={t('alarms.settings.gateway')}>
+          <HTMLSelect
+            fill
+            value={String(v.gatewayId)}
+            onChange={(e) => set({ gatewayId: Number(e.target.value) })}
+          >
+            {gateways.map((g) => (
+              <option
+                key={g.gatewayId}
+                value={g.gatewayId ?? 0}
+              >{`${g.farmName} · ${g.houseName} (${g.networkId ?? ''})`}</option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label={t('alarms.settings.diCode')}>
+          <InputGroup value={v.diCode} maxLength={40} onValueChange={(x) => set({ diCode: x })} />
+        </FormGroup>
+        <FormGroup label={t('alarms.settings.content')}>
+          <InputGroup
+            value={v.content}
+            maxLength={100}
+            onValueChange={(x) => set({ content: x })}
+          />
+        </FormGroup>
+        <FormGroup label={t('alarms.settings.relayType')}>
+          <HTMLSelect
+            fill
+            value={v.relayType}
+            onChange={(e) => set({ relayType: e.target.value as AlarmInputInput['relayType'] })}
+          >
+            {RELAY_TYPES.map((x) => (
+              <option key={x} value={x}>
+                {t(`alarms.settings.relayTypes.${x}`)}
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup>
+          {flag('horn')}
+          {flag('shieldTest')}
+          {flag('important')}
+        </FormGroup>
+      </DialogBody>
+      <DialogFooter
+        actions={
+          <>
+            <Button text={t('alarms.settings.cancel')} onClick={onClose} />
+            <Button
+              intent={Intent.PRIMARY}
+              text={t('alarms.settings.save')}
+              onClick={() =>
+                void onSave(input ? { ...v, id: input.id } : v).then((done) => done && onClose())
+              }
+            />
+          </>
+        }
+      />
+    </Dialog>
+  );
+}

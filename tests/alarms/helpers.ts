@@ -1,0 +1,73 @@
+import { pino } from 'pino';
+import { AlarmEngine } from '../../server/alarms/engine';
+import type { Database } from '../../server/db/client';
+import { GatewayDirectory } from '../../server/ingest/gatewayDirectory';
+import { IngestPipeline } from '../../server/ingest/pipeline';
+
+/** A clock the test moves by hand. */
+export function testClock(start: Date) {
+  let now = start.getTime();
+  return {
+    now: () => new Date(now),
+    set: (d: Date) => (now = d.getTime()),
+    advance: (ms: number) => (now += ms),
+  };
+}
+
+/** The real ingest path on a test database, with the alarm engine listening on a test clock. */
+export function alarmPipeline(database: Database, now: () => Date) {
+  const log = pino(
+    { level: process.env.ALARM_TEST_LOG ?? 'silent' },
+    { write: (line: string) => console.log(line) },
+  );
+  const ingest = new IngestPipeline(database, new GatewayDirectory(database.db), log);
+  const engine = new AlarmEngine(database, ingest, { timeZone: 'Asia/Shanghai', log, now });
+  ingest.listen(engine);
+  return { ingest, engine };
+}
+
+export async function demoHouse(database: Database, farm: string, house: string) {
+  const [row] = await database.query<{
+    house_id: number;
+    farm_id: number;
+    network_id: string;
+    gateway_id: number;
+  }>(
+    `select h.id as house_id, f.id as farm_id, g.network_id, g.id as gateway_id
+     from houses h join farms f on f.id = h.farm_id join gateways g on g.house_id = h.id
+     where f.name = $1 and h.name = $2`,
+    [farm, house],
+  );
+  if (!row) throw new Error(`no demo house ${house} in ${farm}`);
+  return {
+    houseId: row.house_id,
+    farmId: row.farm_id,
+    networkId: row.network_id,
+    gatewayId: row.gateway_id,
+  };
+}
+
+export async function setLimits(
+  database: Database,
+  houseId: number,
+  limits: Record<string, number>,
+) {
+  await database.query(
+    `insert into alarm_limits (house_id, limits) values ($1, $2::jsonb)
+     on conflict (house_id) do update set limits = excluded.limits`,
+    [houseId, JSON.stringify(limits)],
+  );
+}
+
+export async function openAlarms(database: Database, houseId: number) {
+  return database.query<{
+    id: number;
+    cause: string;
+    subject: string;
+    state: string;
+    occurrences: number;
+  }>(
+    `select id, cause, subject, state, occurrences from alarms where house_id = $1 and state <> 'cleared' order by id`,
+    [houseId],
+  );
+}
