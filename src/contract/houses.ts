@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TREND_GRANULARITIES } from './overview';
+import { TREND_GRANULARITIES, forwardRange, trendQueryFields } from './overview';
 
 /** Spec §5/§9: a comparison holds at least one and at most six houses. */
 export const MAX_COMPARED_HOUSES = 6;
@@ -29,7 +29,7 @@ export const compareQuerySchema = z
     to: z.coerce.number().int().positive(),
     granularity: z.enum(TREND_GRANULARITIES),
   })
-  .refine((q) => q.from < q.to, { message: 'trend.badRange', path: ['from'] });
+  .refine(forwardRange, { message: 'trend.badRange', path: ['from'] });
 export type CompareQuery = z.input<typeof compareQuerySchema>;
 
 export const comparedHouseSchema = z.object({
@@ -62,27 +62,12 @@ export const compareExportQuerySchema = z
     granularity: z.enum(TREND_GRANULARITIES),
     format: z.enum(EXPORT_FORMATS),
   })
-  .refine((q) => q.from < q.to, { message: 'trend.badRange', path: ['from'] });
+  .refine(forwardRange, { message: 'trend.badRange', path: ['from'] });
 
 /** GET /api/houses/trend/export: one house's trend (several metrics) as a file. */
-export const trendExportQuerySchema = z
-  .object({
-    houseId: z.coerce.number().int().positive(),
-    metrics: z
-      .string()
-      .transform((s) =>
-        s
-          .split(',')
-          .map((m) => m.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.string().max(40)).min(1).max(12)),
-    from: z.coerce.number().int().positive(),
-    to: z.coerce.number().int().positive(),
-    granularity: z.enum(TREND_GRANULARITIES),
-    format: z.enum(EXPORT_FORMATS),
-  })
-  .refine((q) => q.from < q.to, { message: 'trend.badRange', path: ['from'] });
+export const trendExportQuerySchema = trendQueryFields
+  .extend({ format: z.enum(EXPORT_FORMATS) })
+  .refine(forwardRange, { message: 'trend.badRange', path: ['from'] });
 
 /** Spec §5/§9: an export above this many rows warns 'Too much data to export please wait'. */
 export const EXPORT_WARN_ROWS = 15_000;

@@ -30,24 +30,31 @@ export type TrendGranularity = (typeof TREND_GRANULARITIES)[number];
 /** More points than this per house and metric are refused: a chart cannot show them anyway. */
 export const MAX_TREND_POINTS = 5_000;
 
+/** The fields of a trend query, for the queries built on it (exports). */
+export const trendQueryFields = z.object({
+  houseId: z.coerce.number().int().positive(),
+  metrics: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().max(40)).min(1, 'trend.metricsRequired').max(12)),
+  from: z.coerce.number().int().positive(),
+  to: z.coerce.number().int().positive(),
+  granularity: z.enum(TREND_GRANULARITIES),
+});
+
+/** The window must run forwards; shared by every query with `from` and `to`. */
+export const forwardRange = (q: { from: number; to: number }) => q.from < q.to;
+
 /** GET /api/trend/house query. */
-export const trendQuerySchema = z
-  .object({
-    houseId: z.coerce.number().int().positive(),
-    metrics: z
-      .string()
-      .transform((s) =>
-        s
-          .split(',')
-          .map((m) => m.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.string().max(40)).min(1, 'trend.metricsRequired').max(12)),
-    from: z.coerce.number().int().positive(),
-    to: z.coerce.number().int().positive(),
-    granularity: z.enum(TREND_GRANULARITIES),
-  })
-  .refine((q) => q.from < q.to, { message: 'trend.badRange', path: ['from'] });
+export const trendQuerySchema = trendQueryFields.refine(forwardRange, {
+  message: 'trend.badRange',
+  path: ['from'],
+});
 export type TrendQuery = z.input<typeof trendQuerySchema>;
 
 /**
