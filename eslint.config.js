@@ -2,8 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
-import { importX } from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
 
 export default tseslint.config(
@@ -19,9 +18,14 @@ export default tseslint.config(
       sourceType: 'module',
       globals: { ...globals.node, ...globals.browser },
     },
-    plugins: { 'import-x': importX },
+    plugins: { import: importPlugin },
+    // The plain Node resolver, told about TypeScript files: our imports are relative and
+    // extensionless. (The TypeScript resolvers need a native binary the registry here lacks
+    // for other platforms, which made the lockfile unusable for npm ci.)
     settings: {
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
+      'import/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
@@ -29,8 +33,8 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
-      'import-x/no-cycle': ['error', { maxDepth: 10 }],
-      'import-x/no-default-export': 'error',
+      'import/no-cycle': ['error', { maxDepth: 10 }],
+      'import/no-default-export': 'error',
       eqeqeq: ['error', 'smart'],
     },
   },
@@ -90,6 +94,6 @@ export default tseslint.config(
   {
     // Config files are loaded by tools that expect a default export.
     files: ['*.config.ts', '*.config.js'],
-    rules: { 'import-x/no-default-export': 'off' },
+    rules: { 'import/no-default-export': 'off' },
   },
 );

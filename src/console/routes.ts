@@ -16,16 +16,17 @@ import {
   WarningSignIcon,
 } from '@blueprintjs/icons';
 import { lazyPage } from './lazyPage';
+import { NOT_FOUND_PATH, SCREEN_PATH } from './paths';
 import { type ConsoleRoute } from './routeTypes';
 
-export const HOME_PATH = '/';
-export const LOGIN_PATH = '/login';
-export const NOT_FOUND_PATH = '/404';
-/** Where `/` leads (spec §2). */
-export const ROOT_REDIRECT = '/shack/status/overview';
-/** A tab refresh goes through here (spec §2). */
-export const REDIRECT_PREFIX = '/redirect';
-export const SCREEN_PATH = '/screenDatav/home';
+export {
+  HOME_PATH,
+  LOGIN_PATH,
+  NOT_FOUND_PATH,
+  REDIRECT_PREFIX,
+  ROOT_REDIRECT,
+  SCREEN_PATH,
+} from './paths';
 
 /** Spec §6: /system is for these four roles; its children narrow it further. */
 const SYSTEM_ROLES = ['administrator', 'company_manager', 'area_manager', 'farm_manager'] as const;

@@ -2,7 +2,7 @@ import { Button, Intent, NonIdealState } from '@blueprintjs/core';
 import { HomeIcon, SearchIcon } from '@blueprintjs/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { HOME_PATH } from '../routes';
+import { HOME_PATH } from '../paths';
 
 /** /404: an unknown address, or one the role may not open. */
 export function NotFoundPage() {
