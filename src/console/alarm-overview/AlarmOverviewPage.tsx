@@ -1,6 +1,9 @@
+import { Button } from '@blueprintjs/core';
+import { FullscreenIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SCREEN_PATH } from '../routes';
+import { SCREEN_PATH } from '../paths';
 import { useStores } from '../useStores';
 
 /** Spec §2: the data screen's address; its language query is 1 for English, 0 for Chinese. */
@@ -8,16 +11,32 @@ export function screenAddress(language: 'en' | 'zh'): string {
   return `${SCREEN_PATH}?language=${language === 'en' ? 1 : 0}`;
 }
 
-/** /alarmOverview/index: the alarm screen embedded full width. */
+/**
+ * /alarmOverview/index: the alarm screen embedded full width, in the console's language, with
+ * a button that puts the screen (not the console around it) in full screen.
+ */
 export const AlarmOverviewPage = observer(function AlarmOverviewPage() {
   const { ui } = useStores();
   const { t } = useTranslation();
+  const frame = useRef<HTMLIFrameElement>(null);
   return (
-    <iframe
-      className="roost-embedded-screen"
-      data-testid="alarm-overview-frame"
-      title={t('route.alarmOverview')}
-      src={screenAddress(ui.language)}
-    />
+    <div className="roost-alarm-overview" style={{ position: 'relative' }}>
+      <iframe
+        ref={frame}
+        className="roost-embedded-screen"
+        data-testid="alarm-overview-frame"
+        title={t('route.alarmOverview')}
+        src={screenAddress(ui.language)}
+        allow="fullscreen; autoplay"
+      />
+      <Button
+        icon={<FullscreenIcon />}
+        text={t('wall.fullscreen')}
+        data-testid="alarm-overview-fullscreen"
+        style={{ position: 'absolute', bottom: 12, left: 12 }}
+        disabled={!document.fullscreenEnabled}
+        onClick={() => void frame.current?.requestFullscreen()}
+      />
+    </div>
   );
 });

@@ -1,0 +1,165 @@
+import { Button, Classes } from '@blueprintjs/core';
+import { GlobeIcon } from '@blueprintjs/icons';
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+import { STATE_HEX } from './constants';
+import { houseState, type FarmView, type WallHouseInput } from './wallModel';
+import { type WallStore } from './WallStore';
+
+/** The console page a house opens on (coordinated with the house pages: exactly this query). */
+export function monitorUrl(houseId: number): string {
+  return `/shack/status/monitor?houseId=${houseId}`;
+}
+
+export interface DrillPanelProps {
+  /** The wall's store. */
+  store: WallStore;
+  /** Opens the console's monitor of a house. */
+  onOpenHouse: (houseId: number) => void;
+}
+
+function Dot({ color }: { color: string }) {
+  return <span className="roost-wall__dot" style={{ background: color }} aria-hidden />;
+}
+
+const FarmRow = observer(function FarmRow({ farm, store }: { farm: FarmView; store: WallStore }) {
+  const { t } = useTranslation();
+  return (
+    <li>
+      <button
+        type="button"
+        className="roost-wall__row"
+        data-testid="drill-farm"
+        data-farm-id={farm.farmId}
+        data-state={farm.worstState}
+        onClick={() => store.selectFarm(farm.farmId)}
+      >
+        <Dot color={STATE_HEX[farm.worstState]} />
+        <span className="roost-wall__row-name">{farm.name}</span>
+        <span className={Classes.TEXT_MUTED}>
+          {t('wall.drill.houses', { count: farm.houseCount })}
+        </span>
+      </button>
+    </li>
+  );
+});
+
+const HouseRow = observer(function HouseRow({
+  house,
+  onOpen,
+}: {
+  house: WallHouseInput;
+  onOpen: (houseId: number) => void;
+}) {
+  const { t } = useTranslation();
+  const state = houseState(house);
+  const temperature = house.live.metrics['temperature'];
+  const humidity = house.live.metrics['humidity'];
+  return (
+    <li>
+      <button
+        type="button"
+        className="roost-wall__row"
+        data-testid="drill-house"
+        data-house-id={house.houseId}
+        data-state={state}
+        title={t('wall.drill.open')}
+        onClick={() => onOpen(house.houseId)}
+      >
+        <Dot color={STATE_HEX[state]} />
+        <span className="roost-wall__row-name">{house.houseName}</span>
+        <span data-testid="drill-temperature">
+          {temperature === undefined ? '—' : `${temperature.toFixed(1)} ℃`}
+        </span>
+        <span className={Classes.TEXT_MUTED}>
+          {humidity === undefined ? '—' : `${Math.round(humidity)} %`}
+        </span>
+      </button>
+    </li>
+  );
+});
+
+/** The drill-down beside the map: an area's farms, then a farm's houses with live values. */
+export const DrillPanel = observer(function DrillPanel({ store, onOpenHouse }: DrillPanelProps) {
+  const { t } = useTranslation();
+  if (store.selectedRegion === null && store.selectedFarmId === null) return null;
+  const farm = store.views.find((f) => f.farmId === store.selectedFarmId);
+  const farms = store.views.filter((f) => f.region === store.selectedRegion);
+  const houses = farm ? store.housesOf(farm.farmId) : [];
+  return (
+    <aside className={`roost-wall__drill ${Classes.ELEVATION_3}`} data-testid="wall-drill">
+      <div className="roost-wall__drill-head">
+        <h2 className="roost-wall__heading" data-testid="drill-title">
+          {farm ? farm.name : store.regionName(store.selectedRegion)}
+        </h2>
+        <Button
+          icon={<GlobeIcon />}
+          text={t('wall.drill.whole')}
+          data-testid="wall-whole-map"
+          onClick={() => store.reset()}
+        />
+      </div>
+      {farm ? (
+        <>
+          <p className={Classes.TEXT_MUTED}>{t('wall.drill.houses', { count: houses.length })}</p>
+          <ul className="roost-wall__list">
+            {houses.map((house) => (
+              <HouseRow key={house.houseId} house={house} onOpen={onOpenHouse} />
+            ))}
+          </ul>
+        </>
+      ) : (
+        <>
+          <p className={Classes.TEXT_MUTED}>{t('wall.drill.farms', { count: farms.length })}</p>
+          {farms.length === 0 && <p>{t('wall.drill.noFarms')}</p>}
+          <ul className="roost-wall__list">
+            {farms.map((f) => (
+              <FarmRow key={f.farmId} farm={f} store={store} />
+            ))}
+          </ul>
+        </>
+      )}
+    </aside>
+  );
+});
+
+/**
+ * The map's content as text is bounded: with 10,000 farms a full list would cost more to render
+ * each second than the map itself; the gravest farms come first.
+ */
+const MAX_LISTED_FARMS = 200;
+const GRAVITY = { alarm: 0, offline: 1, normal: 2 } as const;
+
+/**
+ * The map's content as text, for screen readers and for tests: the gravest farms' and each
+ * area's state, from the same computed values the layers draw.
+ */
+export const MapLegendList = observer(function MapLegendList({ store }: { store: WallStore }) {
+  const { t } = useTranslation();
+  const farms = [...store.views]
+    .sort((a, b) => GRAVITY[a.worstState] - GRAVITY[b.worstState])
+    .slice(0, MAX_LISTED_FARMS);
+  return (
+    <div className="roost-wall__sr" data-testid="wall-states">
+      <ul>
+        {farms.map((f) => (
+          <li
+            key={f.farmId}
+            data-farm-id={f.farmId}
+            data-state={f.worstState}
+            data-pulsing={f.pulsing}
+          >
+            {f.name}: {t(`wall.state.${f.worstState}`)}
+          </li>
+        ))}
+      </ul>
+      <ul>
+        {[...store.regionStates].map(([region, state]) => (
+          <li key={region} data-region={region} data-state={state}>
+            {store.regionName(region)}: {t(`wall.state.${state}`)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+});

@@ -1,0 +1,133 @@
+import { Classes } from '@blueprintjs/core';
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+import { STATE_HEX } from './constants';
+import { type TickerEntry, type WallStore } from './WallStore';
+
+export interface WallPanelProps {
+  /** The wall's store. */
+  store: WallStore;
+}
+
+function Counter({
+  id,
+  label,
+  value,
+  color,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  color?: string;
+}) {
+  return (
+    <div className="roost-wall__counter" data-testid={`wall-count-${id}`}>
+      <div className="roost-wall__counter-value" style={{ color }} data-testid="value">
+        {value}
+      </div>
+      <div className={`roost-wall__counter-label ${Classes.TEXT_MUTED}`}>{label}</div>
+    </div>
+  );
+}
+
+/** Houses total, online, offline, in alarm, alarm rate, and the live birds in 10K. */
+export const WallCounters = observer(function WallCounters({ store }: WallPanelProps) {
+  const { t, i18n } = useTranslation();
+  const c = store.counters;
+  const format = new Intl.NumberFormat(i18n.language === 'zh' ? 'zh-CN' : 'en', {
+    maximumFractionDigits: 2,
+  });
+  return (
+    <section className="roost-wall__panel roost-wall__counters">
+      <Counter id="total" label={t('wall.counters.total')} value={String(c.total)} />
+      <Counter
+        id="online"
+        label={t('wall.counters.online')}
+        value={String(c.online)}
+        color={STATE_HEX.normal}
+      />
+      <Counter
+        id="offline"
+        label={t('wall.counters.offline')}
+        value={String(c.offline)}
+        color={STATE_HEX.offline}
+      />
+      <Counter
+        id="alarm"
+        label={t('wall.counters.alarm')}
+        value={String(c.alarm)}
+        color={STATE_HEX.alarm}
+      />
+      <Counter
+        id="rate"
+        label={t('wall.counters.alarmRate')}
+        value={`${format.format(c.alarmRate)}%`}
+      />
+      <Counter
+        id="alive"
+        label={`${t('wall.counters.alive')} (${t('wall.counters.aliveUnit')})`}
+        value={format.format(c.alive10k)}
+      />
+    </section>
+  );
+});
+
+/** Today's alarms by cause, largest first; an empty state before the first alarm (or endpoint). */
+export const WallToday = observer(function WallToday({ store }: WallPanelProps) {
+  const { t } = useTranslation();
+  const rows = (store.today ?? []).filter((r) => r.count > 0).sort((a, b) => b.count - a.count);
+  const max = Math.max(1, ...rows.map((r) => r.count));
+  return (
+    <section className="roost-wall__panel" data-testid="wall-today">
+      <h2 className="roost-wall__heading">{t('wall.today.title')}</h2>
+      {rows.length === 0 ? (
+        <p className={Classes.TEXT_MUTED}>{t('wall.today.empty')}</p>
+      ) : (
+        <ul className="roost-wall__bars">
+          {rows.map((r) => (
+            <li key={r.cause} data-cause={r.cause}>
+              <span className="roost-wall__bar-label">{t(`alarms.cause.${r.cause}`)}</span>
+              <span className="roost-wall__bar" style={{ width: `${(r.count / max) * 100}%` }} />
+              <span className="roost-wall__bar-value">{r.count}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+});
+
+const TickerRow = observer(function TickerRow({ entry }: { entry: TickerEntry }) {
+  const { t, i18n } = useTranslation();
+  const time = new Date(entry.at).toLocaleTimeString(i18n.language === 'zh' ? 'zh-CN' : 'en-GB');
+  return (
+    <li
+      className={`roost-wall__tick roost-wall__tick--${entry.kind}`}
+      data-kind={entry.kind}
+      data-house-id={entry.houseId}
+    >
+      <span className={Classes.TEXT_MUTED}>{time}</span> <strong>{entry.houseName}</strong>{' '}
+      {entry.cause && entry.kind === 'raised' ? t(`alarms.cause.${entry.cause}`) + ' ' : ''}
+      <span className="roost-wall__tick-kind">{t(`wall.ticker.${entry.kind}`)}</span>
+    </li>
+  );
+});
+
+/** The live ticker of raised and cleared alarms, newest first, bounded. */
+export const WallTicker = observer(function WallTicker({ store }: WallPanelProps) {
+  const { t } = useTranslation();
+  return (
+    <section className="roost-wall__panel roost-wall__ticker" data-testid="wall-ticker">
+      <h2 className="roost-wall__heading">{t('wall.ticker.title')}</h2>
+      {store.ticker.length === 0 ? (
+        <p className={Classes.TEXT_MUTED}>{t('wall.ticker.empty')}</p>
+      ) : (
+        <ul>
+          {store.ticker.map((entry) => (
+            <TickerRow key={entry.id} entry={entry} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+});

@@ -1,0 +1,302 @@
+import { action, computed, makeObservable, observable, observableRef, reaction } from 'mobx';
+import { type ApiClient } from '../../api/client';
+import { alarmTodaySchema, type AlarmToday } from '../../contract/alarms';
+import { wallMapSchema, type WallFarm } from '../../contract/wall';
+import { type LiveStore } from '../../stores/LiveStore';
+import {
+  GEO_FILES,
+  type ChinaCityCollection,
+  type ChinaProvinceCollection,
+  type WorldCountryCollection,
+} from '../geo/geoTypes';
+import {
+  CLOCK_TICK_MS,
+  IDLE_RESET_MS,
+  MAP_REFETCH_DEBOUNCE_MS,
+  STALE_AFTER_MS,
+  TICKER_MAX_ENTRIES,
+  TODAY_POLL_MS,
+} from './constants';
+import {
+  containsPoint,
+  countersOf,
+  diffAlarms,
+  farmViews,
+  regionStates,
+  type AlarmChange,
+  type FarmView,
+  type WallHouseInput,
+} from './wallModel';
+
+/** What the wall reads from the console: the live houses and the connection (src/realtime feeds both). */
+export interface WallSources {
+  api: ApiClient;
+  houses: { readonly loaded: boolean; readonly all: readonly WallHouseInput[] };
+  live: Pick<LiveStore, 'state' | 'lastUpdateAt'>;
+  /** Called for each alarm raised while the wall runs (the audible alert). */
+  onRaised?: (change: AlarmChange) => void;
+}
+
+export interface TickerEntry extends AlarmChange {
+  id: number;
+  at: number;
+}
+
+export type Regions = ChinaProvinceCollection | WorldCountryCollection;
+
+/** China's ISO numeric code: a farm with a province adcode is in China on the World map. */
+const CHINA_COUNTRY_ID = '156';
+
+/** A failed fetch is retried by the next poll or reconnect: no toast on a wall. */
+const quiet = () => true;
+
+/** The wall screen's own state: map data, drill-down, ticker, clock; bounded for weeks of running. */
+export class WallStore {
+  mapType: '1' | '2' | null = null;
+  farms: WallFarm[] = [];
+  regions: Regions | null = null;
+  today: AlarmToday | null = null;
+  ticker: TickerEntry[] = [];
+  selectedRegion: string | null = null;
+  selectedFarmId: number | null = null;
+  now = Date.now();
+  /** The screen's language, for area names (the map files carry both). */
+  language: 'en' | 'zh' = 'en';
+  lastTouchAt = Date.now();
+  private readonly startedAt = Date.now();
+  private readonly seenAlarms = new Map<number, number>();
+  private nextTickerId = 1;
+  private readonly disposers: (() => void)[] = [];
+  private readonly regionOfFarm = new Map<number, string | null>();
+  /** Each province's city file, fetched once (34 at most). */
+  private readonly cityFiles = new Map<string, Promise<ChinaCityCollection | null>>();
+
+  constructor(private readonly sources: WallSources) {
+    makeObservable<WallStore, 'applyChanges'>(this, {
+      mapType: observable,
+      farms: observableRef,
+      regions: observableRef,
+      today: observableRef,
+      ticker: observableRef,
+      selectedRegion: observable,
+      selectedFarmId: observable,
+      now: observable,
+      language: observable,
+      setLanguage: action,
+      lastTouchAt: observable,
+      views: computed,
+      regionStates: computed,
+      counters: computed,
+      stale: computed,
+      dataAgeMs: computed,
+      selectRegion: action,
+      selectFarm: action,
+      reset: action,
+      touch: action,
+      applyChanges: action,
+    });
+  }
+
+  get views(): FarmView[] {
+    return farmViews(this.farms, this.sources.houses.all, (farm) => this.regionOf(farm));
+  }
+
+  get regionStates() {
+    return regionStates(this.views);
+  }
+
+  get liveState() {
+    return this.sources.live.state;
+  }
+
+  /** The houses of one farm, in the console's order. */
+  housesOf(farmId: number): WallHouseInput[] {
+    return this.sources.houses.all.filter((h) => h.farmId === farmId);
+  }
+
+  /** An area's name in the screen's language. */
+  regionName(region: string | null): string {
+    const feature = this.regions?.features.find((f) =>
+      'adcode' in f.properties ? f.properties.adcode === region : f.properties.id === region,
+    );
+    if (!feature) return region ?? '';
+    const p = feature.properties;
+    if ('adcode' in p) return this.language === 'zh' ? p.name : p.nameEn;
+    return this.language === 'zh' ? p.nameZh : p.name;
+  }
+
+  get counters() {
+    return countersOf(this.sources.houses.all);
+  }
+
+  /** How old the shown data is: none while live (every change arrives at once). */
+  get dataAgeMs(): number | null {
+    const { state, lastUpdateAt } = this.sources.live;
+    if (state === 'live') return 0;
+    return lastUpdateAt === null ? null : Math.max(0, this.now - lastUpdateAt);
+  }
+
+  get stale(): boolean {
+    const age = this.dataAgeMs ?? this.now - this.startedAt;
+    return age > STALE_AFTER_MS;
+  }
+
+  start(): void {
+    const tick = setInterval(
+      action(() => {
+        this.now = Date.now();
+        if (this.selectedRegion !== null && this.now - this.lastTouchAt > IDLE_RESET_MS)
+          this.reset();
+      }),
+      CLOCK_TICK_MS,
+    );
+    const today = setInterval(() => void this.loadToday(), TODAY_POLL_MS);
+    this.disposers.push(
+      () => clearInterval(tick),
+      () => clearInterval(today),
+    );
+    // Every change of the houses' alarms feeds the ticker (the first snapshot is the baseline).
+    this.disposers.push(
+      reaction(
+        () => this.sources.houses.all.map((h) => h.live.alarm.count),
+        () => this.applyChanges(diffAlarms(this.seenAlarms, this.sources.houses.all)),
+        { fireImmediately: true },
+      ),
+    );
+    // New alarm total: the farms' unacknowledged counts and today's causes changed too.
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    this.disposers.push(
+      reaction(
+        () => this.sources.houses.all.reduce((n, h) => n + h.live.alarm.count, 0),
+        () => {
+          if (timer !== null) clearTimeout(timer);
+          timer = setTimeout(() => {
+            timer = null;
+            void this.loadFarms();
+            void this.loadToday();
+          }, MAP_REFETCH_DEBOUNCE_MS);
+        },
+      ),
+      () => {
+        if (timer !== null) clearTimeout(timer);
+      },
+    );
+    // Back to live after an outage: everything may have changed meanwhile.
+    this.disposers.push(
+      reaction(
+        () => this.sources.live.state === 'live',
+        (live) => {
+          if (!live) return;
+          void this.loadFarms();
+          void this.loadToday();
+        },
+      ),
+    );
+    void this.loadFarms();
+    void this.loadToday();
+  }
+
+  stop(): void {
+    for (const dispose of this.disposers.splice(0)) dispose();
+  }
+
+  selectRegion(region: string | null): void {
+    this.selectedRegion = region;
+    this.selectedFarmId = null;
+    this.touch();
+  }
+
+  selectFarm(farmId: number): void {
+    const farm = this.views.find((f) => f.farmId === farmId);
+    this.selectedRegion = farm?.region ?? this.selectedRegion;
+    this.selectedFarmId = farmId;
+    this.touch();
+  }
+
+  reset(): void {
+    this.selectedRegion = null;
+    this.selectedFarmId = null;
+  }
+
+  setLanguage(language: 'en' | 'zh'): void {
+    this.language = language;
+  }
+
+  touch(): void {
+    this.lastTouchAt = Date.now();
+  }
+
+  async loadFarms(): Promise<void> {
+    try {
+      const map = await this.sources.api.get('/wall/map', { schema: wallMapSchema, quiet });
+      if (map.mapType !== this.mapType || !this.regions) await this.loadRegions(map.mapType);
+      action(() => {
+        this.mapType = map.mapType;
+        this.farms = map.farms;
+      })();
+    } catch {
+      // Retried on the next alarm change or reconnect; the stale banner tells the wall.
+    }
+  }
+
+  async loadToday(): Promise<void> {
+    try {
+      const today = await this.sources.api.get('/alarm/today', {
+        schema: alarmTodaySchema,
+        quiet,
+      });
+      action(() => (this.today = today))();
+    } catch {
+      // 404 (no alarm engine yet) or an outage: the panel shows its empty state.
+    }
+  }
+
+  /** The map file, fetched once per map type (STYLE.md #13). */
+  private async loadRegions(mapType: '1' | '2'): Promise<void> {
+    const url = mapType === '2' ? GEO_FILES.worldCountries : GEO_FILES.chinaProvinces;
+    const response = await fetch(url);
+    const regions = (await response.json()) as Regions;
+    this.regionOfFarm.clear();
+    action(() => (this.regions = regions))();
+  }
+
+  /** The cities of a Chinese province, or null when none are shipped (Taiwan) or the fetch failed. */
+  cities(adcode: string): Promise<ChinaCityCollection | null> {
+    let file = this.cityFiles.get(adcode);
+    if (!file) {
+      const province = (this.regions as ChinaProvinceCollection | null)?.features.find(
+        (f) => f.properties.adcode === adcode,
+      );
+      file = province?.properties.filename
+        ? fetch(GEO_FILES.chinaProvince(adcode))
+            .then((r) => (r.ok ? (r.json() as Promise<ChinaCityCollection>) : null))
+            .catch(() => null)
+        : Promise.resolve(null);
+      this.cityFiles.set(adcode, file);
+    }
+    return file;
+  }
+
+  regionOf(farm: WallFarm): string | null {
+    if (this.mapType !== '2') return farm.provinceAdcode;
+    if (farm.provinceAdcode) return CHINA_COUNTRY_ID;
+    if (this.regionOfFarm.has(farm.farmId)) return this.regionOfFarm.get(farm.farmId) ?? null;
+    let found: string | null = null;
+    if (farm.longitude !== null && farm.latitude !== null && this.regions)
+      for (const feature of (this.regions as WorldCountryCollection).features)
+        if (containsPoint(feature.geometry, [farm.longitude, farm.latitude])) {
+          found = feature.properties.id;
+          break;
+        }
+    this.regionOfFarm.set(farm.farmId, found);
+    return found;
+  }
+
+  private applyChanges(changes: AlarmChange[]): void {
+    if (changes.length === 0) return;
+    const at = Date.now();
+    const entries = changes.map((c) => ({ ...c, id: this.nextTickerId++, at }));
+    this.ticker = [...entries.reverse(), ...this.ticker].slice(0, TICKER_MAX_ENTRIES);
+    for (const change of changes) if (change.kind === 'raised') this.sources.onRaised?.(change);
+  }
+}

@@ -1,0 +1,34 @@
+import { type WallState } from '../../contract/wall';
+
+/** DOMAIN.md's overview colours, as deck.gl RGB. */
+export const STATE_RGB: Record<WallState, [number, number, number]> = {
+  normal: [0x67, 0xc3, 0x37],
+  alarm: [0xf6, 0x6c, 0x6c],
+  offline: [0x91, 0x94, 0x9a],
+};
+export const STATE_HEX: Record<WallState, string> = {
+  normal: '#67c337',
+  alarm: '#f66c6c',
+  offline: '#91949a',
+};
+
+/** Issue 7: data older than a minute is called stale on the wall. */
+export const STALE_AFTER_MS = 60_000;
+/** Issue 7: back to the whole map after a minute without a touch. */
+export const IDLE_RESET_MS = 60_000;
+/** The clock and the data's age are shown to the second. */
+export const CLOCK_TICK_MS = 1_000;
+/** A wall runs for weeks: the ticker keeps this many entries, the oldest drop out. */
+export const TICKER_MAX_ENTRIES = 40;
+/**
+ * After the alarm total changes, the farms (unacknowledged counts) are fetched again once
+ * things settle: a burst of alarms costs one request, not one each.
+ */
+export const MAP_REFETCH_DEBOUNCE_MS = 1_000;
+/** Today's alarms by cause change slowly; the console's own poll rate (spec §9) is enough. */
+export const TODAY_POLL_MS = 30_000;
+/** Farm point radius at 1920 px wide: a base plus a term growing with the house count. */
+export const POINT_BASE_PX = 7;
+export const POINT_PER_SQRT_HOUSE_PX = 3;
+/** Design width: sizes in pixels scale with the wall's width from here (4K doubles them). */
+export const DESIGN_WIDTH_PX = 1920;

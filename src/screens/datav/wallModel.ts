@@ -1,0 +1,189 @@
+import { type AlarmCause, type AlarmSeverity } from '../../contract/alarms';
+import { type HouseLive } from '../../contract/live';
+import { type WallFarm, type WallState } from '../../contract/wall';
+import { type AreaGeometry, type LngLat } from '../geo/geoTypes';
+
+/** What the wall needs of a house (the console's House satisfies it). */
+export interface WallHouseInput {
+  houseId: number;
+  houseName: string;
+  farmId: number;
+  headCount: number | null;
+  live: Pick<HouseLive, 'online' | 'alarm' | 'metrics'>;
+}
+
+/** DOMAIN.md: an open alarm outweighs a lost connection, which outweighs normal. */
+export function houseState(house: Pick<WallHouseInput, 'live'>): WallState {
+  if (house.live.alarm.count > 0) return 'alarm';
+  if (!house.live.online) return 'offline';
+  return 'normal';
+}
+
+const RANK: Record<WallState, number> = { alarm: 2, offline: 1, normal: 0 };
+
+export function worse(a: WallState, b: WallState): WallState {
+  return RANK[a] >= RANK[b] ? a : b;
+}
+
+/** One farm as drawn: its place from the server, its state from the live houses. */
+export interface FarmView extends WallFarm {
+  /** True while it has an alarm nobody acknowledged (the point pulses). */
+  pulsing: boolean;
+  /** The map area it counts in: province adcode (China) or country id (World). */
+  region: string | null;
+}
+
+/**
+ * Farms with their live state: the houses the console keeps live override the server's
+ * snapshot, so a delta turns a point at once. An alarm count above the snapshot's means a new,
+ * unacknowledged alarm.
+ */
+export function farmViews(
+  farms: readonly WallFarm[],
+  houses: Iterable<WallHouseInput>,
+  regionOf: (farm: WallFarm) => string | null,
+): FarmView[] {
+  const live = new Map<number, { count: number; state: WallState; alarms: number }>();
+  for (const house of houses) {
+    const entry = live.get(house.farmId) ?? { count: 0, state: 'normal', alarms: 0 };
+    entry.count += 1;
+    entry.state = worse(entry.state, houseState(house));
+    entry.alarms += house.live.alarm.count;
+    live.set(house.farmId, entry);
+  }
+  return farms.map((farm) => {
+    const now = live.get(farm.farmId);
+    const alarmCount = now ? now.alarms : farm.alarmCount;
+    return {
+      ...farm,
+      houseCount: now ? now.count : farm.houseCount,
+      worstState: now ? now.state : farm.worstState,
+      alarmCount,
+      pulsing: alarmCount > 0 && (farm.unacknowledged > 0 || alarmCount > farm.alarmCount),
+      region: regionOf(farm),
+    };
+  });
+}
+
+/** The worst farm state of each region, for the shading of provinces or countries. */
+export function regionStates(farms: readonly FarmView[]): Map<string, WallState> {
+  const states = new Map<string, WallState>();
+  for (const farm of farms) {
+    if (!farm.region) continue;
+    states.set(farm.region, worse(states.get(farm.region) ?? 'normal', farm.worstState));
+  }
+  return states;
+}
+
+export interface WallCounters {
+  total: number;
+  online: number;
+  offline: number;
+  alarm: number;
+  /** Percent of houses in alarm, one decimal. */
+  alarmRate: number;
+  /** Live birds in units of 10,000 (the 万 of the Chinese screen). */
+  alive10k: number;
+}
+
+export function countersOf(houses: Iterable<WallHouseInput>): WallCounters {
+  let total = 0;
+  let online = 0;
+  let alarm = 0;
+  let alive = 0;
+  for (const house of houses) {
+    total += 1;
+    if (house.live.online) online += 1;
+    if (house.live.alarm.count > 0) alarm += 1;
+    alive += house.headCount ?? 0;
+  }
+  return {
+    total,
+    online,
+    offline: total - online,
+    alarm,
+    alarmRate: total === 0 ? 0 : Math.round((alarm / total) * 1000) / 10,
+    alive10k: Math.round(alive / 100) / 100,
+  };
+}
+
+/** Ray casting on one ring ([lng, lat] pairs). */
+function inRing(point: LngLat, ring: readonly (readonly number[])[]): boolean {
+  let inside = false;
+  const [x, y] = point;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi = 0, yi = 0] = ring[i] ?? [];
+    const [xj = 0, yj = 0] = ring[j] ?? [];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/** Whether a point lies in a polygon or multipolygon (holes respected). */
+export function containsPoint(geometry: AreaGeometry, point: LngLat): boolean {
+  const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+  return polygons.some(
+    ([outer, ...holes]) =>
+      outer !== undefined && inRing(point, outer) && !holes.some((hole) => inRing(point, hole)),
+  );
+}
+
+/** [[west, south], [east, north]] of a geometry, for fitting the camera to it. */
+export function boundsOf(geometry: AreaGeometry): [LngLat, LngLat] {
+  let west = Infinity;
+  let south = Infinity;
+  let east = -Infinity;
+  let north = -Infinity;
+  const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+  for (const polygon of polygons)
+    for (const [lng = 0, lat = 0] of polygon[0] ?? []) {
+      west = Math.min(west, lng);
+      east = Math.max(east, lng);
+      south = Math.min(south, lat);
+      north = Math.max(north, lat);
+    }
+  return [
+    [west, south],
+    [east, north],
+  ];
+}
+
+/** A change seen between two states of a house's alarms, for the ticker. */
+export interface AlarmChange {
+  kind: 'raised' | 'cleared';
+  houseId: number;
+  houseName: string;
+  farmId: number;
+  cause: AlarmCause | null;
+  severity: AlarmSeverity | null;
+}
+
+/**
+ * Compares the open alarm count of each house with the last one seen: more is a raise (its
+ * top alarm names it), fewer a clear. `seen` is updated in place and forgets departed houses.
+ */
+export function diffAlarms(
+  seen: Map<number, number>,
+  houses: Iterable<WallHouseInput>,
+): AlarmChange[] {
+  const changes: AlarmChange[] = [];
+  const present = new Set<number>();
+  for (const house of houses) {
+    present.add(house.houseId);
+    const before = seen.get(house.houseId);
+    const now = house.live.alarm.count;
+    seen.set(house.houseId, now);
+    if (before === undefined || before === now) continue;
+    const top = house.live.alarm.top;
+    changes.push({
+      kind: now > before ? 'raised' : 'cleared',
+      houseId: house.houseId,
+      houseName: house.houseName,
+      farmId: house.farmId,
+      cause: top?.cause ?? null,
+      severity: top?.severity ?? null,
+    });
+  }
+  for (const id of [...seen.keys()]) if (!present.has(id)) seen.delete(id);
+  return changes;
+}

@@ -1,0 +1,252 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import mqtt, { type MqttClient } from 'mqtt';
+import { hashToken } from '../../server/auth/tokens';
+import { disableNagle } from '../../server/mqtt/noDelay';
+import { freePort } from '../helpers/processes';
+import { launchBrowser, signIn, startServer, type TestServer } from './harness';
+import { collectErrors, farmState, openWall, pixelOf, regionState } from './wallHelpers';
+
+const SHOTS_DIR = '.tmp/wall-shots';
+const WALL_VIEWPORT = { width: 1920, height: 1080 };
+
+let server: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+const clients: MqttClient[] = [];
+
+interface FarmRow {
+  id: number;
+  name: string;
+  province_adcode: string;
+  longitude: number;
+  latitude: number;
+}
+
+beforeAll(async () => {
+  const mqttPort = await freePort();
+  [server, browser] = await Promise.all([
+    startServer({ MQTT_PORT: String(mqttPort), ROOST_SIMULATOR: 'off' }),
+    launchBrowser(),
+  ]);
+  mkdirSync(SHOTS_DIR, { recursive: true });
+});
+afterAll(async () => {
+  for (const client of clients) client.end(true);
+  await browser?.close();
+  await server?.stop();
+});
+
+async function open(language: 'en' | 'zh' = 'en'): Promise<Page> {
+  context = await browser.newContext({
+    viewport: WALL_VIEWPORT,
+    locale: language === 'zh' ? 'zh-CN' : 'en-US',
+  });
+  page = await context.newPage();
+  errors = collectErrors(page);
+  await signIn(page, server.url, 'admin');
+  return page;
+}
+
+afterEach(async () => {
+  await context?.close();
+  expect(errors).toEqual([]);
+});
+
+/** The demo farm with the fewest houses, and its gateways, each given a token and connected. */
+async function connectFarm(): Promise<{
+  farm: FarmRow;
+  gateways: Array<{ networkId: string; houseId: number; client: MqttClient }>;
+}> {
+  const { database } = server.roost;
+  const [farm] = await database.query<FarmRow>(
+    `select f.id, f.name, f.province_adcode, f.longitude, f.latitude from farms f
+     join houses h on h.farm_id = f.id where f.level = 'farm'
+     group by f.id order by count(h.id), f.id limit 1`,
+  );
+  const rows = await database.query<{ id: number; network_id: string; house_id: number }>(
+    `select g.id, g.network_id, g.house_id from gateways g join houses h on h.id = g.house_id where h.farm_id = $1`,
+    [farm!.id],
+  );
+  // The alarm rules wait a minute before raising (a passing spike is no alarm): not in this test.
+  await database.query(
+    `insert into alarm_limits (house_id, limits) select house_id, '{"minDurationSeconds":0}'::jsonb from gateways where id = any($1::int[])
+     on conflict (house_id) do update set limits = excluded.limits`,
+    [rows.map((r) => r.id)],
+  );
+  const gateways = [];
+  for (const row of rows) {
+    const token = `wall-token-${row.id}`;
+    await database.query(`update gateways set token_hash = $1 where id = $2`, [
+      hashToken(token),
+      row.id,
+    ]);
+    server.roost.ingest.directory.forget(row.network_id);
+    const client = mqtt.connect(`mqtt://127.0.0.1:${server.roost.mqttPort}`, {
+      username: row.network_id,
+      password: token,
+      clientId: `wall-${row.network_id}`,
+      reconnectPeriod: 0,
+    });
+    disableNagle(client);
+    clients.push(client);
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', () => resolve());
+      client.once('error', reject);
+    });
+    gateways.push({ networkId: row.network_id, houseId: row.house_id, client });
+  }
+  return { farm: farm!, gateways };
+}
+
+const publish = (client: MqttClient, networkId: string, metrics: Record<string, number>) =>
+  client.publishAsync(
+    `roost/v1/${networkId}/telemetry`,
+    JSON.stringify({ ts: Date.now(), metrics, mode: 1 }),
+    { qos: 1 },
+  );
+
+const POLL = { timeout: 2_000, interval: 100 };
+
+describe('alarm overview wall', () => {
+  it('draws China with the provinces and every farm; readings turn a farm and its province within 2 s, an alarm turns them red and ticks', async () => {
+    const { farm, gateways } = await connectFarm();
+    await open();
+    await openWall(page, server.url);
+    expect(await page.getByTestId('wall-map').getAttribute('data-map-type')).toBe('1');
+    expect(await page.locator('[data-testid="wall-states"] li[data-farm-id]').count()).toBe(7);
+    expect(await page.getByTestId('wall-count-total').getByTestId('value').textContent()).toBe(
+      '42',
+    );
+    expect(await farmState(page, farm.id)).toBe('offline');
+
+    // Every house of the farm reports: the farm and its province turn normal.
+    await Promise.all(
+      gateways.map((g) => publish(g.client, g.networkId, { temperature: 25, humidity: 60 })),
+    );
+    await expect.poll(() => farmState(page, farm.id), POLL).toBe('normal');
+    await expect.poll(() => regionState(page, farm.province_adcode), POLL).toBe('normal');
+
+    // An NH3 reading far above its limit: the alarm engine raises an alarm, it reaches the wall
+    // as the house's live alarm count.
+    const first = gateways[0]!;
+    await publish(first.client, first.networkId, { nh3: 80 });
+    await expect.poll(() => farmState(page, farm.id), POLL).toBe('alarm');
+    await expect.poll(() => regionState(page, farm.province_adcode), POLL).toBe('alarm');
+    await expect
+      .poll(() => page.getByTestId('wall-count-alarm').getByTestId('value').textContent(), POLL)
+      .toBe('1');
+    const tick = page.locator(
+      `[data-testid="wall-ticker"] li[data-kind="raised"][data-house-id="${first.houseId}"]`,
+    );
+    await tick.waitFor({ timeout: 2_000, state: 'attached' });
+    expect(await tick.isVisible()).toBe(true);
+    // Nobody acknowledged it: the point pulses.
+    await expect
+      .poll(() =>
+        page
+          .locator(`[data-testid="wall-states"] li[data-farm-id="${farm.id}"]`)
+          .getAttribute('data-pulsing'),
+      )
+      .toBe('true');
+    await page.locator(`.roost-wall__pulse[data-farm-id="${farm.id}"]`).waitFor();
+    await page.screenshot({ path: `${SHOTS_DIR}/wall-china-en-alarm.png` });
+  });
+
+  it(
+    'drills down province → farm → house and opens that house monitor; the whole map comes back in one click',
+    { timeout: 120_000 },
+    async () => {
+      const farms = await server.roost.database.query<FarmRow>(
+        `select id, name, province_adcode, longitude, latitude from farms where level = 'farm' order by id`,
+      );
+      await open();
+      await openWall(page, server.url);
+      // A point of a farm's province away from the farm itself: the province's centroid, for the
+      // farm whose point lies furthest from it.
+      const provinces = JSON.parse(readFileSync('public/geo/china-provinces.json', 'utf8')) as {
+        features: Array<{ properties: { adcode: string; centroid: [number, number] } }>;
+      };
+      const centroidOf = (f: FarmRow) =>
+        provinces.features.find((p) => p.properties.adcode === f.province_adcode)!.properties
+          .centroid;
+      const distance = (f: FarmRow) =>
+        Math.hypot(centroidOf(f)[0] - f.longitude, centroidOf(f)[1] - f.latitude);
+      const farm = farms.sort((a, b) => distance(b) - distance(a))[0];
+      const at = await pixelOf(page, centroidOf(farm!));
+      await page.mouse.click(at.x, at.y);
+      await page.getByTestId('wall-drill').waitFor();
+      await page.locator(`[data-testid="drill-farm"][data-farm-id="${farm!.id}"]`).click();
+      await expect.poll(() => page.getByTestId('drill-title').textContent()).toBe(farm!.name);
+      await page.getByTestId('wall-whole-map').click();
+      await page.getByTestId('wall-drill').waitFor({ state: 'detached' });
+
+      // The farm's point on the map opens the farm directly.
+      const point = await pixelOf(page, [farm!.longitude, farm!.latitude]);
+      await page.mouse.click(point.x, point.y);
+      await expect.poll(() => page.getByTestId('drill-title').textContent()).toBe(farm!.name);
+      const house = page.getByTestId('drill-house').first();
+      const houseId = await house.getAttribute('data-house-id');
+      await house.click();
+      await page.waitForURL((u) => u.pathname === '/shack/status/monitor');
+      expect(new URL(page.url()).searchParams.get('houseId')).toBe(houseId);
+    },
+  );
+
+  it(
+    'speaks English with language=1 and Chinese with language=0; screenshots China and World at 1920×1080',
+    { timeout: 240_000 },
+    async () => {
+      for (const [language, locale, title] of [
+        ['1', 'en', 'Roost alarm overview'],
+        ['0', 'zh', 'Roost 报警总览'],
+      ] as const) {
+        await open(locale);
+        await openWall(page, server.url, language);
+        expect(await page.locator('.roost-wall__title').textContent()).toBe(title);
+        // Nothing to scroll on a wall.
+        expect(
+          await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight),
+        ).toBe(true);
+        await page.screenshot({ path: `${SHOTS_DIR}/wall-china-${locale}.png` });
+        await context.close();
+        expect(errors).toEqual([]);
+      }
+      await server.roost.database.query(`update organizations set map_type = '2'`);
+      try {
+        for (const [language, locale] of [
+          ['1', 'en'],
+          ['0', 'zh'],
+        ] as const) {
+          await open(locale);
+          await openWall(page, server.url, language);
+          expect(await page.getByTestId('wall-map').getAttribute('data-map-type')).toBe('2');
+          // Chinese farms count in China (ISO 156) on the World map.
+          expect(await regionState(page, '156')).not.toBeNull();
+          await page.screenshot({ path: `${SHOTS_DIR}/wall-world-${locale}.png` });
+          await context.close();
+          expect(errors).toEqual([]);
+        }
+      } finally {
+        await server.roost.database.query(`update organizations set map_type = '1'`);
+      }
+    },
+  );
+
+  it('embeds the screen in the console at /alarmOverview/index with the language and a fullscreen button', async () => {
+    await open();
+    await page.goto(`${server.url}/alarmOverview/index`);
+    const frame = page.getByTestId('alarm-overview-frame');
+    await frame.waitFor();
+    expect(await frame.getAttribute('src')).toBe('/screenDatav/home?language=1');
+    await page.getByTestId('alarm-overview-fullscreen').waitFor();
+    const inner = page.frameLocator('[data-testid="alarm-overview-frame"]');
+    await inner
+      .locator('[data-testid="wall-map"][data-map-loaded="true"]')
+      .waitFor({ timeout: 30_000 });
+    expect(await inner.locator('.roost-wall__title').textContent()).toBe('Roost alarm overview');
+  });
+});

@@ -1,0 +1,66 @@
+import { type Page } from 'playwright-core';
+
+/** Page console errors and uncaught exceptions; a test fails when any is left. */
+export function collectErrors(page: Page, ignore: RegExp[] = []): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    const text = message.text();
+    if (message.type() !== 'error' || text.startsWith('Failed to load resource')) return;
+    if (ignore.some((pattern) => pattern.test(text))) return;
+    errors.push(text);
+  });
+  return errors;
+}
+
+/** Opens the wall and waits until MapLibre loaded and deck.gl drew with the farms (events, not timers). */
+export async function openWall(page: Page, url: string, language: '0' | '1' = '1'): Promise<void> {
+  await page.goto(`${url}/screenDatav/home?language=${language}`);
+  await page
+    .locator('[data-testid="wall-map"][data-map-loaded="true"][data-deck-rendered="true"]')
+    .waitFor({ timeout: 30_000 });
+  await page
+    .locator('[data-testid="wall-states"] li[data-farm-id]')
+    .first()
+    .waitFor({ state: 'attached' });
+}
+
+export const farmState = (page: Page, farmId: number) =>
+  page
+    .locator(`[data-testid="wall-states"] li[data-farm-id="${farmId}"]`)
+    .getAttribute('data-state');
+export const regionState = (page: Page, region: string) =>
+  page
+    .locator(`[data-testid="wall-states"] li[data-region="${region}"]`)
+    .getAttribute('data-state');
+
+/**
+ * Where a longitude/latitude is drawn on the wall's map before any camera move: Web Mercator
+ * with MapLibre's 512 px tiles around the camera the map reports after its last move.
+ */
+export async function pixelOf(
+  page: Page,
+  lngLat: [number, number],
+): Promise<{ x: number; y: number }> {
+  const map = page.getByTestId('wall-map');
+  const [longitude = 0, latitude = 0, zoom = 0] = ((await map.getAttribute('data-view')) ?? '')
+    .split(',')
+    .map(Number);
+  const view = { longitude, latitude, zoom };
+  const box = await map.boundingBox();
+  if (!box) throw new Error('no map');
+  const world = 512 * 2 ** view.zoom;
+  const project = ([lng, lat]: [number, number]) => {
+    const phi = (lat * Math.PI) / 180;
+    return {
+      x: ((lng + 180) / 360) * world,
+      y: ((1 - Math.log(Math.tan(Math.PI / 4 + phi / 2)) / Math.PI) / 2) * world,
+    };
+  };
+  const center = project([view.longitude, view.latitude]);
+  const point = project(lngLat);
+  return {
+    x: box.x + box.width / 2 + point.x - center.x,
+    y: box.y + box.height / 2 + point.y - center.y,
+  };
+}

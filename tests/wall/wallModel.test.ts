@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { type WallFarm } from '../../src/contract/wall';
+import {
+  boundsOf,
+  containsPoint,
+  countersOf,
+  diffAlarms,
+  farmViews,
+  regionStates,
+  type WallHouseInput,
+} from '../../src/screens/datav/wallModel';
+import { type AreaGeometry } from '../../src/screens/geo/geoTypes';
+
+const farm = (farmId: number, over: Partial<WallFarm> = {}): WallFarm => ({
+  farmId,
+  name: `Farm ${farmId}`,
+  provinceAdcode: '370000',
+  provinceName: '山东省',
+  longitude: 119,
+  latitude: 36,
+  houseCount: 2,
+  worstState: 'normal',
+  alarmCount: 0,
+  unacknowledged: 0,
+  ...over,
+});
+
+const house = (houseId: number, farmId: number, online: boolean, alarms = 0): WallHouseInput => ({
+  houseId,
+  houseName: `House ${houseId}`,
+  farmId,
+  headCount: 25_000,
+  live: {
+    online,
+    metrics: {},
+    alarm: {
+      count: alarms,
+      top: alarms
+        ? { cause: 'nh3High', severity: 'major', subject: 'nh3', value: 40, limit: 30, text: null }
+        : null,
+    },
+  },
+});
+
+describe('wall model', () => {
+  it('gives a farm its worst house state (alarm over offline over normal) and its region the worst farm', () => {
+    const farms = [
+      farm(1),
+      farm(2, { provinceAdcode: '130000' }),
+      farm(3, { provinceAdcode: '130000' }),
+    ];
+    const houses = [
+      house(1, 1, true),
+      house(2, 1, false),
+      house(3, 2, false, 1),
+      house(4, 3, true),
+    ];
+    const views = farmViews(farms, houses, (f) => f.provinceAdcode);
+    expect(views.map((v) => v.worstState)).toEqual(['offline', 'alarm', 'normal']);
+    // An alarm above the snapshot's count is new, hence unacknowledged: the point pulses.
+    expect(views[1]!.pulsing).toBe(true);
+    expect(Object.fromEntries(regionStates(views))).toEqual({
+      '370000': 'offline',
+      '130000': 'alarm',
+    });
+  });
+
+  it('counts houses, online, offline, in alarm, the alarm rate and the birds in 10K', () => {
+    const c = countersOf([
+      house(1, 1, true),
+      house(2, 1, false),
+      house(3, 1, true, 2),
+      house(4, 1, true),
+    ]);
+    expect(c).toEqual({ total: 4, online: 3, offline: 1, alarm: 1, alarmRate: 25, alive10k: 10 });
+  });
+
+  it('ticks a raise and a clear, not the first sight of a house, and forgets departed houses', () => {
+    const seen = new Map<number, number>();
+    expect(diffAlarms(seen, [house(1, 1, true, 1)])).toEqual([]);
+    expect(diffAlarms(seen, [house(1, 1, true, 2)])).toMatchObject([
+      { kind: 'raised', houseId: 1, cause: 'nh3High', severity: 'major' },
+    ]);
+    expect(diffAlarms(seen, [house(1, 1, true, 0)])).toMatchObject([
+      { kind: 'cleared', houseId: 1 },
+    ]);
+    diffAlarms(seen, []);
+    expect(seen.size).toBe(0);
+  });
+
+  it('finds a point in a polygon with a hole and bounds a multipolygon', () => {
+    const square: AreaGeometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [10, 0],
+          [10, 10],
+          [0, 10],
+          [0, 0],
+        ],
+        [
+          [4, 4],
+          [6, 4],
+          [6, 6],
+          [4, 6],
+          [4, 4],
+        ],
+      ],
+    };
+    expect(containsPoint(square, [2, 2])).toBe(true);
+    expect(containsPoint(square, [5, 5])).toBe(false);
+    expect(containsPoint(square, [12, 5])).toBe(false);
+    const multi: AreaGeometry = {
+      type: 'MultiPolygon',
+      coordinates: [
+        square.coordinates,
+        [
+          [
+            [20, -5],
+            [30, -5],
+            [30, 1],
+            [20, -5],
+          ],
+        ],
+      ],
+    };
+    expect(boundsOf(multi)).toEqual([
+      [0, -5],
+      [30, 10],
+    ]);
+  });
+});
