@@ -43,6 +43,7 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
   const { url, pipeline, instance, log } = options;
   const share = `$share/${options.shareGroup}`;
   const clients: MqttClient[] = [];
+  const subscribed: Array<Promise<void>> = [];
   for (let i = 0; i < INGEST_CLIENTS; i += 1) {
     const client = mqtt.connect(url, {
       clientId: `roost-ingest-${hostname()}-${instance}-${i}`,
@@ -73,6 +74,8 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
       },
     });
     disableNagle(client);
+    let firstSubscription: () => void = () => undefined;
+    subscribed.push(new Promise<void>((resolve) => (firstSubscription = resolve)));
     client.on('connect', () => {
       client.subscribe(
         [
@@ -81,26 +84,32 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
           `${share}/${TOPIC_ROOT}/+/event`,
         ],
         { qos: 1 },
-        (error) => error && log.error({ err: error }, 'subscribing on the external broker failed'),
+        (error) => {
+          if (error) log.error({ err: error }, 'subscribing on the external broker failed');
+          else firstSubscription();
+        },
       );
     });
     client.on('error', (error) => log.warn({ err: error }, 'external broker connection error'));
     clients.push(client);
   }
-  await new Promise<void>((resolve, reject) => {
-    const first = clients[0]!;
-    const timer = setTimeout(
-      () => reject(new Error(`no answer from the MQTT broker at ${url} within 10 s`)),
-      10_000,
-    );
-    first.once('connect', () => {
-      clearTimeout(timer);
-      resolve();
+  // Ready only once every client is subscribed: a broker drops a QoS 1 message published to a
+  // shared group with no member yet, so "connected" alone would let readings fall through.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(subscribed),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no subscription on the MQTT broker at ${url} within 10 s`)),
+        10_000,
+      );
+    }),
+  ])
+    .finally(() => clearTimeout(timer))
+    .catch(async (error: Error) => {
+      await Promise.all(clients.map((c) => c.endAsync(true)));
+      throw error;
     });
-  }).catch(async (error: Error) => {
-    await Promise.all(clients.map((c) => c.endAsync(true)));
-    throw error;
-  });
   return {
     connected: () => clients.some((c) => c.connected),
     async close() {

@@ -92,12 +92,13 @@ describe.runIf(TEST_DATABASE_URL && TEST_MQTT_URL && TEST_REDIS_URL)(
         );
       // Both processes' subscriptions are in place once a first reading comes through.
       const base = Date.now() - 600_000;
-      await gateway.publishAsync(
-        `roost/v1/${house!.networkId}/telemetry`,
-        JSON.stringify({ ts: base, metrics: { temperature: 19 } }),
-        { qos: 1 },
-      );
-      await waitFor(async () => (await count()) === 1);
+      // Sent again until stored (the same reading: stored once whatever the resends).
+      const probe = JSON.stringify({ ts: base, metrics: { temperature: 19 } });
+      await waitFor(async () => {
+        await gateway.publishAsync(`roost/v1/${house!.networkId}/telemetry`, probe, { qos: 1 });
+        await new Promise((r) => setTimeout(r, 200));
+        return (await count()) === 1;
+      });
 
       for (let i = 1; i <= 40; i += 1) {
         await gateway.publishAsync(
@@ -113,7 +114,11 @@ describe.runIf(TEST_DATABASE_URL && TEST_MQTT_URL && TEST_REDIS_URL)(
       expect(a.ingest.counters.stored).toBeGreaterThan(0);
       expect(b.ingest.counters.stored).toBeGreaterThan(0);
       expect(a.ingest.counters.stored + b.ingest.counters.stored).toBe(41);
-      await waitFor(async () => seen.includes(24));
+      await waitFor(
+        async () => seen.includes(24),
+        20_000,
+        () => `B's browser saw ${JSON.stringify(seen)}`,
+      );
 
       // A reading stored by process A for certain (its own HTTP ingest) reaches B's browser.
       await a.database.db
@@ -127,17 +132,25 @@ describe.runIf(TEST_DATABASE_URL && TEST_MQTT_URL && TEST_REDIS_URL)(
         body: JSON.stringify({ ts: base + 100_000, metrics: { temperature: 33.3 } }),
       });
       expect(stored.status).toBe(200);
-      await waitFor(async () => seen.includes(33.3));
+      await waitFor(
+        async () => seen.includes(33.3),
+        20_000,
+        () => `B's browser saw ${JSON.stringify(seen)}`,
+      );
       gateway.end(true);
       socket.close();
     });
   },
 );
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+async function waitFor(
+  check: () => Promise<boolean>,
+  timeoutMs = 10_000,
+  state = () => '',
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
+    if (Date.now() > until) throw new Error(`timed out ${state()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
