@@ -71,7 +71,7 @@ describe('the console in Chromium', () => {
     await page.waitForURL('**/login?redirect=%2Fsystem%2Fuser');
     await signIn(page, server.url, 'admin');
     await page.waitForURL('**/system/user');
-    await page.getByTestId('page-userManage').waitFor();
+    await page.getByTestId('page-user').waitFor();
   });
 
   it('sends a signed-in user who opens /login to the root', async () => {
