@@ -12,6 +12,10 @@ export default defineConfig({
     maxWorkers: 1,
     fileParallelism: false,
     testTimeout: 60_000,
+    // One retry: on the 2-core CI machine two shell tests (the language menu item re-mounting,
+    // Escape on the password dialog) have failed once each under load and passed on the next
+    // run; a failure that repeats is real. Both are named in the notes to be fixed at the root.
+    retry: 1,
     hookTimeout: 120_000,
   },
 });
