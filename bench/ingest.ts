@@ -73,6 +73,8 @@ export interface ThroughputFigures {
   bareRowsPerSecond: number;
   ratioToBare: number;
   stored: number;
+  /** Server CPU (user + system, all threads) per stored reading: stable on a loaded machine. */
+  serverCpuUsPerReading: number;
 }
 
 /** Sustained QoS 1 ingest of 30-value readings from 42 gateways, against a bare unnest insert. */
@@ -85,17 +87,20 @@ export async function benchThroughput(
     try {
       const gateways = readDemoGateways(bench.dataDir).slice(0, GATEWAYS);
       const clients = await connectGateways(bench.mqttPort, gateways);
+      const cpuBefore = cpuMs(bench.server.child.pid!);
       const result = await publishLoad(clients, gateways, {
         ratePerSecond: null,
         seconds,
         window: 4_000,
       });
+      const cpuUsed = cpuMs(bench.server.child.pid!) - cpuBefore;
       for (const c of clients) c.end(true);
       const stats = await adminGet<{ stored: number }>(bench.port, '/api/ingest/stats');
       return {
         readingsPerSecond: Math.round((result.acked / result.elapsedMs) * 1000),
         stored: stats.stored,
         acked: result.acked,
+        serverCpuUsPerReading: Math.round((cpuUsed * 1000) / Math.max(1, result.acked)),
       };
     } finally {
       await bench.stop();
@@ -108,6 +113,7 @@ export async function benchThroughput(
     bareRowsPerSecond: bare,
     ratioToBare: Math.round((served.readingsPerSecond / bare) * 100) / 100,
     stored: served.stored,
+    serverCpuUsPerReading: served.serverCpuUsPerReading,
   };
 }
 
@@ -222,6 +228,12 @@ export async function benchSoak(minutes: number, rate: number): Promise<SoakFigu
   } finally {
     await bench.stop();
   }
+}
+
+/** A process's CPU time so far (user + system), from /proc (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function rssMiB(pid: number): number {

@@ -1,16 +1,25 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { benchAlarms } from './alarms';
 import { benchFoundation } from './foundation';
 import { benchLatency, benchSoak, benchThroughput } from './ingest';
+import { benchOverview } from './overview';
 import { benchTrendQueries } from './trend';
+import { benchWall } from './wall';
 
 /**
  * `npm run bench`: prints each figure beside the goal it is compared to and writes
  * bench/results/latest.json. Figures, never assertions. BENCH_ONLY=foundation,ingest,latency,
- * trend,soak picks parts; BENCH_SOAK_MINUTES (default 10) sets the memory soak.
+ * trend,alarms,soak picks parts; BENCH_SOAK_MINUTES (default 10) sets the memory soak. Two
+ * parts run only when named, as they need `npm run build` and Chromium: `overview` (the
+ * console's house grid with 5,000 houses) and `wall` (the alarm wall, BENCH_WALL_MINUTES,
+ * default 30).
  */
-const only = new Set((process.env.BENCH_ONLY ?? 'foundation,ingest,latency,trend,soak').split(','));
+const only = new Set(
+  (process.env.BENCH_ONLY ?? 'foundation,ingest,latency,trend,alarms,soak').split(','),
+);
 const soakMinutes = Number(process.env.BENCH_SOAK_MINUTES ?? 10);
+const wallMinutes = Number(process.env.BENCH_WALL_MINUTES ?? 30);
 const rows: Array<[string, string, string]> = [];
 const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version };
 
@@ -50,6 +59,7 @@ async function main(): Promise<void> {
         `${t.bareRowsPerSecond}/s`,
         `ratio ${t.ratioToBare}`,
       );
+      row(`${kind}: server CPU per stored reading`, `${t.serverCpuUsPerReading} µs`);
     }
   }
   if (only.has('latency')) {
@@ -79,6 +89,36 @@ async function main(): Promise<void> {
       );
     }
   }
+  if (only.has('overview')) {
+    console.log('House overview in Chromium: 5,000 houses, 1,000 house updates a second');
+    const o = await benchOverview();
+    results.overview = o;
+    row(
+      `first render, ${o.houses} houses (median of ${o.firstRenderMs.runs.length})`,
+      `${o.firstRenderMs.median} ms`,
+      'goal < 1500 ms',
+    );
+    for (const [name, f] of [
+      ['by farm', o.sortedByFarm],
+      ['by status', o.sortedByStatus],
+    ] as const)
+      row(
+        `frame p50 / p95 while updating, sorted ${name}`,
+        `${f.p50} / ${f.p95} ms`,
+        'goal p95 < 16.7 ms',
+      );
+  }
+  if (only.has('alarms')) {
+    console.log('Alarms (issue 6): rule cost and publish → badge count, PGlite');
+    const a = await benchAlarms();
+    results.alarms = a;
+    row('alarm evaluation per reading (16 metrics, 4 devices)', `${a.evaluationUsPerReading} µs`);
+    row(
+      'MQTT publish → socket alarm:count p50 / p99',
+      `${a.publishToCountP50Ms} / ${a.publishToCountP99Ms} ms`,
+      'badge within 2 s',
+    );
+  }
   if (only.has('soak')) {
     console.log(`Memory: ${soakMinutes} min at 2,000 readings/s, PGlite`);
     const s = await benchSoak(soakMinutes, 2_000);
@@ -89,6 +129,17 @@ async function main(): Promise<void> {
       'no growth after warm-up',
     );
     row('RSS samples every 15 s', s.rssMiB.join(' '));
+  }
+  if (only.has('wall')) {
+    console.log(`Wall screen: 10,000 farm points updating every second, ${wallMinutes} min`);
+    const w = await benchWall(wallMinutes);
+    results.wall = w;
+    row('frame time p50 / p95 (SwiftShader)', `${w.frameMs.p50} / ${w.frameMs.p95} ms`, '16.7 ms');
+    row(
+      'JS heap after warm-up / 5 min / end',
+      `${w.heapMb.afterWarmUp} / ${w.heapMb.after5Min ?? '–'} / ${w.heapMb.atEnd} MB`,
+      `end within 10 % of 5 min (${w.heapMb.endVs5MinPct ?? '–'} %)`,
+    );
   }
   const dir = path.resolve(import.meta.dirname, 'results');
   mkdirSync(dir, { recursive: true });

@@ -4,7 +4,7 @@ import type { Database, Query } from '../db/client';
 import type { IngestPipeline } from '../ingest/pipeline';
 import type { HouseLiveState, IngestListener, Reading } from '../ingest/types';
 import { HouseRulesCache } from './houseRules';
-import { applySteps, openAlarmsOf, type AlarmChange } from './lifecycle';
+import { applySteps, openAlarmsOf, openAlarmsOfHouses, type AlarmChange } from './lifecycle';
 import {
   EMPTY_HOUSE_MODE,
   emptyRuleState,
@@ -51,29 +51,41 @@ export class AlarmEngine implements IngestListener {
     this.service.bus.onRulesChanged((houseId) => this.rules.forget(houseId));
   }
 
-  async onStored(readings: readonly Reading[], states: readonly HouseLiveState[]): Promise<void> {
+  async onStored(
+    readings: readonly Reading[],
+    liveStates: readonly HouseLiveState[],
+  ): Promise<void> {
     const byHouse = new Map<number, Reading[]>();
     for (const r of readings) byHouse.set(r.houseId, [...(byHouse.get(r.houseId) ?? []), r]);
     const houseIds = [...byHouse.keys()].sort((a, b) => a - b);
     const contexts = await this.rules.get(houseIds);
     await this.service.change(async (query) => {
       const changes: AlarmChange[] = [];
-      // Houses in id order: two processes locking several houses never deadlock.
+      // One statement each for every house of the batch, not four per house: the rule states
+      // and open alarms are locked in house id order, so two processes never deadlock.
+      const states = await lockRuleStates(query, houseIds);
+      const openByHouse = await openAlarmsOfHouses(query, houseIds);
+      const changedStates: Array<[number, RuleState]> = [];
       for (const houseId of houseIds) {
         const houseReadings = (byHouse.get(houseId) ?? []).sort(
           (a, b) => a.ts.getTime() - b.ts.getTime(),
         );
         const rules = contexts.get(houseId);
         const first = houseReadings[0];
-        if (!rules || !first) continue;
-        const state = await lockRuleState(query, houseId);
-        const open = await openAlarmsOf(query, houseId);
+        const state = states.get(houseId);
+        if (!rules || !first || !state) continue;
+        const open = openByHouse.get(houseId) ?? new Map<string, OpenAlarm>();
         const before = JSON.stringify(state);
-        const online = states.find((s) => s.houseId === houseId);
+        const online = liveStates.find((s) => s.houseId === houseId);
+        // Without a breed target the controller's own target decides; one context per value, so
+        // the rules' thresholds are worked out once, not per reading.
+        let context = rules;
         for (const reading of houseReadings) {
           const target = rules.targetTemperature ?? reading.metrics.temperature_target ?? null;
+          if (context.targetTemperature !== target)
+            context = { ...rules, targetTemperature: target };
           const steps = evaluateReading(
-            { ...rules, targetTemperature: target },
+            context,
             {
               ts: reading.ts.getTime(),
               mode: reading.mode,
@@ -94,8 +106,9 @@ export class AlarmEngine implements IngestListener {
           const steps = stepsOf([offline(false)], state, open, this.now().getTime(), IMMEDIATE);
           changes.push(...(await applySteps(query, { houseId, farmId: first.farmId }, steps)));
         }
-        if (JSON.stringify(state) !== before) await saveRuleState(query, houseId, state);
+        if (JSON.stringify(state) !== before) changedStates.push([houseId, state]);
       }
+      await saveRuleStates(query, changedStates);
       return changes;
     });
   }
@@ -193,23 +206,36 @@ function followSteps(open: Map<string, OpenAlarm>, steps: readonly Step[]): void
   }
 }
 
-/** The house's rule state, locked for this transaction (created on first use). */
+/** One house's rule state, locked for this transaction (created on first use). */
 async function lockRuleState(query: Query, houseId: number): Promise<RuleState> {
-  await query(
-    `insert into alarm_rule_state (house_id, state) values ($1, $2::jsonb) on conflict (house_id) do nothing`,
-    [houseId, JSON.stringify(emptyRuleState())],
-  );
-  const [row] = await query<{ state: RuleState | string }>(
-    'select state from alarm_rule_state where house_id = $1 for update',
-    [houseId],
-  );
-  const state = typeof row?.state === 'string' ? (JSON.parse(row.state) as RuleState) : row?.state;
-  return { ...emptyRuleState(), ...state };
+  return (await lockRuleStates(query, [houseId])).get(houseId) ?? emptyRuleState();
 }
 
-async function saveRuleState(query: Query, houseId: number, state: RuleState): Promise<void> {
+/** The rule states of several houses, created on first use and locked in house id order. */
+async function lockRuleStates(query: Query, houseIds: number[]): Promise<Map<number, RuleState>> {
   await query(
-    'update alarm_rule_state set state = $2::jsonb, updated_at = now() where house_id = $1',
-    [houseId, JSON.stringify(state)],
+    `insert into alarm_rule_state (house_id, state)
+     select h, $2::jsonb from unnest($1::int[]) as h on conflict (house_id) do nothing`,
+    [houseIds, JSON.stringify(emptyRuleState())],
+  );
+  const rows = await query<{ house_id: number; state: RuleState | string }>(
+    'select house_id, state from alarm_rule_state where house_id = any($1::int[]) order by house_id for update',
+    [houseIds],
+  );
+  return new Map(
+    rows.map((row) => {
+      const state =
+        typeof row.state === 'string' ? (JSON.parse(row.state) as RuleState) : row.state;
+      return [row.house_id, { ...emptyRuleState(), ...state }];
+    }),
+  );
+}
+
+async function saveRuleStates(query: Query, states: Array<[number, RuleState]>): Promise<void> {
+  if (states.length === 0) return;
+  await query(
+    `update alarm_rule_state s set state = u.state, updated_at = now()
+     from unnest($1::int[], $2::jsonb[]) as u(house_id, state) where s.house_id = u.house_id`,
+    [states.map(([id]) => id), states.map(([, state]) => JSON.stringify(state))],
   );
 }

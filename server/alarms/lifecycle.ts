@@ -74,20 +74,33 @@ export interface AlarmChange {
 
 /** Open alarms of a house by condition key, locked for this transaction. */
 export async function openAlarmsOf(query: Query, houseId: number): Promise<Map<string, OpenAlarm>> {
+  return (await openAlarmsOfHouses(query, [houseId])).get(houseId) ?? new Map();
+}
+
+/** Open alarms of several houses, by house then condition key, locked in house id order. */
+export async function openAlarmsOfHouses(
+  query: Query,
+  houseIds: readonly number[],
+): Promise<Map<number, Map<string, OpenAlarm>>> {
   const rows = await query<{
+    house_id: number;
     cause: string;
     subject: string;
     condition_ended_at: Date | string | null;
   }>(
-    `select cause, subject, condition_ended_at from alarms where house_id = $1 and state <> 'cleared' for update`,
-    [houseId],
+    `select house_id, cause, subject, condition_ended_at from alarms
+     where house_id = any($1::int[]) and state <> 'cleared' order by house_id, id for update`,
+    [houseIds],
   );
-  return new Map(
-    rows.map((r) => [
-      keyOf(r.cause, r.subject),
-      { endedAt: r.condition_ended_at === null ? null : new Date(r.condition_ended_at).getTime() },
-    ]),
-  );
+  const out = new Map<number, Map<string, OpenAlarm>>();
+  for (const r of rows) {
+    let open = out.get(r.house_id);
+    if (!open) out.set(r.house_id, (open = new Map()));
+    open.set(keyOf(r.cause, r.subject), {
+      endedAt: r.condition_ended_at === null ? null : new Date(r.condition_ended_at).getTime(),
+    });
+  }
+  return out;
 }
 
 async function withNames(query: Query, ids: number[]): Promise<Map<number, Alarm>> {
@@ -202,7 +215,8 @@ export async function refreshHouseSummary(
        select a.* from alarms a where a.house_id = $1 and a.state <> 'cleared'
      ), top as (
        select jsonb_build_object('cause', a.cause, 'severity', a.severity, 'subject', nullif(a.subject, ''),
-         'value', a.value, 'limit', a.limit_value, 'text', a.text) as summary
+         'value', a.value, 'limit', a.limit_value, 'text', a.text,
+         'acknowledged', a.state = 'acknowledged') as summary
        from open a order by ${SEVERITY_RANK}, (a.state = 'active') desc, a.raised_at desc limit 1
      )
      insert into house_state as hs (house_id, alarm_count, alarm_top, updated_at)

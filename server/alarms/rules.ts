@@ -125,6 +125,15 @@ interface Threshold {
 }
 
 /** The thresholds of a house now: breed targets first, the house's overrides over them. */
+const thresholdCache = new WeakMap<HouseRules, Threshold[]>();
+
+/** thresholdsOf, worked out once per house context rather than once per reading. */
+function cachedThresholdsOf(rules: HouseRules): Threshold[] {
+  let list = thresholdCache.get(rules);
+  if (!list) thresholdCache.set(rules, (list = thresholdsOf(rules)));
+  return list;
+}
+
 export function thresholdsOf(rules: HouseRules): Threshold[] {
   const l = rules.limits;
   const d = DEFAULT_LIMITS;
@@ -164,7 +173,7 @@ export function conditionsOf(
   open: ReadonlyMap<string, OpenAlarm>,
 ): Condition[] {
   const conditions: Condition[] = [];
-  for (const t of thresholdsOf(rules)) {
+  for (const t of cachedThresholdsOf(rules)) {
     const value = reading.metrics[t.metric];
     if (value === undefined) continue;
     const key = keyOf(t.cause, t.metric);
@@ -190,7 +199,9 @@ export function conditionsOf(
       text: kind,
     });
   }
-  for (const metric of Object.keys(reading.metrics)) {
+  // A number where a fault was clears it; most readings have no fault to clear.
+  const faultsToClear = open.size > 0 || Object.keys(state.pending).length > 0;
+  for (const metric of faultsToClear ? Object.keys(reading.metrics) : []) {
     if (
       open.has(keyOf('sensorFault', metric)) ||
       state.pending[keyOf('sensorFault', metric)] !== undefined
@@ -260,40 +271,45 @@ export function stepsOf(
   timing: Timing,
 ): Step[] {
   const steps: Step[] = [];
+  // Runs for every condition of every reading (about 40 each): no closures, and `delete` only
+  // where there is something to delete (it turns the object into a slow dictionary).
   for (const c of conditions) {
     const key = keyOf(c.cause, c.subject);
     const alarm = open.get(key);
-    const step = (kind: Step['kind']) =>
-      steps.push({
-        kind,
-        cause: c.cause,
-        subject: c.subject,
-        severity: c.severity ?? SEVERITY[c.cause],
-        value: c.value,
-        limit: c.limit,
-        text: c.text,
-        at: ts,
-      });
     if (c.active) {
       if (alarm) {
-        if (alarm.endedAt !== null) step('recur');
+        if (alarm.endedAt !== null) steps.push(stepOf('recur', c, ts));
         continue;
       }
       const since = state.pending[key] ?? ts;
       if (ts - since >= (c.minDurationMs ?? timing.minDurationMs)) {
         delete state.pending[key];
-        step('raise');
+        steps.push(stepOf('raise', c, ts));
       } else state.pending[key] = since;
       continue;
     }
-    delete state.pending[key];
+    if (state.pending[key] !== undefined) delete state.pending[key];
     if (!alarm) continue;
     if (alarm.endedAt === null) {
       const hold = c.clearHoldMs ?? timing.clearHoldMs;
-      step(hold <= 0 ? 'clear' : 'end');
-    } else if (ts - alarm.endedAt >= (c.clearHoldMs ?? timing.clearHoldMs)) step('clear');
+      steps.push(stepOf(hold <= 0 ? 'clear' : 'end', c, ts));
+    } else if (ts - alarm.endedAt >= (c.clearHoldMs ?? timing.clearHoldMs))
+      steps.push(stepOf('clear', c, ts));
   }
   return steps;
+}
+
+function stepOf(kind: Step['kind'], c: Condition, at: number): Step {
+  return {
+    kind,
+    cause: c.cause,
+    subject: c.subject,
+    severity: c.severity ?? SEVERITY[c.cause],
+    value: c.value,
+    limit: c.limit,
+    text: c.text,
+    at,
+  };
 }
 
 /** Everything a reading does to a house's alarms. An empty house ends every open alarm. */

@@ -1,13 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { PgliteRemote } from './pgliteRemote';
 import * as schema from './schema';
 import type { Database, Db } from './client';
 
@@ -34,9 +33,9 @@ async function openPglite(dataDir: string): Promise<Database> {
     location = path.join(dataDir, 'pgdata');
     mkdirSync(location, { recursive: true });
   }
-  const client = await PGlite.create(location);
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
-  await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+  // In its own thread: PGlite's WebAssembly would otherwise block the event loop on every write.
+  const client = await PgliteRemote.open(location, MIGRATIONS_FOLDER);
+  const db = drizzlePglite({ client: client as never, schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { gatewayStatusSchema } from '../../src/contract/metrics';
 import type { Database } from '../db/client';
 import { IngestCounters } from './counters';
+import { StoredDelivery } from './delivery';
 import { decodeTelemetry, type RejectReason } from './decode';
 import type { GatewayDirectory, GatewayInfo } from './gatewayDirectory';
 import { applyStatus } from './status';
@@ -14,6 +15,11 @@ import { writeBatch } from './writer';
  * spare (STACK.md trap 6).
  */
 const MAX_BATCH = 500;
+/**
+ * Readings a listener (the alarm engine) may have waiting before the next write waits for it:
+ * writes never wait for alarm evaluation, yet its backlog stays bounded.
+ */
+const MAX_LISTENER_BACKLOG = 5_000;
 /** Rejections are logged at most this often per second; the counters keep the full count. */
 const REJECT_LOGS_PER_SECOND = 10;
 
@@ -41,6 +47,8 @@ export class IngestPipeline {
   private queue: Pending[] = [];
   private flushing: Promise<void> | null = null;
   private logBudget = { second: 0, used: 0 };
+  /** Per listener: its delivery of stored batches. */
+  private readonly deliveries = new Map<IngestListener, StoredDelivery>();
 
   constructor(
     private readonly database: Database,
@@ -140,6 +148,7 @@ export class IngestPipeline {
       if (!this.flushing) this.schedule();
       await this.flushing;
     }
+    await Promise.all([...this.deliveries.values()].map((d) => d.idle()));
   }
 
   private schedule(): void {
@@ -164,11 +173,10 @@ export class IngestPipeline {
   private async flush(batch: Pending[]): Promise<void> {
     let result;
     try {
-      result = await this.database.transaction((query) =>
-        writeBatch(
-          query,
-          batch.map((p) => p.reading),
-        ),
+      // One statement: atomic by itself, and one round trip to the database (thread).
+      result = await writeBatch(
+        this.database.query,
+        batch.map((p) => p.reading),
       );
     } catch (error) {
       this.log.error(
@@ -182,8 +190,22 @@ export class IngestPipeline {
     this.counters.duplicates += result.duplicates;
     const inserted = new Set(result.inserted);
     for (const p of batch) p.resolve({ status: inserted.has(p.reading) ? 'stored' : 'duplicate' });
-    if (result.inserted.length > 0)
-      await this.notify((l) => l.onStored?.(result.inserted, result.states));
+    if (result.inserted.length > 0) await this.deliverStored(result.inserted, result.states);
+  }
+
+  /**
+   * Hands a stored batch to every listener without waiting for it: the live hub sends it at
+   * once while the alarm engine may still be on earlier batches, and the next write starts.
+   */
+  private async deliverStored(readings: Reading[], states: HouseLiveState[]): Promise<void> {
+    for (const listener of this.listeners) {
+      if (!listener.onStored) continue;
+      let delivery = this.deliveries.get(listener);
+      if (!delivery)
+        this.deliveries.set(listener, (delivery = new StoredDelivery(listener, this.log)));
+      delivery.push(readings, states);
+      if (delivery.backlog > MAX_LISTENER_BACKLOG) await delivery.idle();
+    }
   }
 
   private async notify(call: (listener: IngestListener) => void | Promise<void>): Promise<void> {

@@ -6,12 +6,6 @@ const DIRTY_PER_PASS = 1_000;
 
 const cols = (suffixes: string[]) => METRIC_KEYS.flatMap((k) => suffixes.map((s) => `"${k}_${s}"`));
 const ROLLUP_COLUMNS = cols(['min', 'max', 'sum', 'n']);
-const FROM_RAW = METRIC_KEYS.flatMap((k) => [
-  `min(t."${k}")`,
-  `max(t."${k}")`,
-  `sum(t."${k}")`,
-  `count(t."${k}")`,
-]);
 const FROM_HOURLY = METRIC_KEYS.flatMap((k) => [
   `min(h."${k}_min")`,
   `max(h."${k}_max")`,
@@ -20,23 +14,17 @@ const FROM_HOURLY = METRIC_KEYS.flatMap((k) => [
 ]);
 const UPDATE_ALL = ['readings', ...ROLLUP_COLUMNS].map((c) => `${c} = excluded.${c}`).join(', ');
 
-// Recomputes whole hours from raw rows: exact and idempotent, so a resend, a crash or two
-// processes draining at once can never count a reading twice. SKIP LOCKED lets several
-// processes share the work.
-const ROLL_HOURS = `
+// The days of the hours marked by ingestion are recomputed from their (at most 24) hourly
+// rows: exact and idempotent. SKIP LOCKED lets several processes share the work.
+const TAKE_DIRTY_DAYS = `
   with d as (
     delete from rollup_dirty where (house_id, hour) in (
       select house_id, hour from rollup_dirty order by hour limit ${DIRTY_PER_PASS} for update skip locked
     ) returning house_id, hour
-  ), h as (
-    insert into telemetry_hourly (house_id, bucket, readings, ${ROLLUP_COLUMNS.join(', ')})
-    select d.house_id, d.hour, count(*), ${FROM_RAW.join(', ')}
-    from d join telemetry t on t.house_id = d.house_id and t.ts >= d.hour and t.ts < d.hour + interval '1 hour'
-    group by d.house_id, d.hour
-    on conflict (house_id, bucket) do update set ${UPDATE_ALL}
-    returning house_id, bucket
   )
-  select distinct house_id, (date_trunc('day', bucket at time zone $1) at time zone $1) as day from h`;
+  select distinct house_id, (date_trunc('day', hour at time zone $1) at time zone $1) as day,
+    (select count(*)::int from d) as taken
+  from d`;
 
 const ROLL_DAYS = `
   insert into telemetry_daily (house_id, bucket, readings, ${ROLLUP_COLUMNS.join(', ')})
@@ -48,21 +36,24 @@ const ROLL_DAYS = `
   on conflict (house_id, bucket) do update set ${UPDATE_ALL}`;
 
 /**
- * Drains the hours marked dirty by ingestion into the hourly and daily rollups. Runs off the
- * hot path (a timer), and until nothing is left. Answers how many hours it rolled up.
+ * Brings the daily rollups of the hours marked dirty by ingestion up to date. Runs off the hot
+ * path (a timer); a pass that took a full slice is followed by another, a partial one ends the
+ * run (hours marked meanwhile wait for the next tick). Answers how many days it rolled up.
  */
 export async function rollUp(database: Database, timeZone: string): Promise<number> {
   let total = 0;
   for (;;) {
-    const hours = await database.transaction(async (query) => {
-      const days = await query<{ house_id: number; day: Date }>(ROLL_HOURS, [timeZone]);
-      if (days.length > 0) {
-        await query(ROLL_DAYS, [days.map((d) => d.house_id), days.map((d) => d.day), timeZone]);
+    const { days, taken } = await database.transaction(async (query) => {
+      const marked = await query<{ house_id: number; day: Date; taken: number }>(TAKE_DIRTY_DAYS, [
+        timeZone,
+      ]);
+      if (marked.length > 0) {
+        await query(ROLL_DAYS, [marked.map((d) => d.house_id), marked.map((d) => d.day), timeZone]);
       }
-      return days.length;
+      return { days: marked.length, taken: marked[0]?.taken ?? 0 };
     });
-    if (hours === 0) return total;
-    total += hours;
+    total += days;
+    if (taken < DIRTY_PER_PASS) return total;
   }
 }
 

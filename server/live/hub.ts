@@ -17,6 +17,7 @@ import type { Database } from '../db/client';
 import type { HouseLiveState, IngestListener, Reading } from '../ingest/types';
 import { isSameSite } from '../http/origin';
 import type { SessionListener } from '../sessionEvents';
+import { findKiosk, isKioskToken } from '../wall/kiosk';
 import { diffLive, presentLive, presentReading } from './presenter';
 
 interface InterServerEvents {
@@ -226,6 +227,14 @@ export class LiveHub implements IngestListener, SessionListener {
     const token: unknown = socket.handshake.auth?.token;
     if (typeof token !== 'string' || token.length === 0 || token.length > 200)
       throw new Error('unauthorized');
+    // A wall's kiosk link (issue 7): no user (id 0 is nobody's), its own scope. Its token hash
+    // names its session room, so revoking it closes its sockets like a logout does.
+    if (isKioskToken(token)) {
+      const kiosk = await findKiosk(this.database, token);
+      if (!kiosk) throw new Error('unauthorized');
+      socket.data = { userId: 0, tokenHash: kiosk.tokenHash, scope: kiosk.scope };
+      return;
+    }
     const session = await findSession(this.database.db, token);
     if (!session) throw new Error('unauthorized');
     socket.data = {

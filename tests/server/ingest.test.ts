@@ -180,6 +180,49 @@ describe.each(testDatabaseTargets())('ingesting telemetry on $name', (target) =>
     expect(daily.data.series.water!.avg).toEqual([60]);
   });
 
+  it('keeps every hourly rollup equal to its raw rows, with resends racing their originals', async () => {
+    const p = await t.gatewayOf('Gaocheng Broiler Farm', 'House 2', 'token-g2');
+    const c = await t.gateway(p.networkId, 'token-g2');
+    const start = Math.floor((Date.now() - 5 * 86_400_000) / 3_600_000) * 3_600_000;
+    const messages = Array.from({ length: 120 }, (_, i) => ({
+      // Three hours, out of order; some metrics missing, one a sentinel (a fault, no number).
+      ts: start + ((i * 37) % 120) * 90_000,
+      metrics: {
+        temperature: 15 + ((i * 7) % 13) + 0.1,
+        humidity: i % 5 === 0 ? -999 : 50 + (i % 9),
+        ...(i % 3 === 0 ? {} : { co2: 800 + i }),
+      },
+    }));
+    // Everything at once, each message twice: a batch may hold a reading and its resend.
+    await Promise.all([...messages, ...messages].map((m) => publish(c, p.networkId, m)));
+    await t.roost.maintenance.runNow();
+    const metrics = ['temperature', 'humidity', 'co2'];
+    const aggregates = metrics
+      .map(
+        (k) =>
+          `min("${k}") as ${k}_min, max("${k}") as ${k}_max, count("${k}")::int as ${k}_n, round(sum("${k}")::numeric, 2)::float8 as ${k}_sum`,
+      )
+      .join(', ');
+    const stored = metrics
+      .map(
+        (k) =>
+          `${k}_min, ${k}_max, coalesce(${k}_n, 0) as ${k}_n, round(${k}_sum::numeric, 2)::float8 as ${k}_sum`,
+      )
+      .join(', ');
+    const fromRaw = await t.roost.database.query(
+      `select date_trunc('hour', ts) as bucket, count(*)::int as readings, ${aggregates}
+       from telemetry where house_id = $1 group by 1 order by 1`,
+      [p.houseId],
+    );
+    const rolled = await t.roost.database.query(
+      `select bucket, readings, ${stored} from telemetry_hourly where house_id = $1 order by bucket`,
+      [p.houseId],
+    );
+    expect(fromRaw).toHaveLength(3);
+    expect(rolled).toEqual(fromRaw);
+    expect(fromRaw.reduce((n, r) => n + (r.readings as number), 0)).toBe(120);
+  });
+
   it('takes readings over HTTP with the device token, through the same path', async () => {
     const p = await t.gatewayOf('Tieling Broiler Farm', 'House 2', 'token-t2');
     const post = (token: string, body: unknown, locale = 'en') =>
