@@ -26,8 +26,8 @@ export type AlarmSeverity = (typeof ALARM_SEVERITIES)[number];
 export const ALARM_STATES = ['active', 'acknowledged', 'cleared'] as const;
 export type AlarmState = (typeof ALARM_STATES)[number];
 
-/** The most important open alarm of a house, as its live state carries it. */
-export const alarmSummarySchema = z.object({
+/** What an alarm is about: shared by the house's summary and the full alarm. */
+const alarmCoreSchema = z.object({
   cause: z.enum(ALARM_CAUSES),
   severity: z.enum(ALARM_SEVERITIES),
   /** The metric or device concerned (`temperature`, `co2`, `fan_3`), when there is one. */
@@ -37,10 +37,16 @@ export const alarmSummarySchema = z.object({
   /** Text from the controller (controller alarms, DI inputs); null for Roost's own rules. */
   text: z.string().nullable(),
 });
+
+/** The most important open alarm of a house, as its live state carries it. */
+export const alarmSummarySchema = alarmCoreSchema.extend({
+  /** Someone has acknowledged it (it stays open until its cause ends); absent in older rows. */
+  acknowledged: z.boolean().optional(),
+});
 export type AlarmSummary = z.infer<typeof alarmSummarySchema>;
 
 /** One alarm, on REST and in live events alike. */
-export const alarmSchema = alarmSummarySchema.extend({
+export const alarmSchema = alarmCoreSchema.extend({
   id: z.number().int(),
   houseId: z.number().int(),
   houseName: z.string(),

@@ -1,6 +1,7 @@
 import { type ApiClient } from '../api/client';
 import { fetchAlarmAmount } from '../api/endpoints';
 import { type AlarmStore } from '../stores/AlarmStore';
+import { fetchUnacknowledgedCount } from './alarmsApi';
 import { isRealtimeRunning } from './index';
 
 /** Spec §7/§9: the alarm count is fetched on load and every 30 s. */
@@ -17,8 +18,13 @@ export function startAlarmCountPoll(api: ApiClient, alarms: AlarmStore): () => v
   let stopped = false;
   const poll = async () => {
     try {
-      const count = await fetchAlarmAmount(api);
-      if (!stopped) alarms.setActiveCount(count);
+      const [count, unacknowledged] = await Promise.all([
+        fetchAlarmAmount(api),
+        fetchUnacknowledgedCount(api),
+      ]);
+      if (stopped) return;
+      alarms.setActiveCount(count);
+      alarms.setUnacknowledgedCount(unacknowledged);
     } catch {
       // The client has told the user; the next poll tries again.
     }

@@ -12,8 +12,14 @@ const pageSchema = z.object({ rows: z.array(alarmSchema), total: z.number().int(
  * (`applyCount`, `applyAlarmEvent` from the socket; `setActiveCount` from the 30 s poll); a
  * live event and a reload take the same path (`upsert`), so applying one twice is harmless.
  */
+/** Rows live events may add to the list before the oldest are let go. */
+const MAX_LIVE_ROWS = 200;
+
 export class AlarmStore {
+  /** Open (active or acknowledged) alarms in the user's scope: the badge's number. */
   activeCount = 0;
+  /** Of those, the ones nobody has acknowledged yet: the badge is red while there are any. */
+  unacknowledgedCount = 0;
   /** Alarms by id: the list's rows and whatever live events brought since. */
   readonly byId = observable.map<number, Alarm>();
   /** The list's order (ids), newest first, and its total for the pager. */
@@ -30,6 +36,10 @@ export class AlarmStore {
     this.activeCount = Number.isFinite(count) && count > 0 ? Math.floor(count) : 0;
   }
 
+  setUnacknowledgedCount(count: number): void {
+    this.unacknowledgedCount = Number.isFinite(count) && count > 0 ? Math.floor(count) : 0;
+  }
+
   /** The live hub's count of open alarms in the user's scope. */
   applyCount(count: number): void {
     this.setActiveCount(count);
@@ -40,15 +50,24 @@ export class AlarmStore {
     const known = this.byId.has(alarm.id);
     this.upsert(alarm);
     if (kind === 'raised' && !known && this.matches(alarm)) {
-      this.order = [alarm.id, ...this.order];
+      // A console or wall left open for weeks hears every alarm: keep a bounded list.
+      const dropped = this.order.slice(MAX_LIVE_ROWS - 1);
+      this.order = [alarm.id, ...this.order.slice(0, MAX_LIVE_ROWS - 1)];
+      for (const id of dropped) this.forgetIfCleared(id);
       this.total += 1;
     }
+    if (alarm.state === 'cleared') this.forgetIfCleared(alarm.id);
   }
 
   upsert(alarm: Alarm): void {
     const current = this.byId.get(alarm.id);
     if (current) Object.assign(current, alarm);
     else this.byId.set(alarm.id, observable(alarm));
+  }
+
+  /** A cleared alarm no list shows is of no more use here. */
+  private forgetIfCleared(id: number): void {
+    if (this.byId.get(id)?.state === 'cleared' && !this.order.includes(id)) this.byId.delete(id);
   }
 
   get rows(): Alarm[] {
@@ -93,6 +112,7 @@ export class AlarmStore {
 
   reset(): void {
     this.setActiveCount(0);
+    this.setUnacknowledgedCount(0);
     this.byId.clear();
     this.order = [];
     this.total = 0;

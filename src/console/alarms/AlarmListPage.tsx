@@ -162,6 +162,7 @@ export const AlarmListPage = observer(function AlarmListPage() {
           intent={Intent.PRIMARY}
           icon={<SearchIcon />}
           text={t('alarms.list.search')}
+          data-testid="alarm-search"
           onClick={search}
         />
       </div>

@@ -1,15 +1,4 @@
-import { useState } from 'react';
-import {
-  Button,
-  Checkbox,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  Intent,
-} from '@blueprintjs/core';
+import { Checkbox, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import {
   RELAY_TYPES,
@@ -17,6 +6,7 @@ import {
   type AlarmInputSetting,
   type AlarmPlace,
 } from '../../contract/alarms';
+import { ChoiceField, SettingsDialog, useSettingsForm } from './SettingsDialog';
 
 export interface InputDialogProps {
   /** The input to edit, or null for a new one. */
@@ -30,18 +20,18 @@ export interface InputDialogProps {
 export function InputDialog({ input, places, onSave, onClose }: InputDialogProps) {
   const { t } = useTranslation();
   const gateways = places.filter((p) => p.gatewayId !== null);
-  const [v, setV] = useState<AlarmInputInput>(
-    input ?? {
-      gatewayId: gateways[0]?.gatewayId ?? 0,
-      diCode: '',
-      content: '',
-      horn: true,
-      shieldTest: false,
-      relayType: 'normallyOpen',
-      important: false,
-    },
+  const [v, set] = useSettingsForm<AlarmInputInput>(
+    () =>
+      input ?? {
+        gatewayId: gateways[0]?.gatewayId ?? 0,
+        diCode: '',
+        content: '',
+        horn: true,
+        shieldTest: false,
+        relayType: 'normallyOpen',
+        important: false,
+      },
   );
-  const set = (patch: Partial<AlarmInputInput>) => setV((old) => ({ ...old, ...patch }));
   const flag = (key: 'horn' | 'shieldTest' | 'important') => (
     <Checkbox
       inline
@@ -51,69 +41,43 @@ export function InputDialog({ input, places, onSave, onClose }: InputDialogProps
     />
   );
   return (
-    <Dialog
-      isOpen
-      title={t(input ? 'alarms.settings.edit' : 'alarms.settings.add')}
+    <SettingsDialog
+      editing={input !== null}
+      onSave={() => onSave(input ? { ...v, id: input.id } : v)}
       onClose={onClose}
     >
-      <DialogBody>
-        <FormGroup label={t('alarms.settings.gateway')}>
-          <HTMLSelect
-            fill
-            value={String(v.gatewayId)}
-            onChange={(e) => set({ gatewayId: Number(e.target.value) })}
-          >
-            {gateways.map((g) => (
-              <option
-                key={g.gatewayId}
-                value={g.gatewayId ?? 0}
-              >{`${g.farmName} · ${g.houseName} (${g.networkId ?? ''})`}</option>
-            ))}
-          </HTMLSelect>
-        </FormGroup>
-        <FormGroup label={t('alarms.settings.diCode')}>
-          <InputGroup value={v.diCode} maxLength={40} onValueChange={(x) => set({ diCode: x })} />
-        </FormGroup>
-        <FormGroup label={t('alarms.settings.content')}>
-          <InputGroup
-            value={v.content}
-            maxLength={100}
-            onValueChange={(x) => set({ content: x })}
-          />
-        </FormGroup>
-        <FormGroup label={t('alarms.settings.relayType')}>
-          <HTMLSelect
-            fill
-            value={v.relayType}
-            onChange={(e) => set({ relayType: e.target.value as AlarmInputInput['relayType'] })}
-          >
-            {RELAY_TYPES.map((x) => (
-              <option key={x} value={x}>
-                {t(`alarms.settings.relayTypes.${x}`)}
-              </option>
-            ))}
-          </HTMLSelect>
-        </FormGroup>
-        <FormGroup>
-          {flag('horn')}
-          {flag('shieldTest')}
-          {flag('important')}
-        </FormGroup>
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button text={t('alarms.settings.cancel')} onClick={onClose} />
-            <Button
-              intent={Intent.PRIMARY}
-              text={t('alarms.settings.save')}
-              onClick={() =>
-                void onSave(input ? { ...v, id: input.id } : v).then((done) => done && onClose())
-              }
-            />
-          </>
-        }
+      <FormGroup label={t('alarms.settings.gateway')}>
+        <HTMLSelect
+          fill
+          value={String(v.gatewayId)}
+          onChange={(e) => set({ gatewayId: Number(e.target.value) })}
+        >
+          {gateways.map((g) => (
+            <option
+              key={g.gatewayId}
+              value={g.gatewayId ?? 0}
+            >{`${g.farmName} · ${g.houseName} (${g.networkId ?? ''})`}</option>
+          ))}
+        </HTMLSelect>
+      </FormGroup>
+      <FormGroup label={t('alarms.settings.diCode')}>
+        <InputGroup value={v.diCode} maxLength={40} onValueChange={(x) => set({ diCode: x })} />
+      </FormGroup>
+      <FormGroup label={t('alarms.settings.content')}>
+        <InputGroup value={v.content} maxLength={100} onValueChange={(x) => set({ content: x })} />
+      </FormGroup>
+      <ChoiceField
+        label={t('alarms.settings.relayType')}
+        value={v.relayType}
+        choices={RELAY_TYPES}
+        text={(x) => t(`alarms.settings.relayTypes.${x}`)}
+        onChange={(relayType) => set({ relayType })}
       />
-    </Dialog>
+      <FormGroup>
+        {flag('horn')}
+        {flag('shieldTest')}
+        {flag('important')}
+      </FormGroup>
+    </SettingsDialog>
   );
 }

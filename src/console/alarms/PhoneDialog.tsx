@@ -1,15 +1,9 @@
-import { useState } from 'react';
 import {
-  Button,
   Checkbox,
   Classes,
-  Dialog,
-  DialogBody,
-  DialogFooter,
   FormGroup,
   HTMLSelect,
   InputGroup,
-  Intent,
   NumericInput,
 } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +16,7 @@ import {
   type AlarmPhoneInput,
   type AlarmPlace,
 } from '../../contract/alarms';
+import { ChoiceField, SettingsDialog, useSettingsForm } from './SettingsDialog';
 
 export interface PhoneDialogProps {
   /** The entry to edit, or null for a new one. */
@@ -52,8 +47,7 @@ const blank = (places: readonly AlarmPlace[]): AlarmPhoneInput => ({
 /** Create or edit one alarm phone entry (spec §3). */
 export function PhoneDialog({ phone, places, onSave, onClose }: PhoneDialogProps) {
   const { t } = useTranslation();
-  const [v, setV] = useState<AlarmPhoneInput>(phone ?? blank(places));
-  const set = (patch: Partial<AlarmPhoneInput>) => setV((old) => ({ ...old, ...patch }));
+  const [v, set] = useSettingsForm<AlarmPhoneInput>(() => phone ?? blank(places));
   const farms = [...new Map(places.map((p) => [p.farmId, p.farmName]))];
   const notices = v.noticeTypes ?? [];
   const time = (key: 'period1Start' | 'period1End' | 'period2Start' | 'period2End') => (
@@ -67,165 +61,131 @@ export function PhoneDialog({ phone, places, onSave, onClose }: PhoneDialogProps
     />
   );
   return (
-    <Dialog
-      isOpen
-      title={t(phone ? 'alarms.settings.edit' : 'alarms.settings.add')}
+    <SettingsDialog
+      editing={phone !== null}
+      onSave={() => onSave(phone ? { ...v, id: phone.id } : v)}
       onClose={onClose}
       style={{ width: 640 }}
+      saveTestId="phone-save"
     >
-      <DialogBody>
-        <div className="roost-alarms__form">
-          <FormGroup label={t('alarms.settings.farm')}>
-            <HTMLSelect
-              fill
-              value={String(v.farmId)}
-              onChange={(e) => set({ farmId: Number(e.target.value), houseId: null })}
-            >
-              {farms.map(([id, name]) => (
-                <option key={id} value={id}>
-                  {name}
-                </option>
-              ))}
-            </HTMLSelect>
-          </FormGroup>
-          <FormGroup label={t('alarms.settings.house')}>
-            <HTMLSelect
-              fill
-              value={String(v.houseId ?? '')}
-              onChange={(e) => set({ houseId: e.target.value ? Number(e.target.value) : null })}
-            >
-              <option value="">{t('alarms.settings.wholeFarm')}</option>
-              {places
-                .filter((p) => p.farmId === v.farmId)
-                .map((p) => (
-                  <option key={p.houseId} value={p.houseId}>
-                    {p.houseName}
-                  </option>
-                ))}
-            </HTMLSelect>
-          </FormGroup>
-          <FormGroup label={t('alarms.settings.phone')}>
-            <InputGroup
-              value={v.phone}
-              onValueChange={(x) => set({ phone: x })}
-              data-testid="phone-input"
-            />
-          </FormGroup>
-          <FormGroup label={t('alarms.settings.alarmType')}>
-            <HTMLSelect
-              fill
-              value={v.alarmType}
-              onChange={(e) => set({ alarmType: e.target.value as AlarmPhoneInput['alarmType'] })}
-            >
-              {ALARM_PHONE_TYPES.map((x) => (
-                <option key={x} value={x}>
-                  {t(`alarms.settings.alarmTypes.${x}`)}
-                </option>
-              ))}
-            </HTMLSelect>
-          </FormGroup>
-          <FormGroup label={t('alarms.settings.period1')}>
-            <div className="roost-alarms__periods">
-              {time('period1Start')}–{time('period1End')}
-            </div>
-          </FormGroup>
-          <FormGroup label={t('alarms.settings.period2')}>
-            <div className="roost-alarms__periods">
-              {time('period2Start')}–{time('period2End')}
-            </div>
-          </FormGroup>
-          <FormGroup label={t('alarms.settings.dateType')}>
-            <HTMLSelect
-              fill
-              value={v.dateType}
-              onChange={(e) => set({ dateType: e.target.value as AlarmPhoneInput['dateType'] })}
-            >
-              {ALARM_DATE_TYPES.map((x) => (
-                <option key={x} value={x}>
-                  {t(`alarms.settings.dateTypes.${x}`)}
-                </option>
-              ))}
-            </HTMLSelect>
-          </FormGroup>
-          <FormGroup label={t('alarms.settings.status')}>
-            <HTMLSelect
-              fill
-              value={v.status}
-              onChange={(e) => set({ status: e.target.value as AlarmPhoneInput['status'] })}
-            >
-              {ALARM_PHONE_STATUSES.map((x) => (
-                <option key={x} value={x}>
-                  {t(`alarms.settings.statuses.${x}`)}
-                </option>
-              ))}
-            </HTMLSelect>
-          </FormGroup>
-          <FormGroup label={t('alarms.settings.repeatMinutes')}>
-            <NumericInput
-              fill
-              min={0}
-              max={1440}
-              value={v.repeatMinutes}
-              onValueChange={(n) => set({ repeatMinutes: Number.isFinite(n) ? n : 0 })}
-            />
-          </FormGroup>
-          <FormGroup label={t('alarms.settings.delayMinutes')}>
-            <NumericInput
-              fill
-              min={0}
-              max={1440}
-              value={v.delayMinutes}
-              onValueChange={(n) => set({ delayMinutes: Number.isFinite(n) ? n : 0 })}
-            />
-          </FormGroup>
-          <FormGroup label={t('alarms.settings.noticeType')}>
-            {ALARM_NOTICE_TYPES.map((x) => (
-              <Checkbox
-                key={x}
-                inline
-                label={t(`alarms.settings.noticeTypes.${x}`)}
-                checked={notices.includes(x)}
-                onChange={() =>
-                  set({
-                    noticeTypes: notices.includes(x)
-                      ? notices.filter((n) => n !== x)
-                      : [...notices, x],
-                  })
-                }
-              />
+      <div className="roost-alarms__form">
+        <FormGroup label={t('alarms.settings.farm')}>
+          <HTMLSelect
+            fill
+            value={String(v.farmId)}
+            onChange={(e) => set({ farmId: Number(e.target.value), houseId: null })}
+          >
+            {farms.map(([id, name]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
             ))}
-          </FormGroup>
-          <FormGroup label={t('alarms.settings.closable')}>
-            <Checkbox
-              checked={v.closable}
-              label={t('alarms.settings.closable')}
-              onChange={() => set({ closable: !v.closable })}
-            />
-          </FormGroup>
-        </div>
-        <FormGroup label={t('alarms.settings.description')} className={Classes.FILL}>
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label={t('alarms.settings.house')}>
+          <HTMLSelect
+            fill
+            value={String(v.houseId ?? '')}
+            onChange={(e) => set({ houseId: e.target.value ? Number(e.target.value) : null })}
+          >
+            <option value="">{t('alarms.settings.wholeFarm')}</option>
+            {places
+              .filter((p) => p.farmId === v.farmId)
+              .map((p) => (
+                <option key={p.houseId} value={p.houseId}>
+                  {p.houseName}
+                </option>
+              ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label={t('alarms.settings.phone')}>
           <InputGroup
-            value={v.description ?? ''}
-            maxLength={200}
-            onValueChange={(x) => set({ description: x })}
+            value={v.phone}
+            onValueChange={(x) => set({ phone: x })}
+            data-testid="phone-input"
           />
         </FormGroup>
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button text={t('alarms.settings.cancel')} onClick={onClose} />
-            <Button
-              intent={Intent.PRIMARY}
-              text={t('alarms.settings.save')}
-              data-testid="phone-save"
-              onClick={() =>
-                void onSave(phone ? { ...v, id: phone.id } : v).then((done) => done && onClose())
+        <ChoiceField
+          label={t('alarms.settings.alarmType')}
+          value={v.alarmType}
+          choices={ALARM_PHONE_TYPES}
+          text={(x) => t(`alarms.settings.alarmTypes.${x}`)}
+          onChange={(alarmType) => set({ alarmType })}
+        />
+        <FormGroup label={t('alarms.settings.period1')}>
+          <div className="roost-alarms__periods">
+            {time('period1Start')}–{time('period1End')}
+          </div>
+        </FormGroup>
+        <FormGroup label={t('alarms.settings.period2')}>
+          <div className="roost-alarms__periods">
+            {time('period2Start')}–{time('period2End')}
+          </div>
+        </FormGroup>
+        <ChoiceField
+          label={t('alarms.settings.dateType')}
+          value={v.dateType}
+          choices={ALARM_DATE_TYPES}
+          text={(x) => t(`alarms.settings.dateTypes.${x}`)}
+          onChange={(dateType) => set({ dateType })}
+        />
+        <ChoiceField
+          label={t('alarms.settings.status')}
+          value={v.status}
+          choices={ALARM_PHONE_STATUSES}
+          text={(x) => t(`alarms.settings.statuses.${x}`)}
+          onChange={(status) => set({ status })}
+        />
+        <FormGroup label={t('alarms.settings.repeatMinutes')}>
+          <NumericInput
+            fill
+            min={0}
+            max={1440}
+            value={v.repeatMinutes}
+            onValueChange={(n) => set({ repeatMinutes: Number.isFinite(n) ? n : 0 })}
+          />
+        </FormGroup>
+        <FormGroup label={t('alarms.settings.delayMinutes')}>
+          <NumericInput
+            fill
+            min={0}
+            max={1440}
+            value={v.delayMinutes}
+            onValueChange={(n) => set({ delayMinutes: Number.isFinite(n) ? n : 0 })}
+          />
+        </FormGroup>
+        <FormGroup label={t('alarms.settings.noticeType')}>
+          {ALARM_NOTICE_TYPES.map((x) => (
+            <Checkbox
+              key={x}
+              inline
+              label={t(`alarms.settings.noticeTypes.${x}`)}
+              checked={notices.includes(x)}
+              onChange={() =>
+                set({
+                  noticeTypes: notices.includes(x)
+                    ? notices.filter((n) => n !== x)
+                    : [...notices, x],
+                })
               }
             />
-          </>
-        }
-      />
-    </Dialog>
+          ))}
+        </FormGroup>
+        <FormGroup label={t('alarms.settings.closable')}>
+          <Checkbox
+            checked={v.closable}
+            label={t('alarms.settings.closable')}
+            onChange={() => set({ closable: !v.closable })}
+          />
+        </FormGroup>
+      </div>
+      <FormGroup label={t('alarms.settings.description')} className={Classes.FILL}>
+        <InputGroup
+          value={v.description ?? ''}
+          maxLength={200}
+          onValueChange={(x) => set({ description: x })}
+        />
+      </FormGroup>
+    </SettingsDialog>
   );
 }

@@ -22,6 +22,12 @@ export const alarmsEn = {
     diInput: 'Alarm input',
   },
   severity: { critical: 'Critical', major: 'Major', minor: 'Minor' },
+  /** The top bar badge: its number is the open alarms, its colour says whether any await acknowledgement. */
+  badge: {
+    waiting:
+      'Open alarms: {{count}}, awaiting acknowledgement: {{waiting}}. Open the house overview',
+    allAcknowledged: 'Open alarms: {{count}}, all acknowledged. Open the house overview',
+  },
   state: {
     open: 'Open',
     active: 'Active',
@@ -122,6 +128,10 @@ export const alarmsZh: TextTree<typeof alarmsEn> = {
     diInput: '报警输入',
   },
   severity: { critical: '紧急', major: '重要', minor: '一般' },
+  badge: {
+    waiting: '未清除报警：{{count}}，待确认：{{waiting}}。打开栋舍总览',
+    allAcknowledged: '未清除报警：{{count}}，均已确认。打开栋舍总览',
+  },
   state: { open: '未清除', active: '活动', acknowledged: '已确认', cleared: '已清除', all: '全部' },
   list: {
     farm: '场区',

@@ -1,0 +1,140 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  alarmInputInputSchema,
+  alarmInputUpdateSchema,
+  type AlarmInputSetting,
+} from '../../src/contract/alarms';
+import { canSeeHouse, type Scope } from '../auth/scope';
+import type { AppContext } from '../http/context';
+import { ok, parseInput } from '../http/envelope';
+import { ApiError } from '../http/errors';
+import { requireOperate, scopeWhere } from './access';
+import type { AlarmBus } from './bus';
+import { idBody, settingsContext } from './settingsShared';
+
+const inputQuery = z.object({ gatewayId: z.coerce.number().int().positive().optional() });
+
+const INPUT_SELECT = `i.id, i.gateway_id as "gatewayId", i.di_code as "diCode", i.content, i.horn,
+  i.shield_test as "shieldTest", i.relay_type as "relayType", i.important, g.network_id as "networkId",
+  h.name as "houseName"`;
+const INPUT_FROM = `alarm_inputs i join gateways g on g.id = i.gateway_id left join houses h on h.id = g.house_id`;
+
+/** Alarm inputs (spec §3: the DI inputs of a gateway); changes need canOperate and reach the engine. */
+export function inputRoutes(ctx: AppContext, bus: AlarmBus): FastifyPluginAsync {
+  const { database, scopeFor, log } = settingsContext(ctx);
+
+  const gatewayHouse = async (scope: Scope, gatewayId: number) => {
+    const [row] = await database.query<{
+      house_id: number | null;
+      name: string | null;
+      network_id: string;
+    }>(
+      'select g.house_id, h.name, g.network_id from gateways g left join houses h on h.id = g.house_id where g.id = $1',
+      [gatewayId],
+    );
+    if (!row || row.house_id === null || !canSeeHouse(scope, row.house_id))
+      throw new ApiError(404, 'http.notFound');
+    return { id: row.house_id, name: row.name ?? '', networkId: row.network_id };
+  };
+
+  return async (app) => {
+    app.get('/alarmInput/list', async (request, reply) => {
+      const q = parseInput(inputQuery, request.query);
+      const scope = await scopeFor(request);
+      const params: unknown[] = [];
+      const where = [scopeWhere(scope, params, 'g.house_id')];
+      if (q.gatewayId) where.push(`i.gateway_id = $${params.push(q.gatewayId)}`);
+      const rows = await database.query<AlarmInputSetting>(
+        `select ${INPUT_SELECT} from ${INPUT_FROM} where ${where.join(' and ')} order by h.name, i.di_code`,
+        params,
+      );
+      return ok(request, reply, { rows, total: rows.length });
+    });
+
+    const saveInput = async (request: FastifyRequest, id: number | null) => {
+      requireOperate(request);
+      const v =
+        id === null
+          ? parseInput(alarmInputInputSchema, request.body)
+          : parseInput(alarmInputUpdateSchema, request.body);
+      const scope = await scopeFor(request);
+      const house = await gatewayHouse(scope, v.gatewayId);
+      if (id !== null) {
+        const [old] = await database.query<{ gateway_id: number }>(
+          'select gateway_id from alarm_inputs where id = $1',
+          [id],
+        );
+        if (!old) throw new ApiError(404, 'http.notFound');
+        await gatewayHouse(scope, old.gateway_id);
+      }
+      const values = [
+        v.gatewayId,
+        v.diCode,
+        v.content,
+        v.horn,
+        v.shieldTest,
+        v.relayType,
+        v.important,
+      ];
+      const cols = 'gateway_id, di_code, content, horn, shield_test, relay_type, important';
+      let saved: { id: number } | undefined;
+      try {
+        [saved] =
+          id === null
+            ? await database.query<{ id: number }>(
+                `insert into alarm_inputs (${cols}) values ($1,$2,$3,$4,$5,$6,$7) returning id`,
+                values,
+              )
+            : await database.query<{ id: number }>(
+                `update alarm_inputs set (${cols}) = ($1,$2,$3,$4,$5,$6,$7) where id = $8 returning id`,
+                [...values, id],
+              );
+      } catch (error) {
+        if ((error as { code?: string }).code === '23505')
+          throw new ApiError(409, 'alarms.duplicateInput');
+        throw error;
+      }
+      if (!saved) throw new ApiError(404, 'http.notFound');
+      await log(
+        request,
+        id === null ? 'alarmInput.create' : 'alarmInput.update',
+        `DI ${v.diCode} #${saved.id}`,
+        house,
+      );
+      bus.rulesChanged(null);
+      const [row] = await database.query<AlarmInputSetting>(
+        `select ${INPUT_SELECT} from ${INPUT_FROM} where i.id = $1`,
+        [saved.id],
+      );
+      return row;
+    };
+
+    app.post('/alarmInput/create', async (request, reply) =>
+      ok(request, reply, await saveInput(request, null), 'alarms.saved'),
+    );
+    app.put('/alarmInput/update', async (request, reply) => {
+      const { id } = parseInput(idBody, request.body);
+      return ok(request, reply, await saveInput(request, id), 'alarms.saved');
+    });
+
+    app.delete('/alarmInput/delete', async (request, reply) => {
+      requireOperate(request);
+      const { id } = parseInput(idBody, request.body ?? request.query);
+      const scope = await scopeFor(request);
+      const [old] = await database.query<{ gateway_id: number; di_code: string }>(
+        'select gateway_id, di_code from alarm_inputs where id = $1',
+        [id],
+      );
+      if (!old) throw new ApiError(404, 'http.notFound');
+      const house = await gatewayHouse(scope, old.gateway_id);
+      await database.query('delete from alarm_inputs where id = $1', [id]);
+      await log(request, 'alarmInput.delete', `DI ${old.di_code} #${id}`, house);
+      const [left] = await database.query<{ n: number }>(
+        'select count(*)::int as n from alarm_inputs where gateway_id = $1',
+        [old.gateway_id],
+      );
+      return ok(request, reply, { remaining: Number(left?.n ?? 0) }, 'alarms.deleted');
+    });
+  };
+}

@@ -1,0 +1,36 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { scopeOf } from '../auth/scope';
+import { sessionOf, sourceOf, type AppContext } from '../http/context';
+import { writeOperationLog } from '../oplog';
+
+// What the alarm phone, alarm input and limit routes share: the id body, JSON columns, the
+// caller's scope and the operation log.
+
+export const idBody = z.object({ id: z.coerce.number().int().positive() });
+
+export const parseJson = <T>(v: T | string): T =>
+  typeof v === 'string' ? (JSON.parse(v) as T) : v;
+
+/** The caller's scope and an operation-log writer for one settings route module. */
+export function settingsContext(ctx: AppContext) {
+  const { database } = ctx;
+  const scopeFor = (request: FastifyRequest) => scopeOf(database.db, sessionOf(request).user);
+  const log = (
+    request: FastifyRequest,
+    fn: string,
+    operation: string,
+    house?: { id: number; name: string } | null,
+  ) => {
+    const { user } = sessionOf(request);
+    return writeOperationLog(database.db, {
+      operator: { id: user.id, name: user.realName || user.username },
+      function: fn,
+      operation,
+      house: house ?? null,
+      source: sourceOf(request),
+    });
+  };
+
+  return { database, scopeFor, log };
+}
