@@ -2,6 +2,11 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./server/db/schema.ts', './server/db/telemetrySchema.ts', './server/db/alarmSchema.ts'],
+  schema: [
+    './server/db/schema.ts',
+    './server/db/telemetrySchema.ts',
+    './server/db/alarmSchema.ts',
+    './server/db/wallSchema.ts',
+  ],
   out: './server/db/migrations',
 });

@@ -13,12 +13,19 @@ export function collectErrors(page: Page, ignore: RegExp[] = []): string[] {
   return errors;
 }
 
+/**
+ * How long the first draw may take: SwiftShader draws the map in software, and on the shared
+ * 2-core machine under load that alone has taken over 30 s. A wait on an event, so a healthy
+ * run does not pay for it.
+ */
+export const MAP_DRAWN_TIMEOUT_MS = 120_000;
+
 /** Opens the wall and waits until MapLibre loaded and deck.gl drew with the farms (events, not timers). */
 export async function openWall(page: Page, url: string, language: '0' | '1' = '1'): Promise<void> {
   await page.goto(`${url}/screenDatav/home?language=${language}`);
   await page
     .locator('[data-testid="wall-map"][data-map-loaded="true"][data-deck-rendered="true"]')
-    .waitFor({ timeout: 30_000 });
+    .waitFor({ timeout: MAP_DRAWN_TIMEOUT_MS });
   await page
     .locator('[data-testid="wall-states"] li[data-farm-id]')
     .first()

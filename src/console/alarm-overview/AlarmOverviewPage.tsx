@@ -1,10 +1,11 @@
 import { Button } from '@blueprintjs/core';
-import { FullscreenIcon } from '@blueprintjs/icons';
+import { FullscreenIcon, LinkIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SCREEN_PATH } from '../paths';
 import { useStores } from '../useStores';
+import { KioskLinksDialog } from './KioskLinks';
 
 /** Spec §2: the data screen's address; its language query is 1 for English, 0 for Chinese. */
 export function screenAddress(language: 'en' | 'zh'): string {
@@ -19,6 +20,7 @@ export const AlarmOverviewPage = observer(function AlarmOverviewPage() {
   const { ui } = useStores();
   const { t } = useTranslation();
   const frame = useRef<HTMLIFrameElement>(null);
+  const [kioskOpen, setKioskOpen] = useState(false);
   return (
     <div className="roost-alarm-overview" style={{ position: 'relative' }}>
       <iframe
@@ -29,14 +31,33 @@ export const AlarmOverviewPage = observer(function AlarmOverviewPage() {
         src={screenAddress(ui.language)}
         allow="fullscreen; autoplay"
       />
-      <Button
-        icon={<FullscreenIcon />}
-        text={t('wall.fullscreen')}
-        data-testid="alarm-overview-fullscreen"
-        style={{ position: 'absolute', bottom: 12, left: 12 }}
-        disabled={!document.fullscreenEnabled}
-        onClick={() => void frame.current?.requestFullscreen()}
-      />
+      {/* Bottom centre: over the map's edge, not over the wall's legend or ticker panels. */}
+      <div
+        style={{
+          position: 'absolute',
+          bottom: 12,
+          left: '50%',
+          transform: 'translateX(-50%)',
+          display: 'flex',
+          gap: 8,
+        }}
+      >
+        <Button
+          icon={<FullscreenIcon />}
+          text={t('wall.fullscreen')}
+          data-testid="alarm-overview-fullscreen"
+          disabled={!document.fullscreenEnabled}
+          onClick={() => void frame.current?.requestFullscreen()}
+        />
+        {/* The page is for administrators only, as are kiosk links (the API refuses others). */}
+        <Button
+          icon={<LinkIcon />}
+          text={t('wall.kiosk.manage')}
+          data-testid="alarm-overview-kiosk"
+          onClick={() => setKioskOpen(true)}
+        />
+      </div>
+      <KioskLinksDialog isOpen={kioskOpen} onClose={() => setKioskOpen(false)} />
     </div>
   );
 });

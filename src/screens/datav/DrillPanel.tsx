@@ -14,8 +14,8 @@ export function monitorUrl(houseId: number): string {
 export interface DrillPanelProps {
   /** The wall's store. */
   store: WallStore;
-  /** Opens the console's monitor of a house. */
-  onOpenHouse: (houseId: number) => void;
+  /** Opens the console's monitor of a house; absent on a read-only wall (a kiosk link). */
+  onOpenHouse?: (houseId: number) => void;
 }
 
 function Dot({ color }: { color: string }) {
@@ -49,32 +49,47 @@ const HouseRow = observer(function HouseRow({
   onOpen,
 }: {
   house: WallHouseInput;
-  onOpen: (houseId: number) => void;
+  onOpen?: (houseId: number) => void;
 }) {
   const { t } = useTranslation();
   const state = houseState(house);
   const temperature = house.live.metrics['temperature'];
   const humidity = house.live.metrics['humidity'];
+  const content = (
+    <>
+      <Dot color={STATE_HEX[state]} />
+      <span className="roost-wall__row-name">{house.houseName}</span>
+      <span data-testid="drill-temperature">
+        {temperature === undefined ? '—' : `${temperature.toFixed(1)} ℃`}
+      </span>
+      <span className={Classes.TEXT_MUTED}>
+        {humidity === undefined ? '—' : `${Math.round(humidity)} %`}
+      </span>
+    </>
+  );
+  const common = {
+    'data-testid': 'drill-house',
+    'data-house-id': house.houseId,
+    'data-state': state,
+  };
   return (
     <li>
-      <button
-        type="button"
-        className="roost-wall__row"
-        data-testid="drill-house"
-        data-house-id={house.houseId}
-        data-state={state}
-        title={t('wall.drill.open')}
-        onClick={() => onOpen(house.houseId)}
-      >
-        <Dot color={STATE_HEX[state]} />
-        <span className="roost-wall__row-name">{house.houseName}</span>
-        <span data-testid="drill-temperature">
-          {temperature === undefined ? '—' : `${temperature.toFixed(1)} ℃`}
-        </span>
-        <span className={Classes.TEXT_MUTED}>
-          {humidity === undefined ? '—' : `${Math.round(humidity)} %`}
-        </span>
-      </button>
+      {onOpen ? (
+        <button
+          type="button"
+          className="roost-wall__row"
+          {...common}
+          title={t('wall.drill.open')}
+          onClick={() => onOpen(house.houseId)}
+        >
+          {content}
+        </button>
+      ) : (
+        // Read-only wall: the house is shown, not a way into the console.
+        <div className="roost-wall__row roost-wall__row--static" {...common}>
+          {content}
+        </div>
+      )}
     </li>
   );
 });

@@ -1,6 +1,6 @@
 import { Classes } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useStores } from '../../console/useStores';
@@ -8,8 +8,8 @@ import { AlertSound } from './alertSound';
 import { DrillPanel, MapLegendList, monitorUrl } from './DrillPanel';
 import { StaleBanner, WallHeader } from './WallHeader';
 import { WallMap } from './WallMap';
-import { WallCounters, WallTicker, WallToday } from './WallPanels';
-import { WallStore } from './WallStore';
+import { WallCounters, WallLegend, WallTicker, WallToday } from './WallPanels';
+import { WallStore, type WallSources } from './WallStore';
 import './screen.css';
 
 /** Spec §2: `?language=1` is English, `0` Chinese; anything else keeps the console's. */
@@ -17,26 +17,30 @@ export function languageOfQuery(value: string | null): 'en' | 'zh' | null {
   return value === '0' ? 'zh' : value === '1' ? 'en' : null;
 }
 
+export interface WallScreenProps {
+  /** Where the wall's data comes from: the console's stores, or a kiosk link's own. */
+  sources: Omit<WallSources, 'onRaised'>;
+  /** Opens a house's monitor; absent on a read-only (kiosk) wall, where houses are not links. */
+  onOpenHouse?: (houseId: number) => void;
+  /** A line under the title (the kiosk wall says it is read-only). */
+  badge?: ReactNode;
+}
+
 /**
- * /screenDatav/home: the alarm overview wall (issue 7). Its own chunk (maplibre and deck.gl
- * stay out of the console's first load), dark (STYLE.md #14), sized to the viewport with
- * nothing to scroll. The console's live connection feeds it; it never opens a socket itself.
+ * The alarm overview wall (issue 7), whoever feeds it. Dark (STYLE.md #14), sized to the
+ * viewport with nothing to scroll. The language follows `?language=` (spec §2).
  */
-export const ScreenHomePage = observer(function ScreenHomePage() {
+export const WallScreen = observer(function WallScreen({
+  sources,
+  onOpenHouse,
+  badge,
+}: WallScreenProps) {
   const [params] = useSearchParams();
   const { i18n } = useTranslation();
-  const stores = useStores();
-  const navigate = useNavigate();
   const language = languageOfQuery(params.get('language'));
   const [sound] = useState(() => new AlertSound());
   const [store] = useState(
-    () =>
-      new WallStore({
-        api: stores.api,
-        houses: stores.houses,
-        live: stores.live,
-        onRaised: (change) => sound.play(change.severity),
-      }),
+    () => new WallStore({ ...sources, onRaised: (change) => sound.play(change.severity) }),
   );
 
   useEffect(() => {
@@ -52,35 +56,57 @@ export const ScreenHomePage = observer(function ScreenHomePage() {
     };
   }, [store, sound]);
 
-  const handleOpenHouse = (houseId: number) => {
-    const url = monitorUrl(houseId);
-    // Embedded in the console (alarm overview), the monitor opens in the console, not the frame.
-    if (window.top && window.top !== window) window.top.location.assign(url);
-    else void navigate(url);
-  };
-
   return (
     <div
       className={`${Classes.DARK} roost-wall`}
       data-testid="screen-home"
+      data-read-only={onOpenHouse === undefined}
       lang={i18n.language === 'zh' ? 'zh-CN' : 'en'}
       onPointerDown={() => store.touch()}
       onKeyDown={() => store.touch()}
     >
-      <WallHeader store={store} sound={sound} />
+      <WallHeader store={store} sound={sound} badge={badge} />
       <aside className="roost-wall__left">
         <WallCounters store={store} />
         <WallToday store={store} />
+        <WallLegend />
       </aside>
       <main className="roost-wall__center">
         <WallMap store={store} />
         <StaleBanner store={store} />
-        <DrillPanel store={store} onOpenHouse={handleOpenHouse} />
+        <DrillPanel store={store} onOpenHouse={onOpenHouse} />
         <MapLegendList store={store} />
       </main>
       <aside className="roost-wall__right">
         <WallTicker store={store} />
       </aside>
     </div>
+  );
+});
+
+/**
+ * /screenDatav/home: the wall for a signed-in administrator. Its own chunk (maplibre and
+ * deck.gl stay out of the console's first load). The console's live connection feeds it; it
+ * never opens a socket itself.
+ */
+export const ScreenHomePage = observer(function ScreenHomePage() {
+  const stores = useStores();
+  const navigate = useNavigate();
+  const handleOpenHouse = (houseId: number) => {
+    const url = monitorUrl(houseId);
+    // Embedded in the console (alarm overview), the monitor opens in the console, not the frame.
+    if (window.top && window.top !== window) window.top.location.assign(url);
+    else void navigate(url);
+  };
+  return (
+    <WallScreen
+      sources={{
+        api: stores.api,
+        houses: stores.houses,
+        live: stores.live,
+        alarms: stores.alarms,
+      }}
+      onOpenHouse={handleOpenHouse}
+    />
   );
 });

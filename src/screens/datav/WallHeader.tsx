@@ -1,6 +1,7 @@
 import { Button, Callout, Classes, Intent } from '@blueprintjs/core';
 import { VolumeOffIcon, VolumeUpIcon, WarningSignIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
+import { type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ALARM_SEVERITIES } from '../../contract/alarms';
 import { type AlertSound } from './alertSound';
@@ -9,10 +10,12 @@ import { type WallPanelProps } from './WallPanels';
 export interface WallHeaderProps extends WallPanelProps {
   /** The audible alert and its per-severity switches. */
   sound: AlertSound;
+  /** Shown beside the title (a kiosk wall says it is read-only). */
+  badge?: ReactNode;
 }
 
 /** Title, clock, the data's freshness and the sound switches. */
-export const WallHeader = observer(function WallHeader({ store, sound }: WallHeaderProps) {
+export const WallHeader = observer(function WallHeader({ store, sound, badge }: WallHeaderProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language === 'zh' ? 'zh-CN' : 'en-GB';
   const now = new Date(store.now);
@@ -30,7 +33,10 @@ export const WallHeader = observer(function WallHeader({ store, sound }: WallHea
           });
   return (
     <header className="roost-wall__header">
-      <h1 className="roost-wall__title">{t('wall.title')}</h1>
+      <h1 className="roost-wall__title">
+        {t('wall.title')}
+        {badge}
+      </h1>
       <div className="roost-wall__sound" aria-label={t('wall.sound.title')}>
         {ALARM_SEVERITIES.map((severity) => {
           const label = t(sound.enabled[severity] ? 'wall.sound.on' : 'wall.sound.off', {

@@ -8,11 +8,12 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Map, Marker, type MapRef } from 'react-map-gl/maplibre';
 import type { Feature } from 'geojson';
+import { type WallFarm } from '../../contract/wall';
 import { type AreaGeometry, type ChinaCityCollection, type LngLat } from '../geo/geoTypes';
 import { DESIGN_WIDTH_PX, POINT_BASE_PX, POINT_PER_SQRT_HOUSE_PX, STATE_RGB } from './constants';
 import { DeckOverlay } from './DeckOverlay';
 import { wallMapStyle } from './mapStyle';
-import { boundsOf, type FarmView } from './wallModel';
+import { boundsOf } from './wallModel';
 import { type WallStore } from './WallStore';
 
 // STACK.md trap 3: Vite does not emit maplibre 6's worker; hand it the URL of the file it emits.
@@ -59,7 +60,7 @@ function cameraOf(map: { getCenter(): { lng: number; lat: number }; getZoom(): n
 const MAX_PULSE_MARKERS = 100;
 
 /** A farm's point radius in pixels: grows with its house count and with the wall's width. */
-function radiusOf(farm: FarmView, scale: number): number {
+function radiusOf(farm: Pick<WallFarm, 'houseCount'>, scale: number): number {
   return (POINT_BASE_PX + POINT_PER_SQRT_HOUSE_PX * Math.sqrt(farm.houseCount)) * scale;
 }
 
@@ -84,13 +85,29 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
   const views = store.views;
   const states = store.regionStates;
   const scale = Math.max(0.5, window.innerWidth / DESIGN_WIDTH_PX);
+  // The points' data changes only when the farms do (a refetch); a live update changes their
+  // colour (and rarely their size), so deck.gl recomputes those attributes only, and only when a
+  // state really changed: at 10,000 farms a full rebuild each second costs more than the draw.
+  const farms = store.farms;
   const placed = useMemo(
-    () => views.filter((f) => f.longitude !== null && f.latitude !== null),
+    () => farms.filter((f) => f.longitude !== null && f.latitude !== null),
+    [farms],
+  );
+  // globalThis: `Map` here is react-map-gl's component.
+  const viewOf = useMemo(() => new globalThis.Map(views.map((v) => [v.farmId, v])), [views]);
+  const viewOfRef = useRef(viewOf);
+  viewOfRef.current = viewOf;
+  const pointsKey = useMemo(
+    () => views.map((v) => `${v.worstState[0]}${v.houseCount}`).join(''),
     [views],
   );
+  const regionsKey = useMemo(() => [...states].map(([k, v]) => `${k}${v[0]}`).join(), [states]);
   const pulsing = useMemo(
-    () => placed.filter((f) => f.pulsing).slice(0, MAX_PULSE_MARKERS),
-    [placed],
+    () =>
+      views
+        .filter((f) => f.pulsing && f.longitude !== null && f.latitude !== null)
+        .slice(0, MAX_PULSE_MARKERS),
+    [views],
   );
 
   // Drill-down camera: fit the selected area, or the farm, or go back to the whole map. Only a
@@ -155,7 +172,7 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
           return state ? [...STATE_RGB[state], REGION_ALPHA[state]] : [0, 0, 0, 0];
         },
         updateTriggers: {
-          getFillColor: [states],
+          getFillColor: [regionsKey],
           getLineWidth: [selectedRegion],
           getLineColor: [selectedRegion],
         },
@@ -170,7 +187,7 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
         getLineWidth: 1,
         getLineColor: [90, 150, 210, 160],
       }),
-      new ScatterplotLayer<FarmView>({
+      new ScatterplotLayer<WallFarm>({
         id: 'farms',
         data: placed,
         pickable: true,
@@ -181,21 +198,22 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
         getLineColor: (f) =>
           f.farmId === selectedFarmId ? [255, 255, 255, 255] : [10, 20, 30, 255],
         getPosition: (f) => [f.longitude ?? 0, f.latitude ?? 0],
-        getRadius: (f) => radiusOf(f, scale),
-        getFillColor: (f) => STATE_RGB[f.worstState],
+        getRadius: (f) => radiusOf(viewOfRef.current.get(f.farmId) ?? f, scale),
+        getFillColor: (f) => STATE_RGB[(viewOfRef.current.get(f.farmId) ?? f).worstState],
         updateTriggers: {
           getLineWidth: [selectedFarmId, scale],
           getLineColor: [selectedFarmId],
-          getRadius: [scale],
+          getRadius: [scale, pointsKey],
+          getFillColor: [pointsKey],
         },
       }),
     ],
-    [regions, states, selectedRegion, selectedFarmId, cities, placed, scale],
+    [regions, regionsKey, states, selectedRegion, selectedFarmId, cities, placed, pointsKey, scale],
   );
 
   const handleClick = (info: PickingInfo) => {
     if (info.layer?.id === 'farms' && info.object)
-      store.selectFarm((info.object as FarmView).farmId);
+      store.selectFarm((info.object as WallFarm).farmId);
     else if (info.layer?.id === 'regions' && info.object)
       store.selectRegion(regionKey(info.object as AreaFeature));
   };

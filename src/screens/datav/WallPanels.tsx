@@ -1,6 +1,7 @@
 import { Classes } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
+import { WALL_STATES } from '../../contract/wall';
 import { STATE_HEX } from './constants';
 import { type TickerEntry, type WallStore } from './WallStore';
 
@@ -131,3 +132,28 @@ export const WallTicker = observer(function WallTicker({ store }: WallPanelProps
     </section>
   );
 });
+
+/**
+ * What the colours on the map mean: a wall is read by people who never opened the console, and
+ * the map's colours are its main message.
+ */
+export function WallLegend() {
+  const { t } = useTranslation();
+  return (
+    <section className="roost-wall__panel roost-wall__legend" data-testid="wall-legend">
+      <h2 className="roost-wall__heading">{t('wall.legend.title')}</h2>
+      <ul>
+        {WALL_STATES.map((state) => (
+          <li key={state}>
+            <span className="roost-wall__dot" style={{ background: STATE_HEX[state] }} />
+            {t(`wall.state.${state}`)}
+          </li>
+        ))}
+        <li>
+          <span className="roost-wall__dot roost-wall__dot--ring" />
+          {t('wall.legend.pulsing')}
+        </li>
+      </ul>
+    </section>
+  );
+}

@@ -1,6 +1,6 @@
 import { action, computed, makeObservable, observable, observableRef, reaction } from 'mobx';
 import { type ApiClient } from '../../api/client';
-import { alarmTodaySchema, type AlarmToday } from '../../contract/alarms';
+import { alarmTodaySchema, type Alarm, type AlarmToday } from '../../contract/alarms';
 import { wallMapSchema, type WallFarm } from '../../contract/wall';
 import { type LiveStore } from '../../stores/LiveStore';
 import {
@@ -12,6 +12,7 @@ import {
 import {
   CLOCK_TICK_MS,
   IDLE_RESET_MS,
+  ACK_REFETCH_DELAY_MS,
   MAP_REFETCH_DEBOUNCE_MS,
   STALE_AFTER_MS,
   TICKER_MAX_ENTRIES,
@@ -33,6 +34,8 @@ export interface WallSources {
   api: ApiClient;
   houses: { readonly loaded: boolean; readonly all: readonly WallHouseInput[] };
   live: Pick<LiveStore, 'state' | 'lastUpdateAt'>;
+  /** The alarms live events brought (src/realtime feeds them): an acknowledgement stops a pulse. */
+  alarms?: { readonly byId: { values(): Iterable<Pick<Alarm, 'state'>> } };
   /** Called for each alarm raised while the wall runs (the audible alert). */
   onRaised?: (change: AlarmChange) => void;
 }
@@ -46,6 +49,7 @@ export type Regions = ChinaProvinceCollection | WorldCountryCollection;
 
 /** China's ISO numeric code: a farm with a province adcode is in China on the World map. */
 const CHINA_COUNTRY_ID = '156';
+const ANTARCTICA_ID = '010';
 
 /** A failed fetch is retried by the next poll or reconnect: no toast on a wall. */
 const quiet = () => true;
@@ -165,22 +169,39 @@ export class WallStore {
     );
     // New alarm total: the farms' unacknowledged counts and today's causes changed too.
     let timer: ReturnType<typeof setTimeout> | null = null;
+    const refetch = (delayMs = MAP_REFETCH_DEBOUNCE_MS) => {
+      if (timer !== null) clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = null;
+        void this.loadFarms();
+        void this.loadToday();
+      }, delayMs);
+    };
     this.disposers.push(
       reaction(
         () => this.sources.houses.all.reduce((n, h) => n + h.live.alarm.count, 0),
-        () => {
-          if (timer !== null) clearTimeout(timer);
-          timer = setTimeout(() => {
-            timer = null;
-            void this.loadFarms();
-            void this.loadToday();
-          }, MAP_REFETCH_DEBOUNCE_MS);
-        },
+        () => refetch(),
       ),
       () => {
         if (timer !== null) clearTimeout(timer);
       },
     );
+    // An acknowledgement leaves the house's alarm count as it was but ends the farm's pulse: the
+    // farms' unacknowledged counts are fetched again.
+    const alarms = this.sources.alarms;
+    if (alarms)
+      this.disposers.push(
+        reaction(
+          () => {
+            let acknowledged = 0;
+            for (const alarm of alarms.byId.values())
+              if (alarm.state !== 'active') acknowledged += 1;
+            return acknowledged;
+          },
+          // Acknowledgements come one at a time, by hand: no burst to wait out.
+          () => refetch(ACK_REFETCH_DELAY_MS),
+        ),
+      );
     // Back to live after an outage: everything may have changed meanwhile.
     this.disposers.push(
       reaction(
@@ -229,8 +250,15 @@ export class WallStore {
   async loadFarms(): Promise<void> {
     try {
       const map = await this.sources.api.get('/wall/map', { schema: wallMapSchema, quiet });
-      if (map.mapType !== this.mapType || !this.regions) await this.loadRegions(map.mapType);
+      const regions =
+        map.mapType !== this.mapType || !this.regions
+          ? await this.loadRegions(map.mapType)
+          : this.regions;
+      // One action: the map must never see World regions with China's type (it would open
+      // fitted to China).
       action(() => {
+        if (regions !== this.regions) this.regionOfFarm.clear();
+        this.regions = regions;
         this.mapType = map.mapType;
         this.farms = map.farms;
       })();
@@ -252,12 +280,15 @@ export class WallStore {
   }
 
   /** The map file, fetched once per map type (STYLE.md #13). */
-  private async loadRegions(mapType: '1' | '2'): Promise<void> {
+  private async loadRegions(mapType: '1' | '2'): Promise<Regions> {
     const url = mapType === '2' ? GEO_FILES.worldCountries : GEO_FILES.chinaProvinces;
     const response = await fetch(url);
     const regions = (await response.json()) as Regions;
-    this.regionOfFarm.clear();
-    action(() => (this.regions = regions))();
+    if (mapType !== '2') return regions;
+    // No farm is in Antarctica, and on a wall taller than the world's bounds it would fill the
+    // bottom third of the map (seen on the 1920×1080 screenshot).
+    const world = regions as WorldCountryCollection;
+    return { ...world, features: world.features.filter((f) => f.properties.id !== ANTARCTICA_ID) };
   }
 
   /** The cities of a Chinese province, or null when none are shipped (Taiwan) or the fetch failed. */

@@ -25,6 +25,8 @@ export const TICKER_MAX_ENTRIES = 40;
  * things settle: a burst of alarms costs one request, not one each.
  */
 export const MAP_REFETCH_DEBOUNCE_MS = 1_000;
+/** After an acknowledgement (one at a time, by hand) the farms are fetched again almost at once. */
+export const ACK_REFETCH_DELAY_MS = 100;
 /** Today's alarms by cause change slowly; the console's own poll rate (spec §9) is enough. */
 export const TODAY_POLL_MS = 30_000;
 /** Farm point radius at 1920 px wide: a base plus a term growing with the house count. */

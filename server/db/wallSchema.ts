@@ -1,0 +1,56 @@
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import { farms, organizations, users } from './schema';
+
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+/**
+ * Kiosk links of the alarm overview wall (issue 7): a read-only wall without a user sign-in.
+ * Like a session token, the link's token is stored only as its sha256 (server/auth/tokens.ts):
+ * a database leak does not open any wall. Revoking keeps the row (the list can say who made
+ * it) but sets `revoked_at`, which every check reads.
+ */
+export const wallKioskLinks = pgTable(
+  'wall_kiosk_links',
+  {
+    id: serial('id').primaryKey(),
+    /** The organisation whose map type (China or World) the wall shows. */
+    orgId: integer('org_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** True: every farm of the installation; false: only the farms in wall_kiosk_farms. */
+    allFarms: boolean('all_farms').notNull(),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Kept as text too, so the list still names the creator after the user is deleted. */
+    createdByName: text('created_by_name').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    lastUsedAt: at('last_used_at'),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [index('wall_kiosk_links_created_idx').on(t.createdAt)],
+);
+
+/** The farms a kiosk link with a chosen scope may show; a deleted farm leaves its scope. */
+export const wallKioskFarms = pgTable(
+  'wall_kiosk_farms',
+  {
+    kioskId: integer('kiosk_id')
+      .notNull()
+      .references(() => wallKioskLinks.id, { onDelete: 'cascade' }),
+    farmId: integer('farm_id')
+      .notNull()
+      .references(() => farms.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kioskId, t.farmId] }),
+    index('wall_kiosk_farms_farm_idx').on(t.farmId),
+  ],
+);

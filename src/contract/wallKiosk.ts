@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** A kiosk link's name: what the administrator calls the wall ("Control room east"). */
+export const KIOSK_NAME_MAX = 60;
+/** A chosen scope names at most this many farms (a wall shows a region, not a list). */
+export const KIOSK_FARMS_MAX = 500;
+
+/**
+ * POST /api/wall/kiosk/create. The scope is chosen once, at creation: every farm, or the farms
+ * named. A changed scope is a new link (and the old one revoked), so a link never widens.
+ */
+export const kioskCreateSchema = z
+  .object({
+    name: z.string().trim().min(1, 'wall.kioskNameRequired').max(KIOSK_NAME_MAX),
+    allFarms: z.boolean(),
+    farmIds: z.array(z.number().int().positive()).max(KIOSK_FARMS_MAX).default([]),
+  })
+  .refine((v) => v.allFarms || v.farmIds.length > 0, {
+    message: 'wall.kioskScopeRequired',
+    path: ['farmIds'],
+  });
+export type KioskCreate = z.input<typeof kioskCreateSchema>;
+
+/** POST /api/wall/kiosk/revoke. */
+export const kioskRevokeSchema = z.object({ id: z.number().int().positive() });
+
+/** One link as the console lists it; the token itself is never listed (only its hash is kept). */
+export const kioskLinkSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  allFarms: z.boolean(),
+  farms: z.array(z.object({ farmId: z.number().int(), name: z.string() })),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type KioskLink = z.infer<typeof kioskLinkSchema>;
+
+export const kioskListSchema = z.array(kioskLinkSchema);
+
+/** The answer to a creation: the link and its token, shown this once and never again. */
+export const kioskCreatedSchema = z.object({ link: kioskLinkSchema, token: z.string() });
+export type KioskCreated = z.infer<typeof kioskCreatedSchema>;
+
+/**
+ * The wall opened by a kiosk link: the token travels in the address's fragment (`#token`), which
+ * browsers never send to a server, so it stays out of access logs and Referer headers.
+ */
+export const KIOSK_SCREEN_PATH = '/screenDatav/kiosk';
