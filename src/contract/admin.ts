@@ -342,6 +342,8 @@ export type LogQuery = z.input<typeof logQuerySchema>;
 
 export const logExportQuerySchema = logQuerySchema.extend({
   format: z.enum(['csv', 'xlsx']).default('csv'),
+  /** '1' once the user has seen the warning for more than EXPORT_WARN_ROWS rows (spec §5). */
+  confirm: z.literal('1').optional(),
 });
 
 export interface LogRow {

@@ -54,7 +54,7 @@ describe.each(testDatabaseTargets())('breeds on $name', (target) => {
       'zh',
     );
     expect(edit.status).toBe(403);
-    expect(edit.msg).toBe('通用品种为只读,请复制后修改。');
+    expect(edit.msg).toBe('通用品种为只读，请复制后修改。');
     expect(
       (await call(t, tokens.admin, 'PUT', '/breed/saveTargets', { breedId: broiler.id, rows: [] }))
         .status,

@@ -109,7 +109,7 @@ describe.each(testDatabaseTargets())('farms, houses, gateways and flocks on $nam
       'zh',
     );
     expect(wrongLevel.status).toBe(400);
-    expect(wrongLevel.msg).toBe('集团没有上级,公司属于集团,场区属于公司。');
+    expect(wrongLevel.msg).toBe('集团没有上级，公司属于集团，场区属于公司。');
     const badPosition = await call(t, tokens.company, 'PUT', '/farm/update', {
       ...farm,
       id: created.data.id,

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { farms, houses } from '../../server/db/schema';
 import { writeOperationLog } from '../../server/oplog';
 import { escapeCell } from '../../server/admin/spreadsheet';
@@ -11,7 +11,7 @@ import { call, signInAll } from './client';
 
 type Page<T> = { rows: T[]; total: number };
 
-const DANGEROUS = ['=HYPERLINK("http://x")', '+1+2', '-3', '@SUM(A1)', '\tTAB', '\rCR'];
+const DANGEROUS = ['=HYPERLINK("http://x","y")', '+1+2', '-3', '@SUM(A1)', '\tTAB', '\rCR'];
 
 describe.each(testDatabaseTargets())('operation log on $name', (target) => {
   let t: TestApp;
@@ -131,6 +131,53 @@ describe.each(testDatabaseTargets())('operation log on $name', (target) => {
     expect(remarks.sort()).toEqual(expected.sort());
     expect(remarks.every((v) => typeof v === 'string' && v.startsWith("'"))).toBe(true);
   });
+
+  it('asks before exporting 20,000 rows, then exports them all with every cell escaped', async () => {
+    // One statement: 20,000 rows whose remarks cycle through the four formula starts.
+    await t.database.db.execute(sql`
+      insert into operation_logs (operator_name, function, operation, remark, source)
+      select 'Bulk writer', 'bulk', 'write',
+             (array['=HYPERLINK("http://x","y")', '+1+2', '-3', '@SUM(A1)'])[1 + i % 4], 'mobile'
+      from generate_series(1, 20000) as i`);
+    const url = '/log/export?operator=bulk%20writer';
+    expect((await list(tokens.admin, 'operator=bulk%20writer&size=1')).data.total).toBe(20_000);
+    for (const [locale, msg] of [
+      ['en', '20000 rows: more than 15000. Confirm to export them all.'],
+      ['zh', '共 20000 行，超过 15000 行。确认后再全部导出。'],
+    ] as const) {
+      const asked = await call(t, tokens.admin, 'GET', `${url}&format=csv`, undefined, locale);
+      expect(asked.status).toBe(409);
+      expect(asked.msg).toBe(msg);
+    }
+
+    const csv = await call(t, tokens.admin, 'GET', `${url}&format=csv&confirm=1`);
+    expect(csv.status).toBe(200);
+    const lines = csv.res.body.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(20_001);
+    expect(csv.res.body).toContain(`"'=HYPERLINK(""http://x"",""y"")"`);
+    expect(csv.res.body).toContain(`"'+1+2"`);
+    expect(csv.res.body).toContain(`"'-3"`);
+    expect(csv.res.body).toContain(`"'@SUM(A1)"`);
+    expect(csv.res.body).not.toMatch(/(^|,)"[=+\-@]/m);
+
+    const xlsx = await t.app.inject({
+      url: `/api${url}&format=xlsx&confirm=1`,
+      headers: { authorization: `Bearer ${tokens.admin}` },
+    });
+    expect(xlsx.statusCode).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    expect(sheet.rowCount).toBe(20_001);
+    const remarks = new Set<unknown>();
+    sheet.eachRow((row, n) => {
+      if (n > 1) remarks.add(row.getCell(6).value);
+    });
+    expect([...remarks].sort()).toEqual(
+      ["'+1+2", "'-3", '\'=HYPERLINK("http://x","y")', "'@SUM(A1)"].sort(),
+    );
+    // Writing and reading back a 20,000-row workbook is slow on a loaded 2-core machine.
+  }, 180_000);
 
   it('escapes = + - @ tab and CR and leaves other text alone', () => {
     for (const value of DANGEROUS) expect(escapeCell(value)).toBe(`'${value}`);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrgRow } from '../../src/contract/admin';
 import { testDatabaseTargets } from '../helpers/databases';
 import { createTestApp, type TestApp } from '../helpers/testApp';
-import { call, signInAll } from './client';
+import { call, injectLogged, signInAll } from './client';
 
 type Page<T> = { rows: T[]; total: number };
 
@@ -44,12 +44,13 @@ describe.each(testDatabaseTargets())('organisations on $name', (target) => {
     type: string,
     bytes: Buffer,
     token = tokens.admin,
+    locale = 'en',
   ) => {
     const body = multipart(filename, type, bytes);
-    return t.app.inject({
+    return injectLogged(t, token, {
       method: 'POST',
       url: `/api/org/uploadLogo?id=${id}`,
-      headers: { authorization: `Bearer ${token}`, 'content-type': body.contentType, locale: 'en' },
+      headers: { authorization: `Bearer ${token}`, 'content-type': body.contentType, locale },
       payload: body.payload,
     });
   };
@@ -132,11 +133,18 @@ describe.each(testDatabaseTargets())('organisations on $name', (target) => {
     expect(own.data).toBe('');
   });
 
-  it('refuses a JPEG or an SVG named .png, and 2 MB + 1 byte with 413', async () => {
+  it('refuses a JPEG or an SVG named .png, and a 2.1 MB or 2 MB + 1 byte PNG with 413', async () => {
     const jpeg = await upload(orgId, 'logo.png', 'image/png', JPEG);
     expect(jpeg.statusCode).toBe(400);
     expect(jpeg.json()).toMatchObject({ msg: 'The logo must be a PNG image.' });
-    expect((await upload(orgId, 'logo.png', 'image/png', SVG)).statusCode).toBe(400);
+    const svg = await upload(orgId, 'logo.png', 'image/png', SVG);
+    expect(svg.statusCode).toBe(400);
+    expect(svg.json()).toMatchObject({ msg: 'The logo must be a PNG image.' });
+    const svgNamed = await upload(orgId, 'logo.svg', 'image/svg+xml', SVG, tokens.admin, 'zh');
+    expect(svgNamed.json()).toMatchObject({ msg: 'Logo 只能是 PNG 图片。' });
+    const twoPointOne = await upload(orgId, 'big.png', 'image/png', png(Math.round(2.1 * TWO_MB)));
+    expect(twoPointOne.statusCode).toBe(413);
+    expect(twoPointOne.json()).toMatchObject({ msg: 'The logo is larger than 2 MB.' });
     const big = await upload(orgId, 'big.png', 'image/png', png(TWO_MB + 1));
     expect(big.statusCode).toBe(413);
     expect(big.json()).toMatchObject({ code: 413, msg: 'The logo is larger than 2 MB.' });

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -156,6 +156,18 @@ describe('system management pages', () => {
     await page.getByTestId('export-warning').waitFor();
     expect(await page.getByTestId('export-warning').textContent()).toContain('15001');
     await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('export-warning').waitFor({ state: 'detached' });
+
+    // Confirmed, the whole file comes, every formula-like remark escaped.
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 120_000 }),
+      page.locator('.bp6-alert').getByRole('button', { name: 'Download data' }).click(),
+    ]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(15_002);
+    expect(lines[1]).toContain(`"'=1+1"`);
 
     await page.locator('#log-source').selectOption('computer');
     await page.getByRole('button', { name: 'Search' }).click();

@@ -33,31 +33,31 @@ export const ADMIN_MESSAGES = {
   },
   'admin.assignmentRequired': {
     en: 'Choose what this user looks after (a company, farms or houses).',
-    zh: '请为该用户分配管理范围(公司、场区或栋舍)。',
+    zh: '请为该用户分配管理范围（公司、场区或栋舍）。',
   },
   'admin.cannotDeleteSelf': { en: 'You cannot delete yourself.', zh: '不能删除自己。' },
   'admin.codeTaken': { en: 'This code is taken.', zh: '该编码已存在。' },
   'admin.orgHasChildren': {
     en: 'This organisation still has {farms} farm nodes and {users} users: delete or move them first.',
-    zh: '该组织下仍有 {farms} 个场区节点和 {users} 个用户,请先删除或移走。',
+    zh: '该组织下仍有 {farms} 个场区节点和 {users} 个用户，请先删除或移走。',
   },
   'admin.farmHasChildren': {
     en: 'This node still has {nodes} child nodes and {houses} houses: delete them first.',
-    zh: '该节点下仍有 {nodes} 个子节点和 {houses} 个栋舍,请先删除。',
+    zh: '该节点下仍有 {nodes} 个子节点和 {houses} 个栋舍，请先删除。',
   },
   'admin.houseHasGateway': {
     en: 'This house still has a gateway or an open flock: remove them first.',
-    zh: '该栋舍仍有网关或未结束的批次,请先移除。',
+    zh: '该栋舍仍有网关或未结束的批次，请先移除。',
   },
   'admin.levelInvalid': { en: 'Choose group, company or farm.', zh: '请选择集团、公司或场区。' },
   'admin.parentInvalid': {
     en: 'A group has no parent, a company sits under a group, a farm under a company.',
-    zh: '集团没有上级,公司属于集团,场区属于公司。',
+    zh: '集团没有上级，公司属于集团，场区属于公司。',
   },
   'admin.provinceInvalid': { en: 'The province code is not valid.', zh: '省份编码无效。' },
   'admin.coordinates': {
     en: 'Longitude is −180…180 and latitude −90…90.',
-    zh: '经度范围 −180…180,纬度范围 −90…90。',
+    zh: '经度范围 −180…180，纬度范围 −90…90。',
   },
   'admin.networkIdInvalid': {
     en: 'A network id has 3–32 letters, digits, _ or -.',
@@ -73,7 +73,7 @@ export const ADMIN_MESSAGES = {
   'admin.headCountInvalid': { en: 'The head count is at least 1.', zh: '数量至少为 1。' },
   'admin.flockOpen': {
     en: 'This house has an open flock: close it before starting the next.',
-    zh: '该栋舍有未结束的批次,请先结束再开始新批次。',
+    zh: '该栋舍有未结束的批次，请先结束再开始新批次。',
   },
   'admin.noOpenFlock': { en: 'This house has no open flock.', zh: '该栋舍没有进行中的批次。' },
   'admin.closeBeforePlacement': {
@@ -82,7 +82,7 @@ export const ADMIN_MESSAGES = {
   },
   'admin.commonReadOnly': {
     en: 'Common breeds are read-only: copy it to change it.',
-    zh: '通用品种为只读,请复制后修改。',
+    zh: '通用品种为只读，请复制后修改。',
   },
   'admin.breedInUse': {
     en: 'This breed is used by {flocks} flocks.',
@@ -93,9 +93,13 @@ export const ADMIN_MESSAGES = {
   'admin.logoMissing': { en: 'Choose a PNG file.', zh: '请选择 PNG 文件。' },
   'admin.logoNotPng': { en: 'The logo must be a PNG image.', zh: 'Logo 只能是 PNG 图片。' },
   'admin.logoTooLarge': { en: 'The logo is larger than 2 MB.', zh: 'Logo 不能超过 2MB。' },
+  'admin.exportConfirm': {
+    en: '{rows} rows: more than {warn}. Confirm to export them all.',
+    zh: '共 {rows} 行，超过 {warn} 行。确认后再全部导出。',
+  },
   'admin.exportTooLarge': {
     en: 'More than {max} rows: narrow the filters.',
-    zh: '超过 {max} 行,请缩小筛选范围。',
+    zh: '超过 {max} 行，请缩小筛选范围。',
   },
   'admin.logCol.at': { en: 'Date', zh: '日期' },
   'admin.logCol.operator': { en: 'Operator', zh: '操作人' },

@@ -45,9 +45,14 @@ export const LogPage = observer(function LogPage() {
     setLocal({ from: '', to: '' });
     search();
   };
-  const download = async (format: Format) => {
+  // `confirmed`: the user has seen the warning, which the server also asks for above 15,000 rows.
+  const download = async (format: Format, confirmed = false) => {
     setPending(null);
-    const params = new URLSearchParams({ ...(list.query as Record<string, string>), format });
+    const params = new URLSearchParams({
+      ...(list.query as Record<string, string>),
+      format,
+      ...(confirmed ? { confirm: '1' } : {}),
+    });
     try {
       await downloadFile(
         `/api/log/export?${params}`,
@@ -190,7 +195,7 @@ export const LogPage = observer(function LogPage() {
         intent={Intent.WARNING}
         confirmButtonText={t('admin.log.exportConfirm')}
         cancelButtonText={t('admin.common.cancel')}
-        onConfirm={() => pending && void download(pending)}
+        onConfirm={() => pending && void download(pending, true)}
         onCancel={() => setPending(null)}
       >
         <p data-testid="export-warning">{t('admin.log.exportWarn', { total: list.total })}</p>

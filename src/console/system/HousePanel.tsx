@@ -213,7 +213,7 @@ export function HousePanel({ farm, onChanged }: HousePanelProps) {
           onClick={() => setEditing({ kind: 'house', house: null })}
         />
       </div>
-      <HTMLTable className="roost-admin__table" compact striped>
+      <HTMLTable className="roost-admin__table roost-admin__table--actions" compact striped>
         <thead>
           <tr>
             <th>{t('admin.house.name')}</th>

@@ -68,6 +68,8 @@ export const OrgPage = observer(function OrgPage() {
         file,
       );
       notifySuccess(t('admin.org.logoUploaded'));
+      // The top bar shows the user's own organisation's logo: refresh it in case it was this one.
+      void stores.session.loadLogo();
       await quietly(() => list.load());
     } catch (error) {
       notifyError(error);

@@ -1,0 +1,217 @@
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  breeds,
+  farms,
+  flocks,
+  gateways,
+  houses,
+  organizations,
+  userFarms,
+  userHouses,
+  users,
+} from '../../server/db/schema';
+import { rowsOf } from '../../server/admin/access';
+import { writeOperationLog } from '../../server/oplog';
+import type { RoleKey } from '../../src/contract/roles';
+import type { TestApp } from '../helpers/testApp';
+
+export type Role = 'admin' | 'company' | 'area' | 'farm' | 'shack';
+export const ROLES: readonly Role[] = ['admin', 'company', 'area', 'farm', 'shack'];
+
+/**
+ * Named objects inside and outside each demo role's scope (README "Demo sign-in"):
+ * company = North China Broilers (Weifang, Gaocheng, Tieling, Zhumadian); area = Weifang and
+ * Gaocheng; farm = Weifang; shack = Weifang houses 1–3. Qingyuan lies in the other company.
+ */
+export interface Fixtures {
+  orgId: number;
+  otherOrgId: number;
+  node: Record<'north' | 'south' | 'weifang' | 'gaocheng' | 'tieling' | 'qingyuan', number>;
+  house: Record<'wf1' | 'wf4' | 'gc1' | 'tl1' | 'qy1', number>;
+  gateway: Record<'tl1' | 'qy1', number>;
+  user: Record<Role | 'southFarm' | 'tielingFarm' | 'gaochengShack', number>;
+  breed: Record<'common' | 'own' | 'other', number>;
+  /** Makes a fresh object through the database (not logged): for deletes and one-off changes. */
+  make: Maker;
+}
+
+export interface Maker {
+  user(roleKey: RoleKey, scope?: { farmIds?: number[]; shackIds?: number[] }): Promise<number>;
+  farm(parentId: number): Promise<number>;
+  house(farmId: number): Promise<number>;
+  gateway(houseId: number): Promise<number>;
+  breed(orgId: number | null): Promise<number>;
+  flock(houseId: number): Promise<number>;
+  org(): Promise<number>;
+}
+
+let serial = 0;
+const unique = (prefix: string) => `${prefix}${Date.now() % 100000}${(serial += 1)}`;
+
+export async function makeFixtures(t: TestApp): Promise<Fixtures> {
+  const { db } = t.database;
+  const nodeId = async (name: string) =>
+    (await db.select({ id: farms.id }).from(farms).where(eq(farms.name, name)))[0]!.id;
+  const houseId = async (farmId: number, name: string) =>
+    (
+      await db
+        .select({ id: houses.id })
+        .from(houses)
+        .where(and(eq(houses.farmId, farmId), eq(houses.name, name)))
+    )[0]!.id;
+  const gatewayOf = async (house: number) =>
+    (await db.select({ id: gateways.id }).from(gateways).where(eq(gateways.houseId, house)))[0]!.id;
+  const userId = async (username: string) =>
+    (await db.select().from(users).where(eq(users.username, username)))[0]!;
+
+  const shack = await userId('shack');
+  const orgId = shack.orgId!;
+  const [other] = await db
+    .insert(organizations)
+    .values({ name: 'Elsewhere Farms', code: 'ELSE' })
+    .returning({ id: organizations.id });
+  const node = {
+    north: await nodeId('North China Broilers Co.'),
+    south: await nodeId('South China Layers Co.'),
+    weifang: await nodeId('Weifang Broiler Farm'),
+    gaocheng: await nodeId('Gaocheng Broiler Farm'),
+    tieling: await nodeId('Tieling Broiler Farm'),
+    qingyuan: await nodeId('Qingyuan Layer Farm'),
+  };
+  const house = {
+    wf1: await houseId(node.weifang, 'House 1'),
+    wf4: await houseId(node.weifang, 'House 4'),
+    gc1: await houseId(node.gaocheng, 'House 1'),
+    tl1: await houseId(node.tieling, 'House 1'),
+    qy1: await houseId(node.qingyuan, 'House 1'),
+  };
+
+  const make: Maker = {
+    async user(roleKey, scope = {}) {
+      const [row] = await db
+        .insert(users)
+        .values({
+          orgId,
+          username: unique('m.'),
+          passwordHash: shack.passwordHash,
+          roleKey,
+        })
+        .returning({ id: users.id });
+      const id = row!.id;
+      for (const farmId of scope.farmIds ?? [])
+        await db.insert(userFarms).values({ userId: id, farmId });
+      for (const h of scope.shackIds ?? [])
+        await db.insert(userHouses).values({ userId: id, houseId: h });
+      return id;
+    },
+    async farm(parentId) {
+      const [parent] = await db.select().from(farms).where(eq(farms.id, parentId));
+      const [row] = await db
+        .insert(farms)
+        .values({ orgId: parent!.orgId, parentId, level: 'farm', name: unique('Farm ') })
+        .returning({ id: farms.id });
+      return row!.id;
+    },
+    async house(farmId) {
+      const [row] = await db
+        .insert(houses)
+        .values({ farmId, name: unique('House ') })
+        .returning({ id: houses.id });
+      return row!.id;
+    },
+    async gateway(houseId) {
+      const [row] = await db
+        .insert(gateways)
+        .values({ houseId, networkId: unique('GWM'), typeKey: 25, tokenHash: unique('hash') })
+        .returning({ id: gateways.id });
+      return row!.id;
+    },
+    async breed(org) {
+      const [row] = await db
+        .insert(breeds)
+        .values({ orgId: org, name: unique('Breed '), code: unique('B') })
+        .returning({ id: breeds.id });
+      return row!.id;
+    },
+    async flock(houseId) {
+      const [row] = await db
+        .insert(flocks)
+        .values({ houseId, placedOn: '2026-01-01', headCount: 1000 })
+        .returning({ id: flocks.id });
+      return row!.id;
+    },
+    async org() {
+      const [row] = await db
+        .insert(organizations)
+        .values({ name: unique('Org '), code: unique('O') })
+        .returning({ id: organizations.id });
+      return row!.id;
+    },
+  };
+
+  const [common] = await db.select().from(breeds).where(eq(breeds.isCommon, true));
+  const fixtures: Fixtures = {
+    orgId,
+    otherOrgId: other!.id,
+    node,
+    house,
+    gateway: { tl1: await gatewayOf(house.tl1), qy1: await gatewayOf(house.qy1) },
+    user: {
+      admin: (await userId('admin')).id,
+      company: (await userId('company')).id,
+      area: (await userId('area')).id,
+      farm: (await userId('farm')).id,
+      shack: shack.id,
+      southFarm: await make.user('farm_manager', { farmIds: [node.qingyuan] }),
+      tielingFarm: await make.user('farm_manager', { farmIds: [node.tieling] }),
+      gaochengShack: await make.user('shack_manager', { shackIds: [house.gc1] }),
+    },
+    breed: {
+      common: common!.id,
+      own: await make.breed(orgId),
+      other: await make.breed(other!.id),
+    },
+    make,
+  };
+  // One log entry about a house each role may not see, to check the log list and export.
+  for (const [key, name] of [
+    ['qy1', 'Qingyuan marker'],
+    ['wf4', 'Weifang 4 marker'],
+  ] as const)
+    await writeOperationLog(db, {
+      operator: { id: null, name: 'Matrix' },
+      function: 'matrix.marker',
+      operation: 'marker',
+      house: { id: house[key], name },
+    });
+  return fixtures;
+}
+
+/** Tables a system or log endpoint may change; sessions without their last-use time. */
+const TABLES = [
+  'organizations',
+  'farms',
+  'houses',
+  'gateways',
+  'flocks',
+  'breeds',
+  'breed_targets',
+  'immune_reminders',
+  'users',
+  'user_farms',
+  'user_houses',
+  'operation_logs',
+] as const;
+
+/** Every row of every table an admin endpoint may touch, to prove a refusal changed nothing. */
+export async function snapshot(t: TestApp): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const table of TABLES)
+    out[table] = rowsOf(
+      await t.database.db.execute(sql.raw(`select * from ${table} order by 1, 2`)),
+    );
+  out.sessions = rowsOf(
+    await t.database.db.execute(sql`select token_hash, user_id from sessions order by 1`),
+  );
+  return out;
+}

@@ -1,0 +1,61 @@
+/** The vocabulary of the role × endpoint matrix (matrix.test.ts): requests, rows, helpers. */
+import type { Method } from './client';
+import type { Fixtures, Role } from './matrixFixtures';
+
+/** One request: a path with its query, a JSON body, or (upload) a small PNG as multipart. */
+export interface Req {
+  url: string;
+  body?: object;
+  upload?: boolean;
+}
+export type Build = (f: Fixtures) => Req | Promise<Req>;
+
+/** A request outside the role's scope (or above its role) and why it must be refused. */
+export interface Outside {
+  why: string;
+  build: Build;
+}
+
+/** What a successful read must not show the role (the read's own scope check). */
+export type Check = (data: unknown, body: string, f: Fixtures) => void;
+
+export interface Endpoint {
+  method: Method;
+  path: string;
+  /** Roles the endpoint is for; every other role gets the first inside request and a 403. */
+  roles: readonly Role[];
+  /** For each role of `roles`: a request inside its scope that succeeds. */
+  inside: Partial<Record<Role, Build>>;
+  outside?: Partial<Record<Role, Outside[]>>;
+  check?: Partial<Record<Role, Check>>;
+}
+
+export const ALL: readonly Role[] = ['admin', 'company', 'area', 'farm', 'shack'];
+export const USER_ROLES: readonly Role[] = ['admin', 'company', 'area', 'farm'];
+export const FARM_ROLES: readonly Role[] = ['admin', 'company'];
+export const ADMIN: readonly Role[] = ['admin'];
+
+let n = 0;
+/** A number never used before in this run: names and values that must differ per call. */
+export const next = () => (n += 1);
+export const name = (prefix: string) => `${prefix}${next()}`;
+export const today = () => new Date().toISOString().slice(0, 10);
+export const newUser = (roleKey: string, scope: { farmIds?: number[]; shackIds?: number[] }) => ({
+  username: name('matrix.u'),
+  password: 'Keeper12345',
+  roleKey,
+  farmIds: scope.farmIds ?? [],
+  shackIds: scope.shackIds ?? [],
+});
+
+/** Same call for every role, on an object chosen per role. */
+export const per = (
+  build: (f: Fixtures, role: Role) => Req | Promise<Req>,
+  roles: readonly Role[],
+) => Object.fromEntries(roles.map((r) => [r, (f: Fixtures) => build(f, r)]));
+
+export const byId = (id: number) => ({ body: { id } });
+
+export function expectAbsent(body: string, text: string): void {
+  if (body.includes(text)) throw new Error(`shows ${text}`);
+}

@@ -1,0 +1,169 @@
+import { mkdirSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { launchBrowser, signIn, startServer, type TestServer } from './harness';
+
+const SHOTS = '.tmp/screens-admin';
+const DESKTOP = { width: 1440, height: 900 };
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openAs(
+  user: string,
+  password?: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+  const host = new URL(server.url).hostname;
+  await context.addCookies([{ name: 'language', value: 'en', domain: host, path: '/' }]);
+  const page = await context.newPage();
+  await signIn(page, server.url, user, password);
+  return { context, page };
+}
+
+/** A real w × h PNG (RGBA, one orange colour): small, but one the browser decodes and draws. */
+function pngImage(width: number, height: number): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc32 = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 6, 0, 0, 0], 8); // 8 bits, RGBA, deflate, no filter method, no interlace
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 4, 0)]);
+  for (let x = 0; x < width; x += 1) row.set([0xf2, 0x8c, 0x28, 0xff], 1 + x * 4);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+describe('system management, end to end', () => {
+  it('an organisation logo uploaded on the org page shows in the top bar after a reload', async () => {
+    const { context, page } = await openAs('admin');
+    await page.goto(`${server.url}/system/org`);
+    const row = page.getByTestId('org-GPP');
+    await row.waitFor();
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      row.getByRole('button', { name: 'Logo' }).click(),
+    ]);
+    await chooser.setFiles({ name: 'logo.png', mimeType: 'image/png', buffer: pngImage(48, 24) });
+    await page.getByText('Logo uploaded').first().waitFor();
+
+    const logo = page.getByTestId('navbar-home').getByTestId('org-logo');
+    await logo.waitFor(); // at once, without a reload
+    await page.reload();
+    await logo.waitFor();
+    expect(await logo.getAttribute('src')).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
+    // Decoded and drawn: the browser knows the image's real size.
+    await expect
+      .poll(() => logo.evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth]))
+      .toEqual([true, 48]);
+    await context.close();
+  });
+
+  it('a house manager given two new houses sees exactly those two', async () => {
+    // Names of this attempt's own: the e2e config retries a failed test once.
+    const tag = Date.now().toString(36).slice(-5).toUpperCase();
+    const farmName = `E2E Farm ${tag}`;
+    const username = `e2e.two.${tag.toLowerCase()}`;
+    const { context, page } = await openAs('admin');
+    await page.goto(`${server.url}/system/farm`);
+
+    // A farm below North China Broilers Co.
+    await page.getByText('North China Broilers Co.', { exact: true }).click();
+    await page.getByRole('button', { name: 'Add below' }).click();
+    await page.locator('#field-name').fill(farmName);
+    await page.locator('#field-provinceName').fill('山东省');
+    await page.locator('#field-provinceAdcode').fill('370000');
+    await page.locator('#field-longitude').fill('118.35');
+    await page.locator('#field-latitude').fill('35.05');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(farmName, { exact: true }).click();
+
+    // Two houses; the first gets a gateway whose device token is shown once.
+    const panel = page.getByTestId('house-panel');
+    for (const name of ['E2E House A', 'E2E House B']) {
+      await panel.getByRole('button', { name: 'New house' }).click();
+      await page.locator('#field-name').fill(name);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await panel.getByTestId(`house-${name}`).waitFor();
+    }
+    const houseA = panel.getByTestId('house-E2E House A');
+    await houseA.getByRole('button', { name: 'Add gateway' }).click();
+    await page.locator('#field-networkId').fill(`GWE2E${tag}`);
+    await page.locator('#field-typeKey').selectOption('25');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const token = (await page.getByTestId('gateway-token').textContent()) ?? '';
+    expect(token).toMatch(/^[\w-]{43,}$/);
+    await page.locator('.bp6-alert').getByRole('button', { name: 'Close', exact: true }).click();
+    await page.getByTestId('gateway-token').waitFor({ state: 'detached' });
+    await expect.poll(() => houseA.textContent()).toContain(`GWE2E${tag}`);
+    expect(await page.content()).not.toContain(token);
+
+    // A house manager for exactly those two houses.
+    await page.goto(`${server.url}/system/user`);
+    await page.getByRole('button', { name: 'New user' }).click();
+    await page.locator('#user-username').fill(username);
+    await page.locator('#user-password').fill('Keeper12345');
+    await page.locator('#user-realName').fill('Two Houses');
+    await page.locator('#user-role').selectOption('shack_manager');
+    const assign = page.getByTestId('assign-shackIds');
+    await assign.getByText(`${farmName} / E2E House A`).click();
+    await assign.getByText(`${farmName} / E2E House B`).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId(`user-${username}`).waitFor();
+    await context.close();
+
+    const keeper = await openAs(username, 'Keeper12345');
+    await keeper.page.goto(`${server.url}/shack/status/overview`);
+    await keeper.page.getByTestId('house-grid').waitFor();
+    const names = keeper.page.getByTestId('house-card').getByTestId('card-name');
+    await expect.poll(() => names.count()).toBe(2);
+    expect((await names.allTextContents()).sort()).toEqual(['E2E House A', 'E2E House B']);
+    // The API behind every house list answers the same two houses, nothing of the demo's 42.
+    const houses = await keeper.page.evaluate(async () => {
+      const token = document.cookie.match(/(?:^|; )Admin-Token=([^;]+)/)?.[1] ?? '';
+      const res = await fetch('/api/overview/listOverview/', {
+        headers: { authorization: `Bearer ${decodeURIComponent(token)}` },
+      });
+      const body = (await res.json()) as {
+        data: { houseName: string }[] | { rows: { houseName: string }[] };
+      };
+      const rows = Array.isArray(body.data) ? body.data : body.data.rows;
+      return rows.map((r) => r.houseName).sort();
+    });
+    expect(houses).toEqual(['E2E House A', 'E2E House B']);
+    await keeper.page.screenshot({ path: `${SHOTS}/two-houses-en.png` });
+    await keeper.context.close();
+  });
+});
