@@ -11,11 +11,17 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,
-    testTimeout: 60_000,
-    // One retry: on the 2-core CI machine two shell tests (the language menu item re-mounting,
-    // Escape on the password dialog) have failed once each under load and passed on the next
-    // run; a failure that repeats is real. Both are named in the notes to be fixed at the root.
-    retry: 1,
-    hookTimeout: 120_000,
+    // At load 24 single tests took up to 55 s (each step waits on a condition); 120 s leaves
+    // room, and a test that hangs still ends.
+    testTimeout: 120_000,
+    // No retry: a test waits on events and conditions, so a failure under load is a real one.
+    // expect.poll waits on a condition too, but its default 1 s is shorter than a cold page
+    // load on the shared 2-core machine (a first /login took longer at load 25); a poll that
+    // passes returns at once, so a longer bound costs nothing. Polls that measure a promise
+    // ("within 2 s") set their own timeout.
+    expect: { poll: { timeout: 10_000 } },
+    // Starting a server seeds the demo on a fresh PGlite: at load 25 on the shared machine two
+    // servers and Chromium took over 120 s. Only a start that never finishes hits this bound.
+    hookTimeout: 300_000,
   },
 });

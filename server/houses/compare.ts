@@ -1,9 +1,10 @@
 import { METRIC_BY_KEY } from '../../src/contract/metrics';
-import type { Comparison } from '../../src/contract/houses';
+import type { CompareAlign, Comparison } from '../../src/contract/houses';
 import type { TrendGranularity } from '../../src/contract/overview';
 import { canSeeHouse, type Scope } from '../auth/scope';
 import type { Database } from '../db/client';
 import { ApiError } from '../http/errors';
+import { alignByAge } from './alignByAge';
 import { readTrend } from '../trends/readTrend';
 import type { Cell, ExportTable } from './exportTable';
 import { formatTime } from './exportTable';
@@ -14,6 +15,7 @@ export interface CompareInput {
   from: number;
   to: number;
   granularity: TrendGranularity;
+  align?: CompareAlign;
 }
 
 interface HouseNameRow {
@@ -67,26 +69,51 @@ export async function compareHouses(
       values: trend.series[input.metric]?.avg ?? [],
     });
   }
-  return { metric: input.metric, granularity: input.granularity, houses };
+  const base = { metric: input.metric, granularity: input.granularity };
+  if (input.align !== 'age') return { ...base, align: 'time', houses, standards: [] };
+  const aligned = await alignByAge(database, houses, input.metric, input, timeZone);
+  return { ...base, align: 'age', ...aligned };
 }
 
-/** The comparison as a table: one row per bucket, one column per house (the chart's points). */
+/** Aligned by age, a row's key is the day of age; else the bucket start. */
+function xsOf(house: Comparison['houses'][number], byAge: boolean): number[] {
+  return byAge ? (house.ages ?? []) : house.times;
+}
+
+/**
+ * The comparison as a table: one row per bucket (or day of age), one column per house, and
+ * when aligned by age one per breed standard: exactly the chart's points.
+ */
 export function comparisonTable(
   comparison: Comparison,
   timeZone: string,
-  timeHeader: string,
+  headers: { time: string; age: string; standard: string },
 ): ExportTable {
-  const times = [...new Set(comparison.houses.flatMap((h) => h.times))].sort((a, b) => a - b);
+  const byAge = comparison.align === 'age';
   const columns = comparison.houses.map((house) => {
     const values = new Map<number, number | null>();
-    house.times.forEach((t, i) => values.set(t, house.values[i] ?? null));
+    xsOf(house, byAge).forEach((x, i) => values.set(x, house.values[i] ?? null));
     return values;
   });
+  const standards = byAge
+    ? comparison.standards.map((s) => new Map(s.ages.map((a, i) => [a, s.values[i]!])))
+    : [];
+  const xs = [
+    ...new Set([
+      ...comparison.houses.flatMap((h) => xsOf(h, byAge)),
+      ...standards.flatMap((s) => [...s.keys()]),
+    ]),
+  ].sort((a, b) => a - b);
   return {
-    header: [timeHeader, ...comparison.houses.map((h) => `${h.farmName} / ${h.houseName}`)],
-    rows: times.map((t): Cell[] => [
-      formatTime(t, timeZone),
-      ...columns.map((c) => c.get(t) ?? null),
+    header: [
+      byAge ? headers.age : headers.time,
+      ...comparison.houses.map((h) => `${h.farmName} / ${h.houseName}`),
+      ...(byAge ? comparison.standards.map((s) => `${headers.standard}: ${s.breedName}`) : []),
+    ],
+    rows: xs.map((x): Cell[] => [
+      byAge ? x : formatTime(x, timeZone),
+      ...columns.map((c) => c.get(x) ?? null),
+      ...standards.map((s) => s.get(x) ?? null),
     ]),
   };
 }

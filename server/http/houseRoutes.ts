@@ -15,6 +15,11 @@ import { localeOf, ok, parseInput } from './envelope';
 import { ApiError } from './errors';
 
 const TIME_HEADER = { en: 'Time', zh: '时间' } as const;
+/** The comparison export's first column and standard columns, by locale. */
+const COMPARE_HEADERS = {
+  en: { time: 'Time', age: 'Day of age', standard: 'Breed standard' },
+  zh: { time: '时间', age: '日龄', standard: '品种标准' },
+} as const;
 
 /** House status (issue 5): comparison of several houses and the exports. Mounted under /api. */
 export function houseRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -50,8 +55,13 @@ export function houseRoutes(ctx: AppContext): FastifyPluginAsync {
       const query = parseInput(compareExportQuerySchema, request.query);
       const scope = await scopeOf(database.db, sessionOf(request).user);
       const comparison = await compareHouses(database, scope, query, config.timeZone);
-      const table = comparisonTable(comparison, config.timeZone, TIME_HEADER[localeOf(request)]);
-      return send(reply, table, query.format, `compare-${query.metric}-${query.granularity}`);
+      const table = comparisonTable(
+        comparison,
+        config.timeZone,
+        COMPARE_HEADERS[localeOf(request)],
+      );
+      const name = `compare-${query.metric}-${query.granularity}${query.align === 'age' ? '-by-age' : ''}`;
+      return send(reply, table, query.format, name);
     });
 
     app.get('/houses/trend/export', async (request, reply) => {

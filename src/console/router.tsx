@@ -1,4 +1,5 @@
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router-dom';
+import { KIOSK_SCREEN_PATH } from '../contract/wallKiosk';
 import { type GuardContext, guardNavigation } from './guard';
 import { lazyPage } from './lazyPage';
 import { RedirectPage } from './pages/RedirectPage';
@@ -11,6 +12,11 @@ import { type RouteHandle } from './routeHandle';
 const LoginPage = lazyPage(
   () => import('./login/LoginPage'),
   (m) => m.LoginPage,
+);
+/** A kiosk link's wall (issue 7): no session, so outside the guarded root. */
+const KioskScreenPage = lazyPage(
+  () => import('../screens/kiosk/KioskScreenPage'),
+  (m) => m.KioskScreenPage,
 );
 const ConsoleLayout = lazyPage(
   () => import('./layout/Layout'),
@@ -57,6 +63,7 @@ function pageRoute(route: ConsoleRoute, fullPath: string, context: GuardContext)
 /** The router: one tree built from the route table, guarded by its root loader (spec §4). */
 export function createConsoleRouter(context: GuardContext) {
   const routes: RouteObject[] = [
+    { path: KIOSK_SCREEN_PATH, Component: KioskScreenPage, loader: preload(KioskScreenPage) },
     {
       id: 'root',
       path: '/',

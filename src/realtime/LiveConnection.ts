@@ -10,6 +10,7 @@ import {
 import { type AlarmStore } from '../stores/AlarmStore';
 import { type HousesStore } from '../stores/HousesStore';
 import { type LiveStore } from '../stores/LiveStore';
+import { fetchUnacknowledgedCount } from './alarmsApi';
 import { FrameQueue } from './frameQueue';
 import { fetchOverview } from './housesApi';
 import { nextLiveState, type LiveEvent } from './liveMachine';
@@ -44,6 +45,9 @@ export class LiveConnection {
   /** Once the hub sends 'alarm:count', the live state needs no count poll. */
   private liveAlarmCount = false;
   private readonly subscriptions = new Map<number, number>();
+  /** The unacknowledged count's fetch in flight, and whether another change came meanwhile. */
+  private unacknowledgedFetch: Promise<void> | null = null;
+  private unacknowledgedStale = false;
   private readonly deltas = new FrameQueue<HouseDelta>(
     (batch) => this.applyDeltas(batch),
     () => void this.refresh(),
@@ -161,12 +165,38 @@ export class LiveConnection {
   }
 
   private async refreshAlarmCount(): Promise<void> {
+    this.refreshUnacknowledged();
     try {
       const count = await fetchAlarmAmount(this.api);
       this.stores.alarms.setActiveCount(count);
     } catch {
       // The client has told the user; the next poll tries again.
     }
+  }
+
+  /**
+   * Fetches how many alarms await acknowledgement. A burst of alarm events costs at most one
+   * fetch in flight and one after it (the latest answer wins), never one per event.
+   */
+  private refreshUnacknowledged(): void {
+    if (this.unacknowledgedFetch) {
+      this.unacknowledgedStale = true;
+      return;
+    }
+    this.unacknowledgedFetch = fetchUnacknowledgedCount(this.api)
+      .then(
+        (count) => {
+          if (this.state !== 'idle') this.stores.alarms.setUnacknowledgedCount(count);
+        },
+        () => undefined, // Told by the client or the indicator; the next change tries again.
+      )
+      .finally(() => {
+        this.unacknowledgedFetch = null;
+        if (this.unacknowledgedStale && this.state !== 'idle') {
+          this.unacknowledgedStale = false;
+          this.refreshUnacknowledged();
+        }
+      });
   }
 
   private transition(event: LiveEvent): void {
@@ -226,7 +256,12 @@ export class LiveConnection {
     });
   };
 
-  private readonly handleConnectError = () => this.transition('connectError');
+  private readonly handleConnectError = (error: Error) => {
+    this.transition('connectError');
+    // The hub refuses a handshake whose session has ended. Polling would find that out only at
+    // its next tick (up to 30 s); asking now gets the 401 that signs the user out.
+    if (error.message === 'unauthorized') void this.refresh();
+  };
 
   private readonly handleDisconnect = (reason: string) => {
     this.transition('disconnected');
@@ -244,17 +279,26 @@ export class LiveConnection {
   private readonly handleHouseReading = (reading: HouseReading) => this.readings.push(reading);
 
   private readonly handleAlarmCount = (count: number) => {
+    // Sent on (re)connection too, when events may have been missed: re-read the other number.
+    if (!this.liveAlarmCount) this.refreshUnacknowledged();
     this.liveAlarmCount = true;
     this.stores.alarms.setActiveCount(count);
   };
 
-  // Alarm events are few (a raise, an acknowledgement): applied at once, not per frame.
-  private readonly handleAlarmRaised = (alarm: AlarmEvent) =>
+  // Alarm events are few (a raise, an acknowledgement): applied at once, not per frame. Each
+  // may change how many await acknowledgement, which no event carries.
+  private readonly handleAlarmRaised = (alarm: AlarmEvent) => {
     this.stores.alarms.applyAlarmEvent('raised', alarm);
-  private readonly handleAlarmAcknowledged = (alarm: AlarmEvent) =>
+    this.refreshUnacknowledged();
+  };
+  private readonly handleAlarmAcknowledged = (alarm: AlarmEvent) => {
     this.stores.alarms.applyAlarmEvent('acknowledged', alarm);
-  private readonly handleAlarmCleared = (alarm: AlarmEvent) =>
+    this.refreshUnacknowledged();
+  };
+  private readonly handleAlarmCleared = (alarm: AlarmEvent) => {
     this.stores.alarms.applyAlarmEvent('cleared', alarm);
+    this.refreshUnacknowledged();
+  };
 
   private readonly handleOnline = () => {
     this.transition('browserOnline');

@@ -53,7 +53,11 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Signs in through the login form and waits until the console has left /login. */
+/**
+ * Signs in through the login form and waits until the console has left /login: the address
+ * changes first, but the router renders the next page in a transition, so the sign-in page (with
+ * its own language switch) stays on screen a moment longer; the wait ends once it is gone.
+ */
 export async function signIn(
   page: Page,
   url: string,
@@ -66,4 +70,5 @@ export async function signIn(
   await page.locator('input[name="code"]').fill('any');
   await page.locator('button[type="submit"]').click();
   await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+  await page.getByTestId('login-page').waitFor({ state: 'detached' });
 }

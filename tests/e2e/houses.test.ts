@@ -201,6 +201,9 @@ describe('house comparison, scope and screens', () => {
     await page.getByTestId('compare-granularity').selectOption('hour');
     await page.getByTestId('compare-run').click();
     await page.getByTestId('compare-chart').waitFor();
+    // Drawn, not only in the DOM: the chart box has its height (visx 4 clipped it to nothing).
+    const box = await page.getByTestId('compare-chart').locator('svg[role="img"]').boundingBox();
+    expect(box!.height).toBeGreaterThan(300);
     const names = await page.getByTestId('compare-selected').locator('.bp6-tag').allTextContents();
     expect(await page.getByTestId('legend-item').allTextContents()).toEqual(names);
     expect(await page.locator('[data-testid="compare-chart"] path[data-series]').count()).toBe(6);
@@ -222,15 +225,34 @@ describe('house comparison, scope and screens', () => {
       .trim()
       .split('\r\n');
     expect(lines.length - 1).toBe(tableRows);
-    const firstCells = await page
+    // Every exported row carries the values of the table's row, which holds the chart's points.
+    const tableValues = await page
       .locator('[data-testid="compare-table"] tbody tr')
-      .first()
-      .locator('td')
-      .allTextContents();
-    const firstCsv = lines[1]!.split(',');
-    expect(firstCsv.slice(1).map((v) => Number(v).toFixed(1))).toEqual(
-      firstCells.slice(1).map((v) => Number(v).toFixed(1)),
+      .evaluateAll((rows) =>
+        rows.map((r) => [...r.querySelectorAll('td')].slice(1).map((td) => td.textContent ?? '')),
+      );
+    const csvValues = lines.slice(1).map((line) => line.split(',').slice(1));
+    const rounded = (rows: string[][]) =>
+      rows.map((cells) => cells.map((v) => (v === '' ? '' : Number(v).toFixed(1))));
+    expect(rounded(csvValues)).toEqual(rounded(tableValues));
+
+    // Aligned by flock age: day of age on the axis and the breed standard dashed beside them.
+    await page.locator('label:has([data-testid="compare-align"])').click();
+    await page.getByTestId('compare-run').click();
+    await expect
+      .poll(() => page.locator('[data-testid="compare-table"] th').first().textContent())
+      .toBe('Day of age');
+    const legend = await page.getByTestId('legend-item').allTextContents();
+    expect(legend.slice(0, 6)).toEqual(names);
+    expect(legend.length).toBeGreaterThan(6);
+    expect(legend.slice(6).every((l) => l.startsWith('Breed standard: '))).toBe(true);
+    expect(await page.locator('[data-testid="compare-chart"] path[stroke-dasharray]').count()).toBe(
+      legend.length - 6,
     );
+    expect(
+      await page.locator('[data-testid="compare-table"] tbody tr td').first().textContent(),
+    ).toMatch(/^Day \d+/);
+    await page.screenshot({ path: '.tmp/houses-screens/compared-by-age-en-1440.png' });
   });
 
   it.each(['shack', 'farm'])('a %s manager sees only the houses of its scope', async (user) => {
@@ -257,9 +279,152 @@ describe('house comparison, scope and screens', () => {
     await expect
       .poll(() => page.getByTestId('stat-total').getByTestId('stat-value').textContent())
       .toBe(String(scoped.length));
+    const attention = await page
+      .getByTestId('attention-row')
+      .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-house-id'))));
+    expect(attention.length).toBeGreaterThan(0);
+    expect(attention.every((id) => allowed.has(id))).toBe(true);
+
+    // A house outside the scope: the monitor does not show it, and no export hands it out.
+    const [outside] = await server.roost.database.query<{ id: number }>(
+      'select id from houses where not (id = any($1::int[])) order by id limit 1',
+      [[...allowed]],
+    );
+    await page.goto(`${server.url}/shack/status/monitor?houseId=${outside!.id}`);
+    await page.getByText('This house is not in your scope.').waitFor();
+    expect(await page.getByTestId('monitor-sensors').count()).toBe(0);
+    const inside = scoped[0]!.houseId;
+    const window = `from=${Date.now() - 86_400_000}&to=${Date.now()}&granularity=hour&format=csv`;
+    const exportStatus = async (path: string) =>
+      (
+        await fetch(`${server.url}/api${path}&${window}`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).status;
+    expect(
+      await exportStatus(`/houses/trend/export?houseId=${outside!.id}&metrics=temperature`),
+    ).toBe(404);
+    expect(
+      await exportStatus(
+        `/houses/compare/export?houseIds=${inside},${outside!.id}&metric=temperature`,
+      ),
+    ).toBe(404);
+    expect(
+      await exportStatus(
+        `/houses/compare/export?houseIds=${outside!.id}&metric=temperature&align=age`,
+      ),
+    ).toBe(404);
+    expect(await exportStatus(`/houses/trend/export?houseId=${inside}&metrics=temperature`)).toBe(
+      200,
+    );
+    expect(await exportStatus(`/houses/compare/export?houseIds=${inside}&metric=temperature`)).toBe(
+      200,
+    );
+  });
+
+  it("home counts today's alarms live and lists alarms first; the monitor acknowledges, only with canOperate", async () => {
+    const db = server.roost.database;
+    const [house] = await db.query<{ id: number; network_id: string }>(
+      `select h.id, g.network_id from houses h join farms f on f.id = h.farm_id
+       join gateways g on g.house_id = h.id where f.name = 'Weifang Broiler Farm' and h.name = 'House 4'`,
+    );
+    await db.query(
+      `insert into alarm_limits (house_id, limits) values ($1, '{"minDurationSeconds":0}')`,
+      [house!.id],
+    );
+    const token = 'e2e-houses-alarm-token';
+    await db.query('update gateways set token_hash = $1 where network_id = $2', [
+      hashToken(token),
+      house!.network_id,
+    ]);
+    server.roost.ingest.directory.forget(house!.network_id);
+    await open();
+    await signIn(page, server.url, 'admin');
+    await page.goto(`${server.url}/dashboard`);
+    await expect
+      .poll(() => indicator().getAttribute('data-state'), { timeout: 15_000 })
+      .toBe('live');
+    const today = () => page.getByTestId('stat-today').getByTestId('stat-value').textContent();
+    await expect.poll(today).toMatch(/^\d+$/);
+    const before = Number(await today());
+
+    const res = await fetch(`${server.url}/api/ingest/${house!.network_id}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ts: Date.now(), metrics: { co2: 15_000, temperature: 25 } }),
+    });
+    expect(res.status).toBe(200);
+    // No reload: the count, the cause and the attention list follow the live alarm.
+    await expect.poll(today, { timeout: 5_000 }).toBe(String(before + 1));
+    await page.getByTestId('today-co2High').waitFor();
+    const row = page.locator(`[data-testid="attention-row"][data-house-id="${house!.id}"]`);
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 5_000 }).toBe('alarm');
+    const statuses = await page
+      .getByTestId('attention-row')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status') ?? ''));
+    const rank = { alarm: 0, offline: 1 } as Record<string, number>;
+    const ranks = statuses.map((st) => rank[st] ?? 2);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+
+    // A viewer without the operation permission sees the alarm but no acknowledge button.
+    await db.query(`update users set can_operate = false where username = 'area'`);
+    const viewerContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const viewer = await viewerContext.newPage();
+    await signIn(viewer, server.url, 'area');
+    await viewer.goto(`${server.url}/shack/status/monitor?houseId=${house!.id}`);
+    await viewer.locator('[data-testid="monitor-alarm"][data-state="active"]').waitFor();
+    expect(await viewer.locator('[data-testid^="ack-"]').count()).toBe(0);
+    await viewerContext.close();
+
+    await page.goto(`${server.url}/shack/status/monitor?houseId=${house!.id}`);
+    const alarm = page.locator('[data-testid="monitor-alarm"][data-state="active"]');
+    await alarm.getByText('CO2 too high').waitFor();
+    await alarm.getByRole('button', { name: 'Acknowledge' }).click();
+    await page.locator('.bp6-alert').getByRole('button', { name: 'Acknowledge' }).click();
+    await page.locator('[data-testid="monitor-alarm"][data-state="acknowledged"]').waitFor();
+    expect(await page.locator('[data-testid^="ack-"]').count()).toBe(0);
   });
 
   it('takes screenshots of home, overview, monitor and compared in en and zh', async () => {
+    // Readings for a farm's houses over the last 2 hours, so the screens show what a user sees.
+    const db = server.roost.database;
+    const gateways = await db.query<{ network_id: string }>(
+      `select g.network_id from gateways g join houses h on h.id = g.house_id join farms f on f.id = h.farm_id
+       where f.name = 'Weifang Broiler Farm' order by h.sort`,
+    );
+    for (const [i, g] of gateways.entries()) {
+      const token = `e2e-screens-${i}`;
+      await db.query('update gateways set token_hash = $1 where network_id = $2', [
+        hashToken(token),
+        g.network_id,
+      ]);
+      server.roost.ingest.directory.forget(g.network_id);
+      for (let m = 120; m >= 0; m -= 10) {
+        const res = await fetch(`${server.url}/api/ingest/${g.network_id}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            ts: Date.now() - m * 60_000,
+            mode: i === 5 ? 13 : 1,
+            metrics: {
+              temperature: 24 + i * 0.4 + Math.sin(m / 30),
+              temperature_target: 25,
+              humidity: 58 + i,
+              co2: 1_500 + i * 120,
+              nh3: i === 2 ? -999 : 6 + i,
+              ventilation_level: i === 4 ? -1 : 3 + i,
+              alive: 19_500 - i * 40,
+            },
+            devices: {
+              fan_1: { state: 1 },
+              fan_2: { state: i === 3 ? 3 : 0 },
+              inlet_1: { state: 1, opening: 35 },
+            },
+          }),
+        });
+        expect(res.status).toBe(200);
+      }
+    }
     for (const locale of ['en', 'zh'] as const)
       for (const viewport of [
         { width: 1440, height: 900 },
@@ -269,7 +434,7 @@ describe('house comparison, scope and screens', () => {
         await context.addCookies([{ name: 'language', value: locale, url: server.url }]);
         await signIn(page, server.url, 'admin');
         const [first] = await server.roost.database.query<{ id: number }>(
-          'select house_id as id from house_state where online order by house_id limit 1',
+          'select house_id as id from house_state where online order by alarm_count desc, house_id limit 1',
         );
         for (const [name, path] of [
           ['home', '/dashboard'],
@@ -283,6 +448,16 @@ describe('house comparison, scope and screens', () => {
             .or(page.getByTestId('page-shackCompared'))
             .first()
             .waitFor();
+          if (name === 'compared') {
+            // A drawn comparison (3 houses, by flock age) rather than the empty form.
+            const add = page.getByTestId('compare-add');
+            await expect.poll(() => add.locator('option').count()).toBeGreaterThan(3);
+            for (let i = 0; i < 3; i++)
+              await add.selectOption((await add.locator('option').nth(1).getAttribute('value'))!);
+            await page.locator('label:has([data-testid="compare-align"])').click();
+            await page.getByTestId('compare-run').click();
+            await page.getByTestId('compare-chart').locator('svg[role="img"]').waitFor();
+          }
           await page.waitForTimeout(500);
           await page.screenshot({
             path: `.tmp/houses-screens/${name}-${locale}-${viewport.width}.png`,
@@ -290,5 +465,6 @@ describe('house comparison, scope and screens', () => {
         }
         await context.close();
       }
-  });
+    // Four pages in two languages at two sizes: minutes on the loaded 2-core machine.
+  }, 300_000);
 });

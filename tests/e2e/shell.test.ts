@@ -87,6 +87,10 @@ describe('the console in Chromium', () => {
     await signIn(page, server.url, 'area');
     await page.getByTestId('menu-/log/index').click();
     await page.waitForURL('**/log/index');
+    // Revoke once the live socket is up: it is the socket's end that tells the console.
+    await expect
+      .poll(() => page.getByTestId('layout').getAttribute('data-live'), { timeout: 15_000 })
+      .toBe('live');
     const token = await tokenOf(context);
     const revoked = await fetch(`${server.url}/api/logout`, {
       method: 'POST',

@@ -1,11 +1,16 @@
 import { Card, Classes, H5, HTMLTable, Tag } from '@blueprintjs/core';
+import { reaction } from 'mobx';
 import { observer } from 'mobx-react-lite';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type AlarmToday } from '../../contract/alarms';
+import { POLL_INTERVAL_MS } from '../../realtime';
 import { useNavigate } from 'react-router-dom';
 import { type HousesStore } from '../../stores/HousesStore';
 import { targetDeviation } from '../../stores/houseStatus';
 import '../houses/houses.css';
 import { alarmText, formatNumber, inTenThousands } from '../houses/format';
+import { fetchAlarmsToday } from '../houses/housesApi';
 import { STATUS_INTENTS } from '../houses/HouseCard';
 import { LiveIndicator } from '../houses/LiveIndicator';
 import { useStores } from '../useStores';
@@ -14,35 +19,65 @@ import { useStores } from '../useStores';
 const ATTENTION_ROWS = 10;
 const MONITOR_PATH = '/shack/status/monitor';
 
-function summaryOf(houses: HousesStore) {
+function aliveOf(houses: HousesStore): number {
   let alive = 0;
-  let alarms = 0;
-  for (const house of houses.byId.values()) {
+  for (const house of houses.byId.values())
     alive += house.live.metrics['alive'] ?? house.headCount ?? 0;
-    // Until the alarm engine's endpoints land, today's alarms are the open ones it reports.
-    alarms += house.live.alarm.count;
-  }
-  return { alive, alarms };
+  return alive;
 }
 
-const Stats = observer(function Stats() {
+/**
+ * Today's alarms by cause (GET /alarm/today), kept live: refetched whenever the scope's open
+ * count or the alarms the socket brought change (a raise moves both), and every 30 s, which
+ * also catches midnight and anything missed while polling.
+ */
+function useAlarmsToday(): AlarmToday | null {
+  const { api, alarms } = useStores();
+  const [today, setToday] = useState<AlarmToday | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    let latest = 0;
+    const load = () => {
+      const call = ++latest;
+      fetchAlarmsToday(api)
+        .then((data) => {
+          // Answers may cross: only the newest call's answer is shown.
+          if (!cancelled && call === latest) setToday(data);
+        })
+        .catch(() => undefined);
+    };
+    load();
+    const dispose = reaction(() => [alarms.activeCount, alarms.byId.size], load);
+    const timer = setInterval(load, POLL_INTERVAL_MS);
+    return () => {
+      cancelled = true;
+      dispose();
+      clearInterval(timer);
+    };
+  }, [api, alarms]);
+  return today;
+}
+
+const Stats = observer(function Stats({ today }: { today: AlarmToday | null }) {
   const { houses } = useStores();
   const { t } = useTranslation();
   const counts = houses.counts;
-  const { alive, alarms } = summaryOf(houses);
+  const alive = aliveOf(houses);
   const rate = counts.all === 0 ? 0 : (counts.alarm / counts.all) * 100;
+  const todayTotal = today?.reduce((sum, c) => sum + c.count, 0);
   const stats: Array<[string, string, string]> = [
     ['total', t('houses.home.total'), String(counts.all)],
     ['online', t('houses.home.online'), String(counts.online)],
     ['offline', t('houses.home.offline'), String(counts.offline)],
     ['alarm', t('houses.home.alarm'), String(counts.alarm)],
+    ['normal', t('houses.home.normal'), String(counts.normal)],
     ['empty', t('houses.home.empty'), String(counts.empty)],
     ['rate', t('houses.home.alarmRate'), `${rate.toFixed(1)} %`],
-    ['today', t('houses.home.todayAlarms'), String(alarms)],
+    ['today', t('houses.home.todayAlarms'), todayTotal === undefined ? '—' : String(todayTotal)],
     ['alive', t('houses.home.alive'), inTenThousands(alive)],
   ];
   return (
-    <div className="roost-stat-grid">
+    <div className="roost-stat-grid roost-home-stats">
       {stats.map(([key, label, value]) => (
         <Card key={key} className="roost-stat" data-testid={`stat-${key}`}>
           <div className={Classes.TEXT_MUTED}>{label}</div>
@@ -54,6 +89,30 @@ const Stats = observer(function Stats() {
     </div>
   );
 });
+
+/** Today's alarms by cause, most frequent first; only the causes that occurred. */
+function TodayByCause({ today }: { today: AlarmToday | null }) {
+  const { t } = useTranslation();
+  const causes = (today ?? []).filter((c) => c.count > 0).sort((a, b) => b.count - a.count);
+  return (
+    <Card>
+      <H5>{t('houses.home.todayByCause')}</H5>
+      {causes.length === 0 ? (
+        <p className={Classes.TEXT_MUTED} data-testid="today-none">
+          {today === null ? '—' : t('houses.home.noAlarmsToday')}
+        </p>
+      ) : (
+        <div className="roost-today" data-testid="today-alarms">
+          {causes.map((c) => (
+            <Tag key={c.cause} minimal intent="danger" data-testid={`today-${c.cause}`}>
+              {t(`alarms.cause.${c.cause}`)}: {c.count}
+            </Tag>
+          ))}
+        </div>
+      )}
+    </Card>
+  );
+}
 
 const Attention = observer(function Attention() {
   const { houses } = useStores();
@@ -71,6 +130,9 @@ const Attention = observer(function Attention() {
             return (
               <tr
                 key={house.houseId}
+                data-testid="attention-row"
+                data-house-id={house.houseId}
+                data-status={status}
                 onClick={() => void navigate(`${MONITOR_PATH}?houseId=${house.houseId}`)}
               >
                 <td>
@@ -98,13 +160,17 @@ const Attention = observer(function Attention() {
 
 /** Home (spec §2 dashboard, issue 5.1): the scope's houses at a glance, live. */
 export function DashboardPage() {
+  const today = useAlarmsToday();
   return (
     <div className="roost-page" data-testid="page-dashboard">
       <div className="roost-houses-toolbar">
         <LiveIndicator />
       </div>
-      <Stats />
-      <Attention />
+      <Stats today={today} />
+      <div className="roost-home">
+        <Attention />
+        <TodayByCause today={today} />
+      </div>
     </div>
   );
 }

@@ -109,10 +109,16 @@ export const HouseCard = observer(function HouseCard({ house, onOpen }: HouseCar
       </div>
       <div
         className={`roost-house-card__alarm ${Classes.TEXT_SMALL}`}
-        style={{ color: live.alarm.top ? '#cd4246' : undefined, minHeight: 16 }}
+        // Orange once someone has answered the alarm: still open, no longer waiting for a person.
+        style={{
+          color: live.alarm.top ? (live.alarm.top.acknowledged ? '#c87619' : '#cd4246') : undefined,
+          minHeight: 16,
+        }}
         data-testid="card-alarm"
+        data-acknowledged={live.alarm.top?.acknowledged ? 'true' : undefined}
       >
         {alarmText(i18n.language === 'zh' ? 'zh' : 'en', live.alarm.top)}
+        {live.alarm.top?.acknowledged ? ` · ${t('alarms.state.acknowledged')}` : null}
       </div>
     </Card>
   );

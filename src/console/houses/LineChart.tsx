@@ -149,12 +149,20 @@ export function LineChart(props: LineChartProps) {
       <div className="roost-chart-legend" data-testid="chart-legend">
         {props.series.map((s) => (
           <span key={s.key} data-testid="legend-item">
-            <i style={{ background: s.color }} />
+            <i
+              style={
+                s.dashed
+                  ? { borderTop: `2px dashed ${s.color}`, height: 0 }
+                  : { background: s.color }
+              }
+            />
             <span className={s.dashed ? Classes.TEXT_MUTED : undefined}>{s.label}</span>
           </span>
         ))}
       </div>
-      <ParentSize debounceTime={50}>
+      {/* visx 4 measures inside an absolutely placed box: the outer one needs the height, or
+          the chart is clipped to nothing. */}
+      <ParentSize debounceTime={50} style={{ height: props.height }}>
         {({ width }) => (width > 0 ? <Chart {...props} width={width} /> : null)}
       </ParentSize>
     </div>

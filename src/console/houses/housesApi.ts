@@ -6,6 +6,26 @@ import {
   type ExportFormat,
 } from '../../contract/houses';
 import { trendSchema, type Trend, type TrendQuery } from '../../contract/overview';
+import { alarmSchema, alarmTodaySchema, type Alarm, type AlarmToday } from '../../contract/alarms';
+import { z } from 'zod';
+
+/** GET /api/alarm/today: alarms raised today in the scope, by cause (the home dashboard). */
+export function fetchAlarmsToday(api: ApiClient): Promise<AlarmToday> {
+  // Quiet: the dashboard refetches on every count change; the live indicator tells outages.
+  return api.get('/alarm/today', { schema: alarmTodaySchema, quiet: () => true });
+}
+
+const openAlarmsSchema = z.object({ rows: z.array(alarmSchema), total: z.number().int() });
+
+/** The open alarms of one house (the monitor), newest first; at most 50, which no house nears. */
+export async function fetchOpenAlarms(api: ApiClient, houseId: number): Promise<Alarm[]> {
+  const page = await api.get('/alarm/list', {
+    query: { houseId, state: 'open', size: 50 },
+    schema: openAlarmsSchema,
+    quiet: () => true,
+  });
+  return page.rows;
+}
 
 export function fetchComparison(api: ApiClient, query: CompareQuery): Promise<Comparison> {
   return api.get('/houses/compare', { query: query as Query, schema: comparisonSchema });

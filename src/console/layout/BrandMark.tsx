@@ -7,9 +7,17 @@ export interface BrandMarkProps {
   alt: string;
 }
 
-/** Spec §7: a non-empty logo is shown as a JPEG data image. */
+/** The PNG signature (89 50 4E 47 0D 0A 1A 0A) as the first characters of its base64. */
+const PNG_BASE64 = 'iVBORw0KGgo';
+
+/**
+ * Spec §7 shows a non-empty logo as a JPEG data image; Roost accepts PNG logos only, so a PNG
+ * is labelled as one (browsers sniff either way, but the type should say what the bytes are).
+ */
 export function logoSource(logo: string): string {
-  return logo.startsWith('data:') ? logo : `data:image/jpeg;base64,${logo}`;
+  if (logo.startsWith('data:')) return logo;
+  const type = logo.startsWith(PNG_BASE64) ? 'image/png' : 'image/jpeg';
+  return `data:${type};base64,${logo}`;
 }
 
 /** The organisation's logo, or Roost's own mark when it has none. */

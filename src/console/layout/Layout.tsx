@@ -85,6 +85,9 @@ export const Layout = observer(function Layout() {
       data-testid="layout"
       data-device={ui.device}
       data-sidebar={ui.sidebarOpened ? 'open' : 'closed'}
+      // The live connection's state (connecting, live, polling, offline) on every page, not
+      // only those with the indicator: browser tests wait on it instead of on the clock.
+      data-live={stores.live.state}
     >
       <Sidebar />
       {ui.isMobile && ui.sidebarOpened && (

@@ -66,18 +66,25 @@ const AlarmBadge = observer(function AlarmBadge() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   if (alarms.activeCount <= 0) return null;
-  const label = t('navbar.alarms', { count: alarms.activeCount });
+  // The number is every open alarm (spec §2); red while someone still has to answer one, like
+  // the wall screen's pulsing farms, and orange once all are acknowledged but not yet cleared.
+  const waiting = Math.min(alarms.unacknowledgedCount, alarms.activeCount);
+  const label =
+    waiting > 0
+      ? t('alarms.badge.waiting', { count: alarms.activeCount, waiting })
+      : t('alarms.badge.allAcknowledged', { count: alarms.activeCount });
   return (
     <Button
       variant="minimal"
       className="roost-alarm-badge"
       data-testid="alarm-badge"
+      data-unacknowledged={waiting}
       aria-label={label}
       title={label}
       icon={<NotificationsIcon />}
       onClick={() => void navigate(ALARM_TARGET)}
     >
-      <Tag intent={Intent.DANGER} round>
+      <Tag intent={waiting > 0 ? Intent.DANGER : Intent.WARNING} round>
         {alarms.activeCount > 99 ? '99+' : alarms.activeCount}
       </Tag>
     </Button>
@@ -221,7 +228,16 @@ export const Navbar = observer(function Navbar({ onChangePassword }: NavbarProps
         onClick={toggleFullscreen}
       />
       <LanguageMenu compact={ui.isMobile} />
-      <PopoverNext content={userMenu} placement="bottom-end" arrow={false}>
+      {/* Its items open a dialog or leave: focus handed back to this button when the menu's
+          close animation ends (300 ms) would pull it out of the change password dialog just
+          opened, and keys typed then (Escape, the old password) would miss the dialog. Escape
+          on the menu itself still returns focus here (Blueprint does that regardless). */}
+      <PopoverNext
+        content={userMenu}
+        placement="bottom-end"
+        arrow={false}
+        shouldReturnFocusOnClose={false}
+      >
         <Button
           variant="minimal"
           icon={<UserIcon />}

@@ -4,10 +4,10 @@ import {
   Card,
   FormGroup,
   HTMLSelect,
-  HTMLTable,
   InputGroup,
   Intent,
   NonIdealState,
+  Switch,
   Tag,
 } from '@blueprintjs/core';
 import { ComparisonIcon, DownloadIcon } from '@blueprintjs/icons';
@@ -15,63 +15,19 @@ import { observer } from 'mobx-react-lite';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/errors';
-import { MAX_COMPARED_HOUSES, type Comparison } from '../../contract/houses';
+import { MAX_COMPARED_HOUSES, type CompareAlign, type Comparison } from '../../contract/houses';
 import { METRICS } from '../../contract/metrics';
 import { TREND_GRANULARITIES, type TrendGranularity } from '../../contract/overview';
 import '../houses/houses.css';
-import { formatNumber, formatTime } from '../houses/format';
 import { fetchComparison } from '../houses/housesApi';
-import { LineChart, SERIES_COLORS, type ChartSeries } from '../houses/LineChart';
+import { SERIES_COLORS } from '../houses/LineChart';
 import { useExport } from '../houses/useExport';
 import { useStores } from '../useStores';
 import { pointsOf, windowRange, WINDOWS, type CompareWindow } from './compared/compareWindow';
+import { ComparisonView } from './compared/ComparisonView';
 
 const GRANULARITY_KEYS = { minute: 'minute', hour: 'hour', day: 'day', month: 'monthly' } as const;
 const today = () => new Date().toISOString().slice(0, 10);
-
-function ComparisonView({ comparison }: { comparison: Comparison }) {
-  const { t } = useTranslation();
-  const series: ChartSeries[] = comparison.houses.map((h, i) => ({
-    key: String(h.houseId),
-    label: `${h.farmName} / ${h.houseName}`,
-    color: SERIES_COLORS[i] ?? '#2d72d2',
-    points: h.times.map((x, j) => ({ x, y: h.values[j] ?? null })),
-  }));
-  const times = [...new Set(comparison.houses.flatMap((h) => h.times))].sort((a, b) => a - b);
-  const columns = comparison.houses.map(
-    (h) => new Map(h.times.map((x, j) => [x, h.values[j] ?? null])),
-  );
-  return (
-    <div className="roost-compare">
-      <Card>
-        <LineChart data-testid="compare-chart" series={series} height={360} />
-      </Card>
-      <Card className="roost-compare__table">
-        <HTMLTable compact striped data-testid="compare-table">
-          <thead>
-            <tr>
-              <th>{t('houses.compare.time')}</th>
-              {comparison.houses.map((h) => (
-                <th key={h.houseId}>{h.houseName}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {times.map((x) => (
-              <tr key={x}>
-                <td>{formatTime(x)}</td>
-                {columns.map((column, i) => {
-                  const v = column.get(x);
-                  return <td key={i}>{v === null || v === undefined ? '' : formatNumber(v)}</td>;
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      </Card>
-    </div>
-  );
-}
 
 /** House comparison (spec §2/§5, issue 5.4): one metric of 1–6 houses over a window. */
 export const ComparedPage = observer(function ComparedPage() {
@@ -84,6 +40,7 @@ export const ComparedPage = observer(function ComparedPage() {
   const [span, setSpan] = useState<CompareWindow>('week');
   const [custom, setCustom] = useState({ from: today(), to: today() });
   const [granularity, setGranularity] = useState<TrendGranularity>('hour');
+  const [align, setAlign] = useState<CompareAlign>('time');
   const [message, setMessage] = useState<string | null>(null);
   const [comparison, setComparison] = useState<Comparison | null>(null);
   const options = useMemo(
@@ -100,7 +57,7 @@ export const ComparedPage = observer(function ComparedPage() {
   const query = () => {
     const range = windowRange(span, Date.now(), custom);
     if (!range) return null;
-    return { houseIds: selected.join(','), metric, granularity, ...range };
+    return { houseIds: selected.join(','), metric, granularity, align, ...range };
   };
   const compare = async () => {
     if (selected.length === 0) return setMessage(t('houses.compare.none'));
@@ -194,6 +151,13 @@ export const ComparedPage = observer(function ComparedPage() {
               ))}
             </HTMLSelect>
           </FormGroup>
+          <Switch
+            label={t('houses.compare.alignByAge')}
+            checked={align === 'age'}
+            style={{ marginBottom: 6 }}
+            data-testid="compare-align"
+            onChange={(e) => setAlign(e.currentTarget.checked ? 'age' : 'time')}
+          />
           <Button
             intent={Intent.PRIMARY}
             icon={<ComparisonIcon />}

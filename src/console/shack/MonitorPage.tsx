@@ -14,6 +14,7 @@ import { LiveIndicator } from '../houses/LiveIndicator';
 import { formatTime } from '../houses/format';
 import { useExport } from '../houses/useExport';
 import { useStores } from '../useStores';
+import { AlarmsCard } from './monitor/AlarmsCard';
 import { DevicesCard, FlockCard, GatewayCard, SensorsCard } from './monitor/MonitorSections';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -166,6 +167,7 @@ export const MonitorPage = observer(function MonitorPage() {
       ) : (
         <div className="roost-monitor">
           <SensorsCard house={house} />
+          <AlarmsCard house={house} />
           <DevicesCard house={house} />
           <FlockCard house={house} />
           <GatewayCard house={house} />

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { deviceTypeOf, METRIC_BY_KEY, METRICS } from '../../../contract/metrics';
 import { GATEWAY_TYPES, isGatewayTypeKey } from '../../../contract/gatewayTypes';
 import { type House } from '../../../stores/HousesStore';
-import { alarmText, formatNumber, formatTime, metricText, modeText } from '../../houses/format';
+import { formatNumber, formatTime, metricText, modeText } from '../../houses/format';
 
 /** Set-points shown beside a sensor (dotted lines on its chart, DOMAIN.md). */
 const SET_POINTS: Record<string, string> = { temperature: 'temperature_target' };
@@ -28,6 +28,7 @@ export const SensorsCard = observer(function SensorsCard({ house }: { house: Hou
   return (
     <Card className="roost-monitor__wide" data-testid="monitor-sensors">
       <H5>{t('houses.monitor.sensors')}</H5>
+      {keys.length === 0 && <p className={Classes.TEXT_MUTED}>{t('houses.fresh.never')}</p>}
       <div className="roost-stat-grid">
         {keys.map((key) => {
           const m = metricText(t, key, metrics, faults);
@@ -135,7 +136,7 @@ export const FlockCard = observer(function FlockCard({ house }: { house: House }
 });
 
 export const GatewayCard = observer(function GatewayCard({ house }: { house: House }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { live } = house;
   return (
     <Card data-testid="monitor-gateway">
@@ -158,12 +159,6 @@ export const GatewayCard = observer(function GatewayCard({ house }: { house: Hou
         <span>{t('houses.monitor.network')}</span>
         <span>{live.network ? t(`houses.monitor.${live.network}`) : '—'}</span>
       </div>
-      <H5 style={{ marginTop: 12 }}>{t('houses.monitor.alarms')}</H5>
-      <p data-testid="monitor-alarm" style={{ color: live.alarm.top ? '#cd4246' : undefined }}>
-        {live.alarm.top
-          ? `${alarmText(i18n.language === 'zh' ? 'zh' : 'en', live.alarm.top)} (${live.alarm.count})`
-          : t('houses.monitor.noAlarms')}
-      </p>
     </Card>
   );
 });

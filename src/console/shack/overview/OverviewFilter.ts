@@ -8,6 +8,11 @@ import {
 } from '../../../stores/houseStatus';
 
 const STATUS_ORDER = { alarm: 0, offline: 1, empty: 2, normal: 3 } as const;
+/**
+ * One collator for every sort: `localeCompare` with options builds a collator per call, and a
+ * sort of 5,000 houses makes ~60,000 calls, re-run on every live batch when sorted by status.
+ */
+const names = new Intl.Collator(undefined, { numeric: true });
 
 /** The overview's filter, search, grouping and sort; the page owns one. */
 export class OverviewFilter {
@@ -58,13 +63,11 @@ export class OverviewFilter {
   get visible(): House[] {
     const list = this.searched.filter((h) => matchesFilter(h, this.filter));
     const byName = (a: House, b: House) =>
-      a.farmName.localeCompare(b.farmName) ||
-      a.houseName.localeCompare(b.houseName, undefined, { numeric: true });
+      names.compare(a.farmName, b.farmName) || names.compare(a.houseName, b.houseName);
     let compare: (a: House, b: House) => number;
     switch (this.sort) {
       case 'name':
-        compare = (a, b) =>
-          a.houseName.localeCompare(b.houseName, undefined, { numeric: true }) || byName(a, b);
+        compare = (a, b) => names.compare(a.houseName, b.houseName) || byName(a, b);
         break;
       case 'status':
         compare = (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || byName(a, b);
@@ -79,7 +82,7 @@ export class OverviewFilter {
     const sorted = [...list].sort(compare);
     // Grouped: farms in order, the chosen sort inside each farm.
     if (this.groupByFarm)
-      sorted.sort((a, b) => a.farmName.localeCompare(b.farmName) || a.farmId - b.farmId);
+      sorted.sort((a, b) => names.compare(a.farmName, b.farmName) || a.farmId - b.farmId);
     return sorted;
   }
 }
