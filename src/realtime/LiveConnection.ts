@@ -11,7 +11,7 @@ import { type AlarmStore } from '../stores/AlarmStore';
 import { type HousesStore } from '../stores/HousesStore';
 import { type LiveStore } from '../stores/LiveStore';
 import { fetchUnacknowledgedCount } from './alarmsApi';
-import { FrameQueue } from './frameQueue';
+import { FrameQueue, MAX_QUEUED_ITEMS } from './frameQueue';
 import { fetchOverview } from './housesApi';
 import { nextLiveState, type LiveEvent } from './liveMachine';
 import { createLiveSocket, type LiveSocket } from './socket';
@@ -52,6 +52,12 @@ export class LiveConnection {
     (batch) => this.applyDeltas(batch),
     () => void this.refresh(),
   );
+  /**
+   * Deltas that arrive after this connection was made but before its snapshot landed. Dropping
+   * them would leave a house behind until its next change (a raised alarm is sent once); after
+   * the snapshot they are replayed in order, which ends on the latest value of every field.
+   */
+  private early: HouseDelta[] = [];
   private readonly readings = new FrameQueue<HouseReading>((batch) =>
     runInAction(() => {
       for (const reading of batch) this.stores.houses.applyReading(reading);
@@ -123,6 +129,7 @@ export class LiveConnection {
     this.stopPolling();
     this.clearSnapshotTimeout();
     this.deltas.clear();
+    this.early = [];
     this.readings.clear();
     this.subscriptions.clear();
     this.transition('stop');
@@ -244,14 +251,17 @@ export class LiveConnection {
     const generation = this.generation;
     this.transition('connected');
     this.liveAlarmCount = false;
-    // Deltas that raced ahead of the snapshot are older than it or repeated by it.
     this.deltas.clear();
+    this.early = [];
     for (const houseId of this.subscriptions.keys())
       this.socket?.emit('house:subscribe', houseId, () => undefined);
     void this.refresh().then((fresh) => {
       if (fresh && generation === this.generation && this.socket?.connected) {
         this.clearSnapshotTimeout();
         this.transition('snapshotLoaded');
+        const early = this.early;
+        this.early = [];
+        if (early.length > 0) this.deltas.push(...early);
       }
     });
   };
@@ -271,9 +281,12 @@ export class LiveConnection {
   };
 
   private readonly handleHouseUpdated = (batch: HouseUpdated) => {
-    // Before this connection's snapshot, deltas would land on older data: the snapshot wins.
-    if (this.state !== 'live') return;
-    this.deltas.push(...batch.deltas);
+    if (this.state === 'live') this.deltas.push(...batch.deltas);
+    else if (this.socket?.connected && this.state !== 'idle') {
+      for (const delta of batch.deltas) this.early.push(delta);
+      // A snapshot that takes this long is fetched again anyway (the queue's overflow rule).
+      if (this.early.length > MAX_QUEUED_ITEMS) this.early = [];
+    }
   };
 
   private readonly handleHouseReading = (reading: HouseReading) => this.readings.push(reading);

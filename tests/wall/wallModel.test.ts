@@ -75,9 +75,14 @@ describe('wall model', () => {
     expect(c).toEqual({ total: 4, online: 3, offline: 1, alarm: 1, alarmRate: 25, alive10k: 10 });
   });
 
-  it('ticks a raise and a clear, not the first sight of a house, and forgets departed houses', () => {
+  it('ticks a raise and a clear, not the baseline, and forgets departed houses', () => {
     const seen = new Map<number, number>();
     expect(diffAlarms(seen, [house(1, 1, true, 1)])).toEqual([]);
+    // A house that joins the scope after the baseline with an open alarm: a raise.
+    expect(diffAlarms(seen, [house(1, 1, true, 1), house(5, 1, true, 1)])).toMatchObject([
+      { kind: 'raised', houseId: 5 },
+    ]);
+    expect(diffAlarms(seen, [house(1, 1, true, 1), house(6, 1, true, 0)])).toEqual([]);
     expect(diffAlarms(seen, [house(1, 1, true, 2)])).toMatchObject([
       { kind: 'raised', houseId: 1, cause: 'nh3High', severity: 'major' },
     ]);

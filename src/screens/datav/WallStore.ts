@@ -163,7 +163,12 @@ export class WallStore {
     this.disposers.push(
       reaction(
         () => this.sources.houses.all.map((h) => h.live.alarm.count),
-        () => this.applyChanges(diffAlarms(this.seenAlarms, this.sources.houses.all)),
+        () => {
+          // Before the first snapshot there is nothing to compare with; after a sign-out the
+          // next snapshot is a new baseline.
+          if (!this.sources.houses.loaded) this.seenAlarms.clear();
+          else this.applyChanges(diffAlarms(this.seenAlarms, this.sources.houses.all));
+        },
         { fireImmediately: true },
       ),
     );

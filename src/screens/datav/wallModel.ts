@@ -161,19 +161,22 @@ export interface AlarmChange {
 /**
  * Compares the open alarm count of each house with the last one seen: more is a raise (its
  * top alarm names it), fewer a clear. `seen` is updated in place and forgets departed houses.
+ * The first call on an empty `seen` only takes the baseline; after it, a house seen for the first
+ * time with open alarms (added to the scope, or back after a gap) is a raise, not a silent one.
  */
 export function diffAlarms(
   seen: Map<number, number>,
   houses: Iterable<WallHouseInput>,
 ): AlarmChange[] {
+  const baseline = seen.size === 0;
   const changes: AlarmChange[] = [];
   const present = new Set<number>();
   for (const house of houses) {
     present.add(house.houseId);
-    const before = seen.get(house.houseId);
     const now = house.live.alarm.count;
+    const before = seen.get(house.houseId) ?? (baseline ? now : 0);
     seen.set(house.houseId, now);
-    if (before === undefined || before === now) continue;
+    if (before === now) continue;
     const top = house.live.alarm.top;
     changes.push({
       kind: now > before ? 'raised' : 'cleared',
