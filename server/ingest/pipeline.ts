@@ -37,8 +37,8 @@ interface Pending {
 }
 
 /**
- * The one path every reading takes, from MQTT or HTTP: decode → validate → batch → store
- * idempotently → tell the listeners (alarms, live hub). `submitTelemetry` resolves only once
+ * The one path every reading takes, from MQTT or HTTP: decode → validate → (the monitor's
+ * live stream) → batch → store idempotently → tell the listeners (alarms, live hub). `submitTelemetry` resolves only once
  * the reading is committed, so the MQTT acknowledgement can wait for it; it throws when the
  * database fails, and then nothing is acknowledged.
  */
@@ -100,6 +100,13 @@ export class IngestPipeline {
       networkId,
       receivedAt: new Date(now),
     };
+    for (const listener of this.listeners) {
+      try {
+        listener.onAccepted?.(reading);
+      } catch (error) {
+        this.log.error({ err: error }, 'ingest listener failed');
+      }
+    }
     return new Promise<SubmitResult>((resolve, reject) => {
       this.queue.push({ reading, resolve, reject });
       this.schedule();

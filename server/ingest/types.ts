@@ -30,6 +30,12 @@ export interface HouseLiveState {
 
 /** Whatever wants to hear about stored readings: alarms, the live hub. */
 export interface IngestListener {
+  /**
+   * A reading that passed validation, before it is stored: only for what may show a reading
+   * the moment it arrives (the monitor's full-rate stream). It may be a resend of one already
+   * stored, and is stored a moment later (or resent by its gateway if the write fails).
+   */
+  onAccepted?(reading: Reading): void;
   onStored?(readings: readonly Reading[], states: readonly HouseLiveState[]): void | Promise<void>;
   onStatus?(states: readonly HouseLiveState[]): void | Promise<void>;
 }

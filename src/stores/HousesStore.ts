@@ -159,6 +159,8 @@ export class HousesStore {
   applyReading(reading: HouseReading): void {
     const house = this.byId.get(reading.houseId);
     if (!house) return;
+    // A gateway's resend of an older reading must not turn the values back.
+    if (house.live.lastTs !== null && Date.parse(house.live.lastTs) > reading.ts) return;
     house.live = {
       ...house.live,
       mode: reading.mode ?? house.live.mode,
