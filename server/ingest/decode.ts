@@ -70,7 +70,9 @@ export function decodeTelemetry(payload: Buffer | string | unknown, now: number)
 
   const metrics: Record<string, number> = {};
   const faults: Record<string, SentinelKind> = {};
-  for (const [key, value] of Object.entries(message.metrics)) {
+  const values = message.metrics;
+  for (const key in values) {
+    const value = values[key]!;
     const definition = METRIC_BY_KEY.get(key);
     if (!definition) return refuse('unknownMetric', key);
     const sentinel = sentinelOf(value);

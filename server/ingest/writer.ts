@@ -13,16 +13,36 @@ export const INSERT_RAW = `
   on conflict (gateway_id, ts) do nothing
   returning gateway_id, ts`;
 
+/**
+ * A PostgreSQL array literal of numbers, dates or strings, built in one pass: the drivers'
+ * own array encoding (a call and an escape per element) was 5 % of the server's CPU at full
+ * ingest. Strings are quoted and escaped; dates go as ISO text, which needs no quoting.
+ */
+export function arrayLiteral(values: ReadonlyArray<number | string | Date | null>): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i += 1) {
+    if (i > 0) out += ',';
+    const v = values[i];
+    if (v === null || v === undefined) out += 'NULL';
+    else if (typeof v === 'number') out += Number.isFinite(v) ? String(v) : 'NULL';
+    else if (v instanceof Date) out += v.toISOString();
+    else out += `"${v.replace(/[\\"]/g, '\\$&')}"`;
+  }
+  return out + '}';
+}
+
 /** The parameters of INSERT_RAW for a batch: one typed array per column. */
 export function rawInsertParams(batch: readonly Reading[]): unknown[] {
+  const column = (value: (r: Reading) => number | string | Date | null) =>
+    arrayLiteral(batch.map(value));
   return [
-    batch.map((r) => r.gatewayId),
-    batch.map((r) => r.houseId),
-    batch.map((r) => r.ts),
-    batch.map((r) => r.seq),
-    batch.map((r) => r.mode),
-    batch.map((r) => (Object.keys(r.faults).length > 0 ? JSON.stringify(r.faults) : null)),
-    ...METRIC_KEYS.map((key) => batch.map((r) => r.metrics[key] ?? null)),
+    column((r) => r.gatewayId),
+    column((r) => r.houseId),
+    column((r) => r.ts),
+    column((r) => r.seq),
+    column((r) => r.mode),
+    column((r) => (Object.keys(r.faults).length > 0 ? JSON.stringify(r.faults) : null)),
+    ...METRIC_KEYS.map((key) => column((r) => r.metrics[key] ?? null)),
   ];
 }
 
@@ -117,7 +137,7 @@ const HOUR_MS = 3_600_000;
  * statement's column arrays. Stored values are float4: min, max and the float8 sum use the
  * float4-rounded values, as SQL aggregating the stored rows would.
  */
-export function hourlyIncrements(readings: readonly Reading[]): unknown[] {
+export function hourlyIncrements(readings: readonly Reading[]): string[] {
   const rows = new Map<
     string,
     { houseId: number; bucket: number; readings: number; agg: Float64Array }
@@ -152,15 +172,17 @@ export function hourlyIncrements(readings: readonly Reading[]): unknown[] {
     }
   }
   const list = [...rows.values()];
-  const columns: unknown[] = [
-    list.map((row) => row.houseId),
-    list.map((row) => new Date(row.bucket)),
-    list.map((row) => row.readings),
+  const columns: string[] = [
+    arrayLiteral(list.map((row) => row.houseId)),
+    arrayLiteral(list.map((row) => new Date(row.bucket))),
+    arrayLiteral(list.map((row) => row.readings)),
   ];
   for (let c = 0; c < width * 4; c += 1) {
     const isCount = c % 4 === 3;
     const countAt = c - (c % 4) + 3;
-    columns.push(list.map((row) => (isCount || row.agg[countAt] !== 0 ? row.agg[c] : null)));
+    columns.push(
+      arrayLiteral(list.map((row) => (isCount || row.agg[countAt] !== 0 ? row.agg[c]! : null))),
+    );
   }
   return columns;
 }
@@ -192,14 +214,14 @@ export async function writeBatch(query: Query, batch: readonly Reading[]): Promi
   const heads = latestPerHouse(inserted);
   const [row] = await query<{ states: StateRow[] | string }>(APPLY_INSERTED, [
     ...hourlyIncrements(inserted),
-    heads.map((r) => r.houseId),
-    heads.map((r) => r.gatewayId),
-    heads.map((r) => r.receivedAt),
-    heads.map((r) => r.ts),
-    heads.map((r) => r.mode),
-    heads.map((r) => JSON.stringify(r.metrics)),
-    heads.map((r) => JSON.stringify(r.faults)),
-    heads.map((r) => JSON.stringify(r.devices)),
+    arrayLiteral(heads.map((r) => r.houseId)),
+    arrayLiteral(heads.map((r) => r.gatewayId)),
+    arrayLiteral(heads.map((r) => r.receivedAt)),
+    arrayLiteral(heads.map((r) => r.ts)),
+    arrayLiteral(heads.map((r) => r.mode)),
+    arrayLiteral(heads.map((r) => JSON.stringify(r.metrics))),
+    arrayLiteral(heads.map((r) => JSON.stringify(r.faults))),
+    arrayLiteral(heads.map((r) => JSON.stringify(r.devices))),
   ]);
   const farmOf = new Map(heads.map((r) => [r.houseId, r.farmId]));
   const states = toJson(row?.states ?? []).map((state) =>
@@ -210,23 +232,42 @@ export async function writeBatch(query: Query, batch: readonly Reading[]): Promi
 
 /** The batch's readings merged per house, the newest winning field by field. */
 function latestPerHouse(batch: readonly Reading[]): Reading[] {
-  const latest = new Map<number, Reading>();
+  const byHouse = new Map<number, Reading[]>();
   for (const r of batch) {
-    const prev = latest.get(r.houseId);
-    if (!prev) {
-      latest.set(r.houseId, r);
+    const list = byHouse.get(r.houseId);
+    if (list) list.push(r);
+    else byHouse.set(r.houseId, [r]);
+  }
+  const merged: Reading[] = [];
+  for (const list of byHouse.values()) {
+    if (list.length === 1) {
+      merged.push(list[0]!);
       continue;
     }
-    const [older, newer] = prev.ts <= r.ts ? [prev, r] : [r, prev];
-    latest.set(r.houseId, {
-      ...newer,
-      metrics: { ...older.metrics, ...newer.metrics },
-      faults: { ...older.faults, ...newer.faults },
-      devices: { ...older.devices, ...newer.devices },
-      mode: newer.mode ?? older.mode,
-    });
+    // Oldest first, so each newer reading overwrites the fields it carries (stable on ties).
+    list.sort((a, b) => a.ts.getTime() - b.ts.getTime());
+    const newest = list.at(-1)!;
+    const metrics: Reading['metrics'] = {};
+    const faults: Reading['faults'] = {};
+    const devices: Reading['devices'] = {};
+    let mode: number | null = null;
+    let anyFault = false;
+    for (const r of list) {
+      // A newer number ends an older fault of the same metric, and a newer fault its number
+      // (faults are rare: the common path deletes nothing).
+      if (anyFault) for (const key in r.metrics) if (key in faults) delete faults[key];
+      for (const key in r.faults) {
+        anyFault = true;
+        if (key in metrics) delete metrics[key];
+      }
+      Object.assign(metrics, r.metrics);
+      Object.assign(faults, r.faults);
+      Object.assign(devices, r.devices);
+      mode = r.mode ?? mode;
+    }
+    merged.push({ ...newest, metrics, faults, devices, mode });
   }
-  return [...latest.values()];
+  return merged;
 }
 
 export interface StateRow {

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/open';
+import { arrayLiteral } from '../../server/ingest/writer';
 import { organizations } from '../../server/db/schema';
 import { testDatabaseTargets } from '../helpers/databases';
 
@@ -21,6 +22,21 @@ describe.each(testDatabaseTargets())('the database on $name', (target) => {
   afterAll(async () => {
     await database?.close();
     await drop?.();
+  });
+
+  it('reads the ingest array literals back exactly: numbers, nulls, instants and awkward text', async () => {
+    const texts = ['{"a":"b,c"}', 'quote " and backslash \\', '{braces}', 'NULL', '', null];
+    const instants = [new Date('2026-11-21T19:00:00.123Z'), null];
+    const [row] = await database.query<{ n: number[]; t: Array<string | null>; d: unknown[] }>(
+      'select $1::real[] as n, $2::text[] as t, $3::timestamptz[] as d',
+      [arrayLiteral([1.5, -0.25, null, 1e-7]), arrayLiteral(texts), arrayLiteral(instants)],
+    );
+    expect(row!.n).toEqual([1.5, -0.25, null, 1e-7]);
+    expect(row!.t).toEqual(texts);
+    expect(row!.d.map((d) => (d === null ? null : new Date(d as string).getTime()))).toEqual([
+      instants[0]!.getTime(),
+      null,
+    ]);
   });
 
   it('reports a unique violation with its PostgreSQL code, and keeps working after it', async () => {
