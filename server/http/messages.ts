@@ -28,16 +28,16 @@ const CORE_MESSAGES = {
   },
   'http.internal': {
     en: 'Something went wrong on the server. Please try again.',
-    zh: '服务器出错,请重试。',
+    zh: '服务器出错，请重试。',
   },
   'http.tooManyRequests': {
     en: 'Too many requests. Please wait and try again.',
-    zh: '请求过于频繁,请稍后再试。',
+    zh: '请求过于频繁，请稍后再试。',
   },
   'auth.required': { en: 'Please sign in.', zh: '请先登录。' },
   'auth.expired': {
     en: 'Your session has ended. Please sign in again.',
-    zh: '登录已失效,请重新登录。',
+    zh: '登录已失效，请重新登录。',
   },
   'auth.forbidden': { en: 'You are not allowed to do this.', zh: '您没有执行此操作的权限。' },
   'login.failed': { en: 'Wrong user name or password.', zh: '用户名或密码错误。' },
@@ -47,7 +47,7 @@ const CORE_MESSAGES = {
   },
   'login.throttled': {
     en: 'Too many failed sign-ins. Try again in {minutes} minutes.',
-    zh: '登录失败次数过多,请 {minutes} 分钟后再试。',
+    zh: '登录失败次数过多，请 {minutes} 分钟后再试。',
   },
   'login.usernameRequired': { en: 'Enter your user name.', zh: '请输入用户名。' },
   'login.passwordTooShort': {
@@ -59,7 +59,7 @@ const CORE_MESSAGES = {
   'password.oldWrong': { en: 'The old password is wrong.', zh: '旧密码不正确。' },
   'password.complexity': {
     en: 'The password needs at least {min} characters with a lowercase letter, an uppercase letter and a digit.',
-    zh: '密码至少 {min} 位,且须包含小写字母、大写字母和数字。',
+    zh: '密码至少 {min} 位，且须包含小写字母、大写字母和数字。',
   },
   'password.changed': { en: 'Password changed.', zh: '密码修改成功。' },
   'ingest.badToken': {
@@ -68,14 +68,14 @@ const CORE_MESSAGES = {
   },
   'ingest.rejected': {
     en: 'Reading refused ({reason}): {detail}',
-    zh: '数据被拒绝({reason}):{detail}',
+    zh: '数据被拒绝（{reason}）：{detail}',
   },
   'ingest.stored': { en: 'Reading stored.', zh: '数据已保存。' },
   'ingest.duplicate': { en: 'Reading already stored.', zh: '数据已存在。' },
-  'trend.unknownMetric': { en: 'Unknown metric: {metric}.', zh: '未知指标:{metric}。' },
+  'trend.unknownMetric': { en: 'Unknown metric: {metric}.', zh: '未知指标：{metric}。' },
   'trend.tooManyPoints': {
     en: 'That would be {points} points per house (at most {max}): choose a coarser granularity or a shorter window.',
-    zh: '每个栏舍将有 {points} 个数据点(最多 {max}):请选择更粗的粒度或更短的时间段。',
+    zh: '每个栏舍将有 {points} 个数据点（最多 {max}）：请选择更粗的粒度或更短的时间段。',
   },
   'trend.metricsRequired': { en: 'Choose at least one metric.', zh: '请至少选择一个指标。' },
   'trend.badRange': { en: 'The start must be before the end.', zh: '开始时间必须早于结束时间。' },

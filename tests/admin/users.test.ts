@@ -132,7 +132,7 @@ describe.each(testDatabaseTargets())('user management on $name', (target) => {
       'The password needs at least 6 characters with a lowercase letter, an uppercase letter and a digit.',
     );
     const zh = await call(t, tokens.admin, 'POST', '/user/save', payload, 'zh');
-    expect(zh.msg).toBe('密码至少 6 位,且须包含小写字母、大写字母和数字。');
+    expect(zh.msg).toBe('密码至少 6 位，且须包含小写字母、大写字母和数字。');
     const missing = await call(t, tokens.admin, 'POST', '/user/save', {
       ...payload,
       password: undefined,

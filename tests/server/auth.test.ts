@@ -208,7 +208,7 @@ describe.each(testDatabaseTargets())('sign-in on $name', (target) => {
       headers: { ...auth, locale: 'zh' },
     });
     expect(after.statusCode).toBe(401);
-    expect(bodyOf(after).msg).toBe('登录已失效,请重新登录。');
+    expect(bodyOf(after).msg).toBe('登录已失效，请重新登录。');
 
     const idle = await t.signIn('area');
     const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);

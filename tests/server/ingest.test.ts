@@ -245,7 +245,7 @@ describe.each(testDatabaseTargets())('ingesting telemetry on $name', (target) =>
     const bad = await post('token-t2', { ts, metrics: { nh3: 9000 } }, 'zh');
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as { msg: string }).msg).toBe(
-      '数据被拒绝(outOfRange):nh3=9000 (allowed 0…500)',
+      '数据被拒绝（outOfRange）：nh3=9000 (allowed 0…500)',
     );
     expect((await post('wrong', { ts, metrics: { temperature: 21.5 } })).status).toBe(401);
     expect(await rawCount(p.houseId)).toBe(1);

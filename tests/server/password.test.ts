@@ -42,7 +42,7 @@ describe.each(testDatabaseTargets())('password change on $name', (target) => {
       { type: true, oldPassword: 'Roost12345', newPassword: 'abc' },
       'zh',
     );
-    expect(bodyOf(zh).msg).toBe('密码至少 6 位,且须包含小写字母、大写字母和数字。');
+    expect(bodyOf(zh).msg).toBe('密码至少 6 位，且须包含小写字母、大写字母和数字。');
   });
 
   it('demands 10 characters in the lihua edition', async () => {

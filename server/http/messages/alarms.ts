@@ -12,7 +12,7 @@ export const ALARMS_MESSAGES = {
   'alarms.notOpen': { en: 'This alarm is already cleared.', zh: '该报警已清除。' },
   'alarms.notClearable': {
     en: 'This alarm clears by itself when its condition ends.',
-    zh: '该报警在条件恢复后自动清除,不能手动清除。',
+    zh: '该报警在条件恢复后自动清除，不能手动清除。',
   },
   'alarms.badTime': { en: 'Enter times as HH:MM.', zh: '请按 HH:MM 输入时间。' },
   'alarms.badPhone': { en: 'The phone number is not valid.', zh: '电话号码无效。' },
