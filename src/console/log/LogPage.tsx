@@ -27,7 +27,7 @@ type Format = 'csv' | 'xlsx';
 
 /** /log/index: the operation log with filters, paging and CSV/XLSX export (issue 8 §5). */
 export const LogPage = observer(function LogPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const stores = useStores();
   const [list] = useState(
     () => new AdminListStore<LogRow, typeof FILTERS>(stores.api, '/log/list', FILTERS),
@@ -162,7 +162,11 @@ export const LogPage = observer(function LogPage() {
               <tr key={r.id}>
                 <td>{formatLocal(r.at)}</td>
                 <td>{r.operatorName}</td>
-                <td>{r.function}</td>
+                <td title={r.function}>
+                  {i18n.exists(`admin.log.functions.${r.function}`)
+                    ? t(`admin.log.functions.${r.function}` as never)
+                    : r.function}
+                </td>
                 <td>{r.houseName}</td>
                 <td>{r.operation}</td>
                 <td>{r.remark}</td>
