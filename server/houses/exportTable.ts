@@ -1,5 +1,8 @@
 import ExcelJS from 'exceljs';
 import type { ExportFormat } from '../../src/contract/houses';
+import { escapeCell as safeText, formatDateTime } from '../export/cells';
+
+export { safeText };
 
 export type Cell = string | number | null;
 
@@ -7,14 +10,6 @@ export interface ExportTable {
   /** The first row. */
   header: string[];
   rows: Cell[][];
-}
-
-/**
- * A cell a spreadsheet would run as a formula (= + - @, tab, CR) gets a leading quote
- * (RELIABILITY.md: CSV/formula injection). Numbers stay numbers: -3.5 is a value, not a formula.
- */
-export function safeText(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
 function csvCell(cell: Cell): string {
@@ -48,16 +43,5 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
 
 /** Bucket start as local "yyyy-MM-dd HH:mm:ss" in the server's zone (spec §9 date format). */
 export function formatTime(ms: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(ms));
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
+  return formatDateTime(new Date(ms), timeZone);
 }
