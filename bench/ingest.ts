@@ -209,6 +209,8 @@ export interface SoakFigures {
   rssMiB: number[];
   afterWarmupMiB: number;
   endMiB: number;
+  /** Readings acknowledged (stored) per second over the whole soak. */
+  achievedPerSecond: number;
 }
 
 /** Server memory while 2,000 readings/s arrive for `minutes`: sampled every 15 s. */
@@ -219,12 +221,22 @@ export async function benchSoak(minutes: number, rate: number): Promise<SoakFigu
     const clients = await connectGateways(bench.mqttPort, gateways);
     const rss: number[] = [];
     const sampler = setInterval(() => rss.push(rssMiB(bench.server.child.pid!)), 15_000);
-    await publishLoad(clients, gateways, { ratePerSecond: rate, seconds: minutes * 60 });
+    const load = await publishLoad(clients, gateways, {
+      ratePerSecond: rate,
+      seconds: minutes * 60,
+    });
     clearInterval(sampler);
     rss.push(rssMiB(bench.server.child.pid!));
     for (const c of clients) c.end(true);
     const warm = rss[Math.min(rss.length - 1, 4)] ?? 0;
-    return { minutes, rate, rssMiB: rss, afterWarmupMiB: warm, endMiB: rss.at(-1) ?? 0 };
+    return {
+      minutes,
+      rate,
+      rssMiB: rss,
+      afterWarmupMiB: warm,
+      endMiB: rss.at(-1) ?? 0,
+      achievedPerSecond: Math.round((load.acked / load.elapsedMs) * 1000),
+    };
   } finally {
     await bench.stop();
   }

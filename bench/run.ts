@@ -128,6 +128,7 @@ async function main(): Promise<void> {
       `${s.afterWarmupMiB} → ${s.endMiB} MiB`,
       'no growth after warm-up',
     );
+    row('readings stored per second (asked 2,000)', `${s.achievedPerSecond}/s`);
     row('RSS samples every 15 s', s.rssMiB.join(' '));
   }
   if (only.has('wall')) {
