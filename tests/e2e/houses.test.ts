@@ -171,6 +171,43 @@ describe('house overview, live', () => {
   });
 });
 
+describe('house overview, while it loads', () => {
+  it('a reading stored while the first snapshot is on its way still reaches the card', async () => {
+    const { row, client } = await connectGateway(2);
+    await publish(client, row.network_id, { temperature: 20.5 });
+    await open();
+    await signIn(page, server.url, 'admin');
+    // Every snapshot is read from the server at once but handed to the page only after a newer
+    // reading was stored and sent live: the page must not drop that live change.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let read = 0;
+    await page.route('**/api/overview/listOverview/**', async (route) => {
+      const answer = await route.fetch();
+      read += 1;
+      await released;
+      await route.fulfill({ response: answer });
+    });
+    await page.goto(`${server.url}/shack/status/overview`);
+    // The page's first snapshot and the one its socket asks for once connected.
+    await expect.poll(() => read, { timeout: 15_000 }).toBe(2);
+    await publish(client, row.network_id, { temperature: 24.7 });
+    // The hub sends deltas four times a second: this one has left the server.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    release();
+    await expect
+      .poll(() => indicator().getAttribute('data-state'), { timeout: 15_000 })
+      .toBe('live');
+    await page.getByTestId('overview-search').fill(row.house_name);
+    await expect
+      .poll(() => card(row.house_id).getByTestId('card-temperature').first().textContent(), {
+        timeout: 2_000,
+        interval: 100,
+      })
+      .toBe('24.7 ℃');
+  });
+});
+
 describe('house comparison, scope and screens', () => {
   beforeAll(async () => {
     const { database } = server.roost;
