@@ -1,11 +1,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { launchBrowser, signIn, startServer, type TestServer } from './harness';
+import { type Browser } from 'playwright-core';
+import { launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
 
 const SHOTS = '.tmp/screens-admin';
-const DESKTOP = { width: 1440, height: 900 };
 
 let server: TestServer;
 let browser: Browser;
@@ -19,18 +18,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function openAs(
+const openAs = (
   user: string,
   language: 'en' | 'zh' = 'en',
-  viewport = DESKTOP,
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
-  const host = new URL(server.url).hostname;
-  await context.addCookies([{ name: 'language', value: language, domain: host, path: '/' }]);
-  const page = await context.newPage();
-  await signIn(page, server.url, user);
-  return { context, page };
-}
+  viewport?: { width: number; height: number },
+) => openSignedIn(browser, server.url, user, { language, viewport });
 
 describe('system management pages', () => {
   it('users: create, reset password (shown once), delete with the remaining count', async () => {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { readConfig } from '../../server/config';
 import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
 import { startRoost, type RunningRoost } from '../../server/roost';
@@ -71,4 +71,28 @@ export async function signIn(
   await page.locator('button[type="submit"]').click();
   await page.waitForURL((u) => !u.pathname.startsWith('/login'));
   await page.getByTestId('login-page').waitFor({ state: 'detached' });
+}
+
+/** A new browser context in one language (the `language` cookie), signed in as `username`. */
+export async function openSignedIn(
+  browser: Browser,
+  url: string,
+  username: string,
+  options: {
+    language?: 'en' | 'zh';
+    viewport?: { width: number; height: number };
+    password?: string;
+  } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1440, height: 900 },
+    locale: 'en-US',
+  });
+  const host = new URL(url).hostname;
+  await context.addCookies([
+    { name: 'language', value: options.language ?? 'en', domain: host, path: '/' },
+  ]);
+  const page = await context.newPage();
+  await signIn(page, url, username, options.password);
+  return { context, page };
 }

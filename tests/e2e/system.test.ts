@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { launchBrowser, signIn, startServer, type TestServer } from './harness';
+import { type Browser } from 'playwright-core';
+import { launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
 
 const SHOTS = '.tmp/screens-admin';
-const DESKTOP = { width: 1440, height: 900 };
 
 let server: TestServer;
 let browser: Browser;
@@ -19,17 +18,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function openAs(
-  user: string,
-  password?: string,
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
-  const host = new URL(server.url).hostname;
-  await context.addCookies([{ name: 'language', value: 'en', domain: host, path: '/' }]);
-  const page = await context.newPage();
-  await signIn(page, server.url, user, password);
-  return { context, page };
-}
+const openAs = (user: string, password?: string) =>
+  openSignedIn(browser, server.url, user, { password });
 
 /** A real w × h PNG (RGBA, one orange colour): small, but one the browser decodes and draws. */
 function pngImage(width: number, height: number): Buffer {
