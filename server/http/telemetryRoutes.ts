@@ -73,25 +73,31 @@ export function telemetryRoutes(ctx: AppContext): FastifyPluginAsync {
       let where = '($2 or h.id = any($3::int[]))';
       if (query.farmId) where += ` and f.id = $${params.push(query.farmId)}`;
       if (query.houseId) where += ` and h.id = $${params.push(query.houseId)}`;
-      const rows = await database.query<OverviewRow>(
-        `select h.id as house_id, h.name as house_name, f.id as farm_id, f.name as farm_name, f.province_name,
-           g.network_id, g.type_key, b.name as breed_name, fl.head_count,
-           ((now() at time zone $1)::date - fl.placed_on + fl.age_at_placement) as age_days,
-           (hs.house_id is not null) as has_state,
-           ${STATE_COLUMNS.split(', ')
-             .filter((c) => c !== 'house_id')
-             .map((c) => `hs.${c}`)
-             .join(', ')}
-         from houses h
-         join farms f on f.id = h.farm_id
-         left join gateways g on g.house_id = h.id
-         left join flocks fl on fl.house_id = h.id and fl.closed_on is null
-         left join breeds b on b.id = fl.breed_id
-         left join house_state hs on hs.house_id = h.id
-         where ${where}
-         order by f.name, h.sort, h.id`,
+      // One json_agg text value, not 5,000 rows: PGlite's per-row, per-column decoding (dates,
+      // jsonb) and the worker's structured clone cost 2-3 times the query itself, and every
+      // other query (each request's session check) waits behind it in the one worker.
+      const [result] = await database.query<{ rows: string }>(
+        `select coalesce(json_agg(x order by x.farm_name, x.sort, x.house_id), '[]')::text as rows
+         from (
+           select h.id as house_id, h.name as house_name, h.sort, f.id as farm_id, f.name as farm_name,
+             f.province_name, g.network_id, g.type_key, b.name as breed_name, fl.head_count,
+             ((now() at time zone $1)::date - fl.placed_on + fl.age_at_placement) as age_days,
+             (hs.house_id is not null) as has_state,
+             ${STATE_COLUMNS.split(', ')
+               .filter((c) => c !== 'house_id')
+               .map((c) => `hs.${c}`)
+               .join(', ')}
+           from houses h
+           join farms f on f.id = h.farm_id
+           left join gateways g on g.house_id = h.id
+           left join flocks fl on fl.house_id = h.id and fl.closed_on is null
+           left join breeds b on b.id = fl.breed_id
+           left join house_state hs on hs.house_id = h.id
+           where ${where}
+         ) x`,
         params,
       );
+      const rows = JSON.parse(result?.rows ?? '[]') as OverviewRow[];
       const data: HouseOverview[] = rows.map((row) => ({
         houseId: row.house_id,
         houseName: row.house_name,

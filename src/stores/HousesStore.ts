@@ -3,8 +3,7 @@ import { type HouseDelta, type HouseLive, type HouseReading } from '../contract/
 import { type HouseOverview } from '../contract/overview';
 import {
   attentionRank,
-  matchesFilter,
-  STATUS_FILTERS,
+  countStatuses,
   statusOf,
   targetDeviation,
   type HouseStatus,
@@ -22,18 +21,17 @@ export interface SeriesPoint {
   v: number;
 }
 
-/** One house: static fields and its live part; updated in place so observers keep identity. */
+/** The static part of a house: replaced whole when a snapshot changes it. */
+type HouseInfo = Omit<HouseOverview, 'houseId' | 'live'>;
+
+/**
+ * One house: static fields and its live part; updated in place so observers keep identity.
+ * Only three observable boxes per house (info, live, readings): with 5,000 houses, one
+ * observable property per field made building the store a large part of the first render.
+ */
 export class House {
   readonly houseId: number;
-  houseName = '';
-  farmId = 0;
-  farmName = '';
-  provinceName: string | null = null;
-  networkId: string | null = null;
-  gatewayType: number | null = null;
-  breedName: string | null = null;
-  ageDays: number | null = null;
-  headCount: number | null = null;
+  private info: HouseInfo;
   live: HouseLive;
   /** Monitor curves by metric; each array is replaced whole (observable.ref). */
   readings: Record<string, SeriesPoint[]> = {};
@@ -41,41 +39,76 @@ export class House {
   constructor(row: HouseOverview) {
     this.houseId = row.houseId;
     this.live = row.live;
-    this.assign(row);
-    makeObservable(this, {
-      houseName: true,
-      farmId: true,
-      farmName: true,
-      provinceName: true,
-      networkId: true,
-      gatewayType: true,
-      breedName: true,
-      ageDays: true,
-      headCount: true,
+    this.info = infoOf(row);
+    makeObservable<House, 'info'>(this, {
+      info: observableRef,
       live: observableRef,
       readings: observableRef,
-      status: computed,
       assign: action,
     });
   }
 
+  get houseName(): string {
+    return this.info.houseName;
+  }
+  get farmId(): number {
+    return this.info.farmId;
+  }
+  get farmName(): string {
+    return this.info.farmName;
+  }
+  get provinceName(): string | null {
+    return this.info.provinceName;
+  }
+  get networkId(): string | null {
+    return this.info.networkId;
+  }
+  get gatewayType(): number | null {
+    return this.info.gatewayType;
+  }
+  get breedName(): string | null {
+    return this.info.breedName;
+  }
+  get ageDays(): number | null {
+    return this.info.ageDays;
+  }
+  get headCount(): number | null {
+    return this.info.headCount;
+  }
+
+  /** Cheap and derived from observables: observers that read it track what it reads. */
   get status(): HouseStatus {
     return statusOf(this);
   }
 
   assign(row: HouseOverview): void {
-    this.houseName = row.houseName;
-    this.farmId = row.farmId;
-    this.farmName = row.farmName;
-    this.provinceName = row.provinceName;
-    this.networkId = row.networkId;
-    this.gatewayType = row.gatewayType;
-    this.breedName = row.breedName;
-    this.ageDays = row.ageDays;
-    this.headCount = row.headCount;
+    const info = infoOf(row);
+    if (!sameInfo(this.info, info)) this.info = info;
     this.live = row.live;
   }
 }
+
+function infoOf(row: HouseOverview): HouseInfo {
+  return {
+    houseName: row.houseName,
+    farmId: row.farmId,
+    farmName: row.farmName,
+    provinceName: row.provinceName,
+    networkId: row.networkId,
+    gatewayType: row.gatewayType,
+    breedName: row.breedName,
+    ageDays: row.ageDays,
+    headCount: row.headCount,
+  };
+}
+
+function sameInfo(a: HouseInfo, b: HouseInfo): boolean {
+  for (const key of Object.keys(b) as (keyof HouseInfo)[]) if (a[key] !== b[key]) return false;
+  return true;
+}
+
+/** One collator for every name sort (`localeCompare` with options builds one per call). */
+export const houseNames = new Intl.Collator(undefined, { numeric: true });
 
 export type HouseSort = 'farm' | 'name' | 'status' | 'deviation';
 
@@ -89,6 +122,7 @@ export class HousesStore {
     makeObservable(this, {
       loaded: observable,
       all: computed,
+      byName: computed,
       counts: computed,
       attention: computed,
       applySnapshot: action,
@@ -103,14 +137,25 @@ export class HousesStore {
     return [...this.byId.values()];
   }
 
+  /**
+   * Every house by farm name, then house name (then ids): the base order of the overview. It
+   * depends on names only, so live batches never sort 5,000 houses again.
+   */
+  get byName(): House[] {
+    return this.all
+      .map((house) => ({ house, farm: house.farmName, name: house.houseName }))
+      .sort(
+        (a, b) =>
+          houseNames.compare(a.farm, b.farm) ||
+          a.house.farmId - b.house.farmId ||
+          houseNames.compare(a.name, b.name) ||
+          a.house.houseId - b.house.houseId,
+      )
+      .map((entry) => entry.house);
+  }
+
   get counts(): Record<StatusFilter, number> {
-    const counts = Object.fromEntries(STATUS_FILTERS.map((f) => [f, 0])) as Record<
-      StatusFilter,
-      number
-    >;
-    for (const house of this.byId.values())
-      for (const filter of STATUS_FILTERS) if (matchesFilter(house, filter)) counts[filter] += 1;
-    return counts;
+    return countStatuses(this.byId.values());
   }
 
   /** Houses that need attention first: alarm, then offline, then furthest from target. */

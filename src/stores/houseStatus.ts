@@ -43,6 +43,34 @@ export function matchesFilter(house: StatusInput, filter: StatusFilter): boolean
   }
 }
 
+/**
+ * Every filter's count in one pass: each house's live state is read once, not once per filter
+ * (5,000 houses are counted again on every live batch).
+ */
+export function countStatuses(houses: Iterable<StatusInput>): Record<StatusFilter, number> {
+  const counts: Record<StatusFilter, number> = {
+    all: 0,
+    offline: 0,
+    online: 0,
+    alarm: 0,
+    empty: 0,
+    normal: 0,
+  };
+  for (const house of houses) {
+    const { live } = house;
+    const empty = live.mode === EMPTY_HOUSE_MODE || house.ageDays === null;
+    counts.all += 1;
+    if (empty) counts.empty += 1;
+    if (!live.online) counts.offline += 1;
+    else {
+      counts.online += 1;
+      if (live.alarm.count > 0) counts.alarm += 1;
+      else if (!empty) counts.normal += 1;
+    }
+  }
+  return counts;
+}
+
 /** Attention order of the home page: alarm, then offline, then furthest from target. */
 export function attentionRank(house: StatusInput & { live: Pick<HouseLive, 'metrics'> }): number {
   const status = statusOf(house);

@@ -26,6 +26,7 @@ export const MONITOR_PATH = '/shack/status/monitor';
 /** Card box: tall enough for every line of HouseCard. */
 const CARD_HEIGHT_PX = 172;
 const CARD_MIN_WIDTH_PX = 260;
+const keyOfHouse = (house: House) => house.houseId;
 const SORTS: HouseSort[] = ['farm', 'name', 'status', 'deviation'];
 const SORT_KEYS = {
   farm: 'houses.overview.sortFarm',
@@ -107,11 +108,13 @@ const Grid = observer(function Grid({ filter }: { filter: OverviewFilter }) {
   const grouped = filter.groupByFarm;
   const entries = useMemo(() => {
     const list: GridEntry<House>[] = [];
+    const perFarm = new Map<number, number>();
+    if (grouped) for (const h of visible) perFarm.set(h.farmId, (perFarm.get(h.farmId) ?? 0) + 1);
     let farm: number | null = null;
     for (const house of visible) {
       if (grouped && house.farmId !== farm) {
         farm = house.farmId;
-        const count = visible.filter((h) => h.farmId === farm).length;
+        const count = perFarm.get(farm) ?? 0;
         list.push({
           kind: 'group',
           key: String(farm),
@@ -136,7 +139,7 @@ const Grid = observer(function Grid({ filter }: { filter: OverviewFilter }) {
     <WindowedGrid
       data-testid="house-grid"
       entries={entries}
-      keyOf={(house) => house.houseId}
+      keyOf={keyOfHouse}
       renderItem={(house) => <HouseCard house={house} onOpen={open} />}
       rowHeightPx={CARD_HEIGHT_PX}
       minColumnWidthPx={CARD_MIN_WIDTH_PX}
