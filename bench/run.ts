@@ -101,12 +101,17 @@ async function main(): Promise<void> {
     for (const [name, f] of [
       ['by farm', o.sortedByFarm],
       ['by status', o.sortedByStatus],
-    ] as const)
+    ] as const) {
       row(
-        `frame p50 / p95 while updating, sorted ${name}`,
-        `${f.p50} / ${f.p95} ms`,
+        `frame p50 / p95 / p99 while updating, sorted ${name}`,
+        `${f.p50} / ${f.p95} / ${f.p99} ms`,
         'goal p95 < 16.7 ms',
       );
+      row(
+        `  deltas received/s, long tasks, load avg`,
+        `${f.deltasReceivedPerSecond}/s, ${f.longTasks} (${f.longTaskMs} ms), ${f.loadAverage.join('→')}`,
+      );
+    }
   }
   if (only.has('alarms')) {
     console.log('Alarms (issue 6): rule cost and publish → badge count, PGlite');
