@@ -67,40 +67,72 @@ export async function readTrends(
   const parts = ALL_PARTS.filter((p) => (query.parts ?? ALL_PARTS).includes(p));
   const params: unknown[] = [query.houseIds, new Date(query.from), new Date(query.to)];
   const inner = innerQuery(query.metrics, parts, query.granularity, params, timeZone);
+  const real = (metric: string, p: TrendPart) => REAL[query.granularity][p](metric);
+  // Each column as its values' bytes (float8send, float4send: exact, no decimal text to write
+  // or parse), a null as a signalling NaN no arithmetic produces.
   const columns = [
-    `coalesce(array_agg((extract(epoch from t) * 1000)::bigint), '{}')`,
-    ...query.metrics.flatMap((_, i) =>
-      parts.map((p) => `coalesce(array_agg(${PART_PREFIX[p]}${i}), '{}')`),
+    `string_agg(float8send((extract(epoch from t) * 1000)::bigint::float8), '')`,
+    ...query.metrics.flatMap((m, i) =>
+      parts.map((p) =>
+        real(m, p)
+          ? `string_agg(coalesce(float4send(${PART_PREFIX[p]}${i}), '\\x${REAL_NULL.toString(16)}'), '')`
+          : `string_agg(coalesce(float8send(${PART_PREFIX[p]}${i}), '\\x${DOUBLE_NULL_HIGH.toString(16)}${DOUBLE_NULL_LOW.toString(16).padStart(8, '0')}'), '')`,
+      ),
     ),
   ];
-  // The aggregate reads its subquery's order: nothing (no join, no grouping) sits between.
-  const rows = await database.query<{ j: string }>(
-    `select r.j from unnest($1::int[]) with ordinality h(id, o)
+  // The aggregates read their subquery's order: nothing (no join, no grouping) sits between.
+  const rows = await database.query<{ n: number; b: string | null }>(
+    `select r.n, r.b from unnest($1::int[]) with ordinality h(id, o)
      cross join lateral (
-       select json_build_array(${columns.join(', ')})::text as j
+       select count(*)::int as n, encode(${columns.join(' || ')}, 'base64') as b
        from (${inner} order by t) q
      ) r order by h.o`.replace(/\s+/g, ' '),
     params,
   );
   return query.houseIds.map((houseId, house) => {
-    const arrays = JSON.parse(rows[house]?.j ?? '[]') as Array<Array<number | null>>;
-    let column = 1;
+    const n = rows[house]?.n ?? 0;
+    // base64 with PostgreSQL's line breaks, which Buffer skips.
+    const bytes = Buffer.from(rows[house]?.b ?? '', 'base64');
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const times = new Array<number>(n);
+    for (let i = 0; i < n; i += 1) times[i] = view.getFloat64(8 * i);
+    let offset = 8 * n;
     const series: Trend['series'] = {};
     for (const metric of query.metrics) {
       const s = { avg: [], min: [], max: [] } as Trend['series'][string];
       for (const p of parts) {
-        s[p] = rounded(arrays[column] ?? [], REAL[query.granularity][p](metric));
-        column += 1;
+        const isReal = real(metric, p);
+        s[p] = (isReal ? readReals : readDoubles)(view, offset, n);
+        offset += (isReal ? 4 : 8) * n;
       }
       series[metric] = s;
     }
-    return {
-      houseId,
-      granularity: query.granularity,
-      times: (arrays[0] ?? []) as number[],
-      series,
-    };
+    return { houseId, granularity: query.granularity, times, series };
   });
+}
+
+/** A null `real`, `double precision`: signalling NaNs (arithmetic only makes quiet ones). */
+const REAL_NULL = 0x7f80beef;
+const DOUBLE_NULL_HIGH = 0x7ff0dead;
+const DOUBLE_NULL_LOW = 0x0000beef;
+
+/** `n` doubles from `offset`, rounded as `round(x::numeric, 3)`; nulls stay null. */
+function readDoubles(view: DataView, offset: number, n: number): Array<number | null> {
+  const out = new Array<number | null>(n);
+  for (let i = 0, at = offset; i < n; i += 1, at += 8)
+    out[i] =
+      view.getUint32(at) === DOUBLE_NULL_HIGH && view.getUint32(at + 4) === DOUBLE_NULL_LOW
+        ? null
+        : roundDouble(view.getFloat64(at));
+  return out;
+}
+
+/** `n` reals from `offset`, rounded as `round(x::numeric, 3)`; nulls stay null. */
+function readReals(view: DataView, offset: number, n: number): Array<number | null> {
+  const out = new Array<number | null>(n);
+  for (let i = 0, at = offset; i < n; i += 1, at += 4)
+    out[i] = view.getUint32(at) === REAL_NULL ? null : roundReal(view.getFloat32(at));
+  return out;
 }
 
 const isCounter = (m: string) => METRIC_BY_KEY.get(m)?.kind === 'counter';
@@ -115,17 +147,6 @@ const REAL: Record<TrendGranularity, Record<TrendPart, (metric: string) => boole
   day: { avg: () => false, min: () => true, max: () => true },
   month: { avg: () => false, min: () => true, max: () => true },
 };
-
-/** Rounded to 3 decimals, as `round(x::numeric, 3)`: nulls stay null. */
-function rounded(values: Array<number | null>, real: boolean): Array<number | null> {
-  const round = real ? roundReal : roundDouble;
-  const out = new Array<number | null>(values.length);
-  for (let i = 0; i < values.length; i += 1) {
-    const v = values[i];
-    out[i] = v === null || v === undefined ? null : round(v);
-  }
-  return out;
-}
 
 /**
  * One row per bucket of house `h.id`: t, then a (a level's mean, a counter's total), n (min)
