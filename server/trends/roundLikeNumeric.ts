@@ -10,6 +10,11 @@
  * Checked against PostgreSQL itself by tests/trends/roundLikeNumeric.test.ts.
  */
 
+/** 10^0 … 10^22, all exact doubles. */
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+/** 10^-0 … 10^-22, the doubles nearest to them. */
+const POW10_NEGATIVE = POW10.map((p) => 1 / p);
+
 /** A `double precision` value as `round(x::numeric, 3)` answers it (numeric has no −0). */
 export function roundDouble(x: number): number {
   const y = Math.abs(x) * 1000;
@@ -34,40 +39,35 @@ export function roundReal(value: number): number {
   // Below 1e-6, six significant digits are below 0.0005 too.
   if (a < 1e-6) return 0;
   if (a >= 1e15) return roundExactly(x, 6);
-  // Six significant digits: digits × 10^-k with 100,000 ≤ digits ≤ 1,000,000 (a carry).
-  let e = Math.floor(Math.log10(a));
-  if (e >= 0) {
-    // log10 can be off by one next to a power of ten; 10^e is exact here.
-    if (10 ** e > a) e -= 1;
-    else if (10 ** (e + 1) <= a) e += 1;
-  }
-  let k = 5 - e;
+  // Six significant digits: digits × 10^-k with 100,000 ≤ digits ≤ 1,000,000 (a carry). No
+  // float4 lies between a power of ten and its double, so these comparisons are exact.
+  let k = 5;
+  if (a >= 1) while (k > -9 && a >= POW10[5 - k + 1]!) k -= 1;
+  else while (a < POW10_NEGATIVE[k - 5]!) k += 1;
   let digits: number;
   if (k >= 0) {
     // Exact: a float4 has 24 significant bits and 10^k (k ≤ 11) at most 26 odd ones.
-    let y = a * 10 ** k;
-    if (y < 100_000) y = a * 10 ** (k += 1);
-    else if (y >= 1_000_000) y = a * 10 ** (k -= 1);
+    const y = a * POW10[k]!;
     digits = Math.floor(y);
     const r = y - digits;
     if (r > 0.5 || (r === 0.5 && digits % 2 === 1)) digits += 1;
   } else {
     // a ≥ 10^6: divide by 10^-k with an exact remainder (a < 10^15, q × p an exact integer).
-    const p = 10 ** -k;
+    const p = POW10[-k]!;
     digits = Math.floor(a / p);
     const r = a - digits * p;
     if (2 * r > p || (2 * r === p && digits % 2 === 1)) digits += 1;
   }
   // Then to 3 decimals, ties away from zero.
   if (k > 3) {
-    const p = 10 ** (k - 3);
+    const p = POW10[k - 3]!;
     let q = Math.floor(digits / p);
     if (2 * (digits - q * p) >= p) q += 1;
     digits = q;
     k = 3;
   }
   if (digits === 0) return 0;
-  const magnitude = k >= 0 ? digits / 10 ** k : digits * 10 ** -k;
+  const magnitude = k >= 0 ? digits / POW10[k]! : digits * POW10[-k]!;
   return x < 0 ? -magnitude : magnitude;
 }
 
