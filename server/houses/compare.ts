@@ -108,7 +108,7 @@ export function comparisonTable(
     header: [
       byAge ? headers.age : headers.time,
       ...comparison.houses.map((h) => `${h.farmName} / ${h.houseName}`),
-      ...(byAge ? comparison.standards.map((s) => `${headers.standard}: ${s.breedName}`) : []),
+      ...(byAge ? comparison.standards.map((s) => `${headers.standard}${s.breedName}`) : []),
     ],
     rows: xs.map((x): Cell[] => [
       byAge ? x : formatTime(x, timeZone),

@@ -17,8 +17,8 @@ import { ApiError } from './errors';
 const TIME_HEADER = { en: 'Time', zh: '时间' } as const;
 /** The comparison export's first column and standard columns, by locale. */
 const COMPARE_HEADERS = {
-  en: { time: 'Time', age: 'Day of age', standard: 'Breed standard' },
-  zh: { time: '时间', age: '日龄', standard: '品种标准' },
+  en: { time: 'Time', age: 'Day of age', standard: 'Breed standard: ' },
+  zh: { time: '时间', age: '日龄', standard: '品种标准：' },
 } as const;
 
 /** House status (issue 5): comparison of several houses and the exports. Mounted under /api. */

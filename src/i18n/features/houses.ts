@@ -137,7 +137,7 @@ export const housesEn = {
     alignByAge: 'Align by flock age',
     age: 'Day of age',
     ageDay: 'Day {{day}}',
-    standard: 'Breed standard',
+    standardOf: 'Breed standard: {{breed}}',
     noStandard: "The flocks' breeds set no standard for this metric.",
   },
   export: {
@@ -272,7 +272,7 @@ export const housesZh: TextTree<typeof housesEn> = {
     notFound: '该栏舍不在您的权限范围内。',
   },
   compare: {
-    houses: '栏舍(1–6 个)',
+    houses: '栏舍（1–6 个）',
     addHouse: '添加栏舍…',
     metric: '指标',
     window: '时间范围',
@@ -297,7 +297,7 @@ export const housesZh: TextTree<typeof housesEn> = {
     alignByAge: '按日龄对齐',
     age: '日龄',
     ageDay: '第 {{day}} 天',
-    standard: '品种标准',
+    standardOf: '品种标准：{{breed}}',
     noStandard: '鸡群品种未配置该指标的标准。',
   },
   export: {
@@ -316,9 +316,9 @@ export const housesZh: TextTree<typeof housesEn> = {
     normal: '正常数量',
     alarmRate: '报警率',
     todayAlarms: '今日报警',
-    todayByCause: '今日报警(按原因)',
+    todayByCause: '今日报警（按原因）',
     noAlarmsToday: '今日没有报警。',
-    alive: '存栏(万)',
+    alive: '存栏（万）',
     attention: '优先关注',
     allFine: '所有栏舍正常。',
     deviation: '偏离目标 {{value}} ℃',

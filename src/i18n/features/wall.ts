@@ -91,7 +91,7 @@ export const wallZh: TextTree<typeof wallEn> = {
   },
   state: { alarm: '报警', offline: '离线', normal: '正常' },
   legend: { title: '地图图例', pulsing: '闪烁：报警未确认' },
-  today: { title: '今日报警(按原因)', empty: '今日暂无报警' },
+  today: { title: '今日报警（按原因）', empty: '今日暂无报警' },
   ticker: {
     title: '实时报警',
     empty: '大屏打开以来暂无报警产生或解除',

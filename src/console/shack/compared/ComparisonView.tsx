@@ -20,7 +20,10 @@ export function formatAge(t: TFunction, age: number): string {
 }
 
 /** The chart's series: one per house, and aligned by age one dashed line per breed standard. */
-export function comparisonSeries(comparison: Comparison, standardLabel: string): ChartSeries[] {
+export function comparisonSeries(
+  comparison: Comparison,
+  standardLabel: (breedName: string) => string,
+): ChartSeries[] {
   const byAge = comparison.align === 'age';
   const houses = comparison.houses.map((h, i) => ({
     key: String(h.houseId),
@@ -31,7 +34,7 @@ export function comparisonSeries(comparison: Comparison, standardLabel: string):
   const standards = byAge
     ? comparison.standards.map((s) => ({
         key: `standard-${s.breedId}`,
-        label: `${standardLabel}: ${s.breedName}`,
+        label: standardLabel(s.breedName),
         color: STANDARD_COLOR,
         dashed: true,
         points: s.ages.map((x, j) => ({ x, y: s.values[j] ?? null })),
@@ -44,7 +47,7 @@ export function comparisonSeries(comparison: Comparison, standardLabel: string):
 export function ComparisonView({ comparison }: { comparison: Comparison }) {
   const { t } = useTranslation();
   const byAge = comparison.align === 'age';
-  const series = comparisonSeries(comparison, t('houses.compare.standard'));
+  const series = comparisonSeries(comparison, (breed) => t('houses.compare.standardOf', { breed }));
   const xs = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => a - b);
   const columns = series.map((s) => new Map(s.points.map((p) => [p.x, p.y])));
   const formatX = byAge ? (x: number) => formatAge(t, x) : (x: number) => formatTime(x);
