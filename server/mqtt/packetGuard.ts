@@ -1,4 +1,4 @@
-import { Duplex, Transform, type TransformCallback } from 'node:stream';
+import { Duplex, Transform, Writable, type TransformCallback } from 'node:stream';
 import type { Socket } from 'node:net';
 
 /**
@@ -51,11 +51,34 @@ export class PacketSizeGuard extends Transform {
   }
 }
 
-/** The socket as aedes sees it: reads pass through the guard, writes go straight out. */
+/**
+ * Writes to the socket, gathered per tick: a stored batch acknowledges up to 2,000 messages at
+ * once and mqtt-packet writes each PUBACK in two pieces, so writing each piece straight out cost
+ * a system call apiece (10 % of the main thread at 7,700 readings/s); corked until the next tick
+ * they leave as one write per socket.
+ */
+function gatheringWriter(socket: Socket): Writable {
+  const uncork = () => socket.uncork();
+  return new Writable({
+    write(chunk: Buffer, encoding, callback) {
+      if (socket.writableCorked === 0) {
+        socket.cork();
+        process.nextTick(uncork);
+      }
+      if (socket.write(chunk, encoding)) callback();
+      else socket.once('drain', () => callback());
+    },
+    final(callback) {
+      socket.end(callback);
+    },
+  });
+}
+
+/** The socket as aedes sees it: reads pass through the guard, writes are gathered per tick. */
 export function guardedConnection(socket: Socket, maxBytes: number): Duplex {
   const guard = new PacketSizeGuard(maxBytes);
   socket.pipe(guard);
-  const connection = Duplex.from({ readable: guard, writable: socket });
+  const connection = Duplex.from({ readable: guard, writable: gatheringWriter(socket) });
   const destroyAll = () => {
     socket.destroy();
     connection.destroy();
