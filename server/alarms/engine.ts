@@ -56,7 +56,11 @@ export class AlarmEngine implements IngestListener {
     liveStates: readonly HouseLiveState[],
   ): Promise<void> {
     const byHouse = new Map<number, Reading[]>();
-    for (const r of readings) byHouse.set(r.houseId, [...(byHouse.get(r.houseId) ?? []), r]);
+    for (const r of readings) {
+      const list = byHouse.get(r.houseId);
+      if (list) list.push(r);
+      else byHouse.set(r.houseId, [r]);
+    }
     const houseIds = [...byHouse.keys()].sort((a, b) => a - b);
     const contexts = await this.rules.get(houseIds);
     await this.service.change(async (query) => {

@@ -85,6 +85,8 @@ export interface OpenAlarm {
 export interface Condition {
   cause: AlarmCause;
   subject: string;
+  /** keyOf(cause, subject), when the caller has it already. */
+  key?: string;
   active: boolean;
   value: number | null;
   limit: number | null;
@@ -119,6 +121,7 @@ export interface RuleReading {
 interface Threshold {
   cause: AlarmCause;
   metric: string;
+  key: string;
   above: boolean;
   raise: number;
   clear: number;
@@ -139,7 +142,14 @@ export function thresholdsOf(rules: HouseRules): Threshold[] {
   const d = DEFAULT_LIMITS;
   const list: Threshold[] = [];
   const add = (cause: AlarmCause, metric: string, above: boolean, raise: number, gap: number) =>
-    list.push({ cause, metric, above, raise, clear: above ? raise - gap : raise + gap });
+    list.push({
+      cause,
+      metric,
+      key: keyOf(cause, metric),
+      above,
+      raise,
+      clear: above ? raise - gap : raise + gap,
+    });
   if (rules.targetTemperature !== null) {
     const gap = l.temperatureHysteresis ?? d.temperatureHysteresis;
     const high = l.temperatureBandHigh ?? d.temperatureBandHigh;
@@ -161,11 +171,29 @@ export function thresholdsOf(rules: HouseRules): Threshold[] {
   return list;
 }
 
-/** Whether a condition counts as holding now: an alarm already up (or pending) holds to its clear level. */
-const holding = (key: string, state: RuleState, open: ReadonlyMap<string, OpenAlarm>) =>
-  state.pending[key] !== undefined || (open.has(key) && open.get(key)?.endedAt === null);
+/**
+ * One string per (cause, subject) for the life of the process: every reading's conditions use
+ * the same few dozen keys, and building them anew cost a string each, twice, ~40 times a reading.
+ */
+const keysByCause = new Map<string, Map<string, string>>();
+const MAX_KEYS_PER_CAUSE = 1_000;
 
-/** Every condition a reading decides, by rule. */
+function conditionKey(cause: AlarmCause, subject: string): string {
+  let bySubject = keysByCause.get(cause);
+  if (!bySubject) keysByCause.set(cause, (bySubject = new Map()));
+  let key = bySubject.get(subject);
+  if (key === undefined) {
+    key = keyOf(cause, subject);
+    if (bySubject.size < MAX_KEYS_PER_CAUSE) bySubject.set(subject, key);
+  }
+  return key;
+}
+
+/**
+ * Every condition of a reading that can change something: one that holds, or one whose alarm
+ * or pending start it may end. A normal reading in a calm house yields none, which is most of
+ * them, so nothing is built for it.
+ */
 export function conditionsOf(
   rules: HouseRules,
   reading: RuleReading,
@@ -173,59 +201,72 @@ export function conditionsOf(
   open: ReadonlyMap<string, OpenAlarm>,
 ): Condition[] {
   const conditions: Condition[] = [];
+  const pending = state.pending;
   for (const t of cachedThresholdsOf(rules)) {
     const value = reading.metrics[t.metric];
     if (value === undefined) continue;
-    const key = keyOf(t.cause, t.metric);
-    const level = holding(key, state, open) ? t.clear : t.raise;
+    const alarm = open.get(t.key);
+    const waiting = pending[t.key] !== undefined;
+    // An alarm already up (or pending) holds to its clear level.
+    const level = waiting || (alarm !== undefined && alarm.endedAt === null) ? t.clear : t.raise;
     const active = t.above ? value > level : value < level;
+    if (!active && !waiting && alarm === undefined) continue;
     conditions.push({
       cause: t.cause,
       subject: t.metric,
+      key: t.key,
       active,
       value,
       limit: t.raise,
       text: null,
     });
   }
-  for (const [metric, kind] of Object.entries(reading.faults)) {
-    const bad = kind === 'notConnected' || kind === 'error';
+  for (const metric in reading.faults) {
+    const kind = reading.faults[metric]!;
+    const key = conditionKey('sensorFault', metric);
+    const active = kind === 'notConnected' || kind === 'error';
+    if (!active && pending[key] === undefined && !open.has(key)) continue;
     conditions.push({
       cause: 'sensorFault',
       subject: metric,
-      active: bad,
+      key,
+      active,
       value: null,
       limit: null,
       text: kind,
     });
   }
   // A number where a fault was clears it; most readings have no fault to clear.
-  const faultsToClear = open.size > 0 || Object.keys(state.pending).length > 0;
-  for (const metric of faultsToClear ? Object.keys(reading.metrics) : []) {
-    if (
-      open.has(keyOf('sensorFault', metric)) ||
-      state.pending[keyOf('sensorFault', metric)] !== undefined
-    )
-      conditions.push({
-        cause: 'sensorFault',
-        subject: metric,
-        active: false,
-        value: null,
-        limit: null,
-        text: null,
-      });
+  if (open.size > 0 || hasAny(pending)) {
+    for (const metric in reading.metrics) {
+      const key = conditionKey('sensorFault', metric);
+      if (open.has(key) || pending[key] !== undefined)
+        conditions.push({
+          cause: 'sensorFault',
+          subject: metric,
+          key,
+          active: false,
+          value: null,
+          limit: null,
+          text: null,
+        });
+    }
   }
   const stuckMs = (rules.limits.stuckMinutes ?? DEFAULT_LIMITS.stuckMinutes) * 60_000;
   for (const metric of STUCK_METRICS) {
     const value = reading.metrics[metric];
     if (value === undefined) continue;
     const run = state.stuck[metric];
-    const since = run && run[0] === value ? run[1] : reading.ts;
-    state.stuck[metric] = [value, since];
+    let since = reading.ts;
+    if (run && run[0] === value) since = run[1];
+    else state.stuck[metric] = [value, since];
+    const key = STUCK_KEYS[metric];
     const active = reading.ts - since >= stuckMs;
+    if (!active && pending[key] === undefined && !open.has(key)) continue;
     conditions.push({
       cause: 'sensorStuck',
       subject: metric,
+      key,
       active,
       value,
       limit: null,
@@ -233,17 +274,31 @@ export function conditionsOf(
       minDurationMs: 0,
     });
   }
-  for (const [device, { state: deviceState }] of Object.entries(reading.devices)) {
+  for (const device in reading.devices) {
+    const deviceState = reading.devices[device]!.state;
+    const key = conditionKey('deviceError', device);
+    const active = deviceState === 3;
+    if (!active && pending[key] === undefined && !open.has(key)) continue;
     conditions.push({
       cause: 'deviceError',
       subject: device,
-      active: deviceState === 3,
+      key,
+      active,
       value: deviceState,
       limit: null,
       text: null,
     });
   }
   return conditions;
+}
+
+const STUCK_KEYS = Object.fromEntries(
+  STUCK_METRICS.map((m) => [m, keyOf('sensorStuck', m)]),
+) as Record<(typeof STUCK_METRICS)[number], string>;
+
+function hasAny(record: Record<string, unknown>): boolean {
+  for (const _ in record) return true;
+  return false;
 }
 
 export interface Timing {
@@ -274,7 +329,7 @@ export function stepsOf(
   // Runs for every condition of every reading (about 40 each): no closures, and `delete` only
   // where there is something to delete (it turns the object into a slow dictionary).
   for (const c of conditions) {
-    const key = keyOf(c.cause, c.subject);
+    const key = c.key ?? keyOf(c.cause, c.subject);
     const alarm = open.get(key);
     if (c.active) {
       if (alarm) {
