@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { io } from 'socket.io-client';
@@ -6,7 +6,7 @@ import { bootstrap } from '../server/bootstrap';
 import { readConfig } from '../server/config';
 import { openDatabase, type DatabaseTarget } from '../server/db/open';
 import { decodeTelemetry } from '../server/ingest/decode';
-import { INSERT_RAW, rawInsertParams } from '../server/ingest/writer';
+import { INSERT_RAW_ROWS, rawInsertParams } from '../server/ingest/writer';
 import type { Reading } from '../server/ingest/types';
 import type { HouseReading } from '../src/contract/live';
 import { testDatabaseTargets } from '../tests/helpers/databases';
@@ -75,6 +75,8 @@ export interface ThroughputFigures {
   stored: number;
   /** Server CPU (user + system, all threads) per stored reading: stable on a loaded machine. */
   serverCpuUsPerReading: number;
+  /** Share of a core each busy server thread and the bench's publisher used during the run. */
+  cores: string;
 }
 
 /** Sustained QoS 1 ingest of 30-value readings from 42 gateways, against a bare unnest insert. */
@@ -88,12 +90,21 @@ export async function benchThroughput(
       const gateways = readDemoGateways(bench.dataDir).slice(0, GATEWAYS);
       const clients = await connectGateways(bench.mqttPort, gateways);
       const cpuBefore = cpuMs(bench.server.child.pid!);
+      const threadsBefore = threadCpuMs(bench.server.child.pid!);
+      const publisherBefore = process.cpuUsage();
       const result = await publishLoad(clients, gateways, {
         ratePerSecond: null,
         seconds,
         window: 4_000,
       });
       const cpuUsed = cpuMs(bench.server.child.pid!) - cpuBefore;
+      const threads = cpuShares(
+        threadsBefore,
+        threadCpuMs(bench.server.child.pid!),
+        result.elapsedMs,
+      );
+      const publisher = process.cpuUsage(publisherBefore);
+      const publisherShare = (publisher.user + publisher.system) / 1000 / result.elapsedMs;
       for (const c of clients) c.end(true);
       const stats = await adminGet<{ stored: number }>(bench.port, '/api/ingest/stats');
       return {
@@ -101,6 +112,7 @@ export async function benchThroughput(
         stored: stats.stored,
         acked: result.acked,
         serverCpuUsPerReading: Math.round((cpuUsed * 1000) / Math.max(1, result.acked)),
+        cores: `${threads}; publisher ${Math.round(publisherShare * 100)} %`,
       };
     } finally {
       await bench.stop();
@@ -114,6 +126,7 @@ export async function benchThroughput(
     ratioToBare: Math.round((served.readingsPerSecond / bare) * 100) / 100,
     stored: served.stored,
     serverCpuUsPerReading: served.serverCpuUsPerReading,
+    cores: served.cores,
   };
 }
 
@@ -147,7 +160,7 @@ async function bareUnnest(target: DatabaseTarget | null, rows: number): Promise<
     const start = performance.now();
     for (let i = 0; i < readings.length; i += BATCH) {
       await database.transaction((query) =>
-        query(INSERT_RAW, rawInsertParams(readings.slice(i, i + BATCH))),
+        query(INSERT_RAW_ROWS, rawInsertParams(readings.slice(i, i + BATCH))),
       );
     }
     return Math.round((rows / (performance.now() - start)) * 1000);
@@ -246,6 +259,36 @@ export async function benchSoak(minutes: number, rate: number): Promise<SoakFigu
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time so far per thread name (the main thread is named after the process, PGlite's worker
+ * thread and libuv's pool by theirs): where a reading's cost goes on a 2-core machine.
+ */
+function threadCpuMs(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    const name =
+      tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+  }
+  return byName;
+}
+
+function cpuShares(before: Map<string, number>, after: Map<string, number>, ms: number): string {
+  return [...after]
+    .map(([name, t]) => [name, (t - (before.get(name) ?? 0)) / ms] as const)
+    .filter(([, share]) => share >= 0.02)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, share]) => `${name} ${Math.round(share * 100)} %`)
+    .join(', ');
 }
 
 function rssMiB(pid: number): number {

@@ -60,6 +60,7 @@ async function main(): Promise<void> {
         `ratio ${t.ratioToBare}`,
       );
       row(`${kind}: server CPU per stored reading`, `${t.serverCpuUsPerReading} µs`);
+      row(`${kind}: cores busy`, t.cores);
     }
   }
   if (only.has('latency')) {
