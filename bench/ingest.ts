@@ -105,7 +105,7 @@ export async function benchThroughput(
       );
       const publisher = process.cpuUsage(publisherBefore);
       const publisherShare = (publisher.user + publisher.system) / 1000 / result.elapsedMs;
-      for (const c of clients) c.end(true);
+      for (const c of clients) c.end();
       const stats = await adminGet<{ stored: number }>(bench.port, '/api/ingest/stats');
       return {
         readingsPerSecond: Math.round((result.acked / result.elapsedMs) * 1000),
@@ -203,7 +203,7 @@ export async function benchLatency(rate: number, seconds: number): Promise<Laten
     const result = await publishLoad(clients, gateways, { ratePerSecond: rate, seconds });
     await new Promise((r) => setTimeout(r, 500));
     socket.close();
-    for (const c of clients) c.end(true);
+    for (const c of clients) c.end();
     return {
       rate,
       samples: latencies.length,
@@ -240,7 +240,7 @@ export async function benchSoak(minutes: number, rate: number): Promise<SoakFigu
     });
     clearInterval(sampler);
     rss.push(rssMiB(bench.server.child.pid!));
-    for (const c of clients) c.end(true);
+    for (const c of clients) c.end();
     const warm = rss[Math.min(rss.length - 1, 4)] ?? 0;
     return {
       minutes,
@@ -262,22 +262,31 @@ function cpuMs(pid: number): number {
 }
 
 /**
- * CPU time so far per thread name (the main thread is named after the process, PGlite's worker
- * thread and libuv's pool by theirs): where a reading's cost goes on a 2-core machine.
+ * CPU time so far by part: the server's main thread, its other threads (PGlite's worker and
+ * V8's garbage collector and compiler helpers, all named "node") and, on PostgreSQL, the
+ * database's processes: where a reading's cost goes on a 2-core machine.
  */
 function threadCpuMs(pid: number): Map<string, number> {
   const byName = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    } catch {
-      continue; // the thread ended meanwhile
-    }
-    const name =
-      tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+  const add = (name: string, stat: string) => {
     const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
     byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+  };
+  const read = (file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return null; // the thread or process ended meanwhile
+    }
+  };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = read(`/proc/${pid}/task/${tid}/stat`);
+    if (stat) add(tid === String(pid) ? 'main' : 'other threads', stat);
+  }
+  for (const other of readdirSync('/proc')) {
+    if (!/^\d+$/.test(other)) continue;
+    const stat = read(`/proc/${other}/stat`);
+    if (stat?.includes('(postgres)')) add('postgres', stat);
   }
   return byName;
 }

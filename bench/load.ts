@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import mqtt, { type MqttClient } from 'mqtt';
 import type { DemoGateway } from '../server/demo/seed';
-import { disableNagle } from '../server/mqtt/noDelay';
 import { METRICS } from '../src/contract/metrics';
+import { BenchGateway } from './gatewayClient';
 
 /** A reading with every catalogue metric (25) and five devices: 30 values, as a full controller sends. */
 export function fullReading(ts: number, seq: number): string {
@@ -37,24 +36,8 @@ export function readDemoGateways(dataDir: string): DemoGateway[] {
 export async function connectGateways(
   port: number,
   gateways: DemoGateway[],
-): Promise<MqttClient[]> {
-  return Promise.all(
-    gateways.map(
-      (gw) =>
-        new Promise<MqttClient>((resolve, reject) => {
-          const client = disableNagle(
-            mqtt.connect(`mqtt://127.0.0.1:${port}`, {
-              username: gw.networkId,
-              password: gw.token,
-              clientId: `bench-${gw.networkId}`,
-              reconnectPeriod: 0,
-            }),
-          );
-          client.once('connect', () => resolve(client));
-          client.once('error', reject);
-        }),
-    ),
-  );
+): Promise<BenchGateway[]> {
+  return Promise.all(gateways.map((gw) => BenchGateway.connect(port, gw.networkId, gw.token)));
 }
 
 export function percentile(values: number[], p: number): number {
@@ -69,7 +52,7 @@ export function percentile(values: number[], p: number): number {
  * Answers how many were acknowledged.
  */
 export async function publishLoad(
-  clients: MqttClient[],
+  clients: BenchGateway[],
   gateways: DemoGateway[],
   options: {
     ratePerSecond: number | null;
@@ -99,7 +82,6 @@ export async function publishLoad(
     clients[g]!.publishAsync(
       `roost/v1/${gateways[g]!.networkId}/telemetry`,
       fullReading(ts, seqs[g]!),
-      { qos: 1 },
     ).then(
       () => {
         acked += 1;
