@@ -1,11 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import {
-  ALARM_CAUSES,
   alarmAckSchema,
   alarmIdSchema,
   alarmListQuerySchema,
-  type AlarmToday,
   type NotifyAttempt,
 } from '../../src/contract/alarms';
 import { scopeOf } from '../auth/scope';
@@ -13,6 +11,7 @@ import { requireOperate, scopeWhere } from '../alarms/access';
 import { ALARM_FROM, ALARM_SELECT, presentAlarm, type AlarmRow } from '../alarms/lifecycle';
 import { AlarmService, type ManualResult } from '../alarms/service';
 import { settingsRoutes } from '../alarms/settingsRoutes';
+import { alarmsTodayOf, openAlarmCountOf } from '../alarms/summaries';
 import { sessionOf, sourceOf, type AppContext } from './context';
 import { ok, parseInput } from './envelope';
 import { ApiError } from './errors';
@@ -41,12 +40,7 @@ export function alarmRoutes(ctx: AppContext): FastifyPluginAsync {
     /** The scope's open alarm count (spec §7: a number; the top bar polls it every 30 s). */
     app.get('/overview/alarmAmt/', async (request, reply) => {
       const scope = await scopeOf(database.db, sessionOf(request).user);
-      const params: unknown[] = [];
-      const [row] = await database.query<{ n: number }>(
-        `select count(*)::int as n from alarms a where a.state <> 'cleared' and ${scopeWhere(scope, params)}`,
-        params,
-      );
-      return ok(request, reply, Number(row?.n ?? 0));
+      return ok(request, reply, await openAlarmCountOf(database, scope));
     });
 
     app.get('/alarm/list', async (request, reply) => {
@@ -108,20 +102,7 @@ export function alarmRoutes(ctx: AppContext): FastifyPluginAsync {
     /** Alarms raised today (the installation's day) by cause: the home dashboard and wall screen. */
     app.get('/alarm/today', async (request, reply) => {
       const scope = await scopeOf(database.db, sessionOf(request).user);
-      const params: unknown[] = [ctx.config.timeZone];
-      const rows = await database.query<{ cause: string; n: number }>(
-        `select a.cause, count(*)::int as n from alarms a
-         where a.raised_at >= (date_trunc('day', now() at time zone $1) at time zone $1)
-           and ${scopeWhere(scope, params)}
-         group by a.cause`,
-        params,
-      );
-      const counts = new Map(rows.map((r) => [r.cause, Number(r.n)]));
-      const data: AlarmToday = ALARM_CAUSES.map((cause) => ({
-        cause,
-        count: counts.get(cause) ?? 0,
-      }));
-      return ok(request, reply, data);
+      return ok(request, reply, await alarmsTodayOf(database, scope, ctx.config.timeZone));
     });
 
     /** Every notification attempt and its result, newest first. */

@@ -1,16 +1,12 @@
 import type { Database } from '../db/client';
 import type { Scope } from '../auth/scope';
-import { scopeWhere } from '../alarms/access';
 import { ALARM_CAUSES, type AlarmToday } from '../../src/contract/alarms';
+import { scopeWhere } from './access';
 
 /**
- * What the wall reads besides its map, for a kiosk link: the console's endpoints
- * (/overview/listOverview/, /alarm/today, /overview/alarmAmt/) answer signed-in users only, and
- * take their scope from the user. These answer the same shapes for any scope, so a kiosk wall
- * runs on the console's own stores and live connection.
+ * The alarm figures the console's home and the wall show, for any scope: a signed-in user's
+ * (/alarm/today, /overview/alarmAmt/) or a kiosk link's (/wall/...), from one query each.
  */
-
-export { overviewOf } from '../houses/overview';
 
 /** Alarms raised today (the installation's day) by cause, in the scope. */
 export async function alarmsTodayOf(
