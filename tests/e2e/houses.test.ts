@@ -246,6 +246,9 @@ describe('house comparison, scope and screens', () => {
     const names = await page.getByTestId('compare-selected').locator('.bp6-tag').allTextContents();
     expect(await page.getByTestId('legend-item').allTextContents()).toEqual(names);
     expect(await page.locator('[data-testid="compare-chart"] path[data-series]').count()).toBe(6);
+    // Each column names its house and, under it, its farm: "House 1" alone is ambiguous.
+    const headers = await page.locator('[data-testid="compare-table"] thead th').allInnerTexts();
+    expect(headers.slice(1)).toEqual(names.map((name) => name.split(' / ').reverse().join('\n')));
     await expect
       .poll(() => page.locator('[data-testid="compare-table"] tbody tr').count())
       .toBeGreaterThanOrEqual(24);

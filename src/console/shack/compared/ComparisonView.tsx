@@ -66,11 +66,27 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
           <thead>
             <tr>
               <th>{byAge ? t('houses.compare.age') : t('houses.compare.time')}</th>
-              {series.map((s, i) => (
-                <th key={s.key}>
-                  {s.dashed ? s.label : (comparison.houses[i]?.houseName ?? s.label)}
-                </th>
-              ))}
+              {series.map((s, i) => {
+                const house = s.dashed ? undefined : comparison.houses[i];
+                // Two farms may both have a "House 1": the farm goes under the house's name.
+                return (
+                  <th key={s.key}>
+                    {house ? (
+                      <>
+                        {house.houseName}
+                        <div
+                          className={`${Classes.TEXT_MUTED} roost-compare__farm`}
+                          title={house.farmName}
+                        >
+                          {house.farmName}
+                        </div>
+                      </>
+                    ) : (
+                      s.label
+                    )}
+                  </th>
+                );
+              })}
             </tr>
           </thead>
           <tbody>
