@@ -1,10 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser } from 'playwright-core';
+import { type Browser, type Locator } from 'playwright-core';
 import { launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
 
 const SHOTS = '.tmp/screens-admin';
+
+/** Waits out a transition (a dialog zooming in): the element's box the same 100 ms apart. */
+async function standingStill(element: Locator): Promise<void> {
+  await expect
+    .poll(async () => {
+      const before = JSON.stringify(await element.boundingBox());
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return JSON.stringify(await element.boundingBox()) === before;
+    })
+    .toBe(true);
+}
 
 let server: TestServer;
 let browser: Browser;
@@ -81,6 +92,48 @@ describe('system management, end to end', () => {
     await context.close();
   });
 
+  it('places a new farm at the capital of its province, then exactly where its map is clicked', async () => {
+    const farmName = `E2E Placed ${Date.now().toString(36).slice(-5).toUpperCase()}`;
+    const { context, page } = await openAs('admin');
+    await page.goto(`${server.url}/system/farm`);
+    await page.getByText('North China Broilers Co.', { exact: true }).click();
+    await page.getByRole('button', { name: 'Add below' }).click();
+    await page.locator('#field-name').fill(farmName);
+    await page.locator('#field-provinceAdcode').selectOption('370000');
+    // Jinan, until the map says otherwise.
+    expect(await page.locator('#field-longitude').inputValue()).toBe('117.0009');
+    expect(await page.locator('#field-latitude').inputValue()).toBe('36.6758');
+    await page.getByTestId('position-marker').waitFor();
+
+    const map = page.getByTestId('position-picker').locator('svg');
+    // The dialog zooms in as it opens: measure the map once it stands still.
+    await standingStill(map);
+    const box = (await map.boundingBox())!;
+    await map.click({ position: { x: box.width * 0.8, y: box.height * 0.4 } });
+    const longitude = Number(await page.locator('#field-longitude').inputValue());
+    const latitude = Number(await page.locator('#field-latitude').inputValue());
+    // The east of Shandong (114.8–122.7 °E, 34.4–38.4 °N), at four decimals.
+    expect(longitude).toBeGreaterThan(119.5);
+    expect(longitude).toBeLessThan(122.7);
+    expect(latitude).toBeGreaterThan(35.5);
+    expect(latitude).toBeLessThan(38.4);
+    expect(String(longitude)).toMatch(/^\d+\.\d{1,4}$/);
+    const marker = (await page.getByTestId('position-marker').boundingBox())!;
+    expect(Math.abs(marker.x + marker.width / 2 - (box.x + box.width * 0.8))).toBeLessThan(2);
+    expect(Math.abs(marker.y + marker.height / 2 - (box.y + box.height * 0.4))).toBeLessThan(2);
+    await page.getByRole('button', { name: 'Save' }).click();
+
+    // Stored as picked: the edit form shows it again.
+    await page.getByText(farmName, { exact: true }).click();
+    await page.getByRole('button', { name: 'Edit' }).click();
+    expect(await page.locator('#field-provinceAdcode').inputValue()).toBe('370000');
+    expect(Number(await page.locator('#field-longitude').inputValue())).toBe(longitude);
+    expect(Number(await page.locator('#field-latitude').inputValue())).toBe(latitude);
+    await standingStill(page.getByTestId('position-marker'));
+    await page.screenshot({ path: `${SHOTS}/farm-position-en.png` });
+    await context.close();
+  });
+
   it('a house manager given two new houses sees exactly those two', async () => {
     // Names of this attempt's own: the e2e config retries a failed test once.
     const tag = Date.now().toString(36).slice(-5).toUpperCase();
@@ -93,8 +146,7 @@ describe('system management, end to end', () => {
     await page.getByText('North China Broilers Co.', { exact: true }).click();
     await page.getByRole('button', { name: 'Add below' }).click();
     await page.locator('#field-name').fill(farmName);
-    await page.locator('#field-provinceName').fill('山东省');
-    await page.locator('#field-provinceAdcode').fill('370000');
+    await page.locator('#field-provinceAdcode').selectOption('370000');
     await page.locator('#field-longitude').fill('118.35');
     await page.locator('#field-latitude').fill('35.05');
     await page.getByRole('button', { name: 'Save' }).click();

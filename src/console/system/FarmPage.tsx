@@ -11,10 +11,12 @@ import { AddIcon, EditIcon, TrashIcon, TreeIcon } from '@blueprintjs/icons';
 import { useTranslation } from 'react-i18next';
 import { type FarmNode } from '../../contract/admin';
 import { type FarmLevel } from '../../contract/domain';
+import { PROVINCES, provinceByAdcode } from '../../contract/provinces';
 import { useStores } from '../useStores';
 import { ConfirmDelete } from './parts/ConfirmDelete';
 import { FieldsDialog, numberOrUndefined, type FieldSpec } from './parts/FieldsDialog';
 import { notifySuccess, quietly } from './parts/notify';
+import { PositionPicker } from './parts/PositionPicker';
 import { HousePanel } from './HousePanel';
 import './parts/admin.css';
 
@@ -26,13 +28,18 @@ const CHILD_LEVEL: Record<FarmLevel, FarmLevel | null> = {
 
 type Editing = { node: FarmNode | null; level: FarmLevel; parentId?: number };
 
+function numberOrNull(text: string | undefined): number | null {
+  const n = numberOrUndefined(text);
+  return n === undefined || !Number.isFinite(n) ? null : n;
+}
+
 function flatten(nodes: FarmNode[]): FarmNode[] {
   return nodes.flatMap((n) => [n, ...flatten(n.children)]);
 }
 
 /** /system/farm: the tree group → company → farm, and the selected farm's houses (issue 8 §3). */
 export function FarmPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api, session } = useStores();
   const [tree, setTree] = useState<FarmNode[]>([]);
   const [selected, setSelected] = useState<number | null>(null);
@@ -106,14 +113,42 @@ export function FarmPage() {
       : []),
     ...(level === 'farm'
       ? [
-          { key: 'provinceName', label: t('admin.farm.province') },
-          { key: 'provinceAdcode', label: t('admin.farm.provinceCode') },
+          {
+            key: 'provinceAdcode',
+            label: t('admin.farm.province'),
+            options: provinceOptions(editing?.node?.provinceAdcode, editing?.node?.provinceName),
+          },
           { key: 'longitude', label: t('admin.farm.longitude'), type: 'number' as const },
           { key: 'latitude', label: t('admin.farm.latitude'), type: 'number' as const },
           { key: 'address', label: t('admin.farm.address') },
         ]
       : []),
   ];
+  const zh = i18n.language.startsWith('zh');
+  const provinceOptions = (adcode?: string | null, name?: string | null) => [
+    { value: '', label: t('admin.farm.noProvince') },
+    ...PROVINCES.map((p) => ({ value: p.adcode, label: zh ? p.nameZh : p.nameEn })),
+    // A province stored before the list (or outside it) stays choosable as it is.
+    ...(adcode && !provinceByAdcode(adcode) ? [{ value: adcode, label: name ?? adcode }] : []),
+  ];
+  /** A chosen province names the farm's province and, while none is set, its position. */
+  const deriveFarm = (key: string, values: Record<string, string>) => {
+    if (key !== 'provinceAdcode') return values;
+    const province = provinceByAdcode(values.provinceAdcode);
+    if (!province) {
+      const stored = editing?.node;
+      const kept = values.provinceAdcode && values.provinceAdcode === stored?.provinceAdcode;
+      return { ...values, provinceName: kept ? (stored.provinceName ?? '') : '' };
+    }
+    const unplaced = !values.longitude?.trim() && !values.latitude?.trim();
+    return {
+      ...values,
+      provinceName: province.nameZh,
+      ...(unplaced
+        ? { longitude: String(province.center[0]), latitude: String(province.center[1]) }
+        : {}),
+    };
+  };
   const save = async (values: Record<string, string>) => {
     if (!editing) return false;
     const body = {
@@ -211,6 +246,17 @@ export function FarmPage() {
           }}
           onSave={save}
           onClose={() => setEditing(null)}
+          derive={deriveFarm}
+          below={(values, change) =>
+            editing.level === 'farm' && provinceByAdcode(values.provinceAdcode) ? (
+              <PositionPicker
+                adcode={values.provinceAdcode!}
+                longitude={numberOrNull(values.longitude)}
+                latitude={numberOrNull(values.latitude)}
+                onPick={(lng, lat) => change({ longitude: String(lng), latitude: String(lat) })}
+              />
+            ) : null
+          }
         />
       )}
       <ConfirmDelete

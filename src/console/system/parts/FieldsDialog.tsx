@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   Button,
   Dialog,
@@ -27,14 +27,34 @@ export interface FieldsDialogProps {
   /** Saves; resolves true when the dialog may close. */
   onSave(values: Record<string, string>): Promise<boolean>;
   onClose(): void;
+  /** The values after one field changed, where a field fills others (a province, its position). */
+  derive?(key: string, values: Record<string, string>): Record<string, string>;
+  /** Shown under the fields, with the values and a way to change them (a map to click). */
+  below?(
+    values: Record<string, string>,
+    change: (patch: Record<string, string>) => void,
+  ): ReactNode;
 }
 
 /** A small form of labelled fields in a dialog: the farm, house, gateway and flock forms. */
-export function FieldsDialog({ title, fields, initial, onSave, onClose }: FieldsDialogProps) {
+export function FieldsDialog({
+  title,
+  fields,
+  initial,
+  onSave,
+  onClose,
+  derive,
+  below,
+}: FieldsDialogProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState(initial);
   const [busy, setBusy] = useState(false);
-  const set = (key: string, value: string) => setValues((v) => ({ ...v, [key]: value }));
+  const set = (key: string, value: string) =>
+    setValues((v) => {
+      const next = { ...v, [key]: value };
+      return derive ? derive(key, next) : next;
+    });
+  const change = (patch: Record<string, string>) => setValues((v) => ({ ...v, ...patch }));
   const submit = async () => {
     setBusy(true);
     const saved = await onSave(values);
@@ -73,6 +93,7 @@ export function FieldsDialog({ title, fields, initial, onSave, onClose }: Fields
             </FormGroup>
           ))}
         </div>
+        {below?.(values, change)}
       </DialogBody>
       <DialogFooter
         actions={
