@@ -20,6 +20,7 @@ import { useStores } from '../useStores';
 import { Pager } from '../system/parts/Pager';
 import { notifyError, quietly } from '../system/parts/notify';
 import { formatLocal, toIsoOrEmpty } from '../system/parts/dates';
+import { operationLabel } from './operationLabel';
 import '../system/parts/admin.css';
 
 const FILTERS = { from: '', to: '', operator: '', function: '', house: '', source: '' };
@@ -168,7 +169,7 @@ export const LogPage = observer(function LogPage() {
                     : r.function}
                 </td>
                 <td>{r.houseName}</td>
-                <td>{r.operation}</td>
+                <td title={r.operation}>{operationLabel(i18n, r.operation)}</td>
                 <td>{r.remark}</td>
                 <td>
                   {(LOG_SOURCES as readonly string[]).includes(r.source)
