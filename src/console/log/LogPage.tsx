@@ -5,7 +5,6 @@ import {
   Classes,
   FormGroup,
   HTMLSelect,
-  HTMLTable,
   InputGroup,
   Intent,
 } from '@blueprintjs/core';
@@ -17,7 +16,7 @@ import { LOG_SOURCES } from '../../contract/domain';
 import { AdminListStore } from '../../stores/AdminListStore';
 import { downloadFile } from '../../stores/AdminFiles';
 import { useStores } from '../useStores';
-import { Pager } from '../system/parts/Pager';
+import { ListTable } from '../system/parts/ListTable';
 import { notifyError, quietly } from '../system/parts/notify';
 import { formatLocal, toIsoOrEmpty } from '../system/parts/dates';
 import { operationLabel } from './operationLabel';
@@ -139,60 +138,40 @@ export const LogPage = observer(function LogPage() {
         />
       </div>
       <div className="roost-admin__card">
-        <HTMLTable className="roost-admin__table" compact striped>
-          <thead>
-            <tr>
-              {(
-                [
-                  'at',
-                  'operator',
-                  'function',
-                  'house',
-                  'operation',
-                  'remark',
-                  'source',
-                  'networkId',
-                ] as const
-              ).map((c) => (
-                <th key={c}>{t(`admin.log.${c}`)}</th>
-              ))}
+        <ListTable
+          list={list}
+          headers={(
+            [
+              'at',
+              'operator',
+              'function',
+              'house',
+              'operation',
+              'remark',
+              'source',
+              'networkId',
+            ] as const
+          ).map((c) => t(`admin.log.${c}`))}
+          row={(r) => (
+            <tr key={r.id}>
+              <td>{formatLocal(r.at)}</td>
+              <td>{r.operatorName}</td>
+              <td title={r.function}>
+                {i18n.exists(`admin.log.functions.${r.function}`)
+                  ? t(`admin.log.functions.${r.function}` as never)
+                  : r.function}
+              </td>
+              <td>{r.houseName}</td>
+              <td title={r.operation}>{operationLabel(i18n, r.operation)}</td>
+              <td>{r.remark}</td>
+              <td>
+                {(LOG_SOURCES as readonly string[]).includes(r.source)
+                  ? t(`admin.log.sources.${r.source as 'other'}`)
+                  : r.source}
+              </td>
+              <td>{r.networkId}</td>
             </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((r) => (
-              <tr key={r.id}>
-                <td>{formatLocal(r.at)}</td>
-                <td>{r.operatorName}</td>
-                <td title={r.function}>
-                  {i18n.exists(`admin.log.functions.${r.function}`)
-                    ? t(`admin.log.functions.${r.function}` as never)
-                    : r.function}
-                </td>
-                <td>{r.houseName}</td>
-                <td title={r.operation}>{operationLabel(i18n, r.operation)}</td>
-                <td>{r.remark}</td>
-                <td>
-                  {(LOG_SOURCES as readonly string[]).includes(r.source)
-                    ? t(`admin.log.sources.${r.source as 'other'}`)
-                    : r.source}
-                </td>
-                <td>{r.networkId}</td>
-              </tr>
-            ))}
-            {list.loaded && list.rows.length === 0 && (
-              <tr>
-                <td colSpan={8} className={Classes.TEXT_MUTED}>
-                  {t('admin.common.empty')}
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </HTMLTable>
-        <Pager
-          page={list.page}
-          pages={list.pages}
-          total={list.total}
-          onPage={(p) => void quietly(() => list.load(p))}
+          )}
         />
       </div>
       <Alert

@@ -1,13 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import {
-  Button,
-  ButtonGroup,
-  Classes,
-  FormGroup,
-  HTMLTable,
-  InputGroup,
-  Intent,
-} from '@blueprintjs/core';
+import { Button, ButtonGroup, Classes, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
 import { AddIcon, EditIcon, MediaIcon, SearchIcon, TrashIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +8,7 @@ import { AdminListStore } from '../../stores/AdminListStore';
 import { uploadFile } from '../../stores/AdminFiles';
 import { useStores } from '../useStores';
 import { ConfirmDelete } from './parts/ConfirmDelete';
-import { Pager } from './parts/Pager';
+import { ListTable } from './parts/ListTable';
 import { notifyError, notifySuccess, quietly } from './parts/notify';
 import { OrgDialog } from './OrgDialog';
 import './parts/admin.css';
@@ -106,72 +98,61 @@ export const OrgPage = observer(function OrgPage() {
         />
       </div>
       <div className="roost-admin__card">
-        <HTMLTable className="roost-admin__table" compact striped>
-          <thead>
-            <tr>
-              {(
-                [
-                  'name',
-                  'code',
-                  'principal',
-                  'officeTel',
-                  'mobile',
-                  'email',
-                  'mapType',
-                  'logo',
-                ] as const
-              ).map((c) => (
-                <th key={c}>{t(`admin.org.${c}`)}</th>
-              ))}
-              <th>{t('admin.common.actions')}</th>
+        <ListTable
+          list={list}
+          headers={[
+            ...(
+              [
+                'name',
+                'code',
+                'principal',
+                'officeTel',
+                'mobile',
+                'email',
+                'mapType',
+                'logo',
+              ] as const
+            ).map((c) => t(`admin.org.${c}`)),
+            t('admin.common.actions'),
+          ]}
+          row={(o) => (
+            <tr key={o.id} data-testid={`org-${o.code}`}>
+              <td>{o.name}</td>
+              <td>{o.code}</td>
+              <td>{o.principal}</td>
+              <td>{o.officeTel}</td>
+              <td>{o.mobile}</td>
+              <td>{o.email}</td>
+              <td>{o.mapType === '2' ? t('admin.org.mapWorld') : t('admin.org.mapChina')}</td>
+              <td className={o.hasLogo ? undefined : Classes.TEXT_MUTED}>
+                {o.hasLogo ? '✓' : t('admin.org.noLogo')}
+              </td>
+              <td>
+                <ButtonGroup variant="minimal">
+                  <Button
+                    icon={<EditIcon />}
+                    aria-label={t('admin.common.edit')}
+                    onClick={() => setEditing(o)}
+                  />
+                  <Button
+                    icon={<MediaIcon />}
+                    aria-label={t('admin.org.logo')}
+                    title={t('admin.org.logoHint')}
+                    onClick={() => {
+                      setLogoFor(o);
+                      fileInput.current?.click();
+                    }}
+                  />
+                  <Button
+                    icon={<TrashIcon />}
+                    intent={Intent.DANGER}
+                    aria-label={t('admin.common.delete')}
+                    onClick={() => setDeleting(o)}
+                  />
+                </ButtonGroup>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((o) => (
-              <tr key={o.id} data-testid={`org-${o.code}`}>
-                <td>{o.name}</td>
-                <td>{o.code}</td>
-                <td>{o.principal}</td>
-                <td>{o.officeTel}</td>
-                <td>{o.mobile}</td>
-                <td>{o.email}</td>
-                <td>{o.mapType === '2' ? t('admin.org.mapWorld') : t('admin.org.mapChina')}</td>
-                <td className={o.hasLogo ? undefined : Classes.TEXT_MUTED}>
-                  {o.hasLogo ? '✓' : t('admin.org.noLogo')}
-                </td>
-                <td>
-                  <ButtonGroup variant="minimal">
-                    <Button
-                      icon={<EditIcon />}
-                      aria-label={t('admin.common.edit')}
-                      onClick={() => setEditing(o)}
-                    />
-                    <Button
-                      icon={<MediaIcon />}
-                      aria-label={t('admin.org.logo')}
-                      title={t('admin.org.logoHint')}
-                      onClick={() => {
-                        setLogoFor(o);
-                        fileInput.current?.click();
-                      }}
-                    />
-                    <Button
-                      icon={<TrashIcon />}
-                      intent={Intent.DANGER}
-                      aria-label={t('admin.common.delete')}
-                      onClick={() => setDeleting(o)}
-                    />
-                  </ButtonGroup>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-        <Pager
-          page={list.page}
-          pages={list.pages}
-          total={list.total}
-          onPage={(p) => void quietly(() => list.load(p))}
+          )}
         />
       </div>
       {editing && (

@@ -1,13 +1,5 @@
 import { useEffect, useState } from 'react';
-import {
-  Button,
-  ButtonGroup,
-  FormGroup,
-  HTMLTable,
-  InputGroup,
-  Intent,
-  Tag,
-} from '@blueprintjs/core';
+import { Button, ButtonGroup, FormGroup, InputGroup, Intent, Tag } from '@blueprintjs/core';
 import { AddIcon, DuplicateIcon, EditIcon, SearchIcon, TrashIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +9,7 @@ import { useStores } from '../useStores';
 import { BreedDetailPanel } from './BreedDetail';
 import { ConfirmDelete } from './parts/ConfirmDelete';
 import { FieldsDialog } from './parts/FieldsDialog';
-import { Pager } from './parts/Pager';
+import { ListTable } from './parts/ListTable';
 import { formatLocal } from './parts/dates';
 import { notifySuccess, quietly } from './parts/notify';
 import './parts/admin.css';
@@ -92,76 +84,66 @@ export const PoultryPage = observer(function PoultryPage() {
         <Button icon={<AddIcon />} text={t('admin.breed.add')} onClick={() => setEditing('new')} />
       </div>
       <div className="roost-admin__card">
-        <HTMLTable className="roost-admin__table" compact striped interactive>
-          <thead>
-            <tr>
-              {(
-                [
-                  'name',
-                  'code',
-                  'factory',
-                  'description',
-                  'createdAt',
-                  'operator',
-                  'isCommon',
-                ] as const
-              ).map((c) => (
-                <th key={c}>{t(`admin.breed.${c}`)}</th>
-              ))}
-              <th>{t('admin.common.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((b) => (
-              <tr key={b.id} data-testid={`breed-${b.code}`} onClick={() => void open(b.id)}>
-                <td>{b.name}</td>
-                <td>{b.code}</td>
-                <td>{b.factory}</td>
-                <td>{b.description}</td>
-                <td>{formatLocal(b.createdAt)}</td>
-                <td>{b.operator}</td>
-                <td>
-                  {b.isCommon ? (
-                    <Tag intent={Intent.PRIMARY} minimal>
-                      {t('admin.common.yes')}
-                    </Tag>
-                  ) : (
-                    t('admin.common.no')
-                  )}
-                </td>
-                <td onClick={(e) => e.stopPropagation()}>
-                  <ButtonGroup variant="minimal">
+        <ListTable
+          list={list}
+          interactive
+          headers={[
+            ...(
+              [
+                'name',
+                'code',
+                'factory',
+                'description',
+                'createdAt',
+                'operator',
+                'isCommon',
+              ] as const
+            ).map((c) => t(`admin.breed.${c}`)),
+            t('admin.common.actions'),
+          ]}
+          row={(b) => (
+            <tr key={b.id} data-testid={`breed-${b.code}`} onClick={() => void open(b.id)}>
+              <td>{b.name}</td>
+              <td>{b.code}</td>
+              <td>{b.factory}</td>
+              <td>{b.description}</td>
+              <td>{formatLocal(b.createdAt)}</td>
+              <td>{b.operator}</td>
+              <td>
+                {b.isCommon ? (
+                  <Tag intent={Intent.PRIMARY} minimal>
+                    {t('admin.common.yes')}
+                  </Tag>
+                ) : (
+                  t('admin.common.no')
+                )}
+              </td>
+              <td onClick={(e) => e.stopPropagation()}>
+                <ButtonGroup variant="minimal">
+                  <Button
+                    icon={<DuplicateIcon />}
+                    text={t('admin.breed.copy')}
+                    onClick={() => void copy(b)}
+                  />
+                  {!b.isCommon && (
                     <Button
-                      icon={<DuplicateIcon />}
-                      text={t('admin.breed.copy')}
-                      onClick={() => void copy(b)}
+                      icon={<EditIcon />}
+                      aria-label={t('admin.common.edit')}
+                      onClick={() => setEditing(b)}
                     />
-                    {!b.isCommon && (
-                      <Button
-                        icon={<EditIcon />}
-                        aria-label={t('admin.common.edit')}
-                        onClick={() => setEditing(b)}
-                      />
-                    )}
-                    {!b.isCommon && (
-                      <Button
-                        icon={<TrashIcon />}
-                        intent={Intent.DANGER}
-                        aria-label={t('admin.common.delete')}
-                        onClick={() => setDeleting(b)}
-                      />
-                    )}
-                  </ButtonGroup>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-        <Pager
-          page={list.page}
-          pages={list.pages}
-          total={list.total}
-          onPage={(p) => void quietly(() => list.load(p))}
+                  )}
+                  {!b.isCommon && (
+                    <Button
+                      icon={<TrashIcon />}
+                      intent={Intent.DANGER}
+                      aria-label={t('admin.common.delete')}
+                      onClick={() => setDeleting(b)}
+                    />
+                  )}
+                </ButtonGroup>
+              </td>
+            </tr>
+          )}
         />
       </div>
       {detail && (

@@ -4,10 +4,8 @@ import {
   Button,
   ButtonGroup,
   Callout,
-  Classes,
   FormGroup,
   HTMLSelect,
-  HTMLTable,
   InputGroup,
   Intent,
 } from '@blueprintjs/core';
@@ -23,7 +21,7 @@ import {
 import { AdminListStore } from '../../stores/AdminListStore';
 import { useStores } from '../useStores';
 import { ConfirmDelete } from './parts/ConfirmDelete';
-import { Pager } from './parts/Pager';
+import { ListTable } from './parts/ListTable';
 import { formatLocal } from './parts/dates';
 import { notifySuccess, quietly } from './parts/notify';
 import { UserDialog } from './UserDialog';
@@ -108,69 +106,53 @@ export const UserPage = observer(function UserPage() {
         <Button icon={<AddIcon />} text={t('admin.user.add')} onClick={() => setEditing('new')} />
       </div>
       <div className="roost-admin__card">
-        <HTMLTable className="roost-admin__table" compact striped>
-          <thead>
-            <tr>
-              <th>{t('admin.user.username')}</th>
-              <th>{t('admin.user.realName')}</th>
-              <th>{t('admin.user.department')}</th>
-              <th>{t('admin.user.position')}</th>
-              <th>{t('admin.user.mobile')}</th>
-              <th>{t('admin.user.role')}</th>
-              <th>{t('admin.user.canOperate')}</th>
-              <th>{t('admin.user.lastLogin')}</th>
-              <th>{t('admin.user.loginCount')}</th>
-              <th>{t('admin.common.actions')}</th>
+        <ListTable
+          list={list}
+          headers={[
+            t('admin.user.username'),
+            t('admin.user.realName'),
+            t('admin.user.department'),
+            t('admin.user.position'),
+            t('admin.user.mobile'),
+            t('admin.user.role'),
+            t('admin.user.canOperate'),
+            t('admin.user.lastLogin'),
+            t('admin.user.loginCount'),
+            t('admin.common.actions'),
+          ]}
+          row={(u) => (
+            <tr key={u.id} data-testid={`user-${u.username}`}>
+              <td>{u.username}</td>
+              <td>{u.realName}</td>
+              <td>{u.department}</td>
+              <td>{u.position}</td>
+              <td>{u.mobile}</td>
+              <td>{t(`admin.user.roles.${u.roleKey}`)}</td>
+              <td>{u.canOperate === '1' ? t('admin.common.yes') : t('admin.common.no')}</td>
+              <td>{formatLocal(u.lastLoginAt)}</td>
+              <td>{u.loginCount}</td>
+              <td>
+                <ButtonGroup variant="minimal">
+                  <Button
+                    icon={<EditIcon />}
+                    aria-label={t('admin.common.edit')}
+                    onClick={() => setEditing(u)}
+                  />
+                  <Button
+                    icon={<KeyIcon />}
+                    aria-label={t('admin.user.resetPwd')}
+                    onClick={() => setResetting(u)}
+                  />
+                  <Button
+                    icon={<TrashIcon />}
+                    intent={Intent.DANGER}
+                    aria-label={t('admin.common.delete')}
+                    onClick={() => setDeleting(u)}
+                  />
+                </ButtonGroup>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((u) => (
-              <tr key={u.id} data-testid={`user-${u.username}`}>
-                <td>{u.username}</td>
-                <td>{u.realName}</td>
-                <td>{u.department}</td>
-                <td>{u.position}</td>
-                <td>{u.mobile}</td>
-                <td>{t(`admin.user.roles.${u.roleKey}`)}</td>
-                <td>{u.canOperate === '1' ? t('admin.common.yes') : t('admin.common.no')}</td>
-                <td>{formatLocal(u.lastLoginAt)}</td>
-                <td>{u.loginCount}</td>
-                <td>
-                  <ButtonGroup variant="minimal">
-                    <Button
-                      icon={<EditIcon />}
-                      aria-label={t('admin.common.edit')}
-                      onClick={() => setEditing(u)}
-                    />
-                    <Button
-                      icon={<KeyIcon />}
-                      aria-label={t('admin.user.resetPwd')}
-                      onClick={() => setResetting(u)}
-                    />
-                    <Button
-                      icon={<TrashIcon />}
-                      intent={Intent.DANGER}
-                      aria-label={t('admin.common.delete')}
-                      onClick={() => setDeleting(u)}
-                    />
-                  </ButtonGroup>
-                </td>
-              </tr>
-            ))}
-            {list.loaded && list.rows.length === 0 && (
-              <tr>
-                <td colSpan={10} className={Classes.TEXT_MUTED}>
-                  {t('admin.common.empty')}
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </HTMLTable>
-        <Pager
-          page={list.page}
-          pages={list.pages}
-          total={list.total}
-          onPage={(p) => void quietly(() => list.load(p))}
+          )}
         />
       </div>
       {editing && (
