@@ -11,6 +11,7 @@ import { translate, type MessageKey } from '../http/messages';
 import {
   EXPORT_MAX_ROWS,
   EXPORT_WARN_ROWS,
+  LOG_COLUMNS,
   logExportQuerySchema,
   logQuerySchema,
   type LogRow,
@@ -45,17 +46,6 @@ async function whereOf(db: Db, user: SessionUser, f: LogFilters): Promise<SQL | 
     f.source ? eq(operationLogs.source, f.source) : undefined,
   );
 }
-
-const COLUMNS = [
-  'at',
-  'operator',
-  'function',
-  'house',
-  'operation',
-  'remark',
-  'source',
-  'networkId',
-] as const;
 
 export function logRoutes(ctx: AppContext): FastifyPluginAsync {
   const { db } = ctx.database;
@@ -109,7 +99,7 @@ export function logRoutes(ctx: AppContext): FastifyPluginAsync {
         .orderBy(desc(operationLogs.at), desc(operationLogs.id))
         .limit(EXPORT_MAX_ROWS);
       const locale = localeOf(request);
-      const header = COLUMNS.map((c) => translate(`admin.logCol.${c}`, locale));
+      const header = LOG_COLUMNS.map((c) => translate(`admin.logCol.${c}`, locale));
       const sourceText = (s: string) =>
         `admin.source.${s}` in SOURCE_KEYS
           ? translate(SOURCE_KEYS[`admin.source.${s}` as keyof typeof SOURCE_KEYS], locale)

@@ -357,3 +357,15 @@ export interface LogRow {
   source: string;
   networkId: string;
 }
+
+/** The operation log's columns, in order: the console's table and the exported files. */
+export const LOG_COLUMNS = [
+  'at',
+  'operator',
+  'function',
+  'house',
+  'operation',
+  'remark',
+  'source',
+  'networkId',
+] as const;

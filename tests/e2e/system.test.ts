@@ -1,10 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Locator } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import { launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
 
 const SHOTS = '.tmp/screens-admin';
+
+/** Opens the farm form for a new farm below North China Broilers Co., named, in Shandong. */
+async function newFarmInShandong(page: Page, name: string): Promise<void> {
+  await page.getByText('North China Broilers Co.', { exact: true }).click();
+  await page.getByRole('button', { name: 'Add below' }).click();
+  await page.locator('#field-name').fill(name);
+  await page.locator('#field-provinceAdcode').selectOption('370000');
+}
 
 /** Waits out a transition (a dialog zooming in): the element's box the same 100 ms apart. */
 async function standingStill(element: Locator): Promise<void> {
@@ -96,10 +104,7 @@ describe('system management, end to end', () => {
     const farmName = `E2E Placed ${Date.now().toString(36).slice(-5).toUpperCase()}`;
     const { context, page } = await openAs('admin');
     await page.goto(`${server.url}/system/farm`);
-    await page.getByText('North China Broilers Co.', { exact: true }).click();
-    await page.getByRole('button', { name: 'Add below' }).click();
-    await page.locator('#field-name').fill(farmName);
-    await page.locator('#field-provinceAdcode').selectOption('370000');
+    await newFarmInShandong(page, farmName);
     // Jinan, until the map says otherwise.
     expect(await page.locator('#field-longitude').inputValue()).toBe('117.0009');
     expect(await page.locator('#field-latitude').inputValue()).toBe('36.6758');
@@ -142,11 +147,7 @@ describe('system management, end to end', () => {
     const { context, page } = await openAs('admin');
     await page.goto(`${server.url}/system/farm`);
 
-    // A farm below North China Broilers Co.
-    await page.getByText('North China Broilers Co.', { exact: true }).click();
-    await page.getByRole('button', { name: 'Add below' }).click();
-    await page.locator('#field-name').fill(farmName);
-    await page.locator('#field-provinceAdcode').selectOption('370000');
+    await newFarmInShandong(page, farmName);
     await page.locator('#field-longitude').fill('118.35');
     await page.locator('#field-latitude').fill('35.05');
     await page.getByRole('button', { name: 'Save' }).click();

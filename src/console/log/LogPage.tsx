@@ -11,7 +11,7 @@ import {
 import { DownloadIcon, SearchIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
-import { EXPORT_WARN_ROWS, type LogRow } from '../../contract/admin';
+import { EXPORT_WARN_ROWS, LOG_COLUMNS, type LogRow } from '../../contract/admin';
 import { LOG_SOURCES } from '../../contract/domain';
 import { AdminListStore } from '../../stores/AdminListStore';
 import { downloadFile } from '../../stores/AdminFiles';
@@ -140,18 +140,7 @@ export const LogPage = observer(function LogPage() {
       <div className="roost-admin__card">
         <ListTable
           list={list}
-          headers={(
-            [
-              'at',
-              'operator',
-              'function',
-              'house',
-              'operation',
-              'remark',
-              'source',
-              'networkId',
-            ] as const
-          ).map((c) => t(`admin.log.${c}`))}
+          headers={LOG_COLUMNS.map((c) => t(`admin.log.${c}`))}
           row={(r) => (
             <tr key={r.id}>
               <td>{formatLocal(r.at)}</td>
