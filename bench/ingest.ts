@@ -219,12 +219,24 @@ export async function benchLatency(rate: number, seconds: number): Promise<Laten
 export interface SoakFigures {
   minutes: number;
   rate: number;
+  /** RSS every 15 s. */
   rssMiB: number[];
-  afterWarmupMiB: number;
-  endMiB: number;
+  warmUpMinutes: number;
+  /**
+   * After warm-up, the medians of the first and the second half of the samples, and the
+   * least-squares slope through all of them: RSS saws up and down by ~100 MiB between garbage
+   * collections, so two single samples say little about growth.
+   */
+  firstHalfMedianMiB: number;
+  lastHalfMedianMiB: number;
+  trendMiBPerMinute: number;
   /** Readings acknowledged (stored) per second over the whole soak. */
   achievedPerSecond: number;
 }
+
+const SOAK_SAMPLE_MS = 15_000;
+/** V8's heap reaches its working size in the first two minutes at 2,000 readings/s. */
+const SOAK_WARM_UP_MINUTES = 2;
 
 /** Server memory while 2,000 readings/s arrive for `minutes`: sampled every 15 s. */
 export async function benchSoak(minutes: number, rate: number): Promise<SoakFigures> {
@@ -233,26 +245,44 @@ export async function benchSoak(minutes: number, rate: number): Promise<SoakFigu
     const gateways = readDemoGateways(bench.dataDir).slice(0, GATEWAYS);
     const clients = await connectGateways(bench.mqttPort, gateways);
     const rss: number[] = [];
-    const sampler = setInterval(() => rss.push(rssMiB(bench.server.child.pid!)), 15_000);
+    const sampler = setInterval(() => rss.push(rssMiB(bench.server.child.pid!)), SOAK_SAMPLE_MS);
     const load = await publishLoad(clients, gateways, {
       ratePerSecond: rate,
       seconds: minutes * 60,
     });
     clearInterval(sampler);
-    rss.push(rssMiB(bench.server.child.pid!));
     for (const c of clients) c.end();
-    const warm = rss[Math.min(rss.length - 1, 4)] ?? 0;
+    const after = rss.slice((SOAK_WARM_UP_MINUTES * 60_000) / SOAK_SAMPLE_MS);
+    const half = Math.floor(after.length / 2);
     return {
       minutes,
       rate,
       rssMiB: rss,
-      afterWarmupMiB: warm,
-      endMiB: rss.at(-1) ?? 0,
+      warmUpMinutes: SOAK_WARM_UP_MINUTES,
+      firstHalfMedianMiB: percentile(after.slice(0, half), 50),
+      lastHalfMedianMiB: percentile(after.slice(half), 50),
+      trendMiBPerMinute: slopePerMinute(after, SOAK_SAMPLE_MS),
       achievedPerSecond: Math.round((load.acked / load.elapsedMs) * 1000),
     };
   } finally {
     await bench.stop();
   }
+}
+
+/** The least-squares slope of evenly spaced samples, per minute. */
+function slopePerMinute(samples: number[], everyMs: number): number {
+  const n = samples.length;
+  if (n < 2) return 0;
+  const xs = samples.map((_, i) => (i * everyMs) / 60_000);
+  const meanX = xs.reduce((a, b) => a + b, 0) / n;
+  const meanY = samples.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i += 1) {
+    num += (xs[i]! - meanX) * (samples[i]! - meanY);
+    den += (xs[i]! - meanX) ** 2;
+  }
+  return Math.round((num / den) * 10) / 10;
 }
 
 /** A process's CPU time so far (user + system), from /proc (clock ticks of 10 ms). */

@@ -130,10 +130,11 @@ async function main(): Promise<void> {
     const s = await benchSoak(soakMinutes, 2_000);
     results.soak = s;
     row(
-      'server RSS after warm-up (1 min) → end',
-      `${s.afterWarmupMiB} → ${s.endMiB} MiB`,
+      `server RSS after ${s.warmUpMinutes} min warm-up: median 1st half → 2nd half`,
+      `${s.firstHalfMedianMiB} → ${s.lastHalfMedianMiB} MiB`,
       'no growth after warm-up',
     );
+    row('RSS trend after warm-up (least squares)', `${s.trendMiBPerMinute} MiB/min`);
     row('readings stored per second (asked 2,000)', `${s.achievedPerSecond}/s`);
     row('RSS samples every 15 s', s.rssMiB.join(' '));
   }
