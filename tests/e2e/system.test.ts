@@ -181,8 +181,18 @@ describe('system management, end to end', () => {
     await page.locator('#user-realName').fill('Two Houses');
     await page.locator('#user-role').selectOption('shack_manager');
     const assign = page.getByTestId('assign-shackIds');
+    const count = page.getByTestId('assign-shackIds-count');
+    const total = Number(/of (\d+)/.exec((await count.textContent()) ?? '')?.[1]);
+    expect(total).toBeGreaterThan(40);
+    // Among every house of the demo, the filter leaves this farm's two.
+    await page.getByTestId('assign-shackIds-filter').fill(farmName.toLowerCase());
+    await expect
+      .poll(() => assign.locator('label').allTextContents())
+      .toEqual([`${farmName} / E2E House A`, `${farmName} / E2E House B`]);
     await assign.getByText(`${farmName} / E2E House A`).click();
     await assign.getByText(`${farmName} / E2E House B`).click();
+    expect(await count.textContent()).toBe(`2 of ${total} chosen`);
+    await page.screenshot({ path: `${SHOTS}/user-assign-en.png` });
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId(`user-${username}`).waitFor();
     await context.close();

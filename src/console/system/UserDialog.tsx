@@ -12,6 +12,7 @@ import {
   Intent,
   Switch,
 } from '@blueprintjs/core';
+import { SearchIcon } from '@blueprintjs/icons';
 import { useTranslation } from 'react-i18next';
 import { type AssignableOptions, type UserRow, type UserSaveInput } from '../../contract/admin';
 import { type RoleKey } from '../../contract/roles';
@@ -25,6 +26,9 @@ export interface UserDialogProps {
 }
 
 const TEXT_FIELDS = ['realName', 'department', 'position', 'officeTel', 'mobile', 'email'] as const;
+
+/** Up to this many farms or houses are listed without a filter box. */
+const CHOICES_WITHOUT_FILTER = 8;
 
 /** Create or edit a user, with the assignment its role needs (company, farms or houses). */
 export function UserDialog({ user, options, onSave, onClose }: UserDialogProps) {
@@ -61,18 +65,49 @@ export function UserDialog({ user, options, onSave, onClose }: UserDialogProps) 
     if (saved) onClose();
   };
 
-  const choices = (key: 'farmIds' | 'shackIds', items: Array<{ id: number; name: string }>) => (
-    <div className="roost-admin__checks" data-testid={`assign-${key}`}>
-      {items.map((item) => (
-        <Checkbox
-          key={item.id}
-          label={item.name}
-          checked={form[key].includes(item.id)}
-          onChange={() => toggle(key, item.id)}
-        />
-      ))}
-    </div>
-  );
+  // Long lists (a house manager among hundreds of houses): a filter, and how many are chosen.
+  const [filter, setFilter] = useState('');
+  const choices = (
+    key: 'farmIds' | 'shackIds',
+    label: string,
+    items: Array<{ id: number; name: string }>,
+  ) => {
+    const needle = filter.trim().toLowerCase();
+    const shown = needle ? items.filter((i) => i.name.toLowerCase().includes(needle)) : items;
+    return (
+      <FormGroup
+        label={label}
+        labelInfo={
+          <span data-testid={`assign-${key}-count`}>
+            {t('admin.user.chosen', { chosen: form[key].length, total: items.length })}
+          </span>
+        }
+      >
+        {items.length > CHOICES_WITHOUT_FILTER && (
+          <InputGroup
+            small
+            leftIcon={<SearchIcon />}
+            placeholder={t('admin.user.filterChoices')}
+            aria-label={t('admin.user.filterChoices')}
+            value={filter}
+            onValueChange={setFilter}
+            data-testid={`assign-${key}-filter`}
+            style={{ marginBottom: 4 }}
+          />
+        )}
+        <div className="roost-admin__checks" data-testid={`assign-${key}`}>
+          {shown.map((item) => (
+            <Checkbox
+              key={item.id}
+              label={item.name}
+              checked={form[key].includes(item.id)}
+              onChange={() => toggle(key, item.id)}
+            />
+          ))}
+        </div>
+      </FormGroup>
+    );
+  };
 
   return (
     <Dialog
@@ -155,14 +190,10 @@ export function UserDialog({ user, options, onSave, onClose }: UserDialogProps) 
           checked={form.remoteConfigFlag}
           onChange={() => set('remoteConfigFlag', !form.remoteConfigFlag)}
         />
-        {(form.roleKey === 'area_manager' || form.roleKey === 'farm_manager') && (
-          <FormGroup label={t('admin.user.farms')}>{choices('farmIds', options.farms)}</FormGroup>
-        )}
-        {form.roleKey === 'shack_manager' && (
-          <FormGroup label={t('admin.user.houses')}>
-            {choices('shackIds', options.houses)}
-          </FormGroup>
-        )}
+        {(form.roleKey === 'area_manager' || form.roleKey === 'farm_manager') &&
+          choices('farmIds', t('admin.user.farms'), options.farms)}
+        {form.roleKey === 'shack_manager' &&
+          choices('shackIds', t('admin.user.houses'), options.houses)}
       </DialogBody>
       <DialogFooter
         actions={
