@@ -68,31 +68,30 @@ export function decodeTelemetry(payload: Buffer | string | unknown, now: number)
   if (message.ts < now - MAX_BACKLOG_MS)
     return refuse('clock', `ts ${message.ts} is older than the backlog window`);
 
-  const metrics: Record<string, number> = {};
-  const faults: Record<string, SentinelKind> = {};
+  // zod's output is a fresh object of our own: it is kept as it is unless a sentinel must come
+  // out of it (rare), rather than copied value by value for every reading.
   const values = message.metrics;
+  let faults: Record<string, SentinelKind> | null = null;
   for (const key in values) {
     const value = values[key]!;
     const definition = METRIC_BY_KEY.get(key);
     if (!definition) return refuse('unknownMetric', key);
     const sentinel = sentinelOf(value);
     if (sentinel) {
-      faults[key] = sentinel;
+      (faults ??= {})[key] = sentinel;
       continue;
     }
     if (value < definition.min || value > definition.max) {
       return refuse('outOfRange', `${key}=${value} (allowed ${definition.min}…${definition.max})`);
     }
-    metrics[key] = value;
   }
-  const devices: DecodedReading['devices'] = {};
-  for (const [key, device] of Object.entries(message.devices ?? {})) {
-    if (!deviceTypeOf(key)) return refuse('unknownDevice', key);
-    devices[key] =
-      device.opening === undefined
-        ? { state: device.state }
-        : { state: device.state, opening: device.opening };
+  let metrics = values;
+  if (faults) {
+    metrics = {};
+    for (const key in values) if (!(key in faults)) metrics[key] = values[key]!;
   }
+  const devices: DecodedReading['devices'] = message.devices ?? {};
+  for (const key in devices) if (!deviceTypeOf(key)) return refuse('unknownDevice', key);
   return {
     ok: true,
     reading: {
@@ -100,7 +99,7 @@ export function decodeTelemetry(payload: Buffer | string | unknown, now: number)
       seq: message.seq ?? null,
       mode: message.mode ?? null,
       metrics,
-      faults,
+      faults: faults ?? {},
       devices,
     },
   };
