@@ -16,6 +16,8 @@ import {
   logQuerySchema,
   type LogRow,
 } from '../../src/contract/admin';
+import { createI18n } from '../../src/i18n';
+import { functionLabel, operationLabel } from '../../src/i18n/logText';
 import { containsPattern } from './access';
 import { formatDateTime, toCsv, toXlsx } from './spreadsheet';
 
@@ -46,6 +48,9 @@ async function whereOf(db: Db, user: SessionUser, f: LogFilters): Promise<SQL | 
     f.source ? eq(operationLogs.source, f.source) : undefined,
   );
 }
+
+/** The console's own texts, so an exported log reads as the table on screen does. */
+const CONSOLE_TEXTS = { en: createI18n('en'), zh: createI18n('zh') };
 
 export function logRoutes(ctx: AppContext): FastifyPluginAsync {
   const { db } = ctx.database;
@@ -104,12 +109,13 @@ export function logRoutes(ctx: AppContext): FastifyPluginAsync {
         `admin.source.${s}` in SOURCE_KEYS
           ? translate(SOURCE_KEYS[`admin.source.${s}` as keyof typeof SOURCE_KEYS], locale)
           : s;
+      const texts = CONSOLE_TEXTS[locale];
       const cells = rows.map((r) => [
         formatDateTime(r.at, timeZone),
         r.operatorName,
-        r.function,
+        functionLabel(texts, r.function),
         r.houseName,
-        r.operation,
+        operationLabel(texts, r.operation),
         r.remark,
         sourceText(r.source),
         r.networkId,

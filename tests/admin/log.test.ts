@@ -112,6 +112,41 @@ describe.each(testDatabaseTargets())('operation log on $name', (target) => {
     expect(text).not.toMatch(/(^|,)"[=+\-@]/m);
   });
 
+  it("exports the function and the operation in the reader's language, as the table shows them", async () => {
+    await t.database.db.execute(sql`
+      insert into operation_logs (operator_name, function, operation, source)
+      values ('Translator', 'farm.update', 'update farm', 'computer'),
+             ('Translator', 'alarm.raise', 'temperatureHigh temperature #12', 'other'),
+             ('Translator', 'custom.thing', 'as recorded', 'other')`);
+    const rowsOf = async (locale: 'en' | 'zh') => {
+      const res = await call(
+        t,
+        tokens.admin,
+        'GET',
+        '/log/export?format=csv&operator=translator',
+        undefined,
+        locale,
+      );
+      expect(res.status).toBe(200);
+      // Function and operation: columns 3 and 5.
+      return res.res.body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((line: string) => line.split('","').filter((_, i) => i === 2 || i === 4))
+        .sort();
+    };
+    expect(await rowsOf('zh')).toEqual(
+      [
+        ['报警产生', '温度过高 · 舍内温度 #12'],
+        ['custom.thing', 'as recorded'],
+        ['编辑养殖场', '编辑场区'],
+      ].sort(),
+    );
+    expect(await rowsOf('en')).toContainEqual(['Edit farm', 'Edit farm']);
+  });
+
   it('exports XLSX with every formula-like cell escaped and no formula', async () => {
     const res = await t.app.inject({
       url: '/api/log/export?format=xlsx&operator=mallory',

@@ -19,7 +19,7 @@ import { useStores } from '../useStores';
 import { ListTable } from '../system/parts/ListTable';
 import { notifyError, quietly } from '../system/parts/notify';
 import { formatLocal, toIsoOrEmpty } from '../system/parts/dates';
-import { operationLabel } from './operationLabel';
+import { functionLabel, operationLabel } from '../../i18n/logText';
 import '../system/parts/admin.css';
 
 const FILTERS = { from: '', to: '', operator: '', function: '', house: '', source: '' };
@@ -145,11 +145,7 @@ export const LogPage = observer(function LogPage() {
             <tr key={r.id}>
               <td>{formatLocal(r.at)}</td>
               <td>{r.operatorName}</td>
-              <td title={r.function}>
-                {i18n.exists(`admin.log.functions.${r.function}`)
-                  ? t(`admin.log.functions.${r.function}` as never)
-                  : r.function}
-              </td>
+              <td title={r.function}>{functionLabel(i18n, r.function)}</td>
               <td>{r.houseName}</td>
               <td title={r.operation}>{operationLabel(i18n, r.operation)}</td>
               <td>{r.remark}</td>

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { operationLabel } from '../../src/console/log/operationLabel';
+import { operationLabel } from '../../src/i18n/logText';
 import { FARM_LEVELS } from '../../src/contract/domain';
 import { createI18n } from '../../src/i18n';
 

@@ -1,6 +1,17 @@
 import type { i18n } from 'i18next';
-import { ALARM_CAUSES } from '../../contract/alarms';
-import { METRIC_BY_KEY } from '../../contract/metrics';
+import { ALARM_CAUSES } from '../contract/alarms';
+import { METRIC_BY_KEY } from '../contract/metrics';
+
+/**
+ * The operation log's recorded texts in a reader's language, for the console's table and the
+ * server's exports alike.
+ */
+
+/** A logged function ('user.save') by name; one not in the table as recorded. */
+export function functionLabel(i18next: i18n, fn: string): string {
+  const key = `admin.log.functions.${fn}`;
+  return /^[\w.]+$/.test(fn) && i18next.exists(key) ? i18next.t(key as never) : fn;
+}
 
 /** What the alarm lifecycle records: `<cause>[ <subject>] #<alarm id>`. */
 const ALARM_OPERATION = /^(\w+)(?: (\S+))? #(\d+)$/;
