@@ -18,7 +18,7 @@ import type { HouseLiveState, IngestListener, Reading } from '../ingest/types';
 import { isSameSite } from '../http/origin';
 import type { SessionListener } from '../sessionEvents';
 import { findKiosk, isKioskToken } from '../wall/kiosk';
-import { diffLive, presentLive, presentReading } from './presenter';
+import { diffLive, presentLive, presentReading, withNewerReading } from './presenter';
 
 interface InterServerEvents {
   'live:states': (states: HouseLive[]) => void;
@@ -225,7 +225,10 @@ export class LiveHub implements IngestListener, SessionListener {
   }
 
   private enqueue(states: readonly HouseLive[]): void {
-    for (const state of states) this.pending.set(state.houseId, state);
+    for (const state of states) {
+      const known = this.pending.get(state.houseId) ?? this.lastSent.get(state.houseId);
+      this.pending.set(state.houseId, withNewerReading(state, known));
+    }
   }
 
   private async authenticate(socket: LiveSocket): Promise<void> {

@@ -63,3 +63,25 @@ export function diffLive(previous: HouseLive | undefined, next: HouseLive): Hous
   }
   return changed ? (delta as HouseDelta) : null;
 }
+
+/**
+ * Two processes store one house's readings side by side and each hears the other's states
+ * through Redis, so a state can arrive after a newer one (seen: the last reading of a burst
+ * never reached a browser on the other process). Its reading then gives way to the newer one's;
+ * the rest (online, alarms) is taken as it comes.
+ */
+export function withNewerReading(incoming: HouseLive, known: HouseLive | undefined): HouseLive {
+  if (!known?.lastTs || !incoming.lastTs || incoming.lastTs >= known.lastTs) return incoming;
+  return {
+    ...incoming,
+    lastTs: known.lastTs,
+    lastSeenAt:
+      known.lastSeenAt && (!incoming.lastSeenAt || known.lastSeenAt > incoming.lastSeenAt)
+        ? known.lastSeenAt
+        : incoming.lastSeenAt,
+    mode: known.mode,
+    metrics: known.metrics,
+    faults: known.faults,
+    devices: known.devices,
+  };
+}
