@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { Locale } from '../../src/contract/envelope';
 import { and, count, desc, eq, gte, ilike, inArray, lte, or, type SQL } from 'drizzle-orm';
 import { scopeOf } from '../auth/scope';
 import type { SessionUser } from '../auth/sessions';
@@ -49,8 +50,12 @@ async function whereOf(db: Db, user: SessionUser, f: LogFilters): Promise<SQL | 
   );
 }
 
-/** The console's own texts, so an exported log reads as the table on screen does. */
-const CONSOLE_TEXTS = { en: createI18n('en'), zh: createI18n('zh') };
+/**
+ * The console's own texts, so an exported log reads as the table on screen does; made at the
+ * first export, not at start-up.
+ */
+const consoleTexts: Partial<Record<Locale, ReturnType<typeof createI18n>>> = {};
+const textsOf = (locale: Locale) => (consoleTexts[locale] ??= createI18n(locale));
 
 export function logRoutes(ctx: AppContext): FastifyPluginAsync {
   const { db } = ctx.database;
@@ -109,7 +114,7 @@ export function logRoutes(ctx: AppContext): FastifyPluginAsync {
         `admin.source.${s}` in SOURCE_KEYS
           ? translate(SOURCE_KEYS[`admin.source.${s}` as keyof typeof SOURCE_KEYS], locale)
           : s;
-      const texts = CONSOLE_TEXTS[locale];
+      const texts = textsOf(locale);
       const cells = rows.map((r) => [
         formatDateTime(r.at, timeZone),
         r.operatorName,

@@ -201,6 +201,10 @@ export const METRIC_BY_KEY: ReadonlyMap<string, MetricDefinition> = new Map(
   METRICS.map((m) => [m.key, m]),
 );
 
+/** A metric's name in a language; a key outside the catalogue as it is. */
+export const metricLabel = (key: string, language: 'en' | 'zh'): string =>
+  METRIC_BY_KEY.get(key)?.label[language] ?? key;
+
 /** Stable small numbers for storage; append only, never renumber. */
 export const METRIC_KEYS: readonly string[] = METRICS.map((m) => m.key);
 

@@ -1,6 +1,6 @@
 import type { i18n } from 'i18next';
 import { ALARM_CAUSES } from '../contract/alarms';
-import { METRIC_BY_KEY } from '../contract/metrics';
+import { metricLabel } from '../contract/metrics';
 
 /**
  * The operation log's recorded texts in a reader's language, for the console's table and the
@@ -30,7 +30,7 @@ export function operationLabel(i18next: i18n, operation: string): string {
   const cause = alarm?.[1];
   if (alarm && cause && (ALARM_CAUSES as readonly string[]).includes(cause)) {
     const lang = i18next.language.startsWith('zh') ? 'zh' : 'en';
-    const subject = alarm[2] ? (METRIC_BY_KEY.get(alarm[2])?.label[lang] ?? alarm[2]) : null;
+    const subject = alarm[2] ? metricLabel(alarm[2], lang) : null;
     const name = i18next.t(`alarms.cause.${cause}` as never);
     return `${name}${subject ? ` · ${subject}` : ''} #${alarm[3]}`;
   }

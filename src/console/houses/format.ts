@@ -1,5 +1,5 @@
 import { type TFunction } from 'i18next';
-import { METRIC_BY_KEY, type SentinelKind } from '../../contract/metrics';
+import { METRIC_BY_KEY, metricLabel, type SentinelKind } from '../../contract/metrics';
 import { STALE_AFTER_MS } from '../../stores/houseStatus';
 
 const KNOWN_MODES = new Set([1, 2, 10, 11, 12, 13, 99]);
@@ -78,9 +78,7 @@ export function alarmText(
 ): string {
   if (!top) return '';
   if (top.text) return top.text;
-  const subject = top.subject
-    ? (METRIC_BY_KEY.get(top.subject)?.label[language] ?? top.subject)
-    : top.cause;
+  const subject = top.subject ? metricLabel(top.subject, language) : top.cause;
   const value = top.value === null ? '' : ` ${formatNumber(top.value)}`;
   const limit = top.limit === null ? '' : ` / ${formatNumber(top.limit)}`;
   return `${subject}${value}${limit}`;

@@ -4,7 +4,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { METRIC_BY_KEY } from '../../contract/metrics';
+import { metricLabel } from '../../contract/metrics';
 import { subscribeHouse } from '../../realtime';
 import { type House } from '../../stores/HousesStore';
 import '../houses/houses.css';
@@ -69,7 +69,7 @@ const Curves = observer(function Curves({ house }: { house: House }) {
         const series: ChartSeries[] = [
           {
             key: curve.metric,
-            label: METRIC_BY_KEY.get(curve.metric)?.label[lang] ?? curve.metric,
+            label: metricLabel(curve.metric, lang),
             color: SERIES_COLORS[index] ?? '#2d72d2',
             points: (readings[curve.metric] ?? []).map((p) => ({ x: p.t, y: p.v })),
           },

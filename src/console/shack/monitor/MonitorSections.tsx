@@ -1,7 +1,7 @@
 import { Card, Classes, H5, Tag } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
-import { deviceTypeOf, METRIC_BY_KEY, METRICS } from '../../../contract/metrics';
+import { deviceTypeOf, METRICS, metricLabel } from '../../../contract/metrics';
 import { GATEWAY_TYPES, isGatewayTypeKey } from '../../../contract/gatewayTypes';
 import { type House } from '../../../stores/HousesStore';
 import { formatNumber, formatTime, metricText, modeText } from '../../houses/format';
@@ -36,7 +36,7 @@ export const SensorsCard = observer(function SensorsCard({ house }: { house: Hou
           return (
             <div key={key} data-testid={`sensor-${key}`}>
               <div className={Classes.TEXT_MUTED}>
-                {METRIC_BY_KEY.get(key)?.label[i18n.language === 'zh' ? 'zh' : 'en']}
+                {metricLabel(key, i18n.language === 'zh' ? 'zh' : 'en')}
               </div>
               <div
                 className={`roost-stat__value${m.fault ? (m.fault === 'error' ? ' roost-fault--error' : ' roost-fault--other') : ''}`}
@@ -127,7 +127,7 @@ export const FlockCard = observer(function FlockCard({ house }: { house: House }
       <H5 style={{ marginTop: 12 }}>{t('houses.monitor.usage')}</H5>
       <div className="roost-monitor__list">
         {(['water', 'power', 'feed'] as const).map((key) => [
-          <span key={`${key}-l`}>{METRIC_BY_KEY.get(key)?.label[zh ? 'zh' : 'en']}</span>,
+          <span key={`${key}-l`}>{metricLabel(key, zh ? 'zh' : 'en')}</span>,
           <span key={`${key}-v`}>{usage(key)}</span>,
         ])}
       </div>
