@@ -19,7 +19,7 @@ export function telemetryRoutes(ctx: AppContext): FastifyPluginAsync {
       const { networkId } = parseInput(networkIdParams, request.params);
       const gateway = await ctx.ingest.directory.verifyToken(networkId, tokenOf(request) ?? '');
       if (!gateway) {
-        ctx.ingest.counters.reject('badToken');
+        ctx.ingest.rejected(networkId, 'badToken', 'wrong device token or unknown network id');
         throw new ApiError(401, 'ingest.badToken');
       }
       const result = await ctx.ingest.submitTelemetry(networkId, request.body, gateway);

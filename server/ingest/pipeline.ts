@@ -55,7 +55,7 @@ export class IngestPipeline {
   constructor(
     private readonly database: Database,
     readonly directory: GatewayDirectory,
-    private readonly log: FastifyBaseLogger,
+    readonly log: FastifyBaseLogger,
   ) {}
 
   listen(listener: IngestListener): void {
@@ -226,13 +226,17 @@ export class IngestPipeline {
     }
   }
 
-  private rejected(networkId: string, reason: RejectReason, detail: string): SubmitResult {
+  /**
+   * Every refusal, whatever refused it (the decoder, the broker's sign-in or topic check, the
+   * HTTP ingest's token check): counted by reason, and logged at most 10 times a second.
+   */
+  rejected(networkId: string, reason: RejectReason, detail: string): SubmitResult {
     this.counters.reject(reason);
     const second = Math.floor(Date.now() / 1000);
     if (this.logBudget.second !== second) this.logBudget = { second, used: 0 };
     if (this.logBudget.used < REJECT_LOGS_PER_SECOND) {
       this.logBudget.used += 1;
-      this.log.warn({ networkId, reason, detail }, 'telemetry rejected');
+      this.log.warn({ networkId, reason, detail }, 'gateway message rejected');
     }
     return { status: 'rejected', reason, detail };
   }

@@ -47,7 +47,7 @@ export async function startEmbeddedBroker(
       pipeline.directory.verifyToken(username, password.toString('utf8')).then(
         (gateway) => {
           if (!gateway) {
-            pipeline.counters.reject('badToken');
+            pipeline.rejected(username, 'badToken', 'wrong device token or unknown network id');
             done(authError('bad network id or device token', BAD_USERNAME_OR_PASSWORD), false);
             return;
           }
@@ -66,7 +66,11 @@ export async function startEmbeddedBroker(
         topic.networkId !== gateway.networkId ||
         !GATEWAY_PUBLISHES.includes(topic.kind)
       ) {
-        pipeline.counters.reject('badTopic');
+        pipeline.rejected(
+          gateway?.networkId ?? '',
+          'badTopic',
+          `may not publish to ${packet.topic}`,
+        );
         callback(new Error('topic not allowed'));
         return;
       }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { testDatabaseTargets } from '../helpers/databases';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
@@ -10,6 +10,13 @@ const publish = (client: MqttClient, id: string, message: unknown) =>
     typeof message === 'string' ? message : JSON.stringify(message),
     { qos: 1 },
   );
+
+/** The reasons of the rejections a spied logger's warn() was given, in order. */
+function loggedReasons(warn: MockInstance): string[] {
+  return warn.mock.calls
+    .map(([fields]) => (fields as { reason?: string } | undefined)?.reason)
+    .filter((reason): reason is string => typeof reason === 'string');
+}
 
 describe.each(testDatabaseTargets())('ingesting telemetry on $name', (target) => {
   let t: TestRoost;
@@ -58,6 +65,7 @@ describe.each(testDatabaseTargets())('ingesting telemetry on $name', (target) =>
   });
 
   it('refuses, counts and logs bad messages, and still takes the next good one', async () => {
+    const warn = vi.spyOn(t.roost.ingest.log, 'warn');
     const before = t.roost.ingest.counters.snapshot().rejected;
     const base = Date.now() - 50_000;
     await publish(client, gw.networkId, '{"ts": 1, "metrics": ');
@@ -74,12 +82,21 @@ describe.each(testDatabaseTargets())('ingesting telemetry on $name', (target) =>
     expect(after.outOfRange - before.outOfRange).toBe(1);
     expect(after.schema - before.schema).toBe(1);
     expect(after.clock - before.clock).toBe(1);
+    expect(loggedReasons(warn)).toEqual([
+      'malformed',
+      'unknownMetric',
+      'outOfRange',
+      'schema',
+      'clock',
+    ]);
+    warn.mockRestore();
     const stored = await rawCount(gw.houseId);
     await publish(client, gw.networkId, { ts: base + 1000, metrics: { temperature: 21 } });
     expect(await rawCount(gw.houseId)).toBe(stored + 1);
   });
 
   it('refuses a wrong device token and a foreign topic', async () => {
+    const warn = vi.spyOn(t.roost.ingest.log, 'warn');
     const before = t.roost.ingest.counters.snapshot().rejected.badToken;
     await expect(t.gateway(gw.networkId, 'not-the-token')).rejects.toThrow(
       /Bad username or password|Not authorized/i,
@@ -94,6 +111,8 @@ describe.each(testDatabaseTargets())('ingesting telemetry on $name', (target) =>
     );
     await closed;
     expect(await rawCount(other.houseId)).toBe(0);
+    expect(loggedReasons(warn)).toEqual(['badToken', 'badTopic']);
+    warn.mockRestore();
     client = await t.gateway(gw.networkId, 'token-w4');
   });
 
