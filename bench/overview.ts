@@ -3,11 +3,11 @@ import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { readConfig } from '../server/config';
 import { DEMO_PASSWORD } from '../server/demo/demoFarms';
-import type { HouseLiveState } from '../server/ingest/types';
+import type { HouseLiveState } from '../server/houses/state';
 import { startRoost, type RunningRoost } from '../server/roost';
 
 /**
- * The house overview with HOUSES houses (issue 5): time to first render of the card grid, and
+ * The house overview with HOUSES houses: time to first render of the card grid, and
  * frame times while UPDATES_PER_S house updates a second arrive through the live hub. A real
  * server (PGlite) and the built console (BENCH_DIST_DIR, default dist/) in headless Chromium.
  * Figures, never assertions. `BENCH_ONLY=overview npm run bench` or `npx tsx bench/overview.ts`.
@@ -283,7 +283,7 @@ export async function benchOverview(): Promise<OverviewBench> {
           alarmTop: null,
         });
       }
-      roost.live.onStatus(states);
+      roost.live.publishStates(states);
     }, PUSH_EVERY_MS);
     await page.waitForTimeout(5_000);
     const round = (v: number) => Math.round(v * 10) / 10;
@@ -331,7 +331,7 @@ export async function benchOverview(): Promise<OverviewBench> {
       sortedByFarm: byFarm,
       sortedByStatus: byStatus,
       note:
-        'updates enter through the live hub (LiveHub.onStatus, what ingest calls after storing), ' +
+        'updates enter through the live hub (LiveHub.publishStates, what ingest calls after storing), ' +
         'not MQTT: the bench houses have no gateways. First render: navigation start → the ' +
         'first animation frame showing a card and count-all = all houses. Headless Chromium, ' +
         'software rendering, a shared 2-core machine, under nice 19',

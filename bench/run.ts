@@ -115,7 +115,7 @@ async function main(): Promise<void> {
     }
   }
   if (only.has('alarms')) {
-    console.log('Alarms (issue 6): rule cost and publish → badge count, PGlite');
+    console.log('Alarms: rule cost and publish → badge count, PGlite');
     const a = await benchAlarms();
     results.alarms = a;
     row('alarm evaluation per reading (16 metrics, 4 devices)', `${a.evaluationUsPerReading} µs`);

@@ -4,11 +4,11 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { readConfig } from '../server/config';
 import { DEMO_PASSWORD } from '../server/demo/demoFarms';
-import type { HouseLiveState } from '../server/ingest/types';
+import type { HouseLiveState } from '../server/houses/state';
 import { startRoost } from '../server/roost';
 
 /**
- * The wall under load (issue 7): FARMS extra farms (one house each) whose houses all change once
+ * The wall under load: FARMS extra farms (one house each) whose houses all change once
  * a second through the live hub. Frame times in the browser while they do (20 s after a
  * warm-up), and the JS heap after 5 minutes of updates vs after BENCH_WALL_MINUTES (goal: within
  * 10 %). Figures, never assertions. Needs a build: BENCH_DIST_DIR (default dist).
@@ -18,10 +18,10 @@ import { startRoost } from '../server/roost';
 const FARMS = Number(process.env.BENCH_WALL_FARMS ?? 10_000);
 /** Long enough for the first snapshot, the map and the JIT to settle before measuring. */
 const WARM_UP_MS = Number(process.env.BENCH_WALL_WARMUP_MS ?? 30_000);
-/** Issue 7: the farm points update once per second. */
+/** The farm points update once per second, as a busy installation's would. */
 const UPDATE_EVERY_MS = 1_000;
 const FRAME_SAMPLE_MS = 20_000;
-/** Issue 7: the heap after 30 minutes is compared with the heap after 5. */
+/** The heap after 30 minutes is compared with the heap after 5. */
 const HEAP_BASE_MINUTES = 5;
 /** The 7 demo provinces: extra farms spread over them. */
 const PROVINCES = ['370000', '130000', '210000', '410000', '440000', '510000', '320000'];
@@ -117,7 +117,7 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
         alarmCount: (i + tick) % 17 === 0 ? 1 : 0,
         alarmTop: null,
       }));
-      roost.live.onStatus(states);
+      roost.live.publishStates(states);
     }, UPDATE_EVERY_MS);
     const until = (ms: number) => page.waitForTimeout(Math.max(0, startedAt + ms - Date.now()));
 

@@ -1,19 +1,38 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyServerOptions,
+} from 'fastify';
+import { adminRoutes } from './admin/routes';
+import { alarmRoutes } from './alarms/routes';
+import { authRoutes } from './auth/routes';
 import { findSession } from './auth/sessions';
-import { adminRoutes } from './http/adminRoutes';
-import { alarmRoutes } from './http/alarmRoutes';
-import { authRoutes } from './http/authRoutes';
-import { houseRoutes } from './http/houseRoutes';
+import { houseRoutes } from './houses/routes';
 import { tokenOf, type AppContext } from './http/context';
 import { envelope, localeOf, sendError } from './http/envelope';
-import { ApiError } from './http/errors';
+import { ApiError, apiErrorOf } from './http/errors';
 import { translate } from './http/messages';
 import { isSameSite } from './http/origin';
 import { registerConsole } from './http/staticConsole';
-import { systemRoutes } from './http/systemRoutes';
-import { telemetryRoutes } from './http/telemetryRoutes';
-import { userRoutes } from './http/userRoutes';
-import { wallRoutes } from './http/wallRoutes';
+import { ingestRoutes } from './ingest/routes';
+import { systemRoutes } from './system/routes';
+import { Refusal } from './refusal';
+import { wallRoutes } from './wall/routes';
+
+/**
+ * Every feature's routes, mounted under /api: each feature folder owns its route modules
+ * (`server/<feature>/routes.ts` or `routes/index.ts`) and is registered here, and only here.
+ */
+const FEATURE_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [
+  systemRoutes,
+  authRoutes,
+  ingestRoutes,
+  alarmRoutes,
+  adminRoutes,
+  houseRoutes,
+  wallRoutes,
+];
 
 /** JSON bodies above this are refused with 413; uploads set their own, larger limits. */
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -62,6 +81,7 @@ export async function buildApp(
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ApiError) return sendError(request, reply, error);
+    if (error instanceof Refusal) return sendError(request, reply, apiErrorOf(error));
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     const code = (error as { code?: string }).code ?? '';
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
@@ -98,14 +118,7 @@ export async function buildApp(
 
   await app.register(
     async (api) => {
-      await api.register(systemRoutes(ctx));
-      await api.register(authRoutes(ctx));
-      await api.register(userRoutes(ctx));
-      await api.register(telemetryRoutes(ctx));
-      await api.register(alarmRoutes(ctx));
-      await api.register(adminRoutes(ctx));
-      await api.register(houseRoutes(ctx));
-      await api.register(wallRoutes(ctx));
+      for (const routes of FEATURE_ROUTES) await api.register(routes(ctx));
     },
     { prefix: '/api' },
   );

@@ -26,7 +26,7 @@ export async function bootstrap(config: Config, database: Database): Promise<Boo
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users);
   const empty = n === 0;
   const [stored] = await db.select().from(settings).where(eq(settings.key, 'demo'));
-  // ROOST_DEMO defaults to on only for a new embedded database (DESIGN.md §3).
+  // ROOST_DEMO defaults to on only for a new embedded database (an existing or external database keeps what it had).
   const demo = config.demo ?? (stored ? stored.value === '1' : empty && database.kind === 'pglite');
   if (!empty) {
     if (config.demo !== null && stored?.value !== (demo ? '1' : '0'))

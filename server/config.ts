@@ -114,7 +114,7 @@ const envSchema = z.object({
     .default('warn'),
 });
 
-/** Reads and checks every variable of DESIGN.md §3 once. Empty strings count as unset. */
+/** Reads and checks every variable (the README's table) once. Empty strings count as unset. */
 export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
   const present = Object.fromEntries(
     Object.entries(env).filter(

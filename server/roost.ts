@@ -17,7 +17,7 @@ import { startMaintenance, type Maintenance } from './ingest/maintenance';
 import { IngestPipeline } from './ingest/pipeline';
 import { LiveHub } from './live/hub';
 import { wireAlarms } from './alarms/wiring';
-import { SessionEvents } from './sessionEvents';
+import { ServerEvents } from './events';
 import { pino, type Logger } from 'pino';
 import { DEMO_INTERVAL_SECONDS } from './demo/demoFarms';
 import { loadDemoGateways } from './simulator/cliArgs';
@@ -34,6 +34,7 @@ export interface RunningRoost {
   app: FastifyInstance;
   database: Database;
   ingest: IngestPipeline;
+  events: ServerEvents;
   live: LiveHub;
   maintenance: Maintenance;
   boot: BootstrapResult;
@@ -73,9 +74,10 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
 
     const boot = await bootstrap(config, database);
     const log = pino({ level: config.logLevel });
-    const ingest = new IngestPipeline(database, new GatewayDirectory(database.db), log);
+    // The one event bus of this process: each part below is handed it, and subscribes itself.
+    const events = new ServerEvents(log);
+    const ingest = new IngestPipeline(database, new GatewayDirectory(database.db), events, log);
     cleanups.push(() => ingest.drain());
-    const sessionEvents = new SessionEvents();
 
     let mqttState: () => 'ok' | 'off' | 'down' = () => 'off';
     let broker: EmbeddedBroker | null = null;
@@ -109,19 +111,18 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
         version: VERSION,
         mqttState,
         ingest,
-        sessionEvents,
+        events,
       },
       { loggerInstance: log },
     );
     cleanups.push(() => app.close());
     const live = await LiveHub.attach(app.server, database, { redisUrl: config.redisUrl, log });
     cleanups.push(() => live.close());
-    ingest.listen(live);
-    sessionEvents.listen(live);
+    live.listen(events);
     const alarms = wireAlarms({
       database,
+      events,
       ingest,
-      live,
       notify: { webhookUrl: config.notifyWebhookUrl, webhookSecret: config.webhookSecret },
       timeZone: config.timeZone,
       log,
@@ -161,6 +162,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       database,
       boot,
       ingest,
+      events,
       live,
       maintenance,
       close: () => (closing ??= undo()),

@@ -5,13 +5,13 @@ import { farms } from '../db/schema';
 import type { SessionUser } from '../auth/sessions';
 import { writeOperationLog, type LogEntry } from '../oplog';
 import { sessionOf, sourceOf } from '../http/context';
-import { ApiError } from '../http/errors';
+import { Refusal } from '../refusal';
 import type { RoleKey } from '../../src/contract/roles';
 
 /** The signed-in user, refused with 403 unless its role is one of `roles`. */
 export function requireRole(request: FastifyRequest, roles: readonly RoleKey[]): SessionUser {
   const { user } = sessionOf(request);
-  if (!roles.includes(user.roleKey)) throw new ApiError(403, 'auth.forbidden');
+  if (!roles.includes(user.roleKey)) throw new Refusal('forbidden', 'auth.forbidden');
   return user;
 }
 
@@ -68,7 +68,7 @@ export async function manageableNodes(
 /** The organisation of a farm node, or 404. */
 export async function orgOfNode(db: Db, nodeId: number): Promise<number> {
   const [row] = await db.select({ orgId: farms.orgId }).from(farms).where(eq(farms.id, nodeId));
-  if (!row) throw new ApiError(404, 'admin.notFound');
+  if (!row) throw new Refusal('notFound', 'admin.notFound');
   return row.orgId;
 }
 
@@ -79,7 +79,7 @@ export function conflictAs(
   return (error: unknown): never => {
     const code = (error as { code?: string; cause?: { code?: string } }).code;
     const causeCode = (error as { cause?: { code?: string } }).cause?.code;
-    if (code === '23505' || causeCode === '23505') throw new ApiError(409, key);
+    if (code === '23505' || causeCode === '23505') throw new Refusal('conflict', key);
     throw error;
   };
 }

@@ -4,7 +4,7 @@ import { scopeOf, type Scope } from '../auth/scope';
 import type { SessionUser } from '../auth/sessions';
 import type { Db } from '../db/client';
 import { organizations, users } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { Refusal } from '../refusal';
 import type { UserRow } from '../../src/contract/admin';
 import { ROLE_KEYS, ROLE_RANK, type RoleKey } from '../../src/contract/roles';
 import { newPasswordMinLength } from '../../src/contract/password';
@@ -96,7 +96,7 @@ export async function manageableUsers(
 /** One user the viewer may manage, or 404 (never 403: that would say the user exists). */
 export async function manageableUser(db: Db, viewer: Viewer, id: number): Promise<UserRow> {
   const [row] = await manageableUsers(db, viewer, { ids: [id] });
-  if (!row) throw new ApiError(404, 'admin.notFound');
+  if (!row) throw new Refusal('notFound', 'admin.notFound');
   return row;
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Scope } from '../auth/scope';
 import { sessionOf } from '../http/context';
-import { ApiError } from '../http/errors';
+import { Refusal } from '../refusal';
 
 /** SQL condition limiting a house id column to a scope; pushes its parameter. */
 export function scopeWhere(scope: Scope, params: unknown[], column = 'a.house_id'): string {
@@ -9,7 +9,7 @@ export function scopeWhere(scope: Scope, params: unknown[], column = 'a.house_id
   return `${column} = any($${params.push([...scope.houseIds])}::int[])`;
 }
 
-/** Operating actions need the user's operation permission (spec §6 canOperate). */
+/** Operating actions need the user's operation permission (`canOperate`). */
 export function requireOperate(request: FastifyRequest): void {
-  if (!sessionOf(request).user.canOperate) throw new ApiError(403, 'auth.forbidden');
+  if (!sessionOf(request).user.canOperate) throw new Refusal('forbidden', 'auth.forbidden');
 }

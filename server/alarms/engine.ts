@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { gatewayEventSchema } from '../../src/contract/metrics';
 import type { Database, Query } from '../db/client';
-import type { IngestPipeline } from '../ingest/pipeline';
-import type { HouseLiveState, IngestListener, Reading } from '../ingest/types';
+import type { ServerEvents } from '../events';
+import type { HouseLiveState } from '../houses/state';
+import type { GatewayDirectory } from '../ingest/gatewayDirectory';
+import type { Reading } from '../ingest/types';
 import { HouseRulesCache } from './houseRules';
 import { applySteps, openAlarmsOf, openAlarmsOfHouses, type AlarmChange } from './lifecycle';
 import {
@@ -16,7 +18,7 @@ import {
   type RuleState,
   type Step,
 } from './rules';
-import { AlarmService, SUMMARY_STATES, systemClock, type Clock } from './service';
+import { AlarmService, systemClock, type Clock } from './service';
 
 /** Signals (offline, controller events) are debounced by their source: they act at once. */
 const IMMEDIATE = { minDurationMs: 0, clearHoldMs: 0 };
@@ -28,12 +30,12 @@ export interface AlarmEngineOptions {
 }
 
 /**
- * Evaluates the alarm rules on every committed batch (an IngestListener), on gateway status
- * changes and on the gateways' event topic. Per house, the rule state row is read `for update`
+ * Evaluates the alarm rules on every committed batch, on gateway status changes and on the
+ * gateways' event topic. Per house, the rule state row is read `for update`
  * in the evaluating transaction, so a restart keeps pending timers and two processes evaluating
  * the same house take turns; the alarms themselves are changed by conditional statements.
  */
-export class AlarmEngine implements IngestListener {
+export class AlarmEngine {
   readonly service: AlarmService;
   private readonly rules: HouseRulesCache;
   /** Last online flag seen per house: only an actual change is worth a transaction. */
@@ -42,13 +44,20 @@ export class AlarmEngine implements IngestListener {
 
   constructor(
     private readonly database: Database,
-    private readonly ingest: IngestPipeline,
+    private readonly events: ServerEvents,
+    private readonly directory: GatewayDirectory,
     private readonly options: AlarmEngineOptions,
   ) {
     this.now = options.now ?? systemClock;
-    this.service = new AlarmService(database, ingest, this.now);
+    this.service = new AlarmService(database, events, this.now);
     this.rules = new HouseRulesCache(database, options.timeZone, this.now);
-    this.service.bus.onRulesChanged((houseId) => this.rules.forget(houseId));
+  }
+
+  /** Subscribes the engine to stored batches, gateway status and changed alarm limits. */
+  listen(): void {
+    this.events.on('batchStored', (batch) => this.onStored(batch.readings, batch.states));
+    this.events.on('gatewayStatus', (states) => this.onStatus(states));
+    this.events.on('alarmRulesChanged', (houseId) => this.rules.forget(houseId));
   }
 
   async onStored(
@@ -119,9 +128,7 @@ export class AlarmEngine implements IngestListener {
 
   /** Gateway online/offline (the status topic, its will, the offline sweep). */
   async onStatus(states: readonly HouseLiveState[]): Promise<void> {
-    const changed = states.filter(
-      (s) => !SUMMARY_STATES.has(s) && this.onlineSeen.get(s.houseId) !== s.online,
-    );
+    const changed = states.filter((s) => this.onlineSeen.get(s.houseId) !== s.online);
     if (changed.length === 0) return;
     for (const s of changed) this.onlineSeen.set(s.houseId, s.online);
     const sorted = [...changed].sort((a, b) => a.houseId - b.houseId);
@@ -151,7 +158,7 @@ export class AlarmEngine implements IngestListener {
       }
     }
     const parsed = gatewayEventSchema.safeParse(json);
-    const gateway = await this.ingest.directory.find(networkId);
+    const gateway = await this.directory.find(networkId);
     if (!parsed.success || !gateway || gateway.houseId === null || gateway.farmId === null) {
       this.options.log.warn({ networkId }, 'gateway event refused');
       return false;

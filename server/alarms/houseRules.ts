@@ -6,7 +6,7 @@ import type { Clock } from './service';
 /**
  * House context is configuration (flock, breed standard, the house's limits), not rule state:
  * it is cached this long, so a change made on another server process applies within a minute
- * (this process's own changes drop the entry at once through the alarm bus).
+ * (this process's own changes drop the entry at once: the bus's `alarmRulesChanged`).
  */
 const RULES_TTL_MS = 60_000;
 

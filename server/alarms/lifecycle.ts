@@ -1,7 +1,7 @@
 import type { Alarm, AlarmCause, AlarmSeverity, AlarmState } from '../../src/contract/alarms';
 import type { Query } from '../db/client';
-import type { HouseLiveState } from '../ingest/types';
-import { STATE_COLUMNS, stateFromRow, type StateRow } from '../ingest/writer';
+import type { HouseLiveState } from '../houses/state';
+import { STATE_COLUMNS, stateFromRow, type StateRow } from '../houses/state';
 import { keyOf, type OpenAlarm, type Step } from './rules';
 
 /**

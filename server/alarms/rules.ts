@@ -6,7 +6,7 @@ import type { AlarmCause, AlarmSeverity, HouseAlarmLimits } from '../../src/cont
  * reading's. The engine (engine.ts) keeps the state in `alarm_rule_state` and applies the steps.
  */
 
-/** Empty house (DOMAIN.md run mode 99): no alarms at all. */
+/** Empty house (run mode 99): no alarms at all. */
 export const EMPTY_HOUSE_MODE = 99;
 
 /**

@@ -1,9 +1,8 @@
 import { MANUALLY_CLEARABLE, type Alarm, type AlarmCause } from '../../src/contract/alarms';
 import type { Scope } from '../auth/scope';
 import type { Database, Query } from '../db/client';
-import type { IngestPipeline } from '../ingest/pipeline';
-import type { HouseLiveState } from '../ingest/types';
-import { alarmBusOf, type AlarmBus } from './bus';
+import type { ServerEvents } from '../events';
+import type { HouseLiveState } from '../houses/state';
 import {
   ALARM_FROM,
   ALARM_SELECT,
@@ -20,30 +19,21 @@ import { enqueueNotifications } from './queue';
 export type Clock = () => Date;
 export const systemClock: Clock = () => new Date();
 
-/**
- * House states announced because their alarm summary changed: the engine must not read them
- * as gateway status news (a house that never reported is not "offline").
- */
-export const SUMMARY_STATES = new WeakSet<HouseLiveState>();
-
 export type ManualResult =
   | { ok: true; alarm: Alarm }
   | { ok: false; reason: 'notFound' | 'notActive' | 'notOpen' | 'notClearable' };
 
 /**
  * Alarm changes with their consequences: the houses' alarm summaries in the same transaction,
- * the notification queue, and after the commit the live events and the new house states.
+ * the notification queue, and after the commit `alarmsChanged` and the houses' new states
+ * (`houseSummary`, which is not gateway news: the alarm engine does not hear it).
  */
 export class AlarmService {
-  readonly bus: AlarmBus;
-
   constructor(
     private readonly database: Database,
-    private readonly ingest: IngestPipeline,
+    private readonly events: ServerEvents,
     readonly now: Clock = systemClock,
-  ) {
-    this.bus = alarmBusOf(ingest);
-  }
+  ) {}
 
   /** Runs `fn` in one transaction; houses with changes get their summary refreshed there. */
   async change(fn: (query: Query) => Promise<AlarmChange[]>): Promise<AlarmChange[]> {
@@ -60,9 +50,8 @@ export class AlarmService {
         if (c.kind === 'raised') await enqueueNotifications(query, c.alarm, this.now());
       return made;
     });
-    this.bus.emit(changes);
-    for (const state of states) SUMMARY_STATES.add(state);
-    await this.ingest.announceStatus(states);
+    if (changes.length > 0) void this.events.emit('alarmsChanged', changes);
+    if (states.length > 0) await this.events.emit('houseSummary', states);
     return changes;
   }
 

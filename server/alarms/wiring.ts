@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
+import type { ServerEvents } from '../events';
 import type { IngestPipeline } from '../ingest/pipeline';
-import { alarmBusOf, type AlarmListener } from './bus';
 import { LogAdapter, WebhookAdapter, type ChannelAdapter } from './channels';
 import { NotificationDispatcher } from './dispatcher';
 import { AlarmEngine } from './engine';
@@ -28,21 +28,23 @@ export function notificationAdapters(
 }
 
 /**
- * Alarms in a running server: the engine hears every stored batch and status change, the
- * gateways' event topic, and tells the live hub; the dispatcher sends notifications.
+ * Alarms in a running server: the engine hears every stored batch and status change and the
+ * gateways' event topic, and tells the bus what changed; the dispatcher sends notifications.
  */
 export function wireAlarms(options: {
   database: Database;
+  events: ServerEvents;
   ingest: IngestPipeline;
-  live: AlarmListener;
   notify: { webhookUrl: string | null; webhookSecret: string | null };
   timeZone: string;
   log: FastifyBaseLogger;
 }): AlarmWiring {
   const { database, ingest, log } = options;
-  const engine = new AlarmEngine(database, ingest, { timeZone: options.timeZone, log });
-  ingest.listen(engine);
-  alarmBusOf(ingest).listen(options.live);
+  const engine = new AlarmEngine(database, options.events, ingest.directory, {
+    timeZone: options.timeZone,
+    log,
+  });
+  engine.listen();
   // Events come through the ingest path (either broker), acknowledged only once handled.
   ingest.handleEvents((networkId, payload) => engine.submitEvent(networkId, payload));
   const dispatcher = new NotificationDispatcher(database, {

@@ -4,7 +4,7 @@ import svgCaptcha from 'svg-captcha';
 import type { Db } from '../db/client';
 import { captchas } from '../db/schema';
 
-/** A captcha is good for one try within 2 minutes (issue 2). */
+/** A captcha is good for one try within 2 minutes: a captcha cannot be collected now and used later. */
 export const CAPTCHA_TTL_MS = 2 * 60 * 1000;
 
 export interface IssuedCaptcha {

@@ -4,7 +4,7 @@ import { organizations, sessions, users } from '../db/schema';
 import type { RoleKey } from '../../src/contract/roles';
 import { hashToken, newToken } from './tokens';
 
-/** A session ends after 7 days without use (issue 2). */
+/** A session ends after 7 days without use: a forgotten signed-in browser does not stay open for good. */
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Writing last_used_at on every request would turn each read into a write: once a minute is enough. */
 const TOUCH_EVERY_MS = 60_000;

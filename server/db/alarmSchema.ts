@@ -17,7 +17,7 @@ import { farms, gateways, houses, users } from './schema';
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
 /**
- * Alarms (DESIGN.md §6): active → acknowledged → cleared. `subject` is '' when the cause has
+ * Alarms: active → acknowledged → cleared. `subject` is '' when the cause has
  * none, so the partial unique index below can hold: at most one open (not cleared) alarm per
  * house, cause and subject, whatever number of server processes raise it at once.
  */
@@ -82,7 +82,7 @@ export const alarmLimits = pgTable('alarm_limits', {
   updatedAt: at('updated_at').notNull().defaultNow(),
 });
 
-/** Alarm phone (spec §3): who is told about which alarms, when and how. */
+/** Alarm phone: who is told about which alarms, when and how. */
 export const alarmPhones = pgTable(
   'alarm_phones',
   {
@@ -110,7 +110,7 @@ export const alarmPhones = pgTable(
   (t) => [index('alarm_phones_farm_idx').on(t.farmId)],
 );
 
-/** Alarm input (spec §3): what each DI input of a gateway means. */
+/** Alarm input: what each DI input of a gateway means. */
 export const alarmInputs = pgTable(
   'alarm_inputs',
   {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { StartError } from '../startError';
 
 /**
- * PGlite takes no lock of its own and two processes on one folder corrupt it (RELIABILITY.md):
+ * PGlite takes no lock of its own and two processes on one folder corrupt it:
  * a lock file with our pid makes the second process fail fast. A lock left by a dead process
  * is taken over.
  */

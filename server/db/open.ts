@@ -29,7 +29,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 async function openPglite(dataDir: string): Promise<Database> {
   let location = 'memory://';
   if (dataDir !== 'memory://') {
-    // PGlite does not create the parent folders of its data directory (STACK.md trap 5).
+    // PGlite does not create the parent folders of its data directory (it fails with ENOENT instead).
     location = path.join(dataDir, 'pgdata');
     mkdirSync(location, { recursive: true });
   }

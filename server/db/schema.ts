@@ -89,7 +89,7 @@ export const breeds = pgTable('breeds', {
   createdAt: createdAt(),
 });
 
-/** Breed standard per day of age (spec §3 "breed config per age"). */
+/** Breed standard per day of age (the breed's targets per age). */
 export const breedTargets = pgTable(
   'breed_targets',
   {
@@ -271,7 +271,7 @@ export const loginFailures = pgTable(
   ],
 );
 
-/** Every change anywhere in Roost (spec §3 operation log). */
+/** Every change anywhere in Roost (the operation log). */
 export const operationLogs = pgTable(
   'operation_logs',
   {

@@ -13,7 +13,7 @@ import { farms, organizations, users } from './schema';
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
 /**
- * Kiosk links of the alarm overview wall (issue 7): a read-only wall without a user sign-in.
+ * Kiosk links of the wall: a read-only wall without a user sign-in.
  * Like a session token, the link's token is stored only as its sha256 (server/auth/tokens.ts):
  * a database leak does not open any wall. Revoking keeps the row (the list can say who made
  * it) but sets `revoked_at`, which every check reads.

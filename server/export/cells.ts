@@ -5,7 +5,7 @@
 
 /**
  * A cell a spreadsheet would run as a formula (or as DDE: tab and CR start one too) gets a
- * leading apostrophe, the OWASP "CSV injection" advice (RELIABILITY.md): Excel shows the text,
+ * leading apostrophe, the OWASP "CSV injection" advice: Excel shows the text,
  * runs nothing. Numbers are not passed here: -3.5 is a value, not a formula.
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -20,7 +20,7 @@ export function escapeCell(value: string): string {
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** `YYYY-MM-DD HH:mm:ss` in the installation's time zone (spec §9 default date format). */
+/** `YYYY-MM-DD HH:mm:ss` in the installation's time zone (the product's date format). */
 export function formatDateTime(date: Date, timeZone: string): string {
   let format = formatters.get(timeZone);
   if (!format) {

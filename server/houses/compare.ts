@@ -3,9 +3,9 @@ import type { CompareAlign, Comparison } from '../../src/contract/houses';
 import type { TrendGranularity } from '../../src/contract/overview';
 import { canSeeHouse, type Scope } from '../auth/scope';
 import type { Database } from '../db/client';
-import { ApiError } from '../http/errors';
+import { Refusal } from '../refusal';
 import { alignByAge } from './alignByAge';
-import { readTrends } from '../trends/readTrend';
+import { readTrends } from './readTrend';
 import type { Cell, ExportTable } from './exportTable';
 import { formatTime } from './exportTable';
 
@@ -36,15 +36,15 @@ export async function compareHouses(
   timeZone: string,
 ): Promise<Comparison> {
   if (!METRIC_BY_KEY.has(input.metric))
-    throw new ApiError(400, 'trend.unknownMetric', { metric: input.metric });
+    throw new Refusal('invalid', 'trend.unknownMetric', { metric: input.metric });
   const ids = [...new Set(input.houseIds)];
-  if (ids.some((id) => !canSeeHouse(scope, id))) throw new ApiError(404, 'http.notFound');
+  if (ids.some((id) => !canSeeHouse(scope, id))) throw new Refusal('notFound', 'http.notFound');
   const names = await database.query<HouseNameRow>(
     `select h.id, h.name as house_name, f.name as farm_name
      from houses h join farms f on f.id = h.farm_id where h.id = any($1::int[])`,
     [ids],
   );
-  if (names.length !== ids.length) throw new ApiError(404, 'http.notFound');
+  if (names.length !== ids.length) throw new Refusal('notFound', 'http.notFound');
   const byId = new Map(names.map((n) => [n.id, n]));
   // One statement for every house, averages only: the chart and its export show nothing else.
   const trends = await readTrends(

@@ -41,7 +41,7 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
-/** Bucket start as local "yyyy-MM-dd HH:mm:ss" in the server's zone (spec §9 date format). */
+/** Bucket start as local "yyyy-MM-dd HH:mm:ss" in the server's zone (the product's date format). */
 export function formatTime(ms: number, timeZone: string): string {
   return formatDateTime(new Date(ms), timeZone);
 }

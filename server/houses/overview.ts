@@ -1,6 +1,6 @@
 import type { Scope } from '../auth/scope';
 import type { Database } from '../db/client';
-import { STATE_COLUMNS, stateFromRow, type StateRow } from '../ingest/writer';
+import { stateColumnsOf, stateFromRow, type StateRow } from './state';
 import { presentLive } from '../live/presenter';
 import type { HouseOverview } from '../../src/contract/overview';
 
@@ -33,10 +33,7 @@ const NO_STATE = {
   alarm_top: null,
 };
 
-const STATE_SELECT = STATE_COLUMNS.split(', ')
-  .filter((c) => c !== 'house_id')
-  .map((c) => `hs.${c}`)
-  .join(', ');
+const STATE_SELECT = stateColumnsOf('hs', false);
 
 /**
  * Every house of the scope (optionally of one farm or one house) with its latest state, in the

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { Session } from '../auth/sessions';
 import type { IngestPipeline } from '../ingest/pipeline';
-import type { SessionEvents } from '../sessionEvents';
+import type { ServerEvents } from '../events';
 import { LOG_SOURCES, type LogSource } from '../../src/contract/domain';
 import { ApiError } from './errors';
 
@@ -16,7 +16,8 @@ export interface AppContext {
   mqttState: () => 'ok' | 'off' | 'down';
   /** The one ingest path (POST /api/ingest uses it like MQTT does). */
   ingest: IngestPipeline;
-  sessionEvents: SessionEvents;
+  /** The server's event bus: routes tell it what changed (sessions ended, alarm limits). */
+  events: ServerEvents;
 }
 
 declare module 'fastify' {

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
- * The console's Content-Security-Policy: no inline scripts (RELIABILITY.md). Inline styles stay
+ * The console's Content-Security-Policy: no inline scripts, so injected markup cannot run. Inline styles stay
  * allowed because Blueprint positions popovers with style attributes; workers come from blob:
  * for the map.
  */

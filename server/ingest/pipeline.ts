@@ -1,12 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { gatewayStatusSchema } from '../../src/contract/metrics';
 import type { Database } from '../db/client';
+import type { ServerEvents } from '../events';
+import type { HouseLiveState } from '../houses/state';
 import { IngestCounters } from './counters';
-import { StoredDelivery } from './delivery';
 import { decodeTelemetry, type RejectReason } from './decode';
 import type { GatewayDirectory, GatewayInfo } from './gatewayDirectory';
 import { applyStatus } from './status';
-import type { HouseLiveState, IngestListener, Reading } from './types';
+import type { Reading } from './types';
 import { writeBatch } from './writer';
 
 /**
@@ -17,11 +18,6 @@ import { writeBatch } from './writer';
  * An idle server still writes each reading at once (a batch is what arrived meanwhile).
  */
 const MAX_BATCH = 2_000;
-/**
- * Readings a listener (the alarm engine) may have waiting before the next write waits for it:
- * writes never wait for alarm evaluation, yet its backlog stays bounded.
- */
-const MAX_LISTENER_BACKLOG = 5_000;
 /** Rejections are logged at most this often per second; the counters keep the full count. */
 const REJECT_LOGS_PER_SECOND = 10;
 
@@ -37,30 +33,24 @@ interface Pending {
 }
 
 /**
- * The one path every reading takes, from MQTT or HTTP: decode → validate → (the monitor's
- * live stream) → batch → store idempotently → tell the listeners (alarms, live hub). `submitTelemetry` resolves only once
- * the reading is committed, so the MQTT acknowledgement can wait for it; it throws when the
- * database fails, and then nothing is acknowledged.
+ * The one path every reading takes, from MQTT or HTTP: decode → validate → `readingAccepted`
+ * (the monitor's live stream) → batch → store idempotently → `batchStored` (alarms, live hub).
+ * `submitTelemetry` resolves only once the reading is committed, so the MQTT acknowledgement
+ * can wait for it; it throws when the database fails, and then nothing is acknowledged.
  */
 export class IngestPipeline {
   readonly counters = new IngestCounters();
-  private readonly listeners: IngestListener[] = [];
   private eventHandler: ((networkId: string, payload: Buffer) => Promise<unknown>) | null = null;
   private queue: Pending[] = [];
   private flushing: Promise<void> | null = null;
   private logBudget = { second: 0, used: 0 };
-  /** Per listener: its delivery of stored batches. */
-  private readonly deliveries = new Map<IngestListener, StoredDelivery>();
 
   constructor(
     private readonly database: Database,
     readonly directory: GatewayDirectory,
+    private readonly events: ServerEvents,
     readonly log: FastifyBaseLogger,
   ) {}
-
-  listen(listener: IngestListener): void {
-    this.listeners.push(listener);
-  }
 
   /** Who handles the gateways' event topic (controller alarms, DI inputs): the alarm engine. */
   handleEvents(handler: (networkId: string, payload: Buffer) => Promise<unknown>): void {
@@ -100,13 +90,7 @@ export class IngestPipeline {
       networkId,
       receivedAt: new Date(now),
     };
-    for (const listener of this.listeners) {
-      try {
-        listener.onAccepted?.(reading);
-      } catch (error) {
-        this.log.error({ err: error }, 'ingest listener failed');
-      }
-    }
+    void this.events.emit('readingAccepted', reading);
     return new Promise<SubmitResult>((resolve, reject) => {
       this.queue.push({ reading, resolve, reject });
       this.schedule();
@@ -142,13 +126,13 @@ export class IngestPipeline {
       parsed.data,
     );
     this.counters.statusMessages += 1;
-    if (states.length > 0) await this.notify((l) => l.onStatus?.(states));
+    await this.announceStatus(states);
     return { status: 'stored' };
   }
 
-  /** Tells the listeners about state changes found elsewhere (the offline sweep). */
+  /** Gateway status changes found elsewhere too (the offline sweep). */
   async announceStatus(states: readonly HouseLiveState[]): Promise<void> {
-    if (states.length > 0) await this.notify((l) => l.onStatus?.(states));
+    if (states.length > 0) await this.events.emit('gatewayStatus', states);
   }
 
   /** Resolves when everything submitted so far is stored (or failed): for a clean shutdown. */
@@ -157,7 +141,7 @@ export class IngestPipeline {
       if (!this.flushing) this.schedule();
       await this.flushing;
     }
-    await Promise.all([...this.deliveries.values()].map((d) => d.idle()));
+    await this.events.idle();
   }
 
   private schedule(): void {
@@ -197,33 +181,10 @@ export class IngestPipeline {
     this.counters.duplicates += result.duplicates;
     const inserted = new Set(result.inserted);
     for (const p of batch) p.resolve({ status: inserted.has(p.reading) ? 'stored' : 'duplicate' });
-    if (result.inserted.length > 0) await this.deliverStored(result.inserted, result.states);
-  }
-
-  /**
-   * Hands a stored batch to every listener without waiting for it: the live hub sends it at
-   * once while the alarm engine may still be on earlier batches, and the next write starts.
-   */
-  private async deliverStored(readings: Reading[], states: HouseLiveState[]): Promise<void> {
-    for (const listener of this.listeners) {
-      if (!listener.onStored) continue;
-      let delivery = this.deliveries.get(listener);
-      if (!delivery)
-        this.deliveries.set(listener, (delivery = new StoredDelivery(listener, this.log)));
-      delivery.push(readings, states);
-      if (delivery.backlog > MAX_LISTENER_BACKLOG) await delivery.idle();
-    }
-  }
-
-  private async notify(call: (listener: IngestListener) => void | Promise<void>): Promise<void> {
-    for (const listener of this.listeners) {
-      try {
-        await call(listener);
-      } catch (error) {
-        // A listener's failure (alarms, live) must never undo or block storage.
-        this.log.error({ err: error }, 'ingest listener failed');
-      }
-    }
+    // The live hub sends the batch at once while the alarm engine may still be on earlier
+    // batches, and the next write starts (the bus's `queued` delivery).
+    if (result.inserted.length > 0)
+      await this.events.emit('batchStored', { readings: result.inserted, states: result.states });
   }
 
   /**

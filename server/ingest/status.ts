@@ -1,7 +1,12 @@
 import type { GatewayStatusMessage } from '../../src/contract/metrics';
 import type { Database } from '../db/client';
-import type { HouseLiveState } from './types';
-import { STATE_COLUMNS, stateFromRow, type StateRow } from './writer';
+import {
+  STATE_COLUMNS,
+  stateColumnsOf,
+  stateFromRow,
+  type HouseLiveState,
+  type StateRow,
+} from '../houses/state';
 
 interface AssignedGateway {
   gatewayId: number;
@@ -69,9 +74,7 @@ export async function sweepSilentGateways(database: Database): Promise<HouseLive
        from gateways g, houses h
        where g.id = hs.gateway_id and h.id = hs.house_id and hs.online
          and hs.last_seen_at < now() - make_interval(secs => g.interval_seconds * 3)
-       returning hs.gateway_id, h.farm_id, ${STATE_COLUMNS.split(', ')
-         .map((c) => `hs.${c}`)
-         .join(', ')}`,
+       returning hs.gateway_id, h.farm_id, ${stateColumnsOf('hs')}`,
     );
     if (rows.length > 0) {
       await query(

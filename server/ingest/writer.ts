@@ -1,7 +1,10 @@
-import type { AlarmSummary } from '../../src/contract/alarms';
 import { METRIC_KEYS } from '../../src/contract/metrics';
 import type { Query } from '../db/client';
-import type { HouseLiveState, Reading } from './types';
+import { STATE_COLUMNS, stateFromRow, type HouseLiveState, type StateRow } from '../houses/state';
+import type { Reading } from './types';
+
+/** PGlite answers a json aggregate as text, pg as parsed JSON. */
+const toJson = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
 const metricColumnList = METRIC_KEYS.map((k) => `"${k}"`).join(', ');
 const metricParams = METRIC_KEYS.map((_, i) => `$${i + 7}::real[]`).join(', ');
@@ -57,9 +60,6 @@ export function rawInsertParams(batch: readonly Reading[]): unknown[] {
     ...METRIC_KEYS.map((key) => column((r) => r.metrics[key] ?? null)),
   ];
 }
-
-/** The selected state columns, shared by every statement that answers a house's live state. */
-export const STATE_COLUMNS = `house_id, online, network, gateway_version, online_since, last_seen_at, last_ts, mode, metrics, faults, devices, alarm_count, alarm_top`;
 
 const ROLLUP_COLUMNS = METRIC_KEYS.flatMap((k) => [
   `"${k}_min"`,
@@ -286,42 +286,4 @@ function latestPerHouse(batch: readonly Reading[]): Reading[] {
     merged.push({ ...newest, metrics, faults, devices, mode });
   }
   return merged;
-}
-
-export interface StateRow {
-  house_id: number;
-  online: boolean;
-  network: string | null;
-  gateway_version: string | null;
-  online_since: Date | string | null;
-  last_seen_at: Date | string | null;
-  last_ts: Date | string | null;
-  mode: number | null;
-  metrics: Record<string, number> | string;
-  faults: Record<string, string> | string;
-  devices: Record<string, { state: number; opening?: number }> | string;
-  alarm_count: number;
-  alarm_top: AlarmSummary | string | null;
-}
-
-const toDate = (v: Date | string | null) => (v === null ? null : new Date(v));
-const toJson = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
-
-export function stateFromRow(row: StateRow, farmId: number): HouseLiveState {
-  return {
-    houseId: row.house_id,
-    farmId,
-    online: row.online,
-    network: row.network,
-    gatewayVersion: row.gateway_version,
-    onlineSince: toDate(row.online_since),
-    lastSeenAt: toDate(row.last_seen_at),
-    lastTs: toDate(row.last_ts),
-    mode: row.mode,
-    metrics: toJson(row.metrics),
-    faults: toJson(row.faults),
-    devices: toJson(row.devices),
-    alarmCount: Number(row.alarm_count ?? 0),
-    alarmTop: row.alarm_top == null ? null : toJson(row.alarm_top),
-  };
 }

@@ -14,9 +14,10 @@ import {
 import { canSeeHouse, scopeOf, type Scope } from '../auth/scope';
 import { findSession } from '../auth/sessions';
 import type { Database } from '../db/client';
-import type { HouseLiveState, IngestListener, Reading } from '../ingest/types';
+import type { ServerEvents } from '../events';
+import type { HouseLiveState } from '../houses/state';
+import type { Reading } from '../ingest/types';
 import { isSameSite } from '../http/origin';
-import type { SessionListener } from '../sessionEvents';
 import { findKiosk, isKioskToken } from '../wall/kiosk';
 import { diffLive, presentLive, presentReading, withNewerReading } from './presenter';
 
@@ -50,7 +51,7 @@ export interface LiveHubOptions {
  * and sent to each socket at most 4 times a second, only the changed fields; the monitor page's
  * subscription to one house gets every reading as it is stored.
  */
-export class LiveHub implements IngestListener, SessionListener {
+export class LiveHub {
   private readonly pending = new Map<number, HouseLive>();
   private readonly lastSent = new Map<number, HouseLive>();
   private readonly timer: NodeJS.Timeout;
@@ -74,7 +75,7 @@ export class LiveHub implements IngestListener, SessionListener {
   ): Promise<LiveHub> {
     const io: LiveServer = new Server(server, {
       serveClient: false,
-      // The handshake must come from this site when a browser makes it (RELIABILITY.md).
+      // The handshake must come from this site when a browser makes it (no cross-site socket).
       allowRequest: (req, callback) => {
         const sameSite = isSameSite(req.headers.origin, req.headers.host);
         callback(sameSite ? null : 'cross-site handshake refused', sameSite);
@@ -109,12 +110,27 @@ export class LiveHub implements IngestListener, SessionListener {
     return hub;
   }
 
+  /** Subscribes the hub to what browsers are shown: readings, house states, alarms, sessions. */
+  listen(events: ServerEvents): void {
+    events.on('readingAccepted', (reading) => this.sendReading(reading));
+    events.on('batchStored', (batch) => this.publishStates(batch.states));
+    events.on('gatewayStatus', (states) => this.publishStates(states));
+    events.on('houseSummary', (states) => this.publishStates(states));
+    events.on('alarmsChanged', (changes) => {
+      for (const change of changes) this.alarmChanged(change);
+    });
+    events.on('sessionEnded', (tokenHash) => this.sessionEnded(tokenHash));
+    events.on('otherSessionsEnded', ({ userId, keepTokenHash }) =>
+      this.otherSessionsEnded(userId, keepTokenHash),
+    );
+  }
+
   /**
    * The monitor's full-rate stream gets a reading as soon as it is valid: waiting for its batch
    * to commit cost ~100 ms at 1,000 readings/s. The house's state, its deltas and its alarms
-   * still follow the commit (DESIGN.md §6).
+   * still follow the commit.
    */
-  onAccepted(reading: Reading): void {
+  private sendReading(reading: Reading): void {
     const room = `monitor:${reading.houseId}`;
     // Socket.IO encodes a packet before it looks at the room: skip rooms nobody is in here.
     // With Redis, a monitor may be open on another process, so every reading goes out.
@@ -122,21 +138,13 @@ export class LiveHub implements IngestListener, SessionListener {
       this.io.to(room).emit('house:reading', presentReading(reading));
   }
 
-  onStored(_readings: readonly Reading[], states: readonly HouseLiveState[]): void {
-    this.publish(states);
-  }
-
-  onStatus(states: readonly HouseLiveState[]): void {
-    this.publish(states);
-  }
-
   /** Ends the live connections of one session (logout) within the next moment, on every process. */
-  sessionEnded(tokenHash: string): void {
+  private sessionEnded(tokenHash: string): void {
     this.io.in(`session:${tokenHash}`).disconnectSockets(true);
   }
 
   /** Ends a user's other sessions' sockets (password change). */
-  otherSessionsEnded(userId: number, keepTokenHash: string): void {
+  private otherSessionsEnded(userId: number, keepTokenHash: string): void {
     this.io.in(`user:${userId}`).except(`session:${keepTokenHash}`).disconnectSockets(true);
   }
 
@@ -159,8 +167,8 @@ export class LiveHub implements IngestListener, SessionListener {
     }
   }
 
-  /** An alarm changed in this process (the alarm bus): tell the sockets that may see its house. */
-  alarmChanged(change: { kind: AlarmEventKind; alarm: AlarmEvent }): void {
+  /** An alarm changed in this process: tell the sockets that may see its house, on every process. */
+  private alarmChanged(change: { kind: AlarmEventKind; alarm: AlarmEvent }): void {
     this.deliverAlarm(change.kind, change.alarm);
     if (this.closeRedis) this.io.serverSideEmit('alarm:changed', change.kind, change.alarm);
   }
@@ -216,7 +224,11 @@ export class LiveHub implements IngestListener, SessionListener {
     await this.closeRedis?.();
   }
 
-  private publish(states: readonly HouseLiveState[]): void {
+  /**
+   * House states to send to browsers, coalesced (what the bus's state events call; the
+   * benchmarks push synthetic states here).
+   */
+  publishStates(states: readonly HouseLiveState[]): void {
     if (states.length === 0) return;
     const live = states.map(presentLive);
     this.enqueue(live);
@@ -235,7 +247,7 @@ export class LiveHub implements IngestListener, SessionListener {
     const token: unknown = socket.handshake.auth?.token;
     if (typeof token !== 'string' || token.length === 0 || token.length > 200)
       throw new Error('unauthorized');
-    // A wall's kiosk link (issue 7): no user (id 0 is nobody's), its own scope. Its token hash
+    // A wall's kiosk link: no user (id 0 is nobody's), its own scope. Its token hash
     // names its session room, so revoking it closes its sockets like a logout does.
     if (isKioskToken(token)) {
       const kiosk = await findKiosk(this.database, token);

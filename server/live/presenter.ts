@@ -1,5 +1,6 @@
 import type { HouseDelta, HouseLive, HouseReading } from '../../src/contract/live';
-import type { HouseLiveState, Reading } from '../ingest/types';
+import type { Reading } from '../ingest/types';
+import type { HouseLiveState } from '../houses/state';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

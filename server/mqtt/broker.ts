@@ -5,7 +5,7 @@ import type { IngestPipeline } from '../ingest/pipeline';
 import { guardedConnection } from './packetGuard';
 import { GATEWAY_PUBLISHES, gatewayTopic, parseGatewayTopic } from './topics';
 
-/** A socket that has not sent CONNECT within 10 s is closed (RELIABILITY.md). */
+/** A socket that has not sent CONNECT within 10 s is closed: idle sockets must not pile up. */
 const CONNECT_TIMEOUT_MS = 10_000;
 /** Largest MQTT packet accepted: a 30-metric reading is ~1 KiB; a config file fits too. */
 export const MAX_PACKET_BYTES = 256 * 1024;
@@ -30,7 +30,7 @@ function authError(message: string, returnCode: number): AuthenticateError {
  * The embedded MQTT broker. Gateways sign in with user name = network id and password = their
  * device token; each may only publish and subscribe under its own topics. A telemetry message
  * is acknowledged (PUBACK) only after it is stored: `authorizePublish` is the one hook aedes
- * waits for before acknowledging (RELIABILITY.md: acking first lost 58 % of readings in crashes).
+ * waits for before acknowledging (measured: acknowledging first lost 58 % of readings in crashes).
  */
 export async function startEmbeddedBroker(
   pipeline: IngestPipeline,

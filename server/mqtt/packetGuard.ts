@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 
 /**
  * aedes has no maximum packet size: one unauthenticated socket declaring a 200 MB packet made
- * the broker buffer it (RELIABILITY.md). This reads each MQTT fixed header as bytes pass and
+ * the broker buffer it (a memory attack). This reads each MQTT fixed header as bytes pass and
  * cuts the connection as soon as a packet declares more than `maxBytes`, before it is buffered.
  */
 export class PacketSizeGuard extends Transform {

@@ -1,4 +1,4 @@
-/** MQTT topics of DESIGN.md §5. A gateway may only use the topics under its own network id. */
+/** The gateways' MQTT topics (`roost/v1/{networkId}/…`, listed in the README). A gateway may only use the topics under its own network id. */
 export const TOPIC_ROOT = 'roost/v1';
 
 export const GATEWAY_TOPICS = ['telemetry', 'status', 'event', 'config/set', 'config/ack'] as const;

@@ -61,7 +61,7 @@ export interface ControllerInput {
 
 export interface ControllerOutput {
   level: number;
-  /** Run mode code (DOMAIN.md). */
+  /** Run mode code of the controller (see `RUN_MODES` in src/contract). */
   mode: number;
   heaterOn: boolean;
   padOn: boolean;

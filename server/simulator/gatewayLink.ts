@@ -6,7 +6,7 @@ import { Outbox } from './outbox';
 export const OUTBOX_CAPACITY = 10_000;
 /**
  * QoS 1 messages a gateway may have unacknowledged at once: enough to drain a backlog quickly
- * while the server acknowledges only after its batch is stored (RELIABILITY.md).
+ * while the server acknowledges only after its batch is stored, so nothing acknowledged is lost.
  */
 const MAX_INFLIGHT = 100;
 /**

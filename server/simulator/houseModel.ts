@@ -31,7 +31,7 @@ const MAX_INTEGRATION_STEPS = 288;
 /** Live weight of a full house (kg): about 25,000 broilers at 2.8 kg. */
 const FULL_HOUSE_KG = 70_000;
 export const PROBE_COUNT = 4;
-/** DOMAIN.md: −999 is "not connected". */
+/** The controllers' sentinel −999: the probe is not connected. */
 export const NOT_CONNECTED = -999;
 /** Birds die faster while a house overheats. */
 const HEAT_MORTALITY_FACTOR = 4;

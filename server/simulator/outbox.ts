@@ -15,7 +15,7 @@ const COMPACT_AFTER_ITEMS = 1024;
 /**
  * A gateway's bounded, ordered outbox. Every message stays here until the broker acknowledges
  * it: a publish that fails for any reason (mqtt.js reports "Connection closed" for a publish
- * made while it resends after a reconnect, and never resends it: RELIABILITY.md) goes back to
+ * made while it resends after a reconnect, and never resends it: a known way to lose data) goes back to
  * pending and is sent again, in order, on the next connection. Delivery is at least once: a
  * message whose acknowledgement was lost is sent twice, and the server stores it once.
  */

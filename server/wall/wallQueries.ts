@@ -23,7 +23,7 @@ interface HouseRow {
   alarm_count: number | null;
 }
 
-/** DOMAIN.md: a house in alarm outweighs an offline one, which outweighs a normal one. */
+/** A house in alarm outweighs an offline one, which outweighs a normal one. */
 function worstOf(alarmHouses: number, offlineHouses: number): WallState {
   if (alarmHouses > 0) return 'alarm';
   if (offlineHouses > 0) return 'offline';

@@ -7,8 +7,7 @@ import { NotificationDispatcher } from '../../server/alarms/dispatcher';
 import { applySteps } from '../../server/alarms/lifecycle';
 import { SEVERITY, type Step } from '../../server/alarms/rules';
 import { AlarmService } from '../../server/alarms/service';
-import { GatewayDirectory } from '../../server/ingest/gatewayDirectory';
-import { IngestPipeline } from '../../server/ingest/pipeline';
+import { ServerEvents } from '../../server/events';
 import type { AlarmCause } from '../../src/contract/alarms';
 import { testDatabaseTargets } from '../helpers/databases';
 import { bodyOf, createTestApp, type TestApp } from '../helpers/testApp';
@@ -80,11 +79,7 @@ describe.each(testDatabaseTargets())('alarm notifications on $name', (target) =>
     t = await createTestApp(target);
     await hook.listen();
     const log = pino({ level: 'silent' });
-    service = new AlarmService(
-      t.database,
-      new IngestPipeline(t.database, new GatewayDirectory(t.database.db), log),
-      clock.now,
-    );
+    service = new AlarmService(t.database, new ServerEvents(log), clock.now);
     const webhook = new WebhookAdapter({
       url: hook.url(),
       secret: SECRET,

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { AlarmEngine } from '../../server/alarms/engine';
 import type { Database } from '../../server/db/client';
+import { ServerEvents } from '../../server/events';
 import { GatewayDirectory } from '../../server/ingest/gatewayDirectory';
 import { IngestPipeline } from '../../server/ingest/pipeline';
 
@@ -20,9 +21,14 @@ export function alarmPipeline(database: Database, now: () => Date) {
     { level: process.env.ALARM_TEST_LOG ?? 'silent' },
     { write: (line: string) => console.log(line) },
   );
-  const ingest = new IngestPipeline(database, new GatewayDirectory(database.db), log);
-  const engine = new AlarmEngine(database, ingest, { timeZone: 'Asia/Shanghai', log, now });
-  ingest.listen(engine);
+  const events = new ServerEvents(log);
+  const ingest = new IngestPipeline(database, new GatewayDirectory(database.db), events, log);
+  const engine = new AlarmEngine(database, events, ingest.directory, {
+    timeZone: 'Asia/Shanghai',
+    log,
+    now,
+  });
+  engine.listen();
   return { ingest, engine };
 }
 

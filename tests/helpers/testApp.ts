@@ -4,10 +4,10 @@ import { bootstrap } from '../../server/bootstrap';
 import { readConfig, type Config } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/open';
+import { ServerEvents } from '../../server/events';
 import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
 import { GatewayDirectory } from '../../server/ingest/gatewayDirectory';
 import { IngestPipeline } from '../../server/ingest/pipeline';
-import { SessionEvents } from '../../server/sessionEvents';
 import { pino } from 'pino';
 import type { TestDatabaseTarget } from './databases';
 
@@ -39,11 +39,9 @@ export async function createTestApp(
   };
   const database = await openDatabase(created.target);
   const boot = await bootstrap(config, database);
-  const ingest = new IngestPipeline(
-    database,
-    new GatewayDirectory(database.db),
-    pino({ level: 'silent' }),
-  );
+  const log = pino({ level: 'silent' });
+  const events = new ServerEvents(log);
+  const ingest = new IngestPipeline(database, new GatewayDirectory(database.db), events, log);
   const app = await buildApp(
     {
       config: { ...config, demo: boot.demo },
@@ -51,7 +49,7 @@ export async function createTestApp(
       version: 'test',
       mqttState: () => 'off',
       ingest,
-      sessionEvents: new SessionEvents(),
+      events,
     },
     { logger: false },
   );

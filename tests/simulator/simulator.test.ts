@@ -8,6 +8,7 @@ import { gatewayStatusSchema, telemetrySchema } from '../../src/contract/metrics
 import { type Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/open';
 import { seedDemo, type DemoGateway } from '../../server/demo/seed';
+import { ServerEvents } from '../../server/events';
 import { GatewayDirectory } from '../../server/ingest/gatewayDirectory';
 import { IngestPipeline } from '../../server/ingest/pipeline';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../../server/mqtt/broker';
@@ -47,15 +48,13 @@ class Received {
     });
   }
 
-  listen(pipeline: IngestPipeline): void {
-    pipeline.listen({
-      onStored: (readings) => {
-        for (const r of readings) {
-          const list = this.stored.get(r.networkId) ?? [];
-          list.push(r.seq!);
-          this.stored.set(r.networkId, list);
-        }
-      },
+  listen(events: ServerEvents): void {
+    events.on('batchStored', ({ readings }) => {
+      for (const r of readings) {
+        const list = this.stored.get(r.networkId) ?? [];
+        list.push(r.seq!);
+        this.stored.set(r.networkId, list);
+      }
     });
   }
 
@@ -114,11 +113,12 @@ describe('simulator over MQTT (embedded broker)', () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'roost-sim-'));
     gateways = await seedDemo(database.db, dataDir, 'unused-admin-hash');
     // The real ingest path: a reading is acknowledged only once it is stored.
-    pipeline = new IngestPipeline(database, new GatewayDirectory(database.db), silentLog);
+    const events = new ServerEvents(silentLog);
+    pipeline = new IngestPipeline(database, new GatewayDirectory(database.db), events, silentLog);
     broker = await startEmbeddedBroker(pipeline, 0, '127.0.0.1');
     received = new Received();
     received.attach(broker);
-    received.listen(pipeline);
+    received.listen(events);
     url = `mqtt://127.0.0.1:${broker.port}`;
   });
 

@@ -128,7 +128,7 @@ describe.each(testDatabaseTargets())('wall kiosk links on $name', (target) => {
       alarmCount: 0,
       alarmTop: null,
     });
-    t.roost.live.onStatus([state(foreign!.id, other), state(own, weifang)]);
+    t.roost.live.publishStates([state(foreign!.id, other), state(own, weifang)]);
     await expect.poll(() => seen.includes(own), { timeout: 5_000 }).toBe(true);
     expect(seen).not.toContain(foreign!.id);
     // Read-only: subscribing to another farm's house for full-rate readings is refused.

@@ -8,7 +8,7 @@ import {
   farmViews,
   regionStates,
   type WallHouseInput,
-} from '../../src/screens/datav/wallModel';
+} from '../../src/screens/wall/wallModel';
 import { type AreaGeometry } from '../../src/screens/geo/geoTypes';
 
 const farm = (farmId: number, over: Partial<WallFarm> = {}): WallFarm => ({

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { and, asc, count, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
-import type { SessionUser } from '../auth/sessions';
-import type { Db } from '../db/client';
-import { breedTargets, breeds, flocks, immuneReminders } from '../db/schema';
-import type { AppContext } from '../http/context';
-import { ok, parseInput } from '../http/envelope';
-import { ApiError } from '../http/errors';
+import type { SessionUser } from '../../auth/sessions';
+import type { Db } from '../../db/client';
+import { breedTargets, breeds, flocks, immuneReminders } from '../../db/schema';
+import type { AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { ApiError } from '../../http/errors';
 import {
   breedInputSchema,
   breedListQuerySchema,
@@ -14,9 +14,9 @@ import {
   immuneRemindersSchema,
   type BreedDetail,
   type BreedRow,
-} from '../../src/contract/admin';
-import { containsPattern, logChange, requireRole } from './access';
-import { FARM_ADMIN_ROLES } from './farmRoutes';
+} from '../../../src/contract/admin';
+import { containsPattern, logChange, requireRole } from '../access';
+import { FARM_ADMIN_ROLES } from './farms';
 
 type BreedRecord = typeof breeds.$inferSelect;
 

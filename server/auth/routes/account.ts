@@ -1,16 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { eq } from 'drizzle-orm';
-import { modifyPasswordRequestSchema, type CurrentUser } from '../../src/contract/auth';
-import { newPasswordSchema } from '../../src/contract/password';
-import { hashPassword, verifyPassword } from '../auth/password';
-import { revokeOtherSessions } from '../auth/sessions';
-import { users } from '../db/schema';
-import { writeOperationLog } from '../oplog';
-import { sessionOf, sourceOf, type AppContext } from './context';
-import { ok, parseInput } from './envelope';
-import { ApiError } from './errors';
+import { modifyPasswordRequestSchema, type CurrentUser } from '../../../src/contract/auth';
+import { newPasswordSchema } from '../../../src/contract/password';
+import { hashPassword, verifyPassword } from '../password';
+import { revokeOtherSessions } from '../sessions';
+import { users } from '../../db/schema';
+import { writeOperationLog } from '../../oplog';
+import { sessionOf, sourceOf, type AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { ApiError } from '../../http/errors';
 
-export function userRoutes(ctx: AppContext): FastifyPluginAsync {
+export function accountRoutes(ctx: AppContext): FastifyPluginAsync {
   const { db } = ctx.database;
   const edition = ctx.config.edition;
   return async (app) => {
@@ -46,7 +46,10 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
         .set({ passwordHash: await hashPassword(newPassword), updatedAt: new Date() })
         .where(eq(users.id, session.user.id));
       await revokeOtherSessions(db, session.user.id, session.tokenHash);
-      ctx.sessionEvents.otherSessionsEnded(session.user.id, session.tokenHash);
+      void ctx.events.emit('otherSessionsEnded', {
+        userId: session.user.id,
+        keepTokenHash: session.tokenHash,
+      });
       await writeOperationLog(db, {
         operator: { id: session.user.id, name: session.user.realName || session.user.username },
         function: 'user.modifyPwd',

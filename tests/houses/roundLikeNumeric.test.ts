@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/open';
-import { roundDouble, roundReal } from '../../server/trends/roundLikeNumeric';
+import { roundDouble, roundReal } from '../../server/houses/roundLikeNumeric';
 import { testDatabaseTargets } from '../helpers/databases';
 
 /**

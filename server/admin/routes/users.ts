@@ -1,11 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { asc, eq } from 'drizzle-orm';
-import { hashPassword } from '../auth/password';
-import { canSeeHouse } from '../auth/scope';
-import { farms, houses, organizations, sessions, userFarms, userHouses, users } from '../db/schema';
-import type { AppContext } from '../http/context';
-import { ok, parseInput } from '../http/envelope';
-import { ApiError } from '../http/errors';
+import { hashPassword } from '../../auth/password';
+import { canSeeHouse } from '../../auth/scope';
+import {
+  farms,
+  houses,
+  organizations,
+  sessions,
+  userFarms,
+  userHouses,
+  users,
+} from '../../db/schema';
+import type { AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { ApiError } from '../../http/errors';
 import {
   idBodySchema,
   saveUserShacksSchema,
@@ -14,9 +22,9 @@ import {
   userSaveSchema,
   type AssignableOptions,
   type ResetPasswordResult,
-} from '../../src/contract/admin';
-import { newPasswordSchema } from '../../src/contract/password';
-import { conflictAs, logChange, requireRole } from './access';
+} from '../../../src/contract/admin';
+import { newPasswordSchema } from '../../../src/contract/password';
+import { conflictAs, logChange, requireRole } from '../access';
 import {
   assignableRoles,
   manageableUser,
@@ -24,10 +32,10 @@ import {
   randomPassword,
   viewerOf,
   type Viewer,
-} from './userAccess';
-import { scopeInside, scopeOfAssignment } from './userScope';
+} from '../userAccess';
+import { scopeInside, scopeOfAssignment } from '../userScope';
 
-/** Spec §6: user management is for these four roles. */
+/** User management is for these four roles; house managers manage no one. */
 const USER_ADMIN_ROLES = [
   'administrator',
   'company_manager',
@@ -74,7 +82,7 @@ export function adminUserRoutes(ctx: AppContext): FastifyPluginAsync {
   /** Ends every session of a user and its live sockets (reset password, delete). */
   async function endAllSessions(userId: number): Promise<void> {
     await db.delete(sessions).where(eq(sessions.userId, userId));
-    ctx.sessionEvents.otherSessionsEnded(userId, '');
+    void ctx.events.emit('otherSessionsEnded', { userId, keepTokenHash: '' });
   }
 
   return async (app) => {

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import { hashToken, newToken } from '../auth/tokens';
-import { breeds, flocks, gateways, houses } from '../db/schema';
-import type { AppContext } from '../http/context';
-import { ok, parseInput } from '../http/envelope';
-import { ApiError } from '../http/errors';
+import { hashToken, newToken } from '../../auth/tokens';
+import { breeds, flocks, gateways, houses } from '../../db/schema';
+import type { AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { ApiError } from '../../http/errors';
 import {
   flockCloseSchema,
   flockStartSchema,
@@ -13,9 +13,9 @@ import {
   idBodySchema,
   type GatewayTokenResult,
   type HouseRow,
-} from '../../src/contract/admin';
-import { conflictAs, logChange } from './access';
-import { houseForChange, nodeForChange } from './farmRoutes';
+} from '../../../src/contract/admin';
+import { conflictAs, logChange } from '../access';
+import { houseForChange, nodeForChange } from './farms';
 
 export function gatewayRoutes(ctx: AppContext): FastifyPluginAsync {
   const { db } = ctx.database;

@@ -4,13 +4,12 @@ import {
   alarmInputInputSchema,
   alarmInputUpdateSchema,
   type AlarmInputSetting,
-} from '../../src/contract/alarms';
-import { canSeeHouse, type Scope } from '../auth/scope';
-import type { AppContext } from '../http/context';
-import { ok, parseInput } from '../http/envelope';
-import { ApiError } from '../http/errors';
-import { requireOperate, scopeWhere } from './access';
-import type { AlarmBus } from './bus';
+} from '../../../src/contract/alarms';
+import { canSeeHouse, type Scope } from '../../auth/scope';
+import type { AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { ApiError } from '../../http/errors';
+import { requireOperate, scopeWhere } from '../access';
 import { idBody, settingsContext } from './settingsShared';
 
 const inputQuery = z.object({ gatewayId: z.coerce.number().int().positive().optional() });
@@ -20,8 +19,8 @@ const INPUT_SELECT = `i.id, i.gateway_id as "gatewayId", i.di_code as "diCode", 
   h.name as "houseName"`;
 const INPUT_FROM = `alarm_inputs i join gateways g on g.id = i.gateway_id left join houses h on h.id = g.house_id`;
 
-/** Alarm inputs (spec §3: the DI inputs of a gateway); changes need canOperate and reach the engine. */
-export function inputRoutes(ctx: AppContext, bus: AlarmBus): FastifyPluginAsync {
+/** Alarm inputs (what each DI input of a gateway means); changes need canOperate and reach the engine. */
+export function inputRoutes(ctx: AppContext): FastifyPluginAsync {
   const { database, scopeFor, log } = settingsContext(ctx);
 
   const gatewayHouse = async (scope: Scope, gatewayId: number) => {
@@ -102,7 +101,7 @@ export function inputRoutes(ctx: AppContext, bus: AlarmBus): FastifyPluginAsync 
         `DI ${v.diCode} #${saved.id}`,
         house,
       );
-      bus.rulesChanged(null);
+      void ctx.events.emit('alarmRulesChanged', null);
       const [row] = await database.query<AlarmInputSetting>(
         `select ${INPUT_SELECT} from ${INPUT_FROM} where i.id = $1`,
         [saved.id],

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Locale } from '../../src/contract/envelope';
+import type { Locale } from '../../../src/contract/envelope';
 import { and, count, desc, eq, gte, ilike, inArray, lte, or, type SQL } from 'drizzle-orm';
-import { scopeOf } from '../auth/scope';
-import type { SessionUser } from '../auth/sessions';
-import type { Db } from '../db/client';
-import { operationLogs } from '../db/schema';
-import { sessionOf, type AppContext } from '../http/context';
-import { localeOf, ok, parseInput } from '../http/envelope';
-import { ApiError } from '../http/errors';
-import { translate, type MessageKey } from '../http/messages';
+import { scopeOf } from '../../auth/scope';
+import type { SessionUser } from '../../auth/sessions';
+import type { Db } from '../../db/client';
+import { operationLogs } from '../../db/schema';
+import { sessionOf, type AppContext } from '../../http/context';
+import { localeOf, ok, parseInput } from '../../http/envelope';
+import { ApiError } from '../../http/errors';
+import { translate, type MessageKey } from '../../http/messages';
 import {
   EXPORT_MAX_ROWS,
   EXPORT_WARN_ROWS,
@@ -16,11 +16,11 @@ import {
   logExportQuerySchema,
   logQuerySchema,
   type LogRow,
-} from '../../src/contract/admin';
-import { createI18n } from '../../src/i18n';
-import { functionLabel, operationLabel } from '../../src/i18n/logText';
-import { containsPattern } from './access';
-import { formatDateTime, toCsv, toXlsx } from './spreadsheet';
+} from '../../../src/contract/admin';
+import { createI18n } from '../../../src/i18n';
+import { functionLabel, operationLabel } from '../../../src/i18n/logText';
+import { containsPattern } from '../access';
+import { formatDateTime, toCsv, toXlsx } from '../spreadsheet';
 
 type LogFilters = ReturnType<typeof logQuerySchema.parse>;
 
@@ -90,7 +90,7 @@ export function logRoutes(ctx: AppContext): FastifyPluginAsync {
       return ok(request, reply, { rows: rows.map(present), total: Number(total?.n ?? 0) });
     });
 
-    // Spec §5: above 15,000 rows the user is warned first. The console warns from the total it
+    // Above 15,000 rows the user is warned first. The console warns from the total it
     // already shows; the server insists too (409 until `confirm=1`), so no other client skips it.
     app.get('/log/export', async (request, reply) => {
       const { user } = sessionOf(request);

@@ -1,14 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { houseAlarmLimitsSchema, type AlarmPlace } from '../../src/contract/alarms';
-import { canSeeHouse } from '../auth/scope';
-import type { AppContext } from '../http/context';
-import { ok, parseInput } from '../http/envelope';
-import { ApiError } from '../http/errors';
-import { requireOperate, scopeWhere } from './access';
-import type { AlarmBus } from './bus';
-import { inputRoutes } from './inputRoutes';
-import { phoneRoutes } from './phoneRoutes';
+import { houseAlarmLimitsSchema, type AlarmPlace } from '../../../src/contract/alarms';
+import { canSeeHouse } from '../../auth/scope';
+import type { AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { ApiError } from '../../http/errors';
+import { requireOperate, scopeWhere } from '../access';
 import { parseJson, settingsContext } from './settingsShared';
 
 const limitsQuery = z.object({ houseId: z.coerce.number().int().positive() });
@@ -18,10 +15,10 @@ const limitsBody = z.object({
 });
 
 /**
- * Alarm settings (spec §3): the places the forms offer, house limits, and the alarm phone and
+ * Alarm settings: the places the forms offer, house limits, and the alarm phone and
  * alarm input routes (one module each); changes need canOperate.
  */
-export function settingsRoutes(ctx: AppContext, bus: AlarmBus): FastifyPluginAsync {
+export function settingsRoutes(ctx: AppContext): FastifyPluginAsync {
   const { database, scopeFor, log } = settingsContext(ctx);
   return async (app) => {
     /** Farms, houses and gateways in scope: the choices of the settings forms and filters. */
@@ -62,11 +59,8 @@ export function settingsRoutes(ctx: AppContext, bus: AlarmBus): FastifyPluginAsy
         [v.houseId],
       );
       await log(request, 'alarm.limits', JSON.stringify(v.limits), house ?? null);
-      bus.rulesChanged(v.houseId);
+      void ctx.events.emit('alarmRulesChanged', v.houseId);
       return ok(request, reply, v.limits, 'alarms.saved');
     });
-
-    await app.register(phoneRoutes(ctx));
-    await app.register(inputRoutes(ctx, bus));
   };
 }

@@ -1,18 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { overviewQuerySchema, trendQuerySchema } from '../../src/contract/overview';
-import { canSeeHouse, scopeOf } from '../auth/scope';
-import { readTrend } from '../trends/readTrend';
-import { overviewOf } from '../houses/overview';
-import { sessionOf, tokenOf, type AppContext } from './context';
-import { envelope, localeOf, ok, parseInput } from './envelope';
-import { ApiError } from './errors';
-import { translate } from './messages';
+import { sessionOf, tokenOf, type AppContext } from '../http/context';
+import { envelope, localeOf, ok, parseInput } from '../http/envelope';
+import { ApiError } from '../http/errors';
+import { translate } from '../http/messages';
 
 const networkIdParams = z.object({ networkId: z.string().min(1).max(64) });
 
-export function telemetryRoutes(ctx: AppContext): FastifyPluginAsync {
-  const { database } = ctx;
+/** Readings over HTTP for gateways without MQTT, and the ingest counters. */
+export function ingestRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     /** Gateways without MQTT post here with `Authorization: Bearer <device token>`. */
     app.post('/ingest/:networkId', { config: { public: true } }, async (request, reply) => {
@@ -42,24 +38,6 @@ export function telemetryRoutes(ctx: AppContext): FastifyPluginAsync {
       if (sessionOf(request).user.roleKey !== 'administrator')
         throw new ApiError(403, 'auth.forbidden');
       return ok(request, reply, ctx.ingest.counters.snapshot());
-    });
-
-    app.get('/overview/listOverview/', async (request, reply) => {
-      const query = parseInput(overviewQuerySchema, request.query);
-      const scope = await scopeOf(database.db, sessionOf(request).user);
-      const data = await overviewOf(database, scope, ctx.config.timeZone, {
-        farmId: query.farmId,
-        houseId: query.houseId,
-      });
-      return ok(request, reply, { rows: data, total: data.length });
-    });
-
-    app.get('/trend/house', async (request, reply) => {
-      const query = parseInput(trendQuerySchema, request.query);
-      const scope = await scopeOf(database.db, sessionOf(request).user);
-      // Outside the scope looks the same as not existing.
-      if (!canSeeHouse(scope, query.houseId)) throw new ApiError(404, 'http.notFound');
-      return ok(request, reply, await readTrend(database, query, ctx.config.timeZone));
     });
   };
 }

@@ -1,7 +1,7 @@
 import { MAX_TREND_POINTS, type Trend, type TrendGranularity } from '../../src/contract/overview';
 import { METRIC_BY_KEY } from '../../src/contract/metrics';
 import type { Database } from '../db/client';
-import { ApiError } from '../http/errors';
+import { Refusal } from '../refusal';
 import { roundDouble, roundReal } from './roundLikeNumeric';
 
 const BUCKET_MS: Record<TrendGranularity, number> = {
@@ -58,10 +58,10 @@ export async function readTrends(
   timeZone: string,
 ): Promise<Trend[]> {
   for (const m of query.metrics)
-    if (!METRIC_BY_KEY.has(m)) throw new ApiError(400, 'trend.unknownMetric', { metric: m });
+    if (!METRIC_BY_KEY.has(m)) throw new Refusal('invalid', 'trend.unknownMetric', { metric: m });
   const points = Math.ceil((query.to - query.from) / BUCKET_MS[query.granularity]);
   if (points > MAX_TREND_POINTS)
-    throw new ApiError(422, 'trend.tooManyPoints', { points, max: MAX_TREND_POINTS });
+    throw new Refusal('unprocessable', 'trend.tooManyPoints', { points, max: MAX_TREND_POINTS });
   if (query.houseIds.length === 0) return [];
 
   const parts = ALL_PARTS.filter((p) => (query.parts ?? ALL_PARTS).includes(p));

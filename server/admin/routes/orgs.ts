@@ -1,19 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
 import { asc, count, eq, ilike, or } from 'drizzle-orm';
-import { farms, organizations, users } from '../db/schema';
-import { sessionOf, type AppContext } from '../http/context';
-import { ok, parseInput } from '../http/envelope';
-import { ApiError } from '../http/errors';
+import { farms, organizations, users } from '../../db/schema';
+import { sessionOf, type AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { ApiError } from '../../http/errors';
 import {
   idBodySchema,
   LOGO_MAX_BYTES,
   orgInputSchema,
   orgListQuerySchema,
   type OrgRow,
-} from '../../src/contract/admin';
+} from '../../../src/contract/admin';
 import { z } from 'zod';
-import { conflictAs, containsPattern, logChange, requireRole } from './access';
+import { conflictAs, containsPattern, logChange, requireRole } from '../access';
 
 /** The eight bytes every PNG file starts with (PNG spec §5.2). */
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

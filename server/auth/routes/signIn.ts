@@ -1,18 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
-import { loginRequestSchema, type LoginResponse } from '../../src/contract/auth';
-import { consumeCaptcha, issueCaptcha } from '../auth/captcha';
-import { verifyPassword } from '../auth/password';
-import { createSession, recordLogin, revokeSession } from '../auth/sessions';
-import { clearFailures, recordFailure, throttledForMinutes } from '../auth/throttle';
-import { users } from '../db/schema';
-import { writeOperationLog } from '../oplog';
-import type { AppContext } from './context';
-import { sourceOf } from './context';
-import { ok, parseInput } from './envelope';
-import { ApiError } from './errors';
+import { loginRequestSchema, type LoginResponse } from '../../../src/contract/auth';
+import { consumeCaptcha, issueCaptcha } from '../captcha';
+import { verifyPassword } from '../password';
+import { createSession, recordLogin, revokeSession } from '../sessions';
+import { clearFailures, recordFailure, throttledForMinutes } from '../throttle';
+import { users } from '../../db/schema';
+import { writeOperationLog } from '../../oplog';
+import type { AppContext } from '../../http/context';
+import { sourceOf } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { ApiError } from '../../http/errors';
 
-export function authRoutes(ctx: AppContext): FastifyPluginAsync {
+export function signInRoutes(ctx: AppContext): FastifyPluginAsync {
   const { db } = ctx.database;
   return async (app) => {
     app.post('/getCode', { config: { public: true } }, async (request, reply) => {
@@ -68,7 +68,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsync {
       // The guard has already checked the token; logging out twice is not an error.
       if (request.session) {
         await revokeSession(db, request.session.tokenHash);
-        ctx.sessionEvents.sessionEnded(request.session.tokenHash);
+        void ctx.events.emit('sessionEnded', request.session.tokenHash);
       }
       return ok(request, reply, null, 'logout.done');
     });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Health, PublicConfig } from '../../src/contract/config';
-import type { AppContext } from './context';
-import { envelope, ok } from './envelope';
+import type { AppContext } from '../http/context';
+import { envelope, ok } from '../http/envelope';
 
 export function systemRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {

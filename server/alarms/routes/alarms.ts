@@ -5,16 +5,15 @@ import {
   alarmIdSchema,
   alarmListQuerySchema,
   type NotifyAttempt,
-} from '../../src/contract/alarms';
-import { scopeOf } from '../auth/scope';
-import { requireOperate, scopeWhere } from '../alarms/access';
-import { ALARM_FROM, ALARM_SELECT, presentAlarm, type AlarmRow } from '../alarms/lifecycle';
-import { AlarmService, type ManualResult } from '../alarms/service';
-import { settingsRoutes } from '../alarms/settingsRoutes';
-import { alarmsTodayOf, openAlarmCountOf } from '../alarms/summaries';
-import { sessionOf, sourceOf, type AppContext } from './context';
-import { ok, parseInput } from './envelope';
-import { ApiError } from './errors';
+} from '../../../src/contract/alarms';
+import { scopeOf } from '../../auth/scope';
+import { requireOperate, scopeWhere } from '../access';
+import { ALARM_FROM, ALARM_SELECT, presentAlarm, type AlarmRow } from '../lifecycle';
+import { AlarmService, type ManualResult } from '../service';
+import { alarmsTodayOf, openAlarmCountOf } from '../summaries';
+import { sessionOf, sourceOf, type AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { ApiError } from '../../http/errors';
 
 const attemptsQuery = z.object({
   alarmId: z.coerce.number().int().positive().optional(),
@@ -32,12 +31,12 @@ const REFUSALS: Record<
   notClearable: [409, 'alarms.notClearable'],
 };
 
-/** Alarms (issue 6): the alarm count, list, acknowledge and clear, alarm phone and alarm input settings. Mounted under /api. */
-export function alarmRoutes(ctx: AppContext): FastifyPluginAsync {
+/** The alarm count, list, acknowledge and clear, and the notification attempts. */
+export function alarmListRoutes(ctx: AppContext): FastifyPluginAsync {
   const { database } = ctx;
-  const service = new AlarmService(database, ctx.ingest);
+  const service = new AlarmService(database, ctx.events);
   return async (app) => {
-    /** The scope's open alarm count (spec §7: a number; the top bar polls it every 30 s). */
+    /** The scope's open alarm count (a number; the top bar shows it). */
     app.get('/overview/alarmAmt/', async (request, reply) => {
       const scope = await scopeOf(database.db, sessionOf(request).user);
       return ok(request, reply, await openAlarmCountOf(database, scope));
@@ -146,7 +145,5 @@ export function alarmRoutes(ctx: AppContext): FastifyPluginAsync {
       }));
       return ok(request, reply, { rows: data, total: Number(count?.n ?? 0) });
     });
-
-    await app.register(settingsRoutes(ctx, service.bus));
   };
 }

@@ -6,13 +6,15 @@ import {
   type ExportFormat,
 } from '../../src/contract/houses';
 import { METRIC_BY_KEY } from '../../src/contract/metrics';
+import { overviewQuerySchema, trendQuerySchema } from '../../src/contract/overview';
 import { canSeeHouse, scopeOf } from '../auth/scope';
-import { compareHouses, comparisonTable } from '../houses/compare';
-import { CONTENT_TYPES, formatTime, toCsv, toXlsx, type ExportTable } from '../houses/exportTable';
-import { readTrend } from '../trends/readTrend';
-import { sessionOf, type AppContext } from './context';
-import { localeOf, ok, parseInput } from './envelope';
-import { ApiError } from './errors';
+import { compareHouses, comparisonTable } from './compare';
+import { CONTENT_TYPES, formatTime, toCsv, toXlsx, type ExportTable } from './exportTable';
+import { overviewOf } from './overview';
+import { readTrend } from './readTrend';
+import { sessionOf, type AppContext } from '../http/context';
+import { localeOf, ok, parseInput } from '../http/envelope';
+import { ApiError } from '../http/errors';
 
 const TIME_HEADER = { en: 'Time', zh: '时间' } as const;
 /** The comparison export's first column and standard columns, by locale. */
@@ -21,7 +23,7 @@ const COMPARE_HEADERS = {
   zh: { time: '时间', age: '日龄', standard: '品种标准：' },
 } as const;
 
-/** House status (issue 5): comparison of several houses and the exports. Mounted under /api. */
+/** House status: the overview, a house's trend, the comparison of houses, and their exports. */
 export function houseRoutes(ctx: AppContext): FastifyPluginAsync {
   const { database, config } = ctx;
   const send = async (
@@ -87,6 +89,24 @@ export function houseRoutes(ctx: AppContext): FastifyPluginAsync {
         ]),
       };
       return send(reply, table, query.format, `trend-${query.houseId}-${query.granularity}`);
+    });
+
+    app.get('/overview/listOverview/', async (request, reply) => {
+      const query = parseInput(overviewQuerySchema, request.query);
+      const scope = await scopeOf(database.db, sessionOf(request).user);
+      const data = await overviewOf(database, scope, ctx.config.timeZone, {
+        farmId: query.farmId,
+        houseId: query.houseId,
+      });
+      return ok(request, reply, { rows: data, total: data.length });
+    });
+
+    app.get('/trend/house', async (request, reply) => {
+      const query = parseInput(trendQuerySchema, request.query);
+      const scope = await scopeOf(database.db, sessionOf(request).user);
+      // Outside the scope looks the same as not existing.
+      if (!canSeeHouse(scope, query.houseId)) throw new ApiError(404, 'http.notFound');
+      return ok(request, reply, await readTrend(database, query, ctx.config.timeZone));
     });
   };
 }

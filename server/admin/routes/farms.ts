@@ -1,20 +1,20 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { farms, flocks, gateways, houses, organizations } from '../db/schema';
-import type { AppContext } from '../http/context';
-import { ok, parseInput } from '../http/envelope';
-import { ApiError } from '../http/errors';
+import type { Db } from '../../db/client';
+import { farms, flocks, gateways, houses, organizations } from '../../db/schema';
+import type { AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { ApiError } from '../../http/errors';
 import {
   farmInputSchema,
   houseInputSchema,
   idBodySchema,
   type FarmNode,
-} from '../../src/contract/admin';
-import type { FarmLevel } from '../../src/contract/domain';
-import { logChange, manageableNodes, requireRole } from './access';
+} from '../../../src/contract/admin';
+import type { FarmLevel } from '../../../src/contract/domain';
+import { logChange, manageableNodes, requireRole } from '../access';
 
-/** Spec §6: farm management is for administrators and company managers. */
+/** Farm management is for administrators and company managers (the product's role table). */
 export const FARM_ADMIN_ROLES = ['administrator', 'company_manager'] as const;
 
 const PARENT_LEVEL: Record<FarmLevel, FarmLevel | null> = {

@@ -5,17 +5,17 @@ import {
   type WallFarmHouses,
   type WallMap,
   type WallProvince,
-} from '../../src/contract/wall';
-import { canSeeFarm, scopeOf, type Scope } from '../auth/scope';
-import { findSession } from '../auth/sessions';
-import { findKiosk, isKioskToken } from '../wall/kiosk';
-import { kioskRoutes } from '../wall/kioskRoutes';
-import { alarmsTodayOf, openAlarmCountOf } from '../alarms/summaries';
-import { overviewOf } from '../houses/overview';
-import { wallFarms, wallHouses } from '../wall/wallQueries';
-import { tokenOf, type AppContext } from './context';
-import { ok, parseInput } from './envelope';
-import { ApiError } from './errors';
+} from '../../../src/contract/wall';
+import { canSeeFarm, scopeOf, type Scope } from '../../auth/scope';
+import { findSession } from '../../auth/sessions';
+import { findKiosk, isKioskToken } from '../kiosk';
+import { kioskRoutes } from './kiosk';
+import { alarmsTodayOf, openAlarmCountOf } from '../../alarms/summaries';
+import { overviewOf } from '../../houses/overview';
+import { wallFarms, wallHouses } from '../wallQueries';
+import { tokenOf, type AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { ApiError } from '../../http/errors';
 
 /** Who looks at the wall: a signed-in user, or a kiosk link; either way a scope and a map type. */
 interface Viewer {
@@ -30,7 +30,7 @@ interface Viewer {
  */
 const VIEW = { config: { public: true } } as const;
 
-/** The alarm overview wall screen (issue 7): farms on the map, drill-down data. Mounted under /api. */
+/** The wall: farms on the map and their drill-down, for a signed-in user or a kiosk link; and the kiosk links. */
 export function wallRoutes(ctx: AppContext): FastifyPluginAsync {
   const { database } = ctx;
 

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { kioskCreateSchema, kioskRevokeSchema } from '../../src/contract/wallKiosk';
-import { writeOperationLog } from '../oplog';
-import { sessionOf, sourceOf, type AppContext } from '../http/context';
-import { ok, parseInput } from '../http/envelope';
-import { ApiError } from '../http/errors';
-import { createKiosk, listKiosks, revokeKiosk } from './kiosk';
+import { kioskCreateSchema, kioskRevokeSchema } from '../../../src/contract/wallKiosk';
+import { writeOperationLog } from '../../oplog';
+import { sessionOf, sourceOf, type AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { ApiError } from '../../http/errors';
+import { createKiosk, listKiosks, revokeKiosk } from '../kiosk';
 
 /** Kiosk links are as powerful as an administrator's view of the wall: administrators only. */
 function requireAdministrator(request: FastifyRequest) {
@@ -14,7 +14,7 @@ function requireAdministrator(request: FastifyRequest) {
 }
 
 /**
- * Creating, listing and revoking the wall's kiosk links (issue 7). Signed-in administrators
+ * Creating, listing and revoking the wall's kiosk links. Signed-in administrators
  * only (the app's session hook runs first); every change goes to the operation log, and a
  * revocation closes the link's live sockets at once, on every server process.
  */
@@ -57,7 +57,7 @@ export function kioskRoutes(ctx: AppContext): FastifyPluginAsync {
       const revoked = await revokeKiosk(database, id);
       if (!revoked) throw new ApiError(404, 'wall.kioskNotFound');
       // The hub keeps a kiosk socket in the room of its token hash, like a session's.
-      ctx.sessionEvents.sessionEnded(revoked.tokenHash);
+      void ctx.events.emit('sessionEnded', revoked.tokenHash);
       await writeOperationLog(database.db, {
         operator: { id: user.id, name: user.realName || user.username },
         function: 'wall.kioskRevoke',

@@ -4,12 +4,12 @@ import {
   alarmPhoneInputSchema,
   alarmPhoneUpdateSchema,
   type AlarmPhone,
-} from '../../src/contract/alarms';
-import { canSeeFarm, canSeeHouse, type Scope } from '../auth/scope';
-import { sessionOf, type AppContext } from '../http/context';
-import { ok, parseInput } from '../http/envelope';
-import { ApiError } from '../http/errors';
-import { requireOperate } from './access';
+} from '../../../src/contract/alarms';
+import { canSeeFarm, canSeeHouse, type Scope } from '../../auth/scope';
+import { sessionOf, type AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { ApiError } from '../../http/errors';
+import { requireOperate } from '../access';
 import { idBody, parseJson, settingsContext } from './settingsShared';
 
 const phoneQuery = z.object({
@@ -23,7 +23,7 @@ const PHONE_SELECT = `p.id, p.farm_id as "farmId", p.house_id as "houseId", p.ph
   p.delay_minutes as "delayMinutes", p.status, p.notice_types as "noticeTypes", p.description,
   f.name as "farmName", h.name as "houseName"`;
 const PHONE_FROM = `alarm_phones p join farms f on f.id = p.farm_id left join houses h on h.id = p.house_id`;
-/** Alarm phone entries (spec §3), per farm or house; changes need canOperate. */
+/** Alarm phone entries, per farm or house; changes need canOperate. */
 export function phoneRoutes(ctx: AppContext): FastifyPluginAsync {
   const { database, scopeFor, log } = settingsContext(ctx);
 

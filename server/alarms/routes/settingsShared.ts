@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { scopeOf } from '../auth/scope';
-import { sessionOf, sourceOf, type AppContext } from '../http/context';
-import { writeOperationLog } from '../oplog';
+import { scopeOf } from '../../auth/scope';
+import { sessionOf, sourceOf, type AppContext } from '../../http/context';
+import { writeOperationLog } from '../../oplog';
 
 // What the alarm phone, alarm input and limit routes share: the id body, JSON columns, the
 // caller's scope and the operation log.

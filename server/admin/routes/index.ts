@@ -1,0 +1,20 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { adminUserRoutes } from './users';
+import { breedRoutes } from './breeds';
+import { farmRoutes } from './farms';
+import { gatewayRoutes } from './gateways';
+import { logRoutes } from './logs';
+import { orgRoutes } from './orgs';
+import type { AppContext } from '../../http/context';
+
+/** System management: organisations, users, farms, houses, gateways, breeds, operation log. */
+export function adminRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(logRoutes(ctx));
+    await app.register(adminUserRoutes(ctx));
+    await app.register(orgRoutes(ctx));
+    await app.register(farmRoutes(ctx));
+    await app.register(gatewayRoutes(ctx));
+    await app.register(breedRoutes(ctx));
+  };
+}

@@ -1,0 +1,16 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../http/context';
+import { alarmListRoutes } from './alarms';
+import { inputRoutes } from './inputs';
+import { phoneRoutes } from './phones';
+import { settingsRoutes } from './settings';
+
+/** Alarms: the list and its actions, alarm limits, alarm phones and alarm inputs. */
+export function alarmRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(alarmListRoutes(ctx));
+    await app.register(settingsRoutes(ctx));
+    await app.register(phoneRoutes(ctx));
+    await app.register(inputRoutes(ctx));
+  };
+}
