@@ -4,6 +4,103 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
+import fs from 'node:fs';
+
+// The architecture's boundaries, checked on every `npm run lint`. Paths are relative to this
+// file's folder, so the rules mean the same whatever directory eslint is started from.
+// tests/lint/boundaries.test.ts shows that a wrong import of each kind is reported.
+const root = import.meta.dirname;
+
+// A feature's route modules: `server/<feature>/routes.ts`, or any file under `server/<feature>/routes/`.
+const ROUTE_MODULES = ['server/*/routes.ts', 'server/*/routes/**'];
+// The route modules of one feature folder. An `except` glob is matched as written, not
+// resolved against basePath, hence the absolute path.
+const routesOf = (folder) => `${root}/server/${folder}/routes{.ts,/**}`;
+// Every folder under server/ is covered, so a new feature folder needs no change here.
+// server/db has a stricter rule of its own below.
+const serverFolders = fs
+  .readdirSync(`${root}/server`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'db')
+  .map((entry) => entry.name);
+
+/**
+ * Import rules about project files, by where the imported file really is (relative paths are
+ * resolved first, so `../x` and `../../y/../x` are the same file; an import that resolves to no
+ * file is let through, and fails the type check instead). Type-only imports and re-exports
+ * count: the boundaries are about what depends on what, not about what ends up in the bundle.
+ */
+const BOUNDARY_ZONES = [
+  {
+    target: 'src/contract',
+    from: '.',
+    except: ['./src/contract', './node_modules'],
+    message:
+      'src/contract is shared by the browser and the server: it imports nothing of the project but src/contract itself.',
+  },
+  {
+    target: 'src/stores',
+    from: ['src/console', 'src/screens'],
+    message:
+      'Stores hold state and logic for any view: they import no page, screen or component (src/console, src/screens).',
+  },
+  {
+    target: 'src/stores',
+    from: ['**/*.tsx'],
+    message:
+      'Stores import no React component (.tsx files): components read stores, never the reverse.',
+  },
+  {
+    target: 'src/stores',
+    from: 'src/realtime',
+    message: 'Stores do not talk to the transport: src/realtime feeds them, they do not import it.',
+  },
+  {
+    target: 'src/console',
+    from: 'src/realtime',
+    message:
+      'Console pages reach live data and subscriptions only through stores, never src/realtime.',
+  },
+  {
+    target: 'src/screens',
+    from: 'src/console',
+    message:
+      'Wall screens are not part of the console: they import nothing from src/console (share through src/stores or src/contract).',
+  },
+  {
+    target: 'src',
+    from: 'server',
+    message: 'The browser never imports server code: share types and schemas through src/contract.',
+  },
+  {
+    target: 'server/db',
+    // `from` takes only globs or only folders, hence the braces for app.ts and routes.ts.
+    from: [...ROUTE_MODULES, 'server/{app,routes}.ts'],
+    message:
+      'server/db is the storage layer: routes depend on it, it never imports a route module or the route list.',
+  },
+  ...serverFolders.map((folder) => ({
+    target: `server/${folder}`,
+    from: ROUTE_MODULES,
+    except: [routesOf(folder)],
+    message: `server/${folder} does not import another feature's route modules (server/<feature>/routes.ts or routes/): only their own folder and server/app.ts with its route list do. Share through a module outside routes/.`,
+  })),
+  {
+    // Files directly in server/ (main.ts, roost.ts, ...), but the app and its route list.
+    target: 'server/!(app|routes).{ts,js,mjs}',
+    from: ROUTE_MODULES,
+    message:
+      'Only server/app.ts and its route list import route modules across folders (server/<feature>/routes.ts or routes/). Share through a module outside routes/.',
+  },
+];
+
+// Import rules about package names. Flat config does not merge a rule's options: the last
+// block that matches a file sets them all, so each folder's list below is complete.
+const NO_NODE_BUILTINS = { group: ['node:*'], message: 'Browser code cannot use Node built-ins.' };
+const NO_SOCKET = {
+  group: ['socket.io-client'],
+  message: 'Only src/realtime talks to the socket: everything else reads stores.',
+};
+const restrictImports = (...patterns) => ['error', { patterns }];
 
 export default tseslint.config(
   {
@@ -36,6 +133,7 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       'import/no-cycle': ['error', { maxDepth: 10, ignoreExternal: true }],
+      'import/no-restricted-paths': ['error', { basePath: root, zones: BOUNDARY_ZONES }],
       'import/no-default-export': 'error',
       eqeqeq: ['error', 'smart'],
     },
@@ -45,52 +143,39 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/server/**', '../server/*', '../../server/*'],
-              message: 'The browser never imports server code.',
-            },
-            {
-              group: ['socket.io-client'],
-              message: 'Only src/realtime owns the socket (STYLE.md #7).',
-            },
-            { group: ['node:*'], message: 'Browser code cannot use Node built-ins.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': restrictImports(NO_SOCKET, NO_NODE_BUILTINS),
     },
   },
   {
     files: ['src/realtime/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': restrictImports(NO_NODE_BUILTINS) },
+  },
+  {
+    files: ['src/stores/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': [
-        'error',
+      'no-restricted-imports': restrictImports(
         {
-          patterns: [
-            { group: ['**/server/**'], message: 'The browser never imports server code.' },
-          ],
+          regex: '^(react|react-dom|mobx-react-lite)(/|$)|^react-|^@blueprintjs/',
+          message:
+            'Stores hold state and logic for any view: no React, React bindings or Blueprint here.',
         },
-      ],
+        {
+          group: ['socket.io-client'],
+          message: 'Stores do not talk to the transport: src/realtime feeds them.',
+        },
+        NO_NODE_BUILTINS,
+      ),
     },
   },
   {
-    files: ['src/contract/**/*.ts'],
+    files: ['src/contract/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['../*', '!../contract/*'],
-              message: 'src/contract imports nothing from the rest of the project.',
-            },
-            { group: ['**/server/**'], message: 'src/contract is shared: no server code.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': restrictImports({
+        // Any package name (relative paths are left to import/no-restricted-paths) but zod's.
+        regex: '^(?![.]|zod(/|$))',
+        message:
+          'src/contract is shared by the browser and the server: of the packages it uses only zod.',
+      }),
     },
   },
   {
