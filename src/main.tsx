@@ -9,11 +9,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router-dom';
-import { createStores } from './console/createStores';
 import { createConsoleRouter } from './console/router';
 import { showErrorToast, showFlash } from './console/toaster';
 import { StoresContext } from './console/useStores';
 import { createI18n } from './i18n';
+import { createStores } from './wiring';
 
 // Focus rings for keyboard users only, not after every click.
 FocusStyleManager.onlyShowFocusOnTabs();

@@ -14,9 +14,9 @@ const LoginPage = lazyPage(
   (m) => m.LoginPage,
 );
 /** A kiosk link's wall (issue 7): no session, so outside the guarded root. */
-const KioskScreenPage = lazyPage(
-  () => import('../screens/kiosk/KioskScreenPage'),
-  (m) => m.KioskScreenPage,
+const KioskWallPage = lazyPage(
+  () => import('../screens/wall/KioskWallPage'),
+  (m) => m.KioskWallPage,
 );
 const ConsoleLayout = lazyPage(
   () => import('./layout/Layout'),
@@ -63,7 +63,7 @@ function pageRoute(route: ConsoleRoute, fullPath: string, context: GuardContext)
 /** The router: one tree built from the route table, guarded by its root loader (spec §4). */
 export function createConsoleRouter(context: GuardContext) {
   const routes: RouteObject[] = [
-    { path: KIOSK_SCREEN_PATH, Component: KioskScreenPage, loader: preload(KioskScreenPage) },
+    { path: KIOSK_SCREEN_PATH, Component: KioskWallPage, loader: preload(KioskWallPage) },
     {
       id: 'root',
       path: '/',

@@ -53,7 +53,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
         titleKey: 'shackOverview',
         icon: ThIcon,
         component: lazyPage(
-          () => import('./shack/OverviewPage'),
+          () => import('./houses/OverviewPage'),
           (m) => m.OverviewPage,
         ),
       },
@@ -62,7 +62,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
         titleKey: 'shackMonitor',
         icon: PulseIcon,
         component: lazyPage(
-          () => import('./shack/MonitorPage'),
+          () => import('./houses/MonitorPage'),
           (m) => m.MonitorPage,
         ),
       },
@@ -71,8 +71,8 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
         titleKey: 'shackCompared',
         icon: ComparisonIcon,
         component: lazyPage(
-          () => import('./shack/ComparedPage'),
-          (m) => m.ComparedPage,
+          () => import('./houses/ComparisonPage'),
+          (m) => m.ComparisonPage,
         ),
       },
     ],
@@ -199,8 +199,8 @@ export const SCREEN_ROUTE: ConsoleRoute = {
   roles: ['administrator'],
   flag: 'alarmScreen',
   component: lazyPage(
-    () => import('../screens/datav/ScreenHomePage'),
-    (m) => m.ScreenHomePage,
+    () => import('./wall/WallPage'),
+    (m) => m.WallPage,
   ),
 };
 

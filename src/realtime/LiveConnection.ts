@@ -8,16 +8,14 @@ import {
   type HouseUpdated,
 } from '../contract/live';
 import { type AlarmStore } from '../stores/AlarmStore';
-import { type HousesStore } from '../stores/HousesStore';
-import { type LiveStore } from '../stores/LiveStore';
+import { type HouseFeed, type HousesStore } from '../stores/HousesStore';
+import { POLL_INTERVAL_MS, type LiveStore } from '../stores/LiveStore';
 import { fetchUnacknowledgedCount } from './alarmsApi';
 import { FrameQueue, MAX_QUEUED_ITEMS } from './frameQueue';
 import { fetchOverview } from './housesApi';
 import { nextLiveState, type LiveEvent } from './liveMachine';
 import { createLiveSocket, type LiveSocket } from './socket';
 
-/** Spec §7/§9 and DESIGN.md §7: without the socket, the count and the houses every 30 s. */
-export const POLL_INTERVAL_MS = 30_000;
 /**
  * The socket must connect and its first snapshot land within this time, else we poll: a proxy
  * that swallows WebSockets leaves the socket "connecting" forever without an error.
@@ -33,11 +31,11 @@ export interface LiveStores {
 }
 
 /**
- * The console's live connection (STYLE.md #4–#8): the one socket, the 30 s poll fallback, and
- * the state machine between them. Socket handlers only push onto a frame queue; each animation
+ * The console's live connection: the one socket, the 30 s poll fallback, and the state machine
+ * between them. Socket handlers only push onto a frame queue; each animation
  * frame applies what arrived in one action.
  */
-export class LiveConnection {
+export class LiveConnection implements HouseFeed {
   private socket: LiveSocket | null = null;
   private pollTimer: ReturnType<typeof setInterval> | null = null;
   private snapshotTimer: ReturnType<typeof setTimeout> | null = null;

@@ -112,11 +112,34 @@ export const houseNames = new Intl.Collator(undefined, { numeric: true });
 
 export type HouseSort = 'farm' | 'name' | 'status' | 'deviation';
 
-/** The houses of the user's scope, id-keyed (STYLE.md #2); realtime feeds it, pages read it. */
+/**
+ * The live connection as this store sees it. src/realtime implements it and the app's wiring
+ * (src/wiring.ts) plugs it in, so pages ask the store and never the transport.
+ */
+export interface HouseFeed {
+  /** Full-rate readings of one house until the returned function is called. */
+  subscribeHouse(houseId: number): () => void;
+}
+
+/** A house a page follows: how many follow it and how to stop the feed's subscription. */
+interface Following {
+  count: number;
+  leave: () => void;
+}
+
+const NOTHING_TO_LEAVE = () => undefined;
+
+/**
+ * The houses of the user's scope, kept in a map by id so a delta finds its house without a
+ * search; the live connection feeds it, pages read it.
+ */
 export class HousesStore {
   readonly byId = observable.map<number, House>({}, { deep: false });
   /** False until the first snapshot arrived. */
   loaded = false;
+  private feed: HouseFeed | null = null;
+  /** Followed houses outlive a connection: a new one (after a new sign-in) follows them too. */
+  private readonly following = new Map<number, Following>();
 
   constructor() {
     makeObservable(this, {
@@ -172,6 +195,44 @@ export class HousesStore {
 
   get(houseId: number): House | undefined {
     return this.byId.get(houseId);
+  }
+
+  /**
+   * Follows a house at full rate (the monitor page, while it shows it) until the returned
+   * function is called; two pages on one house share one subscription.
+   */
+  follow(houseId: number): () => void {
+    const entry = this.following.get(houseId);
+    if (entry) entry.count += 1;
+    else
+      this.following.set(houseId, {
+        count: 1,
+        leave: this.feed?.subscribeHouse(houseId) ?? NOTHING_TO_LEAVE,
+      });
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const current = this.following.get(houseId);
+      if (!current) return;
+      current.count -= 1;
+      if (current.count > 0) return;
+      this.following.delete(houseId);
+      current.leave();
+    };
+  }
+
+  /** The houses pages follow now (tests; the connection asks its feed, not this). */
+  get followed(): number[] {
+    return [...this.following.keys()];
+  }
+
+  /** Plugs in the live connection (or none): the houses followed now move over to it. */
+  useFeed(feed: HouseFeed | null): void {
+    for (const entry of this.following.values()) entry.leave();
+    this.feed = feed;
+    for (const [houseId, entry] of this.following)
+      entry.leave = feed?.subscribeHouse(houseId) ?? NOTHING_TO_LEAVE;
   }
 
   /**

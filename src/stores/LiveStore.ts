@@ -1,8 +1,14 @@
 import { makeAutoObservable } from 'mobx';
 
 /**
- * STYLE.md #8: connecting → live → polling (every 30 s) → live, and offline (the browser has
- * no network). `idle` before sign-in.
+ * Without the socket, the houses and the alarm counts are fetched this often; pages that keep
+ * their own figures fresh (today's alarms) use the same period.
+ */
+export const POLL_INTERVAL_MS = 30_000;
+
+/**
+ * connecting → live → polling (every 30 s while the socket is down) → live, and offline (the
+ * browser has no network). `idle` before sign-in.
  */
 export type LiveState = 'idle' | 'connecting' | 'live' | 'polling' | 'offline';
 

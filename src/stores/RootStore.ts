@@ -1,5 +1,6 @@
 import { ApiClient, type ApiText } from '../api/client';
 import { AlarmStore } from './AlarmStore';
+import { AlarmsTodayStore } from './AlarmsTodayStore';
 import { ConfigStore } from './ConfigStore';
 import { HousesStore } from './HousesStore';
 import { LiveStore } from './LiveStore';
@@ -19,7 +20,7 @@ export interface RootEnvironment {
   showError(message: string): void;
   /** Whether the current page is /login. */
   onLoginPage(): boolean;
-  /** After a lost session: tell the user `message` on the next page and reload (spec §8). */
+  /** After a lost session: tell the user `message` on the next page and reload . */
   reloadSignedOut(message: string): void;
   fetch?: typeof fetch;
 }
@@ -33,6 +34,7 @@ export class RootStore<R extends RouteRule = RouteRule> {
   readonly permission: PermissionStore<R>;
   readonly config: ConfigStore;
   readonly alarms: AlarmStore;
+  readonly alarmsToday: AlarmsTodayStore;
   readonly houses: HousesStore;
   readonly live: LiveStore;
 
@@ -57,6 +59,7 @@ export class RootStore<R extends RouteRule = RouteRule> {
     this.permission = new PermissionStore(routes);
     this.config = new ConfigStore(this.api);
     this.alarms = new AlarmStore();
+    this.alarmsToday = new AlarmsTodayStore(this.api, this.alarms);
     this.houses = new HousesStore();
     this.live = new LiveStore();
   }

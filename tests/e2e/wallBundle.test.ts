@@ -45,9 +45,7 @@ describe('wall bundle', () => {
       const code = read(file);
       expect(code, file).not.toMatch(/maplibre|MapLibre|deck\.gl|@deck\.gl|DeckGL|luma\.gl/);
     }
-    const wall = readdirSync(path.join(DIST, 'assets')).find((f) =>
-      /^ScreenHomePage-.*\.js$/.test(f),
-    );
+    const wall = readdirSync(path.join(DIST, 'assets')).find((f) => /^WallScreen-.*\.js$/.test(f));
     expect(wall).toBeDefined();
     expect(read(`assets/${wall}`)).toMatch(/maplibre/i);
     const firstKb = files.reduce((sum, f) => sum + gzipKb(f), 0);

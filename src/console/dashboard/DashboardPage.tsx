@@ -1,16 +1,13 @@
 import { Card, Classes, H5, HTMLTable, Tag } from '@blueprintjs/core';
-import { reaction } from 'mobx';
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AlarmToday } from '../../contract/alarms';
-import { POLL_INTERVAL_MS } from '../../realtime';
 import { useNavigate } from 'react-router-dom';
 import { type HousesStore } from '../../stores/HousesStore';
 import { targetDeviation } from '../../stores/houseStatus';
 import '../houses/houses.css';
 import { alarmText, formatNumber, inTenThousands } from '../houses/format';
-import { fetchAlarmsToday } from '../houses/housesApi';
 import { STATUS_INTENTS } from '../houses/HouseCard';
 import { LiveIndicator } from '../houses/LiveIndicator';
 import { useStores } from '../useStores';
@@ -26,36 +23,11 @@ function aliveOf(houses: HousesStore): number {
   return alive;
 }
 
-/**
- * Today's alarms by cause (GET /alarm/today), kept live: refetched whenever the scope's open
- * count or the alarms the socket brought change (a raise moves both), and every 30 s, which
- * also catches midnight and anything missed while polling.
- */
+/** Today's alarms by cause, kept fresh by their store while the page shows them. */
 function useAlarmsToday(): AlarmToday | null {
-  const { api, alarms } = useStores();
-  const [today, setToday] = useState<AlarmToday | null>(null);
-  useEffect(() => {
-    let cancelled = false;
-    let latest = 0;
-    const load = () => {
-      const call = ++latest;
-      fetchAlarmsToday(api)
-        .then((data) => {
-          // Answers may cross: only the newest call's answer is shown.
-          if (!cancelled && call === latest) setToday(data);
-        })
-        .catch(() => undefined);
-    };
-    load();
-    const dispose = reaction(() => [alarms.activeCount, alarms.byId.size], load);
-    const timer = setInterval(load, POLL_INTERVAL_MS);
-    return () => {
-      cancelled = true;
-      dispose();
-      clearInterval(timer);
-    };
-  }, [api, alarms]);
-  return today;
+  const { alarmsToday } = useStores();
+  useEffect(() => alarmsToday.watch(), [alarmsToday]);
+  return alarmsToday.causes;
 }
 
 const Stats = observer(function Stats({ today }: { today: AlarmToday | null }) {
@@ -158,8 +130,8 @@ const Attention = observer(function Attention() {
   );
 });
 
-/** Home (spec §2 dashboard, issue 5.1): the scope's houses at a glance, live. */
-export function DashboardPage() {
+/** Home: the scope's houses at a glance, live. */
+export const DashboardPage = observer(function DashboardPage() {
   const today = useAlarmsToday();
   return (
     <div className="roost-page" data-testid="page-dashboard">
@@ -173,4 +145,4 @@ export function DashboardPage() {
       </div>
     </div>
   );
-}
+});

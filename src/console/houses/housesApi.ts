@@ -6,14 +6,8 @@ import {
   type ExportFormat,
 } from '../../contract/houses';
 import { trendSchema, type Trend, type TrendQuery } from '../../contract/overview';
-import { alarmSchema, alarmTodaySchema, type Alarm, type AlarmToday } from '../../contract/alarms';
+import { alarmSchema, type Alarm } from '../../contract/alarms';
 import { z } from 'zod';
-
-/** GET /api/alarm/today: alarms raised today in the scope, by cause (the home dashboard). */
-export function fetchAlarmsToday(api: ApiClient): Promise<AlarmToday> {
-  // Quiet: the dashboard refetches on every count change; the live indicator tells outages.
-  return api.get('/alarm/today', { schema: alarmTodaySchema, quiet: () => true });
-}
 
 const openAlarmsSchema = z.object({ rows: z.array(alarmSchema), total: z.number().int() });
 

@@ -1,7 +1,6 @@
 import { observer } from 'mobx-react-lite';
 import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router-dom';
-import { startAlarmCountPoll } from '../../realtime/alarmCountPoll';
 import { ChangePasswordDialog } from '../password/ChangePasswordDialog';
 import { ProgressBar } from '../ProgressBar';
 import { type RouteHandle } from '../routeHandle';
@@ -62,14 +61,13 @@ function useVisitedTabs(): void {
   }, [handle, location.pathname, location.search, tabs]);
 }
 
-/** The console's frame: sidebar, top bar, tab strip and the page (spec §2). */
+/** The console's frame: sidebar, top bar, tab strip and the page. */
 export const Layout = observer(function Layout() {
   const stores = useStores();
   const { ui } = stores;
   const [passwordOpen, setPasswordOpen] = useState(false);
   useResponsiveSidebar();
   useVisitedTabs();
-  useEffect(() => startAlarmCountPoll(stores.api, stores.alarms), [stores]);
   useEffect(() => {
     void stores.session.loadLogo();
   }, [stores]);

@@ -2,8 +2,8 @@ import { Card, Classes, HTMLTable } from '@blueprintjs/core';
 import { type TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { type Comparison } from '../../../contract/houses';
-import { formatNumber, formatTime } from '../../houses/format';
-import { LineChart, SERIES_COLORS, type ChartSeries } from '../../houses/LineChart';
+import { formatNumber, formatTime } from '../format';
+import { LineChart, SERIES_COLORS, type ChartSeries } from '../LineChart';
 
 /** The breed standards' colour: grey, dashed, apart from the six houses' colours. */
 const STANDARD_COLOR = '#5f6b7c';

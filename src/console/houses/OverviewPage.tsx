@@ -15,10 +15,10 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { type House, type HouseSort } from '../../stores/HousesStore';
 import { STATUS_FILTERS } from '../../stores/houseStatus';
-import { HouseCard } from '../houses/HouseCard';
-import '../houses/houses.css';
-import { LiveIndicator } from '../houses/LiveIndicator';
-import { WindowedGrid, type GridEntry } from '../houses/WindowedGrid';
+import { HouseCard } from './HouseCard';
+import './houses.css';
+import { LiveIndicator } from './LiveIndicator';
+import { WindowedGrid, type GridEntry } from './WindowedGrid';
 import { useStores } from '../useStores';
 import { OverviewFilter } from './overview/OverviewFilter';
 

@@ -18,19 +18,19 @@ import { isApiError } from '../../api/errors';
 import { MAX_COMPARED_HOUSES, type CompareAlign, type Comparison } from '../../contract/houses';
 import { METRICS } from '../../contract/metrics';
 import { TREND_GRANULARITIES, type TrendGranularity } from '../../contract/overview';
-import '../houses/houses.css';
-import { fetchComparison } from '../houses/housesApi';
-import { SERIES_COLORS } from '../houses/LineChart';
-import { useExport } from '../houses/useExport';
+import './houses.css';
+import { fetchComparison } from './housesApi';
+import { SERIES_COLORS } from './LineChart';
+import { useExport } from './useExport';
 import { useStores } from '../useStores';
-import { pointsOf, windowRange, WINDOWS, type CompareWindow } from './compared/compareWindow';
-import { ComparisonView } from './compared/ComparisonView';
+import { pointsOf, windowRange, WINDOWS, type CompareWindow } from './comparison/compareWindow';
+import { ComparisonView } from './comparison/ComparisonView';
 
 const GRANULARITY_KEYS = { minute: 'minute', hour: 'hour', day: 'day', month: 'monthly' } as const;
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** House comparison (spec §2/§5, issue 5.4): one metric of 1–6 houses over a window. */
-export const ComparedPage = observer(function ComparedPage() {
+export const ComparisonPage = observer(function ComparisonPage() {
   const { api, houses } = useStores();
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'zh' ? 'zh' : 'en';

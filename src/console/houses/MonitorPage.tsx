@@ -5,14 +5,13 @@ import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { metricLabel } from '../../contract/metrics';
-import { subscribeHouse } from '../../realtime';
 import { type House } from '../../stores/HousesStore';
-import '../houses/houses.css';
-import { fetchTrend } from '../houses/housesApi';
-import { LineChart, SERIES_COLORS, type ChartSeries } from '../houses/LineChart';
-import { LiveIndicator } from '../houses/LiveIndicator';
-import { formatTime } from '../houses/format';
-import { useExport } from '../houses/useExport';
+import './houses.css';
+import { fetchTrend } from './housesApi';
+import { LineChart, SERIES_COLORS, type ChartSeries } from './LineChart';
+import { LiveIndicator } from './LiveIndicator';
+import { formatTime } from './format';
+import { useExport } from './useExport';
 import { useStores } from '../useStores';
 import { AlarmsCard } from './monitor/AlarmsCard';
 import { DevicesCard, FlockCard, GatewayCard, SensorsCard } from './monitor/MonitorSections';
@@ -32,7 +31,7 @@ function useHouseCurves(houseId: number | null): void {
   useEffect(() => {
     if (houseId === null) return;
     // Full-rate readings while the page shows this house; left when it closes or changes.
-    const leave = subscribeHouse(houseId);
+    const leave = houses.follow(houseId);
     let cancelled = false;
     const to = Date.now();
     fetchTrend(

@@ -1,11 +1,11 @@
 import { type i18n } from 'i18next';
-import { type ApiText } from '../api/client';
-import { startRealtime } from '../realtime';
-import { DocumentCookieJar } from '../stores/cookies';
-import { RootStore } from '../stores/RootStore';
-import { LOGIN_PATH, ROUTE_TABLE } from './routes';
-import { keepFlash, showErrorToast } from './toaster';
-import { type ConsoleStores } from './useStores';
+import { type ApiText } from './api/client';
+import { startRealtime } from './realtime';
+import { DocumentCookieJar } from './stores/cookies';
+import { RootStore } from './stores/RootStore';
+import { LOGIN_PATH, ROUTE_TABLE } from './console/routes';
+import { keepFlash, showErrorToast } from './console/toaster';
+import { type ConsoleStores } from './console/useStores';
 
 const API_TEXTS: Record<ApiText, 'api.network' | 'api.timeout' | 'api.badAnswer' | 'login.failed'> =
   {
@@ -15,7 +15,11 @@ const API_TEXTS: Record<ApiText, 'api.network' | 'api.timeout' | 'api.badAnswer'
     loginFailed: 'login.failed',
   };
 
-/** The console's stores, wired to this page (cookies, toasts, reload). */
+/**
+ * The browser's wiring point: the console's stores, wired to this page (cookies, toasts,
+ * reload), and the live connection that feeds them. Nothing else in the browser starts the
+ * connection or hands it to a store.
+ */
 export function createStores(translations: () => i18n): ConsoleStores {
   const stores = new RootStore(ROUTE_TABLE, {
     cookies: new DocumentCookieJar(document),
@@ -31,7 +35,8 @@ export function createStores(translations: () => i18n): ConsoleStores {
       window.location.reload();
     },
   });
-  // The live connection follows the session token for the life of the page.
+  // The live connection follows the session token for the life of the page; the houses store
+  // follows houses through it.
   startRealtime(stores);
   return stores;
 }

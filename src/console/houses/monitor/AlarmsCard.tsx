@@ -5,8 +5,8 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type House } from '../../../stores/HousesStore';
 import { AcknowledgeButton } from '../../alarms/AcknowledgeButton';
-import { alarmText, formatTime } from '../../houses/format';
-import { fetchOpenAlarms } from '../../houses/housesApi';
+import { alarmText, formatTime } from '../format';
+import { fetchOpenAlarms } from '../housesApi';
 import { useStores } from '../../useStores';
 
 const SEVERITY_INTENT = { critical: 'danger', major: 'warning', minor: 'none' } as const;

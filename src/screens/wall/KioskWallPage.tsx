@@ -7,7 +7,7 @@ import { LiveConnection } from '../../realtime/LiveConnection';
 import { AlarmStore } from '../../stores/AlarmStore';
 import { HousesStore } from '../../stores/HousesStore';
 import { LiveStore } from '../../stores/LiveStore';
-import { WallScreen } from '../datav/ScreenHomePage';
+import { WallScreen } from './WallScreen';
 import { createKioskApi } from './kioskApi';
 
 const API_TEXTS = {
@@ -46,7 +46,7 @@ function createKiosk(
  * Read-only: houses do not open the console's monitor. The server scopes what it sees and ends
  * its socket when the link is revoked; the next answer (401) puts this screen in its place.
  */
-export const KioskScreenPage = observer(function KioskScreenPage() {
+export const KioskWallPage = observer(function KioskWallPage() {
   const { t, i18n } = useTranslation();
   const [token] = useState(tokenOfLocation);
   const [kiosk] = useState(() =>

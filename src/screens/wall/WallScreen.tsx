@@ -2,10 +2,9 @@ import { Classes } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router-dom';
-import { useStores } from '../../console/useStores';
+import { useSearchParams } from 'react-router-dom';
 import { AlertSound } from './alertSound';
-import { DrillPanel, MapLegendList, monitorUrl } from './DrillPanel';
+import { DrillPanel, MapLegendList } from './DrillPanel';
 import { StaleBanner, WallHeader } from './WallHeader';
 import { WallMap } from './WallMap';
 import { WallCounters, WallLegend, WallTicker, WallToday } from './WallPanels';
@@ -81,32 +80,5 @@ export const WallScreen = observer(function WallScreen({
         <WallTicker store={store} />
       </aside>
     </div>
-  );
-});
-
-/**
- * /screenDatav/home: the wall for a signed-in administrator. Its own chunk (maplibre and
- * deck.gl stay out of the console's first load). The console's live connection feeds it; it
- * never opens a socket itself.
- */
-export const ScreenHomePage = observer(function ScreenHomePage() {
-  const stores = useStores();
-  const navigate = useNavigate();
-  const handleOpenHouse = (houseId: number) => {
-    const url = monitorUrl(houseId);
-    // Embedded in the console (alarm overview), the monitor opens in the console, not the frame.
-    if (window.top && window.top !== window) window.top.location.assign(url);
-    else void navigate(url);
-  };
-  return (
-    <WallScreen
-      sources={{
-        api: stores.api,
-        houses: stores.houses,
-        live: stores.live,
-        alarms: stores.alarms,
-      }}
-      onOpenHouse={handleOpenHouse}
-    />
   );
 });

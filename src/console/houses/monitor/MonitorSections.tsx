@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { deviceTypeOf, METRICS, metricLabel } from '../../../contract/metrics';
 import { GATEWAY_TYPES, isGatewayTypeKey } from '../../../contract/gatewayTypes';
 import { type House } from '../../../stores/HousesStore';
-import { formatNumber, formatTime, metricText, modeText } from '../../houses/format';
+import { formatNumber, formatTime, metricText, modeText } from '../format';
 
 /** Set-points shown beside a sensor (dotted lines on its chart, DOMAIN.md). */
 const SET_POINTS: Record<string, string> = { temperature: 'temperature_target' };
