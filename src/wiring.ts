@@ -21,6 +21,7 @@ const API_TEXTS: Record<ApiText, 'api.network' | 'api.timeout' | 'api.badAnswer'
  * connection or hands it to a store.
  */
 export function createStores(translations: () => i18n): ConsoleStores {
+  let reloading = false;
   const stores = new RootStore(ROUTE_TABLE, {
     cookies: new DocumentCookieJar(document),
     ui: {
@@ -31,6 +32,10 @@ export function createStores(translations: () => i18n): ConsoleStores {
     showError: showErrorToast,
     onLoginPage: () => window.location.pathname === LOGIN_PATH,
     reloadSignedOut: (message) => {
+      // Several calls in flight answer 401 together when a session ends; a second reload would
+      // abort the first one, so the page reloads once and the later calls change nothing.
+      if (reloading) return;
+      reloading = true;
       keepFlash(message);
       window.location.reload();
     },

@@ -175,7 +175,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     roles: ['administrator'],
     flag: 'alarmScreen',
     component: lazyPage(
-      () => import('./alarm-overview/AlarmOverviewPage'),
+      () => import('./wall/AlarmOverviewPage'),
       (m) => m.AlarmOverviewPage,
     ),
   },

@@ -4,6 +4,13 @@ import { readConfig } from '../../server/config';
 import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
 import { startRoost, type RunningRoost } from '../../server/roost';
 
+/**
+ * How long a browser test waits for a live change to show on the page. Generous on purpose: the
+ * tests assert that the change arrives without a reload; how fast it arrives is measured by
+ * `npm run bench` (publish → socket, publish → alarm badge), where a loaded machine cannot fail CI.
+ */
+export const LIVE_WAIT = { timeout: 30_000, interval: 100 } as const;
+
 export interface TestServer {
   url: string;
   roost: RunningRoost;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type WebSocket } from 'playwright-core';
-import { launchBrowser, signIn, startServer, type TestServer } from './harness';
+import { LIVE_WAIT, launchBrowser, signIn, startServer, type TestServer } from './harness';
 import { collectErrors, MAP_DRAWN_TIMEOUT_MS, pixelOf } from './wallHelpers';
 
 const WALL_VIEWPORT = { width: 1920, height: 1080 };
@@ -88,11 +88,9 @@ describe('wall kiosk link', () => {
       // Revoked in the console: the server closes the wall's socket and the wall says so.
       await row.getByTestId('kiosk-revoke').click();
       await admin.locator('.bp6-alert-footer .bp6-intent-danger').click();
-      const revokedAt = Date.now();
       await row.waitFor({ state: 'detached' });
-      await expect.poll(() => live.every((ws) => ws.isClosed()), { timeout: 3_000 }).toBe(true);
-      await kiosk.getByTestId('kiosk-ended').waitFor({ timeout: 5_000 });
-      expect(Date.now() - revokedAt).toBeLessThan(5_000);
+      await expect.poll(() => live.every((ws) => ws.isClosed()), LIVE_WAIT).toBe(true);
+      await kiosk.getByTestId('kiosk-ended').waitFor({ timeout: LIVE_WAIT.timeout });
       expect(await kiosk.getByTestId('kiosk-ended').textContent()).toMatch(/revoked/);
       expect(await kiosk.getByTestId('wall-map').count()).toBe(0);
       // A reload does not bring it back.
