@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { DatabaseTarget } from '../../server/db/open';
+import type { Database } from '../../server/db/client';
+import { openDatabase, type DatabaseTarget } from '../../server/db/open';
 
 export interface TestDatabaseTarget {
   name: string;
@@ -39,6 +40,21 @@ export function testDatabaseTargets(): TestDatabaseTarget[] {
     });
   }
   return targets;
+}
+
+/** A database of this run's own on `target`, open and migrated; close() also drops it. */
+export async function openTestDatabase(
+  target: TestDatabaseTarget,
+): Promise<{ database: Database; close(): Promise<void> }> {
+  const created = await target.create();
+  const database = await openDatabase(created.target);
+  return {
+    database,
+    close: async () => {
+      await database.close();
+      await created.drop();
+    },
+  };
 }
 
 async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
-import { openDatabase } from '../../server/db/open';
 import { roundDouble, roundReal } from '../../server/houses/roundLikeNumeric';
-import { testDatabaseTargets } from '../helpers/databases';
+import { openTestDatabase, testDatabaseTargets } from '../helpers/databases';
 
 /**
  * The trend rounds in JavaScript what it used to round in SQL (`round(x::numeric, 3)`): the two
@@ -46,17 +45,12 @@ function sample(): number[] {
 
 describe.each(testDatabaseTargets())('rounding like round(x::numeric, 3) on $name', (target) => {
   let database: Database;
-  let drop: () => Promise<void>;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const created = await target.create();
-    drop = created.drop;
-    database = await openDatabase(created.target);
+    ({ database, close } = await openTestDatabase(target));
   });
-  afterAll(async () => {
-    await database?.close();
-    await drop?.();
-  });
+  afterAll(() => close?.());
 
   it('gives what the database gives, for double precision and real', async () => {
     const values = sample();

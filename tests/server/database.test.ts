@@ -4,7 +4,7 @@ import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/open';
 import { arrayLiteral } from '../../server/ingest/writer';
 import { organizations } from '../../server/db/schema';
-import { testDatabaseTargets } from '../helpers/databases';
+import { openTestDatabase, testDatabaseTargets } from '../helpers/databases';
 
 /**
  * The database as every module sees it (server/db/open.ts): PGlite runs in a thread of its own,
@@ -12,17 +12,12 @@ import { testDatabaseTargets } from '../helpers/databases';
  */
 describe.each(testDatabaseTargets())('the database on $name', (target) => {
   let database: Database;
-  let drop: () => Promise<void>;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const created = await target.create();
-    drop = created.drop;
-    database = await openDatabase(created.target);
+    ({ database, close } = await openTestDatabase(target));
   });
-  afterAll(async () => {
-    await database?.close();
-    await drop?.();
-  });
+  afterAll(() => close?.());
 
   it('reads the ingest array literals back exactly: numbers, nulls, instants and awkward text', async () => {
     const texts = ['{"a":"b,c"}', 'quote " and backslash \\', '{braces}', 'NULL', '', null];
