@@ -1,5 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx';
+import { z } from 'zod';
 import { type ApiClient, type Query } from '../api/client';
+import { pagedSchema } from '../contract/adminAnswers';
 
 /** Rows per page of the system-management tables. */
 export const ADMIN_PAGE_SIZE = 20;
@@ -15,17 +17,26 @@ export class AdminListStore<Row, F extends Record<string, string>> {
   readonly size = ADMIN_PAGE_SIZE;
   filters: F;
   loaded = false;
+  private readonly answer: z.ZodType<{ rows: Row[]; total: number }>;
 
+  /**
+   * `row` parses each row of the answer: a list refuses an answer whose rows are not what it
+   * shows. Without one only the `{ rows, total }` frame is checked; that is left only to a
+   * list whose row shape is still being changed elsewhere.
+   */
   constructor(
     private readonly api: ApiClient,
     private readonly path: string,
     private readonly initial: F,
+    row?: z.ZodType<Row>,
   ) {
     this.filters = { ...initial };
-    makeAutoObservable<this, 'api' | 'path' | 'initial'>(this, {
+    this.answer = pagedSchema(row ?? z.unknown()) as z.ZodType<{ rows: Row[]; total: number }>;
+    makeAutoObservable<this, 'api' | 'path' | 'initial' | 'answer'>(this, {
       api: false,
       path: false,
       initial: false,
+      answer: false,
     });
   }
 
@@ -49,8 +60,9 @@ export class AdminListStore<Row, F extends Record<string, string>> {
   }
 
   async load(page = this.page): Promise<void> {
-    const data = await this.api.get<{ rows: Row[]; total: number }>(this.path, {
+    const data = await this.api.get(this.path, {
       query: { ...this.query, page, size: this.size },
+      schema: this.answer,
     });
     runInAction(() => {
       this.rows = data.rows;

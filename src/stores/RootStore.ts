@@ -1,4 +1,5 @@
 import { ApiClient, type ApiText } from '../api/client';
+import { SystemStore } from './admin/SystemStore';
 import { AlarmStore } from './AlarmStore';
 import { AlarmsTodayStore } from './AlarmsTodayStore';
 import { ConfigStore } from './ConfigStore';
@@ -37,6 +38,8 @@ export class RootStore<R extends RouteRule = RouteRule> {
   readonly alarmsToday: AlarmsTodayStore;
   readonly houses: HousesStore;
   readonly live: LiveStore;
+  /** System management's shared lists and changes. */
+  readonly system: SystemStore;
 
   constructor(routes: readonly R[], environment: RootEnvironment) {
     this.ui = new UiStore(environment.cookies, environment.ui);
@@ -62,6 +65,7 @@ export class RootStore<R extends RouteRule = RouteRule> {
     this.alarmsToday = new AlarmsTodayStore(this.api, this.alarms);
     this.houses = new HousesStore();
     this.live = new LiveStore();
+    this.system = new SystemStore(this.api);
   }
 
   /** Logs out locally: credentials, role, routes, tabs and counts are all forgotten. */
@@ -71,6 +75,7 @@ export class RootStore<R extends RouteRule = RouteRule> {
     this.tabs.reset();
     this.alarms.reset();
     this.houses.clear();
+    this.system.reset();
   }
 
   /** POST /api/logout, then the same local sign-out. */

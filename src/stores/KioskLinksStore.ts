@@ -1,0 +1,54 @@
+import { makeAutoObservable, runInAction } from 'mobx';
+import { z } from 'zod';
+import { type ApiClient } from '../api/client';
+import { wallMapSchema, type WallFarm } from '../contract/wall';
+import {
+  kioskCreatedSchema,
+  kioskListSchema,
+  type KioskCreate,
+  type KioskCreated,
+  type KioskLink,
+} from '../contract/wallKiosk';
+
+const revokedSchema = z.null();
+
+/**
+ * The wall's kiosk-link dialog: the links there are and the farms a new one may show. Only the
+ * dialog uses them, so it keeps its own store while it is mounted.
+ */
+export class KioskLinksStore {
+  /** `null` until the first answer: the table shows nothing rather than "no links". */
+  links: KioskLink[] | null = null;
+  /** The farms a link may be limited to, by name. */
+  farms: WallFarm[] = [];
+
+  constructor(private readonly api: ApiClient) {
+    makeAutoObservable<this, 'api'>(this, { api: false });
+  }
+
+  async load(): Promise<void> {
+    const links = await this.api.get('/wall/kiosk/list', { schema: kioskListSchema });
+    runInAction(() => (this.links = links));
+  }
+
+  async loadFarms(): Promise<void> {
+    const map = await this.api.get('/wall/map', { schema: wallMapSchema });
+    runInAction(() => (this.farms = [...map.farms].sort((a, b) => a.name.localeCompare(b.name))));
+  }
+
+  /** Answers the new link with its token, which the server never shows again. */
+  async create(input: KioskCreate): Promise<KioskCreated> {
+    const created = await this.api.post('/wall/kiosk/create', {
+      body: input,
+      schema: kioskCreatedSchema,
+    });
+    // The token is shown once: a failed reload (already toasted) must not lose it.
+    await this.load().catch(() => undefined);
+    return created;
+  }
+
+  async revoke(id: number): Promise<void> {
+    await this.api.post('/wall/kiosk/revoke', { body: { id }, schema: revokedSchema });
+    await this.load();
+  }
+}
