@@ -16,12 +16,14 @@ import {
   type BreedDetail as Detail,
   type BreedTargetRow,
 } from '../../contract/admin';
-import { useStores } from '../useStores';
+import { type BreedDetailStore } from '../../stores/admin/BreedDetailStore';
 import { emptyRow, parsePastedGrid } from './breedGrid';
 import { notifyError, notifySuccess, quietly } from './parts/notify';
 
 export interface BreedDetailProps {
   breed: Detail;
+  /** Saves through the store that opened the breed. */
+  store: BreedDetailStore;
   onSaved(): void;
 }
 
@@ -29,9 +31,8 @@ const cellText = (v: number | null) => (v === null ? '' : String(v));
 const parseCell = (s: string) => (s.trim() === '' || Number.isNaN(Number(s)) ? null : Number(s));
 
 /** The per-age grid (editable, paste from a spreadsheet) and the immune reminders of a breed. */
-export function BreedDetailPanel({ breed, onSaved }: BreedDetailProps) {
+export function BreedDetailPanel({ breed, store, onSaved }: BreedDetailProps) {
   const { t } = useTranslation();
-  const { api } = useStores();
   const readOnly = breed.isCommon;
   const [rows, setRows] = useState<BreedTargetRow[]>(breed.targets);
   const [immune, setImmune] = useState(breed.immune);
@@ -54,14 +55,7 @@ export function BreedDetailPanel({ breed, onSaved }: BreedDetailProps) {
     notifySuccess(t('admin.breed.pasted', { count: parsed.rows.length }));
   };
   const save = async () => {
-    const targets = await quietly(() =>
-      api.put('/breed/saveTargets', { body: { breedId: breed.id, rows } }),
-    );
-    if (targets === undefined) return;
-    const reminders = await quietly(() =>
-      api.put('/breed/saveImmune', { body: { breedId: breed.id, rows: immune } }),
-    );
-    if (reminders === undefined) return;
+    if ((await quietly(() => store.save(breed.id, rows, immune))) === undefined) return;
     notifySuccess(t('admin.common.saved'));
     onSaved();
   };

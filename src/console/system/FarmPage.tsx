@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { observer } from 'mobx-react-lite';
 import {
   Button,
   ButtonGroup,
@@ -38,19 +39,18 @@ function flatten(nodes: FarmNode[]): FarmNode[] {
 }
 
 /** /system/farm: the tree group → company → farm, and the selected farm's houses (issue 8 §3). */
-export function FarmPage() {
+export const FarmPage = observer(function FarmPage() {
   const { t, i18n } = useTranslation();
-  const { api, session } = useStores();
-  const [tree, setTree] = useState<FarmNode[]>([]);
+  const { system, session } = useStores();
+  const tree = system.farmTree;
+  const orgs = system.orgs;
   const [selected, setSelected] = useState<number | null>(null);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const [editing, setEditing] = useState<Editing | null>(null);
   const [deleting, setDeleting] = useState<FarmNode | null>(null);
-  const [orgs, setOrgs] = useState<Array<{ id: number; name: string }>>([]);
 
   const apply = useCallback((data: FarmNode[] | undefined) => {
     if (!data) return;
-    setTree(data);
     // Groups and companies open at first, so the farms show.
     setExpanded((e) =>
       e.size
@@ -63,15 +63,13 @@ export function FarmPage() {
     );
   }, []);
   const load = useCallback(
-    async () => apply(await quietly(() => api.get<FarmNode[]>('/farm/tree'))),
-    [api, apply],
+    async () => apply(await quietly(() => system.loadFarmTree())),
+    [system, apply],
   );
   useEffect(() => {
-    void quietly(() => api.get<FarmNode[]>('/farm/tree')).then(apply);
-    void quietly(() => api.get<Array<{ id: number; name: string }>>('/org/listAll')).then(
-      (o) => o && setOrgs(o),
-    );
-  }, [api, apply]);
+    void quietly(() => system.loadFarmTree()).then(apply);
+    void quietly(() => system.loadOrgs());
+  }, [system, apply]);
 
   const all = flatten(tree);
   const node = all.find((n) => n.id === selected) ?? null;
@@ -151,18 +149,20 @@ export function FarmPage() {
   };
   const save = async (values: Record<string, string>) => {
     if (!editing) return false;
-    const body = {
-      ...values,
-      id: editing.node?.id,
-      level: editing.level,
-      parentId: editing.parentId,
-      orgId: numberOrUndefined(values.orgId),
-      provinceAdcode: values.provinceAdcode || undefined,
-      longitude: numberOrUndefined(values.longitude) ?? null,
-      latitude: numberOrUndefined(values.latitude) ?? null,
-    };
     const done = await quietly(() =>
-      editing.node ? api.put('/farm/update', { body }) : api.post('/farm/create', { body }),
+      system.saveFarm({
+        name: values.name ?? '',
+        type: values.type,
+        provinceName: values.provinceName,
+        address: values.address,
+        id: editing.node?.id,
+        level: editing.level,
+        parentId: editing.parentId,
+        orgId: numberOrUndefined(values.orgId),
+        provinceAdcode: values.provinceAdcode || undefined,
+        longitude: numberOrUndefined(values.longitude) ?? null,
+        latitude: numberOrUndefined(values.latitude) ?? null,
+      }),
     );
     if (done === undefined) return false;
     notifySuccess(t('admin.common.saved'));
@@ -171,8 +171,7 @@ export function FarmPage() {
   };
   const remove = async (n: FarmNode) => {
     setDeleting(null);
-    if ((await quietly(() => api.delete('/farm/delete', { body: { id: n.id } }))) === undefined)
-      return;
+    if ((await quietly(() => system.deleteFarm(n.id))) === undefined) return;
     notifySuccess(t('admin.common.deleted'));
     setSelected(null);
     await load();
@@ -267,4 +266,4 @@ export function FarmPage() {
       />
     </div>
   );
-}
+});

@@ -1,13 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { observer } from 'mobx-react-lite';
 import { Alert, Button, ButtonGroup, Callout, Classes, HTMLTable, Intent } from '@blueprintjs/core';
 import { AddIcon, EditIcon, KeyIcon, RefreshIcon, StopIcon, TrashIcon } from '@blueprintjs/icons';
 import { useTranslation } from 'react-i18next';
-import {
-  type BreedRow,
-  type FarmNode,
-  type GatewayTokenResult,
-  type HouseRow,
-} from '../../contract/admin';
+import { type FarmNode, type GatewayTokenResult, type HouseRow } from '../../contract/admin';
 import { GATEWAY_TYPES } from '../../contract/gatewayTypes';
 import { useStores } from '../useStores';
 import { ConfirmDelete } from './parts/ConfirmDelete';
@@ -30,33 +26,21 @@ type Editing =
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** The houses of one farm with gateway (token shown once, rotatable) and flock (issue 8 §3). */
-export function HousePanel({ farm, onChanged }: HousePanelProps) {
+export const HousePanel = observer(function HousePanel({ farm, onChanged }: HousePanelProps) {
   const { t } = useTranslation();
-  const { api } = useStores();
-  const [rows, setRows] = useState<HouseRow[]>([]);
-  const [breeds, setBreeds] = useState<BreedRow[]>([]);
+  const { system } = useStores();
+  const rows = system.housesOf(farm.id);
+  const breeds = system.breedChoices;
   const [editing, setEditing] = useState<Editing | null>(null);
   const [deleting, setDeleting] = useState<HouseRow | null>(null);
   const [rotating, setRotating] = useState<HouseRow | null>(null);
   const [token, setToken] = useState<GatewayTokenResult | null>(null);
 
-  const fetchRows = useCallback(
-    () =>
-      quietly(() =>
-        api.get<{ rows: HouseRow[] }>('/house/listByFarm', { query: { farmId: farm.id } }),
-      ),
-    [api, farm.id],
-  );
-  const load = async () => {
-    const data = await fetchRows();
-    if (data) setRows(data.rows);
-  };
+  const load = () => quietly(() => system.loadHouses(farm.id));
   useEffect(() => {
-    void fetchRows().then((data) => data && setRows(data.rows));
-    void quietly(() => api.get<{ rows: BreedRow[] }>('/breed/list', { query: { size: 200 } })).then(
-      (d) => d && setBreeds(d.rows),
-    );
-  }, [api, fetchRows]);
+    void quietly(() => system.loadHouses(farm.id));
+    void quietly(() => system.loadBreedChoices());
+  }, [system, farm.id]);
 
   const run = async (action: () => Promise<unknown>) => {
     const result = await quietly(action);
@@ -85,18 +69,12 @@ export function HousePanel({ farm, onChanged }: HousePanelProps) {
         initial: { name: h?.name ?? '', sort: String(h?.sort ?? rows.length + 1) },
         save: (v) =>
           run(() =>
-            h
-              ? api.put('/house/update', {
-                  body: {
-                    id: h.id,
-                    farmId: farm.id,
-                    name: v.name,
-                    sort: numberOrUndefined(v.sort),
-                  },
-                })
-              : api.post('/house/create', {
-                  body: { farmId: farm.id, name: v.name, sort: numberOrUndefined(v.sort) },
-                }),
+            system.saveHouse({
+              id: h?.id,
+              farmId: farm.id,
+              name: v.name ?? '',
+              sort: numberOrUndefined(v.sort),
+            }),
           ),
       };
     if (editing.kind === 'gateway') {
@@ -127,15 +105,17 @@ export function HousePanel({ farm, onChanged }: HousePanelProps) {
           intervalSeconds: String(g?.intervalSeconds ?? 60),
         },
         save: async (v) => {
-          const body = {
-            ...v,
-            id: g?.id,
-            houseId: editing.house.id,
-            typeKey: Number(v.typeKey),
-            intervalSeconds: numberOrUndefined(v.intervalSeconds),
-          };
           const result = await quietly(() =>
-            api.post<GatewayTokenResult | { id: number }>('/gateway/save', { body }),
+            system.saveGateway({
+              networkId: v.networkId ?? '',
+              number: v.number,
+              version: v.version,
+              simCard: v.simCard,
+              id: g?.id,
+              houseId: editing.house.id,
+              typeKey: Number(v.typeKey),
+              intervalSeconds: numberOrUndefined(v.intervalSeconds),
+            }),
           );
           if (!result) return false;
           if ('token' in result) setToken(result);
@@ -166,14 +146,12 @@ export function HousePanel({ farm, onChanged }: HousePanelProps) {
         },
         save: (v) =>
           run(() =>
-            api.post('/flock/start', {
-              body: {
-                houseId: editing.house.id,
-                breedId: numberOrUndefined(v.breedId),
-                placedOn: v.placedOn,
-                headCount: numberOrUndefined(v.headCount),
-                ageAtPlacement: numberOrUndefined(v.ageAtPlacement),
-              },
+            system.startFlock({
+              houseId: editing.house.id,
+              breedId: numberOrUndefined(v.breedId),
+              placedOn: v.placedOn ?? '',
+              headCount: numberOrUndefined(v.headCount),
+              ageAtPlacement: numberOrUndefined(v.ageAtPlacement),
             }),
           ),
       };
@@ -182,23 +160,19 @@ export function HousePanel({ farm, onChanged }: HousePanelProps) {
       fields: [{ key: 'closedOn', label: t('admin.house.closedOn'), type: 'date' }],
       initial: { closedOn: today() },
       save: (v) =>
-        run(() =>
-          api.put('/flock/close', { body: { houseId: editing.house.id, closedOn: v.closedOn } }),
-        ),
+        run(() => system.closeFlock({ houseId: editing.house.id, closedOn: v.closedOn ?? '' })),
     };
   };
   const open = dialog();
 
   const rotate = async (house: HouseRow) => {
     setRotating(null);
-    const result = await quietly(() =>
-      api.put<GatewayTokenResult>('/gateway/rotateToken', { body: { id: house.gateway!.id } }),
-    );
+    const result = await quietly(() => system.rotateToken(house.gateway!.id));
     if (result) setToken(result);
   };
   const remove = async (house: HouseRow) => {
     setDeleting(null);
-    await run(() => api.delete('/house/delete', { body: { id: house.id } }));
+    await run(() => system.deleteHouse(house.id));
   };
 
   return (
@@ -335,4 +309,4 @@ export function HousePanel({ farm, onChanged }: HousePanelProps) {
       </Alert>
     </div>
   );
-}
+});

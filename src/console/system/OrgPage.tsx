@@ -4,7 +4,6 @@ import { AddIcon, EditIcon, MediaIcon, SearchIcon, TrashIcon } from '@blueprintj
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { LOGO_MAX_BYTES, type OrgInput, type OrgRow } from '../../contract/admin';
-import { AdminListStore } from '../../stores/AdminListStore';
 import { uploadFile } from '../../stores/AdminFiles';
 import { useStores } from '../useStores';
 import { ConfirmDelete } from './parts/ConfirmDelete';
@@ -19,10 +18,8 @@ const FILTERS = { keyword: '' };
 export const OrgPage = observer(function OrgPage() {
   const { t } = useTranslation();
   const stores = useStores();
-  const { api } = stores;
-  const [list] = useState(
-    () => new AdminListStore<OrgRow, typeof FILTERS>(api, '/org/list', FILTERS),
-  );
+  const { system } = stores;
+  const [list] = useState(() => system.orgList(FILTERS));
   const [editing, setEditing] = useState<OrgRow | 'new' | null>(null);
   const [deleting, setDeleting] = useState<OrgRow | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -33,10 +30,7 @@ export const OrgPage = observer(function OrgPage() {
   }, [list]);
 
   const save = async (input: OrgInput) => {
-    const path = input.id === undefined ? '/org/create' : '/org/update';
-    const done = await quietly(() =>
-      input.id === undefined ? api.post(path, { body: input }) : api.put(path, { body: input }),
-    );
+    const done = await quietly(() => system.saveOrg(input));
     if (done === undefined) return false;
     notifySuccess(t('admin.common.saved'));
     await quietly(() => list.load());
@@ -44,8 +38,7 @@ export const OrgPage = observer(function OrgPage() {
   };
   const remove = async (org: OrgRow) => {
     setDeleting(null);
-    if ((await quietly(() => api.delete('/org/delete', { body: { id: org.id } }))) === undefined)
-      return;
+    if ((await quietly(() => system.deleteOrg(org.id))) === undefined) return;
     notifySuccess(t('admin.common.deleted'));
     await quietly(() => list.reloadAfterDelete());
   };

@@ -3,8 +3,7 @@ import { Button, ButtonGroup, FormGroup, InputGroup, Intent, Tag } from '@bluepr
 import { AddIcon, DuplicateIcon, EditIcon, SearchIcon, TrashIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
-import { type BreedDetail, type BreedRow } from '../../contract/admin';
-import { AdminListStore } from '../../stores/AdminListStore';
+import { type BreedRow } from '../../contract/admin';
 import { useStores } from '../useStores';
 import { BreedDetailPanel } from './BreedDetail';
 import { ConfirmDelete } from './parts/ConfirmDelete';
@@ -19,11 +18,10 @@ const FILTERS = { keyword: '' };
 /** /system/poultry: breeds, their per-age grid and immune reminders (issue 8 §4). */
 export const PoultryPage = observer(function PoultryPage() {
   const { t } = useTranslation();
-  const { api } = useStores();
-  const [list] = useState(
-    () => new AdminListStore<BreedRow, typeof FILTERS>(api, '/breed/list', FILTERS),
-  );
-  const [detail, setDetail] = useState<BreedDetail | null>(null);
+  const { system } = useStores();
+  const [list] = useState(() => system.breedList(FILTERS));
+  const [opened] = useState(() => system.breedDetail());
+  const detail = opened.detail;
   const [editing, setEditing] = useState<BreedRow | 'new' | null>(null);
   const [deleting, setDeleting] = useState<BreedRow | null>(null);
 
@@ -31,10 +29,7 @@ export const PoultryPage = observer(function PoultryPage() {
     void quietly(() => list.load(1));
   }, [list]);
 
-  const open = async (id: number) => {
-    const data = await quietly(() => api.get<BreedDetail>('/breed/get', { query: { id } }));
-    if (data) setDetail(data);
-  };
+  const open = (id: number) => quietly(() => opened.open(id));
   const changed = async (message = t('admin.common.saved')) => {
     notifySuccess(message);
     await quietly(() => list.load());
@@ -42,25 +37,28 @@ export const PoultryPage = observer(function PoultryPage() {
   const save = async (values: Record<string, string>) => {
     const row = editing === 'new' ? null : editing;
     const done = await quietly(() =>
-      row
-        ? api.put('/breed/update', { body: { ...values, id: row.id } })
-        : api.post('/breed/create', { body: values }),
+      system.saveBreed({
+        id: row?.id,
+        name: values.name ?? '',
+        code: values.code ?? '',
+        factory: values.factory,
+        description: values.description,
+      }),
     );
     if (done === undefined) return false;
     await changed();
     return true;
   };
   const copy = async (b: BreedRow) => {
-    const created = await quietly(() => api.post<BreedRow>('/breed/copy', { body: { id: b.id } }));
+    const created = await quietly(() => system.copyBreed(b.id));
     if (!created) return;
     await changed();
     await open(created.id);
   };
   const remove = async (b: BreedRow) => {
     setDeleting(null);
-    if ((await quietly(() => api.delete('/breed/delete', { body: { id: b.id } }))) === undefined)
-      return;
-    if (detail?.id === b.id) setDetail(null);
+    if ((await quietly(() => system.deleteBreed(b.id))) === undefined) return;
+    opened.forget(b.id);
     notifySuccess(t('admin.common.deleted'));
     await quietly(() => list.reloadAfterDelete());
   };
@@ -147,7 +145,12 @@ export const PoultryPage = observer(function PoultryPage() {
         />
       </div>
       {detail && (
-        <BreedDetailPanel key={detail.id} breed={detail} onSaved={() => void open(detail.id)} />
+        <BreedDetailPanel
+          key={detail.id}
+          breed={detail}
+          store={opened}
+          onSaved={() => void open(detail.id)}
+        />
       )}
       {editing && (
         <FieldsDialog

@@ -12,13 +12,7 @@ import {
 import { AddIcon, EditIcon, KeyIcon, SearchIcon, TrashIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
-import {
-  type AssignableOptions,
-  type ResetPasswordResult,
-  type UserRow,
-  type UserSaveInput,
-} from '../../contract/admin';
-import { AdminListStore } from '../../stores/AdminListStore';
+import { type UserRow, type UserSaveInput } from '../../contract/admin';
 import { useStores } from '../useStores';
 import { ConfirmDelete } from './parts/ConfirmDelete';
 import { ListTable } from './parts/ListTable';
@@ -28,16 +22,13 @@ import { UserDialog } from './UserDialog';
 import './parts/admin.css';
 
 const FILTERS = { keyword: '', roleKey: '' };
-const NO_OPTIONS: AssignableOptions = { roles: [], companies: [], farms: [], houses: [] };
 
 /** /system/user: users below the caller's role, inside its scope (issue 8 §2). */
 export const UserPage = observer(function UserPage() {
   const { t } = useTranslation();
-  const { api } = useStores();
-  const [list] = useState(
-    () => new AdminListStore<UserRow, typeof FILTERS>(api, '/user/list', FILTERS),
-  );
-  const [options, setOptions] = useState<AssignableOptions>(NO_OPTIONS);
+  const { system } = useStores();
+  const [list] = useState(() => system.userList(FILTERS));
+  const options = system.assignable;
   const [editing, setEditing] = useState<UserRow | 'new' | null>(null);
   const [deleting, setDeleting] = useState<UserRow | null>(null);
   const [resetting, setResetting] = useState<UserRow | null>(null);
@@ -45,13 +36,11 @@ export const UserPage = observer(function UserPage() {
 
   useEffect(() => {
     void quietly(() => list.load(1));
-    void quietly(() => api.get<AssignableOptions>('/user/assignable')).then(
-      (o) => o && setOptions(o),
-    );
-  }, [api, list]);
+    void quietly(() => system.loadAssignable());
+  }, [system, list]);
 
   const save = async (input: UserSaveInput) => {
-    const done = await quietly(() => api.post('/user/save', { body: input }));
+    const done = await quietly(() => system.saveUser(input));
     if (done === undefined) return false;
     notifySuccess(t('admin.common.saved'));
     await quietly(() => list.load());
@@ -59,16 +48,13 @@ export const UserPage = observer(function UserPage() {
   };
   const remove = async (user: UserRow) => {
     setDeleting(null);
-    if ((await quietly(() => api.delete('/user/delete', { body: { id: user.id } }))) === undefined)
-      return;
+    if ((await quietly(() => system.deleteUser(user.id))) === undefined) return;
     notifySuccess(t('admin.common.deleted'));
     await quietly(() => list.reloadAfterDelete());
   };
   const reset = async (user: UserRow) => {
     setResetting(null);
-    const result = await quietly(() =>
-      api.put<ResetPasswordResult>('/user/resetPwd', { body: { id: user.id } }),
-    );
+    const result = await quietly(() => system.resetPassword(user.id));
     if (result) setNewPassword(result.password);
   };
 

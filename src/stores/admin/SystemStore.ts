@@ -38,6 +38,7 @@ import {
   type Named,
 } from '../../contract/adminAnswers';
 import { AdminListStore } from '../AdminListStore';
+import { BreedDetailStore } from './BreedDetailStore';
 
 export type HouseInput = z.input<typeof houseInputSchema>;
 export type FlockStart = z.input<typeof flockStartSchema>;
@@ -84,6 +85,11 @@ export class SystemStore {
 
   breedList<F extends Record<string, string>>(filters: F): AdminListStore<BreedRow, F> {
     return new AdminListStore(this.api, '/breed/list', filters, breedRowSchema);
+  }
+
+  /** The open breed of the poultry page: the page's own, gone with it. */
+  breedDetail(): BreedDetailStore {
+    return new BreedDetailStore(this.api);
   }
 
   // ---------------------------------------------------------------- reference lists
