@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   Alert,
   Button,
@@ -12,15 +12,8 @@ import {
 import { AddIcon, EditIcon, TrashIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
-import {
-  alarmPlaceSchema,
-  type AlarmInputSetting,
-  type AlarmPhone,
-  type AlarmPlace,
-  type DeleteResult,
-  type Paged,
-} from '../../contract/alarms';
+import { type AlarmInputSetting, type AlarmPhone } from '../../contract/alarms';
+import { AlarmSettingsStore, type AlarmSettingKind } from '../../stores/AlarmSettingsStore';
 import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import { InputDialog } from './InputDialog';
@@ -33,40 +26,26 @@ type Editing<T> = T | 'new' | null;
 export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
   const { t } = useTranslation();
   const { api, session } = useStores();
-  const [places, setPlaces] = useState<AlarmPlace[]>([]);
-  const [phones, setPhones] = useState<AlarmPhone[] | null>(null);
-  const [inputs, setInputs] = useState<AlarmInputSetting[] | null>(null);
+  const [settings] = useState(() => new AlarmSettingsStore(api));
+  const { places, phones, inputs } = settings;
   const [phoneEdit, setPhoneEdit] = useState<Editing<AlarmPhone>>(null);
   const [inputEdit, setInputEdit] = useState<Editing<AlarmInputSetting>>(null);
   const [deleting, setDeleting] = useState<{
-    kind: 'alarmPhone' | 'alarmInput';
+    kind: AlarmSettingKind;
     id: number;
     name: string;
     remaining: number;
   } | null>(null);
   const operate = session.canOperate;
 
-  const reload = useCallback(async () => {
-    const [p, i] = await Promise.all([
-      api.get<Paged<AlarmPhone>>('/alarmPhone/list'),
-      api.get<Paged<AlarmInputSetting>>('/alarmInput/list'),
-    ]);
-    setPhones(p.rows);
-    setInputs(i.rows);
-  }, [api]);
-
   useEffect(() => {
-    void reload().catch(() => undefined);
-    api
-      .get('/alarm/places', { schema: z.array(alarmPlaceSchema) })
-      .then(setPlaces)
-      .catch(() => undefined);
-  }, [api, reload]);
+    void settings.reload().catch(() => undefined);
+    settings.loadPlaces().catch(() => undefined);
+  }, [settings]);
 
-  const save = async (kind: 'alarmPhone' | 'alarmInput', body: { id?: number }) => {
+  const save = async (kind: AlarmSettingKind, body: { id?: number }) => {
     try {
-      if (body.id) await api.put(`/${kind}/update`, { body });
-      else await api.post(`/${kind}/create`, { body });
+      await settings.save(kind, body);
     } catch {
       return false;
     }
@@ -75,16 +54,14 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
       intent: Intent.SUCCESS,
       timeoutMs: NOTIFICATION_MS,
     });
-    await reload().catch(() => undefined);
+    await settings.reload().catch(() => undefined);
     return true;
   };
   const remove = async () => {
     if (!deleting) return;
     setDeleting(null);
     try {
-      const r = await api.delete<DeleteResult>(`/${deleting.kind}/delete`, {
-        body: { id: deleting.id },
-      });
+      const r = await settings.remove(deleting.kind, deleting.id);
       showToast({
         message: t('alarms.settings.deleted', { remaining: r.remaining }),
         intent: Intent.SUCCESS,
@@ -93,7 +70,7 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
     } catch {
       return;
     }
-    await reload().catch(() => undefined);
+    await settings.reload().catch(() => undefined);
   };
   const yes = (b: boolean) => t(b ? 'alarms.settings.yes' : 'alarms.settings.no');
   const actions = (onEdit: () => void, onDelete: () => void) =>

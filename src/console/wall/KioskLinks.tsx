@@ -16,14 +16,8 @@ import {
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { wallMapSchema, type WallFarm } from '../../contract/wall';
-import {
-  KIOSK_NAME_MAX,
-  KIOSK_SCREEN_PATH,
-  kioskCreatedSchema,
-  kioskListSchema,
-  type KioskLink,
-} from '../../contract/wallKiosk';
+import { KIOSK_NAME_MAX, KIOSK_SCREEN_PATH, type KioskLink } from '../../contract/wallKiosk';
+import { KioskLinksStore } from '../../stores/KioskLinksStore';
 import { useStores } from '../useStores';
 
 /** The address a kiosk browser opens: the token in the fragment, never sent in a request. */
@@ -49,8 +43,8 @@ export const KioskLinksDialog = observer(function KioskLinksDialog({
 }: KioskLinksDialogProps) {
   const { t, i18n } = useTranslation();
   const { api, ui } = useStores();
-  const [links, setLinks] = useState<KioskLink[] | null>(null);
-  const [farms, setFarms] = useState<WallFarm[]>([]);
+  const [kiosks] = useState(() => new KioskLinksStore(api));
+  const { links, farms } = kiosks;
   const [name, setName] = useState('');
   const [allFarms, setAllFarms] = useState(true);
   const [chosen, setChosen] = useState<ReadonlySet<number>>(new Set());
@@ -60,31 +54,25 @@ export const KioskLinksDialog = observer(function KioskLinksDialog({
   const [busy, setBusy] = useState(false);
   const locale = i18n.language === 'zh' ? 'zh-CN' : 'en-GB';
 
-  const load = async () => setLinks(await api.get('/wall/kiosk/list', { schema: kioskListSchema }));
   useEffect(() => {
     if (!isOpen) return;
-    void load().catch(shown);
-    void api
-      .get('/wall/map', { schema: wallMapSchema })
-      .then((map) => setFarms([...map.farms].sort((a, b) => a.name.localeCompare(b.name))))
-      .catch(shown);
-    // Opening the dialog loads; `load` only closes over stable stores.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [isOpen, api]);
+    void kiosks.load().catch(shown);
+    void kiosks.loadFarms().catch(shown);
+  }, [isOpen, kiosks]);
 
   const canCreate = name.trim() !== '' && (allFarms || chosen.size > 0) && !busy;
   const create = async () => {
     setBusy(true);
     try {
-      const answer = await api.post('/wall/kiosk/create', {
-        body: { name: name.trim(), allFarms, farmIds: allFarms ? [] : [...chosen] },
-        schema: kioskCreatedSchema,
+      const answer = await kiosks.create({
+        name: name.trim(),
+        allFarms,
+        farmIds: allFarms ? [] : [...chosen],
       });
       setCreated(kioskAddress(window.location.origin, ui.language, answer.token));
       setCopied(false);
       setName('');
       setChosen(new Set());
-      await load();
     } catch {
       shown();
     } finally {
@@ -94,8 +82,7 @@ export const KioskLinksDialog = observer(function KioskLinksDialog({
   const revoke = async (link: KioskLink) => {
     setRevoking(null);
     try {
-      await api.post('/wall/kiosk/revoke', { body: { id: link.id } });
-      await load();
+      await kiosks.revoke(link.id);
     } catch {
       shown();
     }
