@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { type ApiClient } from '../api/client';
 import {
   alarmPlaceSchema,
+  type AlarmInputInput,
   type AlarmInputSetting,
   type AlarmPhone,
+  type AlarmPhoneInput,
   type AlarmPlace,
   type DeleteResult,
 } from '../contract/alarms';
@@ -52,11 +54,19 @@ export class AlarmSettingsStore {
   }
 
   /** Creates without `id`, updates with it; answers the saved entry as the list shows it. */
-  save(kind: AlarmSettingKind, body: { id?: number }): Promise<AlarmPhone | AlarmInputSetting> {
-    const schema = kind === 'alarmPhone' ? alarmPhoneSchema : alarmInputSettingSchema;
+  savePhone(body: AlarmPhoneInput & { id?: number }): Promise<AlarmPhone> {
+    const schema = alarmPhoneSchema;
     return body.id
-      ? this.api.put<AlarmPhone | AlarmInputSetting>(`/${kind}/update`, { body, schema })
-      : this.api.post<AlarmPhone | AlarmInputSetting>(`/${kind}/create`, { body, schema });
+      ? this.api.put('/alarmPhone/update', { body, schema })
+      : this.api.post('/alarmPhone/create', { body, schema });
+  }
+
+  /** Creates without `id`, updates with it; answers the saved entry as the list shows it. */
+  saveInput(body: AlarmInputInput & { id?: number }): Promise<AlarmInputSetting> {
+    const schema = alarmInputSettingSchema;
+    return body.id
+      ? this.api.put('/alarmInput/update', { body, schema })
+      : this.api.post('/alarmInput/create', { body, schema });
   }
 
   /** Answers how many entries are left where this one was (the toast says so). */

@@ -3,6 +3,7 @@ import { BREED_TARGET_FIELDS, type BreedTargetRow, type FarmNode } from '../../s
 import { testDatabaseTargets } from '../helpers/databases';
 import { createTestApp, type TestApp } from '../helpers/testApp';
 import { fetchTo, storesOn } from './realServer';
+import type { RouteRule } from '../../src/stores/PermissionStore';
 import type { TestStores } from './fakeApi';
 
 const flatten = (nodes: FarmNode[]): FarmNode[] =>
@@ -13,7 +14,7 @@ const unique = (prefix: string) =>
 /** The system-management stores on the real app with demo data, signed in as its administrator. */
 describe.each(testDatabaseTargets())('system management stores on $name', (target) => {
   let t: TestApp;
-  let s: TestStores<never>;
+  let s: TestStores<RouteRule>;
 
   beforeAll(async () => {
     t = await createTestApp(target);

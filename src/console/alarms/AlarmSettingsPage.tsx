@@ -43,9 +43,9 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
     settings.loadPlaces().catch(() => undefined);
   }, [settings]);
 
-  const save = async (kind: AlarmSettingKind, body: { id?: number }) => {
+  const save = async (write: () => Promise<unknown>) => {
     try {
-      await settings.save(kind, body);
+      await write();
     } catch {
       return false;
     }
@@ -241,7 +241,7 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
         <PhoneDialog
           phone={phoneEdit === 'new' ? null : phoneEdit}
           places={places}
-          onSave={(b) => save('alarmPhone', b)}
+          onSave={(b) => save(() => settings.savePhone(b))}
           onClose={() => setPhoneEdit(null)}
         />
       )}
@@ -249,7 +249,7 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
         <InputDialog
           input={inputEdit === 'new' ? null : inputEdit}
           places={places}
-          onSave={(b) => save('alarmInput', b)}
+          onSave={(b) => save(() => settings.saveInput(b))}
           onClose={() => setInputEdit(null)}
         />
       )}

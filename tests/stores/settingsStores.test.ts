@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AlarmInputInput, AlarmPhoneInput } from '../../src/contract/alarms';
+import type { RouteRule } from '../../src/stores/PermissionStore';
+import { AlarmSettingsStore } from '../../src/stores/AlarmSettingsStore';
+import { KioskLinksStore } from '../../src/stores/KioskLinksStore';
+import { testDatabaseTargets } from '../helpers/databases';
+import { createTestApp, type TestApp } from '../helpers/testApp';
+import type { TestStores } from './fakeApi';
+import { fetchTo, storesOn } from './realServer';
+
+/** The alarm settings page's and the kiosk dialog's stores on the real app with demo data. */
+describe.each(testDatabaseTargets())(
+  'page stores of alarm settings and kiosk links on $name',
+  (target) => {
+    let t: TestApp;
+    let s: TestStores<RouteRule>;
+
+    beforeAll(async () => {
+      t = await createTestApp(target);
+      s = storesOn(await fetchTo(t.app), await t.signIn('admin'));
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    it('loads alarm phones, inputs and places, and saves and deletes a phone', async () => {
+      const settings = new AlarmSettingsStore(s.stores.api);
+      expect(settings.phones).toBeNull();
+      await Promise.all([settings.reload(), settings.loadPlaces()]);
+      expect(settings.phones).toEqual(expect.any(Array));
+      expect(settings.inputs).toEqual(expect.any(Array));
+      expect(settings.places.length).toBeGreaterThan(0);
+      const before = settings.phones!.length;
+
+      const farmId = settings.places[0]!.farmId;
+      const phone: AlarmPhoneInput = {
+        farmId,
+        phone: '+86 138 0000 0000',
+        period1Start: '08:00',
+        period1End: '20:00',
+        dateType: 'daily',
+        repeatMinutes: 0,
+        closable: true,
+        alarmType: 'phone',
+        delayMinutes: 0,
+        status: 'open',
+        noticeTypes: ['block'],
+      };
+      const saved = await settings.savePhone(phone);
+      expect(saved).toMatchObject({ farmId, houseId: null, noticeTypes: ['block'] });
+      const updated = await settings.savePhone({
+        ...phone,
+        id: saved.id,
+        delayMinutes: 5,
+      });
+      expect(updated).toMatchObject({ id: saved.id, delayMinutes: 5 });
+      await settings.reload();
+      expect(settings.phones).toHaveLength(before + 1);
+
+      const left = await settings.remove('alarmPhone', saved.id);
+      expect(left.remaining).toEqual(expect.any(Number));
+      await settings.reload();
+      expect(settings.phones).toHaveLength(before);
+      expect(s.errors).toEqual([]);
+    });
+
+    it('saves and deletes an alarm input of a gateway', async () => {
+      const settings = new AlarmSettingsStore(s.stores.api);
+      await settings.loadPlaces();
+      const gatewayId = settings.places.find((p) => p.gatewayId !== null)?.gatewayId;
+      expect(gatewayId).toEqual(expect.any(Number));
+      const input: AlarmInputInput = {
+        gatewayId: gatewayId!,
+        diCode: `DI-${Date.now() % 100000}`,
+        content: 'Door open',
+        horn: true,
+        shieldTest: false,
+        relayType: 'normallyOpen',
+        important: true,
+      };
+      const saved = await settings.saveInput(input);
+      expect(saved).toMatchObject({
+        gatewayId,
+        content: 'Door open',
+        networkId: expect.any(String),
+      });
+      await settings.reload();
+      expect(settings.inputs!.map((i) => i.id)).toContain(saved.id);
+      await expect(settings.remove('alarmInput', saved.id)).resolves.toEqual({
+        remaining: expect.any(Number),
+      });
+      expect(s.errors).toEqual([]);
+    });
+
+    it('lists, creates and revokes kiosk links, with the farms a link may show', async () => {
+      const kiosks = new KioskLinksStore(s.stores.api);
+      expect(kiosks.links).toBeNull();
+      await Promise.all([kiosks.load(), kiosks.loadFarms()]);
+      expect(kiosks.links).toEqual([]);
+      const names = kiosks.farms.map((f) => f.name);
+      expect(names.length).toBeGreaterThan(0);
+      expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+
+      const created = await kiosks.create({
+        name: 'Control room',
+        allFarms: false,
+        farmIds: [kiosks.farms[0]!.farmId],
+      });
+      expect(created.token).toEqual(expect.any(String));
+      expect(kiosks.links!.map((l) => l.id)).toEqual([created.link.id]);
+      await kiosks.revoke(created.link.id);
+      expect(kiosks.links).toEqual([]);
+      expect(s.errors).toEqual([]);
+    });
+  },
+);
