@@ -19,7 +19,7 @@ import { MAX_COMPARED_HOUSES, type CompareAlign, type Comparison } from '../../c
 import { METRICS } from '../../contract/metrics';
 import { TREND_GRANULARITIES, type TrendGranularity } from '../../contract/overview';
 import './houses.css';
-import { fetchComparison } from './housesApi';
+import { fetchComparison } from '../../stores/houseQueries';
 import { SERIES_COLORS } from './LineChart';
 import { useExport } from './useExport';
 import { useStores } from '../useStores';

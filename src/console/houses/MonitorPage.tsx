@@ -7,7 +7,7 @@ import { useSearchParams } from 'react-router-dom';
 import { metricLabel } from '../../contract/metrics';
 import { type House } from '../../stores/HousesStore';
 import './houses.css';
-import { fetchTrend } from './housesApi';
+import { fetchTrend } from '../../stores/houseQueries';
 import { LineChart, SERIES_COLORS, type ChartSeries } from './LineChart';
 import { LiveIndicator } from './LiveIndicator';
 import { formatTime } from './format';

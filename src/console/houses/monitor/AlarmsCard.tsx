@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { type House } from '../../../stores/HousesStore';
 import { AcknowledgeButton } from '../../alarms/AcknowledgeButton';
 import { alarmText, formatTime } from '../format';
-import { fetchOpenAlarms } from '../housesApi';
+import { fetchOpenAlarms } from '../../../stores/houseQueries';
 import { useStores } from '../../useStores';
 
 const SEVERITY_INTENT = { critical: 'danger', major: 'warning', minor: 'none' } as const;
