@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { farms, houses } from '../../server/db/schema';
+import type { FunctionKey } from '../../src/contract/operationLog';
 import { writeOperationLog } from '../../server/oplog';
 import { escapeCell } from '../../server/admin/spreadsheet';
 import type { LogRow } from '../../src/contract/admin';
@@ -28,16 +29,16 @@ describe.each(testDatabaseTargets())('operation log on $name', (target) => {
     const operator = { id: null, name: 'Gateway tech' };
     await writeOperationLog(db, {
       operator,
-      function: 'envcontrol.send',
-      operation: 'set target temperature',
+      function: 'envcontrol.send' as FunctionKey,
+      operation: { key: 'text', params: { text: 'set target temperature' } },
       house: { id: north!.id, name: 'North house' },
       source: 'mobile',
       networkId: 'GW-N',
     });
     await writeOperationLog(db, {
       operator,
-      function: 'envcontrol.send',
-      operation: 'set target temperature',
+      function: 'envcontrol.send' as FunctionKey,
+      operation: { key: 'text', params: { text: 'set target temperature' } },
       house: { id: south!.id, name: 'South house' },
       source: 'other',
       networkId: 'GW-S',
@@ -45,8 +46,8 @@ describe.each(testDatabaseTargets())('operation log on $name', (target) => {
     for (const remark of DANGEROUS)
       await writeOperationLog(db, {
         operator: { id: null, name: 'Mallory' },
-        function: 'test',
-        operation: 'x',
+        function: 'test' as FunctionKey,
+        operation: { key: 'text', params: { text: 'x' } },
         remark,
       });
   });
@@ -114,10 +115,11 @@ describe.each(testDatabaseTargets())('operation log on $name', (target) => {
 
   it("exports the function and the operation in the reader's language, as the table shows them", async () => {
     await t.database.db.execute(sql`
-      insert into operation_logs (operator_name, function, operation, source)
-      values ('Translator', 'farm.update', 'update farm', 'computer'),
-             ('Translator', 'alarm.raise', 'temperatureHigh temperature #12', 'other'),
-             ('Translator', 'custom.thing', 'as recorded', 'other')`);
+      insert into operation_logs (operator_name, function, operation, params, source)
+      values ('Translator', 'farm.update', 'updateFarm', '{}', 'computer'),
+             ('Translator', 'alarm.raise', 'alarm',
+              '{"cause": "temperatureHigh", "metric": "temperature", "id": 12}', 'other'),
+             ('Translator', 'custom.thing', 'text', '{"text": "as recorded"}', 'other')`);
     const rowsOf = async (locale: 'en' | 'zh') => {
       const res = await call(
         t,

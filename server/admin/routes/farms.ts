@@ -12,6 +12,7 @@ import {
   type FarmNode,
 } from '../../../src/contract/admin';
 import type { FarmLevel } from '../../../src/contract/domain';
+import type { FixedOperationKey } from '../../../src/contract/operationLog';
 import { logChange, manageableNodes, requireRole } from '../access';
 
 /** Farm management is for administrators and company managers (the product's role table). */
@@ -77,6 +78,10 @@ function buildTree(
   return top;
 }
 
+/** The log's key for a change to a node of `level` (createGroup, updateFarm ...). */
+const levelOperation = (verb: 'create' | 'update' | 'delete', level: FarmLevel) =>
+  `${verb}${level.charAt(0).toUpperCase()}${level.slice(1)}` as FixedOperationKey;
+
 export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
   const { db } = ctx.database;
   return async (app) => {
@@ -128,7 +133,7 @@ export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
         .returning();
       await logChange(db, request, {
         function: 'farm.create',
-        operation: `create ${input.level}`,
+        operation: { key: levelOperation('create', input.level), params: {} },
         remark: input.name,
       });
       return ok(request, reply, { id: row!.id }, 'admin.saved');
@@ -153,7 +158,7 @@ export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
         .where(eq(farms.id, node.id));
       await logChange(db, request, {
         function: 'farm.update',
-        operation: `update ${node.level}`,
+        operation: { key: levelOperation('update', node.level as FarmLevel), params: {} },
         remark: input.name,
       });
       return ok(request, reply, { id: node.id }, 'admin.saved');
@@ -175,7 +180,7 @@ export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
       await db.delete(farms).where(eq(farms.id, id));
       await logChange(db, request, {
         function: 'farm.delete',
-        operation: `delete ${node.level}`,
+        operation: { key: levelOperation('delete', node.level as FarmLevel), params: {} },
         remark: node.name,
       });
       return ok(request, reply, null, 'admin.deleted');
@@ -188,7 +193,7 @@ export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
       const [row] = await db.insert(houses).values(input).returning();
       await logChange(db, request, {
         function: 'house.create',
-        operation: 'create house',
+        operation: { key: 'createHouse', params: {} },
         house: { id: row!.id, name: row!.name },
         remark: farm.name,
       });
@@ -210,7 +215,7 @@ export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
         .where(eq(houses.id, house.id));
       await logChange(db, request, {
         function: 'house.update',
-        operation: 'update house',
+        operation: { key: 'updateHouse', params: {} },
         house: { id: house.id, name: input.name },
       });
       return ok(request, reply, { id: house.id }, 'admin.saved');
@@ -231,7 +236,7 @@ export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
       await db.delete(houses).where(eq(houses.id, id));
       await logChange(db, request, {
         function: 'house.delete',
-        operation: 'delete house',
+        operation: { key: 'deleteHouse', params: {} },
         remark: house.name,
       });
       return ok(request, reply, null, 'admin.deleted');
