@@ -216,6 +216,35 @@ describe.each(testDatabaseTargets())('operation log on $name', (target) => {
     // Writing and reading back a 20,000-row workbook is slow on a loaded 2-core machine.
   }, 180_000);
 
+  it('filters the function by its label in the request language, or by its key', async () => {
+    await writeOperationLog(t.database.db, {
+      operator: { id: null, name: 'Labeller' },
+      function: 'house.delete',
+      operation: { key: 'deleteHouse', params: {} },
+    });
+    for (const [text, locale] of [
+      ['删除栏舍', 'zh'],
+      ['delete house', 'en'],
+      ['house.del', 'en'],
+    ] as const) {
+      const rows = (
+        await list(tokens.admin, `operator=labeller&function=${encodeURIComponent(text)}`, locale)
+      ).data.rows;
+      expect(rows.map((r) => [r.function, r.operation, r.params])).toEqual([
+        ['house.delete', 'deleteHouse', {}],
+      ]);
+    }
+    expect(
+      (
+        await list(
+          tokens.admin,
+          `operator=labeller&function=${encodeURIComponent('删除栏舍')}`,
+          'en',
+        )
+      ).data.total,
+    ).toBe(0);
+  });
+
   it('escapes = + - @ tab and CR and leaves other text alone', () => {
     for (const value of DANGEROUS) expect(escapeCell(value)).toBe(`'${value}`);
     expect(escapeCell('House 1')).toBe('House 1');
