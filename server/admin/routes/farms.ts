@@ -78,9 +78,14 @@ function buildTree(
   return top;
 }
 
-/** The log's key for a change to a node of `level` (createGroup, updateFarm ...). */
+/** The log's key for a change to a node of each level. */
+const LEVEL_OPERATIONS = {
+  group: { create: 'createGroup', update: 'updateGroup', delete: 'deleteGroup' },
+  company: { create: 'createCompany', update: 'updateCompany', delete: 'deleteCompany' },
+  farm: { create: 'createFarm', update: 'updateFarm', delete: 'deleteFarm' },
+} as const satisfies Record<FarmLevel, Record<string, FixedOperationKey>>;
 const levelOperation = (verb: 'create' | 'update' | 'delete', level: FarmLevel) =>
-  `${verb}${level.charAt(0).toUpperCase()}${level.slice(1)}` as FixedOperationKey;
+  LEVEL_OPERATIONS[level][verb];
 
 export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
   const { db } = ctx.database;
