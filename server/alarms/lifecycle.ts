@@ -1,4 +1,5 @@
 import type { Alarm, AlarmCause, AlarmSeverity, AlarmState } from '../../src/contract/alarms';
+import type { FunctionKey } from '../../src/contract/operationLog';
 import type { Query } from '../db/client';
 import type { HouseLiveState } from '../houses/state';
 import { STATE_COLUMNS, stateFromRow, type StateRow } from '../houses/state';
@@ -122,22 +123,27 @@ export const SYSTEM_OPERATOR: Operator = { id: null, name: 'Roost' };
 export async function logStep(
   query: Query,
   operator: Operator,
-  fn: string,
+  fn: FunctionKey,
   alarm: Alarm,
   remark = '',
   source = 'other',
 ): Promise<void> {
-  const subject = alarm.subject ? ` ${alarm.subject}` : '';
+  // The cause and subject as keys: the reader's language names them when the log is shown.
+  const params = {
+    cause: alarm.cause,
+    ...(alarm.subject ? { metric: alarm.subject } : {}),
+    id: alarm.id,
+  };
   await query(
-    `insert into operation_logs (operator_id, operator_name, function, house_id, house_name, operation, remark, source)
-     values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `insert into operation_logs (operator_id, operator_name, function, house_id, house_name, operation, params, remark, source)
+     values ($1, $2, $3, $4, $5, 'alarm', $6::jsonb, $7, $8)`,
     [
       operator.id,
       operator.name,
       fn,
       alarm.houseId,
       alarm.houseName,
-      `${alarm.cause}${subject} #${alarm.id}`,
+      JSON.stringify(params),
       remark,
       source,
     ],
@@ -150,7 +156,7 @@ export async function applySteps(
   house: { houseId: number; farmId: number },
   steps: readonly Step[],
 ): Promise<AlarmChange[]> {
-  const changed: Array<{ kind: AlarmEventKind; id: number; fn: string }> = [];
+  const changed: Array<{ kind: AlarmEventKind; id: number; fn: FunctionKey }> = [];
   for (const s of steps) {
     const at = new Date(s.at);
     const where = `house_id = $1 and cause = $2 and subject = $3 and state <> 'cleared'`;

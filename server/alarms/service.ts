@@ -1,5 +1,6 @@
 import { MANUALLY_CLEARABLE, type Alarm, type AlarmCause } from '../../src/contract/alarms';
 import type { Scope } from '../auth/scope';
+import type { FunctionKey } from '../../src/contract/operationLog';
 import type { Database, Query } from '../db/client';
 import type { ServerEvents } from '../events';
 import type { HouseLiveState } from '../houses/state';
@@ -103,7 +104,7 @@ export class AlarmService {
       | 'notActive'
       | 'notOpen'
       | 'notClearable'
-      | { kind: AlarmChange['kind']; fn: string; remark: string; source: string }
+      | { kind: AlarmChange['kind']; fn: FunctionKey; remark: string; source: string }
     >,
   ): Promise<ManualResult> {
     let refused: ManualResult | null = null;

@@ -8,6 +8,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   real,
@@ -282,7 +283,9 @@ export const operationLogs = pgTable(
     function: text('function').notNull(),
     houseId: integer('house_id').references(() => houses.id, { onDelete: 'set null' }),
     houseName: text('house_name').notNull().default(''),
+    /** An operation key (src/contract/operationLog.ts); `params` holds its parameters. */
     operation: text('operation').notNull(),
+    params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
     remark: text('remark').notNull().default(''),
     source: text('source').notNull().default('computer'),
     networkId: text('network_id').notNull().default(''),

@@ -346,17 +346,23 @@ export const logExportQuerySchema = logQuerySchema.extend({
   confirm: z.literal('1').optional(),
 });
 
-export interface LogRow {
-  id: number;
-  at: string;
-  operatorName: string;
-  function: string;
-  houseName: string;
-  operation: string;
-  remark: string;
-  source: string;
-  networkId: string;
-}
+/**
+ * One operation-log entry as `/log/list` answers it: `function` and `operation` are keys and
+ * `params` the operation's parameters (src/contract/operationLog.ts renders them in a language).
+ */
+export const logRowSchema = z.object({
+  id: z.number(),
+  at: z.string(),
+  operatorName: z.string(),
+  function: z.string(),
+  houseName: z.string(),
+  operation: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  remark: z.string(),
+  source: z.string(),
+  networkId: z.string(),
+});
+export type LogRow = z.infer<typeof logRowSchema>;
 
 /** The operation log's columns, in order: the console's table and the exported files. */
 export const LOG_COLUMNS = [

@@ -19,6 +19,45 @@ export const ALARM_CAUSES = [
 ] as const;
 export type AlarmCause = (typeof ALARM_CAUSES)[number];
 
+/**
+ * Each cause's name, kept here once: the console's texts and the operation log (which the
+ * server renders for exports, without the browser's i18n) both read it.
+ */
+export const ALARM_CAUSE_NAMES = {
+  en: {
+    temperatureHigh: 'Temperature too high',
+    temperatureLow: 'Temperature too low',
+    humidityHigh: 'Humidity too high',
+    humidityLow: 'Humidity too low',
+    co2High: 'CO2 too high',
+    nh3High: 'Ammonia too high',
+    pressureHigh: 'Static pressure too high',
+    pressureLow: 'Static pressure too low',
+    sensorFault: 'Sensor fault',
+    sensorStuck: 'Sensor stuck',
+    gatewayOffline: 'Gateway offline',
+    deviceError: 'Device error',
+    controllerAlarm: 'Controller alarm',
+    diInput: 'Alarm input',
+  },
+  zh: {
+    temperatureHigh: '温度过高',
+    temperatureLow: '温度过低',
+    humidityHigh: '湿度过高',
+    humidityLow: '湿度过低',
+    co2High: '二氧化碳过高',
+    nh3High: '氨气过高',
+    pressureHigh: '静压过高',
+    pressureLow: '静压过低',
+    sensorFault: '传感器故障',
+    sensorStuck: '传感器数值不变',
+    gatewayOffline: '网关离线',
+    deviceError: '设备故障',
+    controllerAlarm: '控制器报警',
+    diInput: '报警输入',
+  },
+} as const satisfies Record<'en' | 'zh', Record<AlarmCause, string>>;
+
 export const ALARM_SEVERITIES = ['critical', 'major', 'minor'] as const;
 export type AlarmSeverity = (typeof ALARM_SEVERITIES)[number];
 

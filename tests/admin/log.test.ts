@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { farms, houses } from '../../server/db/schema';
+import type { FunctionKey } from '../../src/contract/operationLog';
 import { writeOperationLog } from '../../server/oplog';
 import { escapeCell } from '../../server/admin/spreadsheet';
 import type { LogRow } from '../../src/contract/admin';
@@ -28,16 +29,16 @@ describe.each(testDatabaseTargets())('operation log on $name', (target) => {
     const operator = { id: null, name: 'Gateway tech' };
     await writeOperationLog(db, {
       operator,
-      function: 'envcontrol.send',
-      operation: 'set target temperature',
+      function: 'envcontrol.send' as FunctionKey,
+      operation: { key: 'text', params: { text: 'set target temperature' } },
       house: { id: north!.id, name: 'North house' },
       source: 'mobile',
       networkId: 'GW-N',
     });
     await writeOperationLog(db, {
       operator,
-      function: 'envcontrol.send',
-      operation: 'set target temperature',
+      function: 'envcontrol.send' as FunctionKey,
+      operation: { key: 'text', params: { text: 'set target temperature' } },
       house: { id: south!.id, name: 'South house' },
       source: 'other',
       networkId: 'GW-S',
@@ -45,8 +46,8 @@ describe.each(testDatabaseTargets())('operation log on $name', (target) => {
     for (const remark of DANGEROUS)
       await writeOperationLog(db, {
         operator: { id: null, name: 'Mallory' },
-        function: 'test',
-        operation: 'x',
+        function: 'test' as FunctionKey,
+        operation: { key: 'text', params: { text: 'x' } },
         remark,
       });
   });
@@ -114,10 +115,11 @@ describe.each(testDatabaseTargets())('operation log on $name', (target) => {
 
   it("exports the function and the operation in the reader's language, as the table shows them", async () => {
     await t.database.db.execute(sql`
-      insert into operation_logs (operator_name, function, operation, source)
-      values ('Translator', 'farm.update', 'update farm', 'computer'),
-             ('Translator', 'alarm.raise', 'temperatureHigh temperature #12', 'other'),
-             ('Translator', 'custom.thing', 'as recorded', 'other')`);
+      insert into operation_logs (operator_name, function, operation, params, source)
+      values ('Translator', 'farm.update', 'updateFarm', '{}', 'computer'),
+             ('Translator', 'alarm.raise', 'alarm',
+              '{"cause": "temperatureHigh", "metric": "temperature", "id": 12}', 'other'),
+             ('Translator', 'custom.thing', 'text', '{"text": "as recorded"}', 'other')`);
     const rowsOf = async (locale: 'en' | 'zh') => {
       const res = await call(
         t,
@@ -213,6 +215,35 @@ describe.each(testDatabaseTargets())('operation log on $name', (target) => {
     );
     // Writing and reading back a 20,000-row workbook is slow on a loaded 2-core machine.
   }, 180_000);
+
+  it('filters the function by its label in the request language, or by its key', async () => {
+    await writeOperationLog(t.database.db, {
+      operator: { id: null, name: 'Labeller' },
+      function: 'house.delete',
+      operation: { key: 'deleteHouse', params: {} },
+    });
+    for (const [text, locale] of [
+      ['删除栏舍', 'zh'],
+      ['delete house', 'en'],
+      ['house.del', 'en'],
+    ] as const) {
+      const rows = (
+        await list(tokens.admin, `operator=labeller&function=${encodeURIComponent(text)}`, locale)
+      ).data.rows;
+      expect(rows.map((r) => [r.function, r.operation, r.params])).toEqual([
+        ['house.delete', 'deleteHouse', {}],
+      ]);
+    }
+    expect(
+      (
+        await list(
+          tokens.admin,
+          `operator=labeller&function=${encodeURIComponent('删除栏舍')}`,
+          'en',
+        )
+      ).data.total,
+    ).toBe(0);
+  });
 
   it('escapes = + - @ tab and CR and leaves other text alone', () => {
     for (const value of DANGEROUS) expect(escapeCell(value)).toBe(`'${value}`);

@@ -12,6 +12,7 @@ import {
 } from '../../server/db/schema';
 import { rowsOf } from '../../server/admin/access';
 import { writeOperationLog } from '../../server/oplog';
+import type { FunctionKey } from '../../src/contract/operationLog';
 import type { RoleKey } from '../../src/contract/roles';
 import type { TestApp } from '../helpers/testApp';
 
@@ -180,8 +181,8 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
   ] as const)
     await writeOperationLog(db, {
       operator: { id: null, name: 'Matrix' },
-      function: 'matrix.marker',
-      operation: 'marker',
+      function: 'matrix.marker' as FunctionKey,
+      operation: { key: 'text', params: { text: 'marker' } },
       house: { id: house[key], name },
     });
   return fixtures;

@@ -47,7 +47,8 @@ describe.each(testDatabaseTargets())('operation log entries on $name', (target) 
     expect(rows[0]).toMatchObject({
       operatorName: 'Wang Li (company manager)',
       function: 'gateway.rotateToken',
-      operation: 'rotate device token',
+      operation: 'rotateDeviceToken',
+      params: {},
       houseId: house.id,
       houseName: house.name,
       source: 'mobile',

@@ -117,7 +117,7 @@ export function breedRoutes(ctx: AppContext): FastifyPluginAsync {
         .returning();
       await logChange(db, request, {
         function: 'breed.create',
-        operation: 'create breed',
+        operation: { key: 'createBreed', params: {} },
         remark: input.name,
       });
       return ok(request, reply, present(row!), 'admin.saved');
@@ -130,7 +130,7 @@ export function breedRoutes(ctx: AppContext): FastifyPluginAsync {
       const [row] = await db.update(breeds).set(input).where(eq(breeds.id, id)).returning();
       await logChange(db, request, {
         function: 'breed.update',
-        operation: 'update breed',
+        operation: { key: 'updateBreed', params: {} },
         remark: input.name,
       });
       return ok(request, reply, present(row!), 'admin.saved');
@@ -146,7 +146,7 @@ export function breedRoutes(ctx: AppContext): FastifyPluginAsync {
       await db.delete(breeds).where(eq(breeds.id, id));
       await logChange(db, request, {
         function: 'breed.delete',
-        operation: 'delete breed',
+        operation: { key: 'deleteBreed', params: {} },
         remark: breed.name,
       });
       return ok(request, reply, null, 'admin.deleted');
@@ -182,7 +182,7 @@ export function breedRoutes(ctx: AppContext): FastifyPluginAsync {
       });
       await logChange(db, request, {
         function: 'breed.copy',
-        operation: 'copy breed',
+        operation: { key: 'copyBreed', params: {} },
         remark: source.name,
       });
       return ok(request, reply, present(copy), 'admin.saved');
@@ -201,7 +201,7 @@ export function breedRoutes(ctx: AppContext): FastifyPluginAsync {
       });
       await logChange(db, request, {
         function: 'breed.saveTargets',
-        operation: 'save per-age targets',
+        operation: { key: 'saveTargets', params: {} },
         remark: `${breed.name}: ${input.rows.length}`,
       });
       return ok(request, reply, null, 'admin.saved');
@@ -219,7 +219,7 @@ export function breedRoutes(ctx: AppContext): FastifyPluginAsync {
       });
       await logChange(db, request, {
         function: 'breed.saveImmune',
-        operation: 'save immune reminders',
+        operation: { key: 'saveImmune', params: {} },
         remark: `${breed.name}: ${input.rows.length}`,
       });
       return ok(request, reply, null, 'admin.saved');

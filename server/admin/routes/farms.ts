@@ -12,6 +12,7 @@ import {
   type FarmNode,
 } from '../../../src/contract/admin';
 import type { FarmLevel } from '../../../src/contract/domain';
+import type { FixedOperationKey } from '../../../src/contract/operationLog';
 import { logChange, manageableNodes, requireRole } from '../access';
 
 /** Farm management is for administrators and company managers (the product's role table). */
@@ -77,6 +78,15 @@ function buildTree(
   return top;
 }
 
+/** The log's key for a change to a node of each level. */
+const LEVEL_OPERATIONS = {
+  group: { create: 'createGroup', update: 'updateGroup', delete: 'deleteGroup' },
+  company: { create: 'createCompany', update: 'updateCompany', delete: 'deleteCompany' },
+  farm: { create: 'createFarm', update: 'updateFarm', delete: 'deleteFarm' },
+} as const satisfies Record<FarmLevel, Record<string, FixedOperationKey>>;
+const levelOperation = (verb: 'create' | 'update' | 'delete', level: FarmLevel) =>
+  LEVEL_OPERATIONS[level][verb];
+
 export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
   const { db } = ctx.database;
   return async (app) => {
@@ -128,7 +138,7 @@ export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
         .returning();
       await logChange(db, request, {
         function: 'farm.create',
-        operation: `create ${input.level}`,
+        operation: { key: levelOperation('create', input.level), params: {} },
         remark: input.name,
       });
       return ok(request, reply, { id: row!.id }, 'admin.saved');
@@ -153,7 +163,7 @@ export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
         .where(eq(farms.id, node.id));
       await logChange(db, request, {
         function: 'farm.update',
-        operation: `update ${node.level}`,
+        operation: { key: levelOperation('update', node.level as FarmLevel), params: {} },
         remark: input.name,
       });
       return ok(request, reply, { id: node.id }, 'admin.saved');
@@ -175,7 +185,7 @@ export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
       await db.delete(farms).where(eq(farms.id, id));
       await logChange(db, request, {
         function: 'farm.delete',
-        operation: `delete ${node.level}`,
+        operation: { key: levelOperation('delete', node.level as FarmLevel), params: {} },
         remark: node.name,
       });
       return ok(request, reply, null, 'admin.deleted');
@@ -188,7 +198,7 @@ export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
       const [row] = await db.insert(houses).values(input).returning();
       await logChange(db, request, {
         function: 'house.create',
-        operation: 'create house',
+        operation: { key: 'createHouse', params: {} },
         house: { id: row!.id, name: row!.name },
         remark: farm.name,
       });
@@ -210,7 +220,7 @@ export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
         .where(eq(houses.id, house.id));
       await logChange(db, request, {
         function: 'house.update',
-        operation: 'update house',
+        operation: { key: 'updateHouse', params: {} },
         house: { id: house.id, name: input.name },
       });
       return ok(request, reply, { id: house.id }, 'admin.saved');
@@ -231,7 +241,7 @@ export function farmRoutes(ctx: AppContext): FastifyPluginAsync {
       await db.delete(houses).where(eq(houses.id, id));
       await logChange(db, request, {
         function: 'house.delete',
-        operation: 'delete house',
+        operation: { key: 'deleteHouse', params: {} },
         remark: house.name,
       });
       return ok(request, reply, null, 'admin.deleted');

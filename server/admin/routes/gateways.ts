@@ -97,7 +97,10 @@ export function gatewayRoutes(ctx: AppContext): FastifyPluginAsync {
       }
       await logChange(db, request, {
         function: 'gateway.save',
-        operation: input.id === undefined ? 'create gateway' : 'update gateway',
+        operation:
+          input.id === undefined
+            ? { key: 'createGateway', params: {} }
+            : { key: 'updateGateway', params: {} },
         house: { id: house.id, name: house.name },
         networkId: input.networkId,
       });
@@ -118,7 +121,7 @@ export function gatewayRoutes(ctx: AppContext): FastifyPluginAsync {
       ctx.ingest.directory.forget(gateway.networkId);
       await logChange(db, request, {
         function: 'gateway.rotateToken',
-        operation: 'rotate device token',
+        operation: { key: 'rotateDeviceToken', params: {} },
         house: { id: house.id, name: house.name },
         networkId: gateway.networkId,
       });
@@ -135,7 +138,7 @@ export function gatewayRoutes(ctx: AppContext): FastifyPluginAsync {
       ctx.ingest.directory.forget(gateway.networkId);
       await logChange(db, request, {
         function: 'gateway.delete',
-        operation: 'delete gateway',
+        operation: { key: 'deleteGateway', params: {} },
         house: { id: house.id, name: house.name },
         networkId: gateway.networkId,
       });
@@ -170,7 +173,7 @@ export function gatewayRoutes(ctx: AppContext): FastifyPluginAsync {
         });
       await logChange(db, request, {
         function: 'flock.start',
-        operation: 'start flock',
+        operation: { key: 'startFlock', params: {} },
         house: { id: house.id, name: house.name },
         remark: `${input.placedOn}, ${input.headCount}`,
       });
@@ -189,7 +192,7 @@ export function gatewayRoutes(ctx: AppContext): FastifyPluginAsync {
       await db.update(flocks).set({ closedOn: input.closedOn }).where(eq(flocks.id, open.id));
       await logChange(db, request, {
         function: 'flock.close',
-        operation: 'close flock',
+        operation: { key: 'closeFlock', params: {} },
         house: { id: house.id, name: house.name },
         remark: input.closedOn,
       });

@@ -17,8 +17,11 @@ import {
   logQuerySchema,
   type LogRow,
 } from '../../../src/contract/admin';
-import { createI18n } from '../../../src/i18n';
-import { functionLabel, operationLabel } from '../../../src/i18n/logText';
+import {
+  functionKeysMatching,
+  functionLabel,
+  renderOperation,
+} from '../../../src/contract/operationLog';
 import { containsPattern } from '../access';
 import { formatDateTime, toCsv, toXlsx } from '../spreadsheet';
 
@@ -38,24 +41,33 @@ async function visibleTo(db: Db, user: SessionUser): Promise<SQL | undefined> {
     : or(own, inArray(operationLogs.houseId, [...scope.houseIds]));
 }
 
-async function whereOf(db: Db, user: SessionUser, f: LogFilters): Promise<SQL | undefined> {
+/**
+ * The function filter is what the user typed in their language: it matches the functions
+ * whose label (in the request's locale) or key contains it; a raw match on the column also
+ * keeps functions this build has no label for findable.
+ */
+function functionFilter(text: string, locale: Locale): SQL | undefined {
+  const keys = functionKeysMatching(text, locale);
+  const raw = ilike(operationLogs.function, containsPattern(text));
+  return keys.length === 0 ? raw : or(inArray(operationLogs.function, keys), raw);
+}
+
+async function whereOf(
+  db: Db,
+  user: SessionUser,
+  f: LogFilters,
+  locale: Locale,
+): Promise<SQL | undefined> {
   return and(
     await visibleTo(db, user),
     f.from ? gte(operationLogs.at, new Date(f.from)) : undefined,
     f.to ? lte(operationLogs.at, new Date(f.to)) : undefined,
     f.operator ? ilike(operationLogs.operatorName, containsPattern(f.operator)) : undefined,
-    f.function ? ilike(operationLogs.function, containsPattern(f.function)) : undefined,
+    f.function ? functionFilter(f.function, locale) : undefined,
     f.house ? ilike(operationLogs.houseName, containsPattern(f.house)) : undefined,
     f.source ? eq(operationLogs.source, f.source) : undefined,
   );
 }
-
-/**
- * The console's own texts, so an exported log reads as the table on screen does; made at the
- * first export, not at start-up.
- */
-const consoleTexts: Partial<Record<Locale, ReturnType<typeof createI18n>>> = {};
-const textsOf = (locale: Locale) => (consoleTexts[locale] ??= createI18n(locale));
 
 export function logRoutes(ctx: AppContext): FastifyPluginAsync {
   const { db } = ctx.database;
@@ -67,6 +79,7 @@ export function logRoutes(ctx: AppContext): FastifyPluginAsync {
     function: r.function,
     houseName: r.houseName,
     operation: r.operation,
+    params: r.params,
     remark: r.remark,
     source: r.source,
     networkId: r.networkId,
@@ -76,7 +89,7 @@ export function logRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get('/log/list', async (request, reply) => {
       const { user } = sessionOf(request);
       const q = parseInput(logQuerySchema, request.query);
-      const where = await whereOf(db, user, q);
+      const where = await whereOf(db, user, q, localeOf(request));
       const [rows, [total]] = await Promise.all([
         db
           .select()
@@ -95,7 +108,7 @@ export function logRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get('/log/export', async (request, reply) => {
       const { user } = sessionOf(request);
       const q = parseInput(logExportQuerySchema, request.query);
-      const where = await whereOf(db, user, q);
+      const where = await whereOf(db, user, q, localeOf(request));
       const [counted] = await db.select({ n: count() }).from(operationLogs).where(where);
       const total = Number(counted?.n ?? 0);
       if (total > EXPORT_MAX_ROWS)
@@ -114,13 +127,12 @@ export function logRoutes(ctx: AppContext): FastifyPluginAsync {
         `admin.source.${s}` in SOURCE_KEYS
           ? translate(SOURCE_KEYS[`admin.source.${s}` as keyof typeof SOURCE_KEYS], locale)
           : s;
-      const texts = textsOf(locale);
       const cells = rows.map((r) => [
         formatDateTime(r.at, timeZone),
         r.operatorName,
-        functionLabel(texts, r.function),
+        functionLabel(r.function, locale),
         r.houseName,
-        operationLabel(texts, r.operation),
+        renderOperation(r.operation, r.params, locale),
         r.remark,
         sourceText(r.source),
         r.networkId,

@@ -94,7 +94,7 @@ export function orgRoutes(ctx: AppContext): FastifyPluginAsync {
         .catch(conflictAs('admin.codeTaken'));
       await logChange(db, request, {
         function: 'org.create',
-        operation: 'create organisation',
+        operation: { key: 'createOrganisation', params: {} },
         remark: input.name,
       });
       return ok(request, reply, present(row!), 'admin.saved');
@@ -113,7 +113,7 @@ export function orgRoutes(ctx: AppContext): FastifyPluginAsync {
       if (!row) throw new ApiError(404, 'admin.notFound');
       await logChange(db, request, {
         function: 'org.update',
-        operation: 'update organisation',
+        operation: { key: 'updateOrganisation', params: {} },
         remark: input.name,
       });
       return ok(request, reply, present(row), 'admin.saved');
@@ -140,7 +140,7 @@ export function orgRoutes(ctx: AppContext): FastifyPluginAsync {
       await db.delete(organizations).where(eq(organizations.id, id));
       await logChange(db, request, {
         function: 'org.delete',
-        operation: 'delete organisation',
+        operation: { key: 'deleteOrganisation', params: {} },
         remark: org.name,
       });
       return ok(request, reply, null, 'admin.deleted');
@@ -187,7 +187,7 @@ export function orgRoutes(ctx: AppContext): FastifyPluginAsync {
       if (!row) throw new ApiError(404, 'admin.notFound');
       await logChange(db, request, {
         function: 'org.uploadLogo',
-        operation: 'upload logo',
+        operation: { key: 'uploadLogo', params: {} },
         remark: row.name,
       });
       return ok(request, reply, { bytes: logo.length }, 'admin.saved');

@@ -161,7 +161,10 @@ export function adminUserRoutes(ctx: AppContext): FastifyPluginAsync {
         .catch(conflictAs('admin.usernameTaken'));
       await logChange(db, request, {
         function: 'user.save',
-        operation: input.id === undefined ? 'create user' : 'update user',
+        operation:
+          input.id === undefined
+            ? { key: 'createUser', params: {} }
+            : { key: 'updateUser', params: {} },
         remark: `${input.username} (${input.roleKey})`,
       });
       return ok(request, reply, { id }, 'admin.saved');
@@ -176,7 +179,7 @@ export function adminUserRoutes(ctx: AppContext): FastifyPluginAsync {
       await db.delete(users).where(eq(users.id, id));
       await logChange(db, request, {
         function: 'user.delete',
-        operation: 'delete user',
+        operation: { key: 'deleteUser', params: {} },
         remark: target.username,
       });
       return ok(request, reply, null, 'admin.deleted');
@@ -194,7 +197,7 @@ export function adminUserRoutes(ctx: AppContext): FastifyPluginAsync {
       await endAllSessions(id);
       await logChange(db, request, {
         function: 'user.resetPwd',
-        operation: 'reset password',
+        operation: { key: 'resetPassword', params: {} },
         remark: target.username,
       });
       const data: ResetPasswordResult = { password };
@@ -223,7 +226,7 @@ export function adminUserRoutes(ctx: AppContext): FastifyPluginAsync {
       });
       await logChange(db, request, {
         function: 'user.saveUserShacks',
-        operation: 'assign houses',
+        operation: { key: 'assignHouses', params: {} },
         remark: `${target.username}: ${shackIds.length}`,
       });
       return ok(request, reply, null, 'admin.saved');

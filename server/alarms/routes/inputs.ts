@@ -98,7 +98,7 @@ export function inputRoutes(ctx: AppContext): FastifyPluginAsync {
       await log(
         request,
         id === null ? 'alarmInput.create' : 'alarmInput.update',
-        `DI ${v.diCode} #${saved.id}`,
+        { key: 'alarmInput', params: { code: String(v.diCode), id: saved.id } },
         house,
       );
       void ctx.events.emit('alarmRulesChanged', null);
@@ -128,7 +128,12 @@ export function inputRoutes(ctx: AppContext): FastifyPluginAsync {
       if (!old) throw new ApiError(404, 'http.notFound');
       const house = await gatewayHouse(scope, old.gateway_id);
       await database.query('delete from alarm_inputs where id = $1', [id]);
-      await log(request, 'alarmInput.delete', `DI ${old.di_code} #${id}`, house);
+      await log(
+        request,
+        'alarmInput.delete',
+        { key: 'alarmInput', params: { code: String(old.di_code), id } },
+        house,
+      );
       const [left] = await database.query<{ n: number }>(
         'select count(*)::int as n from alarm_inputs where gateway_id = $1',
         [old.gateway_id],

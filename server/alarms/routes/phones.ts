@@ -123,7 +123,7 @@ export function phoneRoutes(ctx: AppContext): FastifyPluginAsync {
       await log(
         request,
         id === null ? 'alarmPhone.create' : 'alarmPhone.update',
-        `${v.phone} #${saved.id}`,
+        { key: 'alarmPhone', params: { phone: v.phone, id: saved.id } },
         house,
       );
       const [row] = await phonesOf(scope, { id: saved.id });
@@ -146,7 +146,12 @@ export function phoneRoutes(ctx: AppContext): FastifyPluginAsync {
       if (!entry) throw new ApiError(404, 'http.notFound');
       await checkPlace(request, scope, entry.farmId, entry.houseId);
       await database.query('delete from alarm_phones where id = $1', [id]);
-      await log(request, 'alarmPhone.delete', `${entry.phone} #${id}`, null);
+      await log(
+        request,
+        'alarmPhone.delete',
+        { key: 'alarmPhone', params: { phone: entry.phone, id } },
+        null,
+      );
       const remaining = (await phonesOf(scope, { farmId: entry.farmId })).length;
       return ok(request, reply, { remaining }, 'alarms.deleted');
     });

@@ -58,7 +58,12 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsync {
         'select id, name from houses where id = $1',
         [v.houseId],
       );
-      await log(request, 'alarm.limits', JSON.stringify(v.limits), house ?? null);
+      await log(
+        request,
+        'alarm.limits',
+        { key: 'alarmLimits', params: { value: JSON.stringify(v.limits) } },
+        house ?? null,
+      );
       void ctx.events.emit('alarmRulesChanged', v.houseId);
       return ok(request, reply, v.limits, 'alarms.saved');
     });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { scopeOf } from '../../auth/scope';
 import { sessionOf, sourceOf, type AppContext } from '../../http/context';
 import { writeOperationLog } from '../../oplog';
+import type { FunctionKey, Operation } from '../../../src/contract/operationLog';
 
 // What the alarm phone, alarm input and limit routes share: the id body, JSON columns, the
 // caller's scope and the operation log.
@@ -18,8 +19,8 @@ export function settingsContext(ctx: AppContext) {
   const scopeFor = (request: FastifyRequest) => scopeOf(database.db, sessionOf(request).user);
   const log = (
     request: FastifyRequest,
-    fn: string,
-    operation: string,
+    fn: FunctionKey,
+    operation: Operation,
     house?: { id: number; name: string } | null,
   ) => {
     const { user } = sessionOf(request);

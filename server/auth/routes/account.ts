@@ -53,7 +53,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsync {
       await writeOperationLog(db, {
         operator: { id: session.user.id, name: session.user.realName || session.user.username },
         function: 'user.modifyPwd',
-        operation: 'change password',
+        operation: { key: 'changePassword', params: {} },
         source: sourceOf(request),
       });
       return ok(request, reply, null, 'password.changed');

@@ -56,7 +56,7 @@ export function signInRoutes(ctx: AppContext): FastifyPluginAsync {
       await writeOperationLog(db, {
         operator: { id: user.id, name: user.realName || user.username },
         function: 'login',
-        operation: 'sign in',
+        operation: { key: 'signIn', params: {} },
         remark: address,
         source,
       });

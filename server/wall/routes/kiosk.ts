@@ -44,7 +44,7 @@ export function kioskRoutes(ctx: AppContext): FastifyPluginAsync {
       await writeOperationLog(database.db, {
         operator,
         function: 'wall.kioskCreate',
-        operation: 'create kiosk link',
+        operation: { key: 'createKioskLink', params: {} },
         remark: `${created.link.name} (${scope})`,
         source: sourceOf(request),
       });
@@ -61,7 +61,7 @@ export function kioskRoutes(ctx: AppContext): FastifyPluginAsync {
       await writeOperationLog(database.db, {
         operator: { id: user.id, name: user.realName || user.username },
         function: 'wall.kioskRevoke',
-        operation: 'revoke kiosk link',
+        operation: { key: 'revokeKioskLink', params: {} },
         remark: revoked.name,
         source: sourceOf(request),
       });

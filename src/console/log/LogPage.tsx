@@ -19,13 +19,13 @@ import { useStores } from '../useStores';
 import { ListTable } from '../system/parts/ListTable';
 import { notifyError, quietly } from '../system/parts/notify';
 import { formatLocal, toIsoOrEmpty } from '../system/parts/dates';
-import { functionLabel, operationLabel } from '../../i18n/logText';
+import { functionLabel, renderOperation } from '../../contract/operationLog';
 import '../system/parts/admin.css';
 
 const FILTERS = { from: '', to: '', operator: '', function: '', house: '', source: '' };
 type Format = 'csv' | 'xlsx';
 
-/** /log/index: the operation log with filters, paging and CSV/XLSX export (issue 8 §5). */
+/** /log/index: the operation log with filters, paging and CSV/XLSX export. */
 export const LogPage = observer(function LogPage() {
   const { t, i18n } = useTranslation();
   const stores = useStores();
@@ -145,9 +145,9 @@ export const LogPage = observer(function LogPage() {
             <tr key={r.id}>
               <td>{formatLocal(r.at)}</td>
               <td>{r.operatorName}</td>
-              <td title={r.function}>{functionLabel(i18n, r.function)}</td>
+              <td title={r.function}>{functionLabel(r.function, i18n.language)}</td>
               <td>{r.houseName}</td>
-              <td title={r.operation}>{operationLabel(i18n, r.operation)}</td>
+              <td title={r.operation}>{renderOperation(r.operation, r.params, i18n.language)}</td>
               <td>{r.remark}</td>
               <td>
                 {(LOG_SOURCES as readonly string[]).includes(r.source)

@@ -1,3 +1,4 @@
+import { ALARM_CAUSE_NAMES } from '../../contract/alarms';
 import { type TextTree } from '../textTree';
 
 /**
@@ -5,22 +6,7 @@ import { type TextTree } from '../textTree';
  * key, and tests/i18n lists any difference). Used as `t('alarms.…')`.
  */
 export const alarmsEn = {
-  cause: {
-    temperatureHigh: 'Temperature too high',
-    temperatureLow: 'Temperature too low',
-    humidityHigh: 'Humidity too high',
-    humidityLow: 'Humidity too low',
-    co2High: 'CO2 too high',
-    nh3High: 'Ammonia too high',
-    pressureHigh: 'Static pressure too high',
-    pressureLow: 'Static pressure too low',
-    sensorFault: 'Sensor fault',
-    sensorStuck: 'Sensor stuck',
-    gatewayOffline: 'Gateway offline',
-    deviceError: 'Device error',
-    controllerAlarm: 'Controller alarm',
-    diInput: 'Alarm input',
-  },
+  cause: ALARM_CAUSE_NAMES.en,
   severity: { critical: 'Critical', major: 'Major', minor: 'Minor' },
   /** The top bar badge: its number is the open alarms, its colour says whether any await acknowledgement. */
   badge: {
@@ -111,22 +97,7 @@ export const alarmsEn = {
 } as const;
 
 export const alarmsZh: TextTree<typeof alarmsEn> = {
-  cause: {
-    temperatureHigh: '温度过高',
-    temperatureLow: '温度过低',
-    humidityHigh: '湿度过高',
-    humidityLow: '湿度过低',
-    co2High: '二氧化碳过高',
-    nh3High: '氨气过高',
-    pressureHigh: '静压过高',
-    pressureLow: '静压过低',
-    sensorFault: '传感器故障',
-    sensorStuck: '传感器数值不变',
-    gatewayOffline: '网关离线',
-    deviceError: '设备故障',
-    controllerAlarm: '控制器报警',
-    diInput: '报警输入',
-  },
+  cause: ALARM_CAUSE_NAMES.zh,
   severity: { critical: '紧急', major: '重要', minor: '一般' },
   badge: {
     waiting: '未清除报警：{{count}}，待确认：{{waiting}}。打开栋舍总览',

@@ -1,0 +1,83 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  FUNCTION_KEYS,
+  FUNCTION_LABELS,
+  OPERATION_KEYS,
+  OPERATION_TEXTS,
+  functionKeysMatching,
+  functionLabel,
+  renderOperation,
+} from '../../src/contract/operationLog';
+
+const SERVER = fileURLToPath(new URL('../../server', import.meta.url));
+
+/** Every function key written in the server's source (`function: 'x.y'`, `fn: 'x.y'`, log(...)). */
+function writtenFunctions(): string[] {
+  const files = readdirSync(SERVER, { recursive: true, encoding: 'utf8' }).filter(
+    (f) => f.endsWith('.ts') && !f.startsWith('db/'),
+  );
+  const found = new Set<string>();
+  for (const file of files) {
+    const source = readFileSync(join(SERVER, file), 'utf8');
+    for (const [, key] of source.matchAll(/\b(?:function|fn): '([\w.]+)'/g)) found.add(key!);
+    for (const [, key] of source.matchAll(/'((?:alarm|alarmInput|alarmPhone)\.\w+)'/g))
+      found.add(key!);
+  }
+  return [...found].sort();
+}
+
+describe('the operation log texts', () => {
+  it('has English and Chinese for every function and operation key', () => {
+    for (const key of FUNCTION_KEYS) {
+      expect(FUNCTION_LABELS[key].en, key).toBeTruthy();
+      expect(FUNCTION_LABELS[key].zh, key).toBeTruthy();
+      expect(functionLabel(key, 'zh')).not.toBe(functionLabel(key, 'en'));
+    }
+    for (const key of OPERATION_KEYS) {
+      expect(OPERATION_TEXTS[key].en, key).toBeTruthy();
+      expect(OPERATION_TEXTS[key].zh, key).toBeTruthy();
+    }
+    expect(OPERATION_KEYS.length).toBeGreaterThan(40);
+  });
+
+  it('knows every function the server writes', () => {
+    const unknown = writtenFunctions().filter((k) => !(FUNCTION_KEYS as string[]).includes(k));
+    expect(unknown).toEqual([]);
+  });
+
+  it('renders operations with their parameters in both languages', () => {
+    expect(renderOperation('updateFarm', {}, 'zh')).toBe('编辑场区');
+    expect(renderOperation('updateFarm', {}, 'en')).toBe('Edit farm');
+    expect(renderOperation('deleteUser', {}, 'en-US')).toBe('Delete user');
+    const alarm = { cause: 'temperatureHigh', metric: 'temperature', id: 12 };
+    expect(renderOperation('alarm', alarm, 'zh')).toBe('温度过高 · 舍内温度 #12');
+    expect(renderOperation('alarm', alarm, 'en')).toMatch(/^Temperature too high · .+ #12$/);
+    expect(renderOperation('alarm', { cause: 'gatewayOffline', id: 7 }, 'zh')).toBe('网关离线 #7');
+    expect(renderOperation('alarmInput', { code: '2', id: 5 }, 'zh')).toBe('DI 2 #5');
+    expect(renderOperation('alarmPhone', { phone: '13800138000', id: 3 }, 'en')).toBe(
+      '13800138000 #3',
+    );
+    expect(renderOperation('alarmLimits', { value: '{"temperatureHigh":30}' }, 'zh')).toBe(
+      '{"temperatureHigh":30}',
+    );
+    expect(renderOperation('text', { text: 'as recorded' }, 'zh')).toBe('as recorded');
+    // A key this build does not know reads as recorded rather than failing.
+    expect(renderOperation('somethingNew', {}, 'zh')).toBe('somethingNew');
+  });
+
+  it('labels functions by key, and finds keys from a label typed in either language', () => {
+    expect(functionLabel('farm.update', 'zh')).toBe('编辑养殖场');
+    expect(functionLabel('farm.update', 'en')).toBe('Edit farm');
+    expect(functionLabel('custom.thing', 'zh')).toBe('custom.thing');
+    expect(functionKeysMatching('养殖场', 'zh')).toEqual([
+      'farm.create',
+      'farm.update',
+      'farm.delete',
+    ]);
+    expect(functionKeysMatching('edit FARM', 'en')).toEqual(['farm.update']);
+    expect(functionKeysMatching('gateway.rot', 'zh')).toEqual(['gateway.rotateToken']);
+  });
+});
