@@ -47,6 +47,11 @@ export class IngestPipeline {
   private flushing: Promise<void> | null = null;
   private logBudget = { second: 0, used: 0 };
   private isStopping = false;
+  /**
+   * When this process last began to hear gateways (monotonic ms), null while it cannot: the
+   * offline sweep counts a gateway's silence only from then.
+   */
+  private hearingSince: number | null = performance.now();
 
   constructor(
     private readonly database: Database,
@@ -141,6 +146,17 @@ export class IngestPipeline {
   /** The process begins to stop: offline statuses from now on are its own doing (above). */
   stopping(): void {
     this.isStopping = true;
+  }
+
+  /** The broker link (an external broker) is up again, or lost: see `hearingForSeconds`. */
+  linkChanged(up: boolean): void {
+    if (!up) this.hearingSince = null;
+    else this.hearingSince ??= performance.now();
+  }
+
+  /** How long this process has heard gateways without a break; 0 while it cannot. */
+  hearingForSeconds(): number {
+    return this.hearingSince === null ? 0 : (performance.now() - this.hearingSince) / 1000;
   }
 
   /** Gateway status changes found elsewhere too (the offline sweep). */
