@@ -5,6 +5,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../server/auth/tokens';
 import { readConfig, type Config } from '../../server/config';
+import { openDatabase } from '../../server/db/open';
 import { startRoost, type RunningRoost } from '../../server/roost';
 import { testDatabaseTargets } from '../helpers/databases';
 import { freePort } from '../helpers/processes';
@@ -187,4 +188,68 @@ describe.each(testDatabaseTargets())('a clean restart on $name', (target) => {
       await created.drop().catch(() => undefined);
     }
   }, 180_000);
+  it('writes nothing offline when it stops its own demo simulator and broker', async () => {
+    const created = await target.create();
+    const dataDir = path.join(tmp, `${target.name}-demo`);
+    const roost = await startRoost({
+      ...readConfig({
+        PORT: '0',
+        DATA_DIR: dataDir,
+        ROOST_DEMO: '1',
+        ROOST_CAPTCHA: 'off',
+        LOG_LEVEL: 'silent',
+      }),
+      databaseUrl: created.target.kind === 'postgres' ? created.target.url : null,
+      mqttPort: await freePort(),
+      runSimulator: true,
+    });
+    let stoppedAt = new Date();
+    try {
+      const gateways = roost.boot.demoGateways?.length ?? 0;
+      expect(gateways).toBeGreaterThan(0);
+      await until(
+        'every simulated gateway online',
+        async () => {
+          const [row] = await roost.database.query<{ n: number }>(
+            'select count(*)::int as n from house_state where online',
+          );
+          return row!.n === gateways ? true : undefined;
+        },
+        30_000,
+      );
+      [{ now: stoppedAt }] = (await roost.database.query<{ now: Date }>('select now()')) as [
+        { now: Date },
+      ];
+    } finally {
+      await roost.close();
+    }
+    const database = await openDatabase(
+      created.target.kind === 'postgres' ? created.target : { kind: 'pglite', dataDir },
+    );
+    try {
+      // The simulator's goodbyes and the broker's wills are the server's own doing.
+      expect(
+        await database.query(
+          'select gateway_id, reason from gateway_online_log where not online and at >= $1',
+          [stoppedAt],
+        ),
+      ).toEqual([]);
+      expect(
+        await database.query(
+          `select house_id from alarms where cause = 'gatewayOffline' and raised_at >= $1`,
+          [stoppedAt],
+        ),
+      ).toEqual([]);
+      expect(
+        (
+          await database.query<{ n: number }>(
+            'select count(*)::int as n from house_state where online',
+          )
+        )[0],
+      ).toMatchObject({ n: roost.boot.demoGateways!.length });
+    } finally {
+      await database.close();
+      await created.drop().catch(() => undefined);
+    }
+  }, 120_000);
 });
