@@ -143,6 +143,8 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       log,
     });
     cleanups.push(() => maintenance.stop());
+    // Runs first on close, before the simulator and the broker end their connections.
+    cleanups.push(() => ingest.stopping());
 
     await app
       .listen({ port: config.port, host: config.host })

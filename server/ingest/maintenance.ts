@@ -26,7 +26,8 @@ export function startMaintenance(
   const running = new Set<Promise<unknown>>();
   const jobs = {
     rollup: () => rollUp(database, options.timeZone),
-    sweep: async () => pipeline.announceStatus(await sweepSilentGateways(database)),
+    sweep: async () =>
+      pipeline.announceStatus(await sweepSilentGateways(database, pipeline.hearingForSeconds())),
     retention: () => deleteOldRaw(database, options.rawRetentionDays),
   };
   const busy = new Set<keyof typeof jobs>();

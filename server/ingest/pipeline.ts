@@ -24,6 +24,8 @@ const REJECT_LOGS_PER_SECOND = 10;
 export type SubmitResult =
   | { status: 'stored' }
   | { status: 'duplicate' }
+  /** An offline status heard while this process stops: its own doing, so not written. */
+  | { status: 'ignored' }
   | { status: 'rejected'; reason: RejectReason; detail: string };
 
 interface Pending {
@@ -44,6 +46,12 @@ export class IngestPipeline {
   private queue: Pending[] = [];
   private flushing: Promise<void> | null = null;
   private logBudget = { second: 0, used: 0 };
+  private isStopping = false;
+  /**
+   * When this process last began to hear gateways (monotonic ms), null while it cannot: the
+   * offline sweep counts a gateway's silence only from then.
+   */
+  private hearingSince: number | null = performance.now();
 
   constructor(
     private readonly database: Database,
@@ -120,6 +128,11 @@ export class IngestPipeline {
         'schema',
         `status: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
       );
+    // Once this process stops, the gateways' connections close because of it: its broker ends
+    // them (each will fires) and its own simulator says goodbye. None of that is a gateway
+    // going offline; writing it raised an alarm per house on every routine restart. A
+    // gateway that really stays away is found by the offline sweep after the next start.
+    if (this.isStopping && !parsed.data.online) return { status: 'ignored' };
     const states = await applyStatus(
       this.database,
       { ...gateway, houseId: gateway.houseId, farmId: gateway.farmId },
@@ -128,6 +141,22 @@ export class IngestPipeline {
     this.counters.statusMessages += 1;
     await this.announceStatus(states);
     return { status: 'stored' };
+  }
+
+  /** The process begins to stop: offline statuses from now on are its own doing (above). */
+  stopping(): void {
+    this.isStopping = true;
+  }
+
+  /** The broker link (an external broker) is up again, or lost: see `hearingForSeconds`. */
+  linkChanged(up: boolean): void {
+    if (!up) this.hearingSince = null;
+    else this.hearingSince ??= performance.now();
+  }
+
+  /** How long this process has heard gateways without a break; 0 while it cannot. */
+  hearingForSeconds(): number {
+    return this.hearingSince === null ? 0 : (performance.now() - this.hearingSince) / 1000;
   }
 
   /** Gateway status changes found elsewhere too (the offline sweep). */

@@ -64,17 +64,26 @@ export async function applyStatus(
 }
 
 /**
- * A gateway silent for 3 × its interval is offline even without a will. The conditional
- * update lets several server processes sweep at once: each house flips exactly once.
+ * A gateway silent for 3 × its interval is offline even without a will. Silence counts only
+ * while this process could hear it: `hearingForSeconds` is how long it has (since it started,
+ * or since its external broker link came back), so after a restart every gateway gets its full
+ * allowance to reconnect before the downtime is taken for its silence. The conditional update
+ * lets several server processes sweep at once: each house flips exactly once.
  */
-export async function sweepSilentGateways(database: Database): Promise<HouseLiveState[]> {
+export async function sweepSilentGateways(
+  database: Database,
+  hearingForSeconds: number,
+): Promise<HouseLiveState[]> {
   return database.transaction(async (query) => {
+    // Elapsed time, not a timestamp: the process's clock need not agree with the database's.
     const rows = await query<StateRow & { gateway_id: number; farm_id: number }>(
       `update house_state hs set online = false, online_since = null, updated_at = now()
        from gateways g, houses h
        where g.id = hs.gateway_id and h.id = hs.house_id and hs.online
          and hs.last_seen_at < now() - make_interval(secs => g.interval_seconds * 3)
+         and $1::float8 >= g.interval_seconds * 3
        returning hs.gateway_id, h.farm_id, ${stateColumnsOf('hs')}`,
+      [hearingForSeconds],
     );
     if (rows.length > 0) {
       await query(

@@ -44,6 +44,8 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
   const share = `$share/${options.shareGroup}`;
   const clients: MqttClient[] = [];
   const subscribed: Array<Promise<void>> = [];
+  // Gateways' silence counts only while at least one of our clients hears the broker.
+  pipeline.linkChanged(false);
   for (let i = 0; i < INGEST_CLIENTS; i += 1) {
     const client = mqtt.connect(url, {
       clientId: `roost-ingest-${hostname()}-${instance}-${i}`,
@@ -77,6 +79,7 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
     let firstSubscription: () => void = () => undefined;
     subscribed.push(new Promise<void>((resolve) => (firstSubscription = resolve)));
     client.on('connect', () => {
+      pipeline.linkChanged(true);
       client.subscribe(
         [
           `${share}/${TOPIC_ROOT}/+/telemetry`,
@@ -89,6 +92,9 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
           else firstSubscription();
         },
       );
+    });
+    client.on('close', () => {
+      if (!clients.some((c) => c.connected)) pipeline.linkChanged(false);
     });
     client.on('error', (error) => log.warn({ err: error }, 'external broker connection error'));
     clients.push(client);
