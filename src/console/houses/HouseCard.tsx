@@ -117,7 +117,7 @@ export const HouseCard = observer(function HouseCard({ house, onOpen }: HouseCar
         data-testid="card-alarm"
         data-acknowledged={live.alarm.top?.acknowledged ? 'true' : undefined}
       >
-        {alarmText(i18n.language === 'zh' ? 'zh' : 'en', live.alarm.top)}
+        {alarmText(t, i18n.language === 'zh' ? 'zh' : 'en', live.alarm.top)}
         {live.alarm.top?.acknowledged ? ` · ${t('alarms.state.acknowledged')}` : null}
       </div>
     </Card>
