@@ -48,6 +48,16 @@ export const en = {
     changePassword: 'Change password',
     logout: 'Log out',
   },
+  settings: {
+    open: 'Settings',
+    title: 'Settings',
+    size: 'Size',
+    sizes: { small: 'Small', medium: 'Medium', large: 'Large' },
+    tabsView: 'Show open pages as tabs',
+    fixedHeader: 'Keep the header on top while scrolling',
+    sidebarLogo: 'Show the logo in the menu',
+    remembered: 'Remembered in this browser.',
+  },
   sidebar: {
     label: 'Main menu',
   },

@@ -81,6 +81,28 @@ describe('the console in Chromium', () => {
     }
   });
 
+  it('the settings panel changes the size of the pages and the layout, and both survive a reload', async () => {
+    await open({ width: 1440, height: 900 });
+    await signIn(page, server.url, 'admin');
+    await page.goto(`${server.url}/shack/status/overview`);
+    const search = page.getByTestId('overview-search');
+    await search.waitFor();
+    const heightOf = async () => (await search.boundingBox())?.height ?? 0;
+    const medium = await heightOf();
+    await page.getByTestId('settings').click();
+    await page.locator('.roost-settings label', { hasText: 'Large' }).click();
+    await page.locator('.roost-settings label', { hasText: 'Show open pages as tabs' }).click();
+    await expect.poll(() => page.getByTestId('layout').getAttribute('data-size')).toBe('large');
+    expect(await heightOf()).toBeGreaterThan(medium * 1.08);
+    expect(await page.getByTestId('tab-strip').count()).toBe(0);
+
+    await page.reload();
+    await search.waitFor();
+    expect(await page.getByTestId('layout').getAttribute('data-size')).toBe('large');
+    expect(await heightOf()).toBeGreaterThan(medium * 1.08);
+    expect(await page.getByTestId('tab-strip').count()).toBe(0);
+  });
+
   it('sends a signed-out deep link to sign-in and lands on it after sign-in', async () => {
     await open();
     await page.goto(`${server.url}/system/user`);

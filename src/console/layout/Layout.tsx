@@ -7,6 +7,7 @@ import { type RouteHandle } from '../routeHandle';
 import { resolveRoutes } from '../routeLookup';
 import { useStores } from '../useStores';
 import { Navbar } from './Navbar';
+import { SettingsPanel } from './SettingsPanel';
 import { Sidebar } from './Sidebar';
 import { TabStrip } from './TabStrip';
 
@@ -66,6 +67,7 @@ export const Layout = observer(function Layout() {
   const stores = useStores();
   const { ui } = stores;
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   useResponsiveSidebar();
   useVisitedTabs();
   useEffect(() => {
@@ -76,6 +78,7 @@ export const Layout = observer(function Layout() {
     'roost-app',
     !ui.sidebarOpened && 'roost-app--collapsed',
     ui.isMobile && 'roost-app--mobile',
+    !ui.settings.tabsView && 'roost-app--no-tabs',
   ];
   return (
     <div
@@ -83,6 +86,7 @@ export const Layout = observer(function Layout() {
       data-testid="layout"
       data-device={ui.device}
       data-sidebar={ui.sidebarOpened ? 'open' : 'closed'}
+      data-size={ui.size}
       // The live connection's state (connecting, live, polling, offline) on every page, not
       // only those with the indicator: browser tests wait on it instead of on the clock.
       data-live={stores.live.state}
@@ -92,9 +96,15 @@ export const Layout = observer(function Layout() {
         <div className="roost-drawer-backdrop" onClick={() => ui.closeSidebar()} />
       )}
       <div className="roost-main">
-        <header className="roost-header">
-          <Navbar onChangePassword={() => setPasswordOpen(true)} />
-          <TabStrip />
+        <header
+          className={ui.settings.fixedHeader ? 'roost-header' : 'roost-header roost-header--static'}
+          data-testid="header"
+        >
+          <Navbar
+            onChangePassword={() => setPasswordOpen(true)}
+            onSettings={() => setSettingsOpen(true)}
+          />
+          {ui.settings.tabsView && <TabStrip />}
         </header>
         <main className="roost-content">
           <Suspense fallback={<ProgressBar active />}>
@@ -103,6 +113,7 @@ export const Layout = observer(function Layout() {
         </main>
       </div>
       <ChangePasswordDialog isOpen={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      <SettingsPanel isOpen={settingsOpen} onClose={() => setSettingsOpen(false)} />
     </div>
   );
 });

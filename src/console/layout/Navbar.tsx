@@ -1,6 +1,7 @@
 import { Button, Intent, Menu, MenuDivider, MenuItem, PopoverNext, Tag } from '@blueprintjs/core';
 import {
   CaretDownIcon,
+  CogIcon,
   FullscreenIcon,
   KeyIcon,
   LogOutIcon,
@@ -162,10 +163,12 @@ function PageTitle() {
 export interface NavbarProps {
   /** Opens the change password dialog. */
   onChangePassword: () => void;
+  /** Opens the settings panel. */
+  onSettings: () => void;
 }
 
 /** The top bar of spec §2. */
-export const Navbar = observer(function Navbar({ onChangePassword }: NavbarProps) {
+export const Navbar = observer(function Navbar({ onChangePassword, onSettings }: NavbarProps) {
   const stores = useStores();
   const { ui, session } = stores;
   const { t } = useTranslation();
@@ -228,6 +231,14 @@ export const Navbar = observer(function Navbar({ onChangePassword }: NavbarProps
         onClick={toggleFullscreen}
       />
       <LanguageMenu compact={ui.isMobile} />
+      <Button
+        variant="minimal"
+        icon={<CogIcon />}
+        aria-label={t('settings.open')}
+        title={t('settings.open')}
+        data-testid="settings"
+        onClick={onSettings}
+      />
       {/* Its items open a dialog or leave: focus handed back to this button when the menu's
           close animation ends (300 ms) would pull it out of the change password dialog just
           opened, and keys typed then (Escape, the old password) would miss the dialog. Escape

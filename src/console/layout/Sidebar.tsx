@@ -80,19 +80,21 @@ function MenuGroup({ route, fullPath }: MenuEntryProps) {
 
 /** The collapsible menu of spec §2, built from the routes the user may open. */
 export const Sidebar = observer(function Sidebar() {
-  const { permission } = useStores();
+  const { permission, ui } = useStores();
   const { t } = useTranslation();
   const routes = permission.routes.filter((r) => !r.hidden);
   return (
     <aside className="roost-sidebar" data-testid="sidebar" aria-label={t('sidebar.label')}>
-      <Link to={HOME_PATH} className="roost-sidebar__brand" title={t('app.title')}>
-        <span className="roost-sidebar__mark" aria-hidden>
-          <FeedIcon size={18} />
-        </span>
-        <span className="roost-sidebar__title" data-testid="sidebar-title">
-          {t('app.title')}
-        </span>
-      </Link>
+      {ui.settings.sidebarLogo && (
+        <Link to={HOME_PATH} className="roost-sidebar__brand" title={t('app.title')}>
+          <span className="roost-sidebar__mark" aria-hidden>
+            <FeedIcon size={18} />
+          </span>
+          <span className="roost-sidebar__title" data-testid="sidebar-title">
+            {t('app.title')}
+          </span>
+        </Link>
+      )}
       <nav className="roost-menu-scroll">
         <ul className="roost-menu">
           {routes.map((route) =>
