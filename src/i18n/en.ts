@@ -12,6 +12,7 @@ export const en = {
   app: {
     title: 'IoT data management platform',
     name: 'Roost',
+    skipToContent: 'Skip to content',
   },
   route: {
     login: 'Sign in',

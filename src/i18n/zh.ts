@@ -9,6 +9,7 @@ export const zh: Translation = {
   app: {
     title: '物联网数据管理平台',
     name: 'Roost',
+    skipToContent: '跳到正文',
   },
   route: {
     login: '登录',

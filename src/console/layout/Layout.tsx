@@ -1,5 +1,6 @@
 import { observer } from 'mobx-react-lite';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches } from 'react-router-dom';
 import { ChangePasswordDialog } from '../password/ChangePasswordDialog';
 import { ProgressBar } from '../ProgressBar';
@@ -68,6 +69,14 @@ export const Layout = observer(function Layout() {
   const { ui } = stores;
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const { t } = useTranslation();
+  const mainRef = useRef<HTMLElement>(null);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const userButtonRef = useRef<HTMLButtonElement>(null);
+  const closeDrawer = () => {
+    ui.closeSidebar();
+    menuButtonRef.current?.focus();
+  };
   useResponsiveSidebar();
   useVisitedTabs();
   useEffect(() => {
@@ -91,7 +100,17 @@ export const Layout = observer(function Layout() {
       // only those with the indicator: browser tests wait on it instead of on the clock.
       data-live={stores.live.state}
     >
-      <Sidebar />
+      <a
+        className="roost-skip-link"
+        href="#content"
+        onClick={(event) => {
+          event.preventDefault();
+          mainRef.current?.focus();
+        }}
+      >
+        {t('app.skipToContent')}
+      </a>
+      <Sidebar onEscape={closeDrawer} />
       {ui.isMobile && ui.sidebarOpened && (
         <div className="roost-drawer-backdrop" onClick={() => ui.closeSidebar()} />
       )}
@@ -103,16 +122,24 @@ export const Layout = observer(function Layout() {
           <Navbar
             onChangePassword={() => setPasswordOpen(true)}
             onSettings={() => setSettingsOpen(true)}
+            menuButtonRef={menuButtonRef}
+            userButtonRef={userButtonRef}
           />
           {ui.settings.tabsView && <TabStrip />}
         </header>
-        <main className="roost-content">
+        <main className="roost-content" id="content" ref={mainRef} tabIndex={-1}>
           <Suspense fallback={<ProgressBar active />}>
             <Outlet />
           </Suspense>
         </main>
       </div>
-      <ChangePasswordDialog isOpen={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      <ChangePasswordDialog
+        isOpen={passwordOpen}
+        onClose={() => setPasswordOpen(false)}
+        // Focus goes back to the account button: the menu item the dialog was opened from is
+        // gone by the time it closes, and focus would fall to the page's body.
+        onClosed={() => userButtonRef.current?.focus()}
+      />
       <SettingsPanel isOpen={settingsOpen} onClose={() => setSettingsOpen(false)} />
     </div>
   );

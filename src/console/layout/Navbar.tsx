@@ -14,7 +14,7 @@ import {
   UserIcon,
 } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState } from 'react';
+import { type RefObject, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { type Locale } from '../../contract/envelope';
@@ -165,10 +165,19 @@ export interface NavbarProps {
   onChangePassword: () => void;
   /** Opens the settings panel. */
   onSettings: () => void;
+  /** The menu (hamburger) button, where focus returns when the mobile menu closes. */
+  menuButtonRef: RefObject<HTMLButtonElement | null>;
+  /** The account button, where focus returns when a dialog opened from its menu closes. */
+  userButtonRef: RefObject<HTMLButtonElement | null>;
 }
 
 /** The top bar of spec §2. */
-export const Navbar = observer(function Navbar({ onChangePassword, onSettings }: NavbarProps) {
+export const Navbar = observer(function Navbar({
+  onChangePassword,
+  onSettings,
+  menuButtonRef,
+  userButtonRef,
+}: NavbarProps) {
   const stores = useStores();
   const { ui, session } = stores;
   const { t } = useTranslation();
@@ -208,6 +217,7 @@ export const Navbar = observer(function Navbar({ onChangePassword, onSettings }:
         aria-label={t('navbar.toggleSidebar')}
         title={t('navbar.toggleSidebar')}
         aria-expanded={ui.sidebarOpened}
+        ref={menuButtonRef}
         data-testid="hamburger"
         onClick={() => ui.toggleSidebar()}
       />
@@ -254,6 +264,7 @@ export const Navbar = observer(function Navbar({ onChangePassword, onSettings }:
           icon={<UserIcon />}
           endIcon={ui.isMobile ? undefined : <CaretDownIcon />}
           aria-label={t('navbar.userMenu')}
+          ref={userButtonRef}
           data-testid="user-menu"
         >
           <span className="roost-navbar__user">{session.name}</span>
