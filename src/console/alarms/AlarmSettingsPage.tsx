@@ -21,6 +21,7 @@ import {
   type DeleteResult,
   type Paged,
 } from '../../contract/alarms';
+import { ScrollRegion } from '../ScrollRegion';
 import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import { InputDialog } from './InputDialog';
@@ -127,7 +128,7 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
           data-testid="phone-add"
         />
       )}
-      <div className="roost-alarms__scroll">
+      <ScrollRegion className="roost-alarms__scroll" label={t('alarms.settings.phones')}>
         <HTMLTable className="roost-alarms__table" compact striped>
           <thead>
             <tr>
@@ -188,7 +189,7 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
             {phones?.length === 0 && empty(14)}
           </tbody>
         </HTMLTable>
-      </div>
+      </ScrollRegion>
     </div>
   );
 
@@ -202,7 +203,7 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
           onClick={() => setInputEdit('new')}
         />
       )}
-      <div className="roost-alarms__scroll">
+      <ScrollRegion className="roost-alarms__scroll" label={t('alarms.settings.inputs')}>
         <HTMLTable className="roost-alarms__table" compact striped>
           <thead>
             <tr>
@@ -250,7 +251,7 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
             {inputs?.length === 0 && empty(9)}
           </tbody>
         </HTMLTable>
-      </div>
+      </ScrollRegion>
     </div>
   );
 

@@ -115,6 +115,7 @@ export const housesEn = {
   compare: {
     houses: 'Houses (1–6)',
     addHouse: 'Add a house…',
+    addHint: 'Arrow keys choose a house, Enter adds it.',
     metric: 'Metric',
     window: 'Window',
     week: 'Latest week',
@@ -278,6 +279,7 @@ export const housesZh: TextTree<typeof housesEn> = {
   compare: {
     houses: '栏舍（1–6 个）',
     addHouse: '添加栏舍…',
+    addHint: '方向键选择栏舍，回车添加。',
     metric: '指标',
     window: '时间范围',
     week: '最近一周',
