@@ -5,15 +5,16 @@ import { benchFoundation } from './foundation';
 import { benchLatency, benchSoak, benchThroughput } from './ingest';
 import { benchOverview } from './overview';
 import { benchTrendQueries } from './trend';
+import { benchTransfer } from './transfer';
 import { benchWall } from './wall';
 
 /**
  * `npm run bench`: prints each figure beside the goal it is compared to and writes
  * bench/results/latest.json. Figures, never assertions. BENCH_ONLY=foundation,ingest,latency,
- * trend,alarms,soak picks parts; BENCH_SOAK_MINUTES (default 10) sets the memory soak. Two
+ * trend,alarms,soak picks parts; BENCH_SOAK_MINUTES (default 10) sets the memory soak. Three
  * parts run only when named, as they need `npm run build` and Chromium: `overview` (the
- * console's house grid with 5,000 houses) and `wall` (the alarm wall, BENCH_WALL_MINUTES,
- * default 30).
+ * console's house grid with 5,000 houses), `transfer` (a first visit's bytes and a slow link)
+ * and `wall` (the alarm wall, BENCH_WALL_MINUTES, default 30).
  */
 const only = new Set(
   (process.env.BENCH_ONLY ?? 'foundation,ingest,latency,trend,alarms,soak').split(','),
@@ -137,6 +138,18 @@ async function main(): Promise<void> {
     row('RSS trend after warm-up (least squares)', `${s.trendMiBPerMinute} MiB/min`);
     row('readings stored per second (asked 2,000)', `${s.achievedPerSecond}/s`);
     row('RSS samples every 15 s', s.rssMiB.join(' '));
+  }
+  if (only.has('transfer')) {
+    console.log('First visit on the wire (built console, compressed as the browser accepts)');
+    const t = await benchTransfer();
+    results.transfer = t;
+    for (const p of t.pages)
+      row(
+        `cold ${p.page}: JS / CSS / other (${p.requests} requests)`,
+        `${p.scriptKiB} / ${p.styleKiB} / ${p.otherKiB} KiB`,
+        'goal JS ≤ 300 KiB',
+      );
+    row('slow 4G, CPU ×4: overview → first house card', `${t.slowLinkFirstCardMs} ms`);
   }
   if (only.has('wall')) {
     console.log(`Wall screen: 10,000 farm points updating every second, ${wallMinutes} min`);

@@ -33,6 +33,11 @@ export async function registerConsole(
       prefix: '/',
       wildcard: false,
       index: false,
+      // The build writes .br and .gz copies (scripts/precompress.ts): the smallest one the
+      // browser accepts goes out, with Vary: Accept-Encoding. Measured (bench transfer): a cold
+      // /login fell from 802 to 229 KiB of JS and 465 to 35 KiB of CSS; on slow 4G with a 4×
+      // slower CPU the overview's first card came after 3.8 s instead of 9.2 s.
+      preCompressed: true,
       setHeaders(res, filePath) {
         // Vite fingerprints everything under assets/: it can be cached for good.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {

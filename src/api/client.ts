@@ -70,11 +70,12 @@ export class ApiClient {
 
   async request<T>(method: Method, path: string, options: RequestOptions<T>): Promise<T> {
     this.host.requestStarted();
+    const token = this.host.token();
     try {
-      const envelope = await this.send(method, path, options);
+      const envelope = await this.send(method, path, options, token);
       return this.unwrap(envelope, options);
     } catch (error) {
-      throw this.fail(error, options);
+      throw this.fail(error, options, token);
     } finally {
       this.host.requestEnded();
     }
@@ -84,13 +85,13 @@ export class ApiClient {
     method: Method,
     path: string,
     options: RequestOptions<unknown>,
+    token: string | undefined,
   ): Promise<Envelope> {
     const headers: Record<string, string> = {
       Accept: 'application/json',
       Locale: this.host.locale(),
       Source: 'computer',
     };
-    const token = this.host.token();
     if (token) headers['Authorization'] = `Bearer ${token}`;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
@@ -152,12 +153,20 @@ export class ApiClient {
   }
 
   /** Spec §8: toast every failure for 5 s; a 401 outside /login ends the local session. */
-  private fail(error: unknown, options: RequestOptions<unknown>): ApiError {
+  private fail(
+    error: unknown,
+    options: RequestOptions<unknown>,
+    token: string | undefined,
+  ): ApiError {
     let failure =
       error instanceof ApiError
         ? error
         : new ApiError(this.host.text('network'), 'network', null, false);
     if (options.quiet?.(failure)) return failure;
+    // The session the call was made for ended while it was on its way (signed out, or another
+    // user signed in): its failure, typically a 401 for the revoked token, concerns nobody now.
+    if (token !== undefined && this.host.token() !== token)
+      return new ApiError(failure.message, failure.kind, failure.status, true);
     if (failure.kind === 'unauthorized' && !this.host.onLoginPage()) {
       failure = new ApiError(this.host.text('loginFailed'), 'unauthorized', 401, true);
       this.host.signedOut(failure.message);

@@ -19,6 +19,25 @@ const id = z.coerce.number().int().positive();
 const optionalId = z.coerce.number().int().positive().optional();
 
 export const idBodySchema = z.object({ id });
+
+type Patch<T extends z.ZodRawShape> = {
+  [K in keyof T]: z.ZodOptional<T[K] extends z.ZodDefault<infer Inner> ? Inner : T[K]>;
+};
+
+/**
+ * An update's schema made from the create schema: every field optional and without its
+ * default, and the id required, so a field the caller did not send keeps its stored value
+ * instead of becoming the default.
+ */
+function patchOf<T extends z.ZodRawShape>(schema: z.ZodObject<T>) {
+  const shape = Object.fromEntries(
+    Object.entries(schema.shape).map(([key, field]) => [
+      key,
+      ((field instanceof z.ZodDefault ? field.unwrap() : field) as z.ZodType).optional(),
+    ]),
+  ) as unknown as Patch<T>;
+  return z.object(shape).extend({ id });
+}
 export type IdBody = z.infer<typeof idBodySchema>;
 
 // ---------------------------------------------------------------- organisations
@@ -38,6 +57,7 @@ export const orgInputSchema = z.object({
   mapType: z.enum(MAP_TYPES).default('1'),
 });
 export type OrgInput = z.input<typeof orgInputSchema>;
+export const orgPatchSchema = patchOf(orgInputSchema);
 
 export interface OrgRow {
   id: number;

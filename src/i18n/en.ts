@@ -12,6 +12,7 @@ export const en = {
   app: {
     title: 'IoT data management platform',
     name: 'Roost',
+    skipToContent: 'Skip to content',
   },
   route: {
     login: 'Sign in',
@@ -47,6 +48,16 @@ export const en = {
     userMenu: 'Account',
     changePassword: 'Change password',
     logout: 'Log out',
+  },
+  settings: {
+    open: 'Settings',
+    title: 'Settings',
+    size: 'Size',
+    sizes: { small: 'Small', medium: 'Medium', large: 'Large' },
+    tabsView: 'Show open pages as tabs',
+    fixedHeader: 'Keep the header on top while scrolling',
+    sidebarLogo: 'Show the logo in the menu',
+    remembered: 'Remembered in this browser.',
   },
   sidebar: {
     label: 'Main menu',

@@ -9,6 +9,7 @@ export const zh: Translation = {
   app: {
     title: '物联网数据管理平台',
     name: 'Roost',
+    skipToContent: '跳到正文',
   },
   route: {
     login: '登录',
@@ -44,6 +45,16 @@ export const zh: Translation = {
     userMenu: '账户',
     changePassword: '修改密码',
     logout: '退出登录',
+  },
+  settings: {
+    open: '设置',
+    title: '设置',
+    size: '尺寸',
+    sizes: { small: '小', medium: '中', large: '大' },
+    tabsView: '以标签显示已打开的页面',
+    fixedHeader: '滚动时固定顶栏',
+    sidebarLogo: '在菜单中显示标志',
+    remembered: '设置保存在本浏览器中。',
   },
   sidebar: {
     label: '主菜单',

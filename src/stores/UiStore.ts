@@ -9,6 +9,18 @@ export const SIDEBAR_COOKIE = 'sidebarStatus';
 export const LANGUAGE_COOKIE = 'language';
 export const SIZE_COOKIE = 'size';
 
+/**
+ * The settings panel's switches, each remembered per browser in a cookie of its own ('1' or
+ * '0'). Their defaults are the console as it was before the panel: tabs, a header that stays
+ * on top while the page scrolls, and the logo at the top of the sidebar.
+ */
+export const LAYOUT_SETTINGS = {
+  tabsView: { cookie: 'tagsView', default: true },
+  fixedHeader: { cookie: 'fixedHeader', default: true },
+  sidebarLogo: { cookie: 'sidebarLogo', default: true },
+} as const;
+export type LayoutSetting = keyof typeof LAYOUT_SETTINGS;
+
 export type Device = 'desktop' | 'mobile';
 export const SIZES = ['large', 'medium', 'small'] as const;
 export type Size = (typeof SIZES)[number];
@@ -44,6 +56,7 @@ export class UiStore {
   device: Device;
   language: Locale;
   size: Size;
+  settings: Record<LayoutSetting, boolean>;
   /** Requests in flight and route loads, for the progress bar. */
   pendingRequests = 0;
 
@@ -56,6 +69,11 @@ export class UiStore {
     this.language = initialLanguage(cookies.get(LANGUAGE_COOKIE), environment.browserLanguages);
     const size = cookies.get(SIZE_COOKIE);
     this.size = (SIZES as readonly string[]).includes(size ?? '') ? (size as Size) : 'medium';
+    this.settings = {
+      tabsView: this.setting(cookies, 'tabsView'),
+      fixedHeader: this.setting(cookies, 'fixedHeader'),
+      sidebarLogo: this.setting(cookies, 'sidebarLogo'),
+    };
     this.device = 'desktop';
     makeAutoObservable<UiStore, 'cookies'>(this, { cookies: false });
     this.evaluateDevice(environment.bodyWidthPx, false);
@@ -102,6 +120,16 @@ export class UiStore {
   setSize(size: Size): void {
     this.size = size;
     this.cookies.set(SIZE_COOKIE, size);
+  }
+
+  setSetting(setting: LayoutSetting, on: boolean): void {
+    this.settings[setting] = on;
+    this.cookies.set(LAYOUT_SETTINGS[setting].cookie, on ? '1' : '0');
+  }
+
+  private setting(cookies: CookieJar, setting: LayoutSetting): boolean {
+    const value = cookies.get(LAYOUT_SETTINGS[setting].cookie);
+    return value === undefined ? LAYOUT_SETTINGS[setting].default : value === '1';
   }
 
   requestStarted(): void {

@@ -99,6 +99,27 @@ describe.each(testDatabaseTargets())('organisations on $name', (target) => {
     expect(updated.data).toMatchObject({ name: 'Hillside Eggs Ltd', mapType: '1' });
   });
 
+  it('an update changes only the fields it sends; the others keep their values', async () => {
+    const patched = await call<OrgRow>(t, tokens.admin, 'PUT', '/org/update', {
+      id: orgId,
+      remark: 'Layers only',
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.data).toMatchObject({
+      name: 'Hillside Eggs Ltd',
+      code: 'HSE',
+      principal: 'Ms Li',
+      email: 'li@example.com',
+      mapType: '1',
+      remark: 'Layers only',
+    });
+    const blank = await call(t, tokens.admin, 'PUT', '/org/update', { id: orgId, name: ' ' }, 'en');
+    expect(blank.status).toBe(400);
+    expect(blank.msg).toBe('Enter a name.');
+    const noId = await call(t, tokens.admin, 'PUT', '/org/update', { remark: 'x' }, 'en');
+    expect(noId.status).toBe(400);
+  });
+
   it('refuses bad input with 400 in the request language', async () => {
     const en = await call(t, tokens.admin, 'POST', '/org/create', { name: ' ', code: 'Z' }, 'en');
     expect(en.status).toBe(400);

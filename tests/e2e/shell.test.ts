@@ -65,6 +65,44 @@ describe('the console in Chromium', () => {
     await page.waitForURL('**/login?redirect=%2Flog%2Findex');
   });
 
+  it('signing out leaves no error toast, even with calls still on their way (admin, farm, house)', async () => {
+    for (const username of ['admin', 'farm', 'shack']) {
+      await context?.close();
+      await open();
+      await signIn(page, server.url, username);
+      // Straight away: the overview's house, alarm and count calls are still on their way.
+      await page.getByTestId('user-menu').click();
+      await page.getByTestId('menu-logout').click();
+      await page.waitForURL('**/login?redirect=**');
+      await page.waitForLoadState('networkidle');
+      await page.getByTestId('login-page').waitFor();
+      expect(await page.locator('.bp6-toast').allTextContents(), username).toEqual([]);
+      expect(pageErrors, username).toEqual([]);
+    }
+  });
+
+  it('the settings panel changes the size of the pages and the layout, and both survive a reload', async () => {
+    await open({ width: 1440, height: 900 });
+    await signIn(page, server.url, 'admin');
+    await page.goto(`${server.url}/shack/status/overview`);
+    const search = page.getByTestId('overview-search');
+    await search.waitFor();
+    const heightOf = async () => (await search.boundingBox())?.height ?? 0;
+    const medium = await heightOf();
+    await page.getByTestId('settings').click();
+    await page.locator('.roost-settings label', { hasText: 'Large' }).click();
+    await page.locator('.roost-settings label', { hasText: 'Show open pages as tabs' }).click();
+    await expect.poll(() => page.getByTestId('layout').getAttribute('data-size')).toBe('large');
+    expect(await heightOf()).toBeGreaterThan(medium * 1.08);
+    expect(await page.getByTestId('tab-strip').count()).toBe(0);
+
+    await page.reload();
+    await search.waitFor();
+    expect(await page.getByTestId('layout').getAttribute('data-size')).toBe('large');
+    expect(await heightOf()).toBeGreaterThan(medium * 1.08);
+    expect(await page.getByTestId('tab-strip').count()).toBe(0);
+  });
+
   it('sends a signed-out deep link to sign-in and lands on it after sign-in', async () => {
     await open();
     await page.goto(`${server.url}/system/user`);

@@ -1,11 +1,17 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseTargets } from '../helpers/databases';
 import { bodyOf, createTestApp, type TestApp } from '../helpers/testApp';
+import { precompress } from '../../scripts/precompress';
 
 const [pglite] = testDatabaseTargets();
+/** A script large and repetitive enough to be worth compressing, as a real bundle is. */
+const BIG_SCRIPT = Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i};`).join(
+  '\n',
+);
 
 describe('serving the console and the health checks', () => {
   let t: TestApp;
@@ -15,6 +21,8 @@ describe('serving the console and the health checks', () => {
     mkdirSync(path.join(dist, 'assets'));
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Roost console</title>');
     writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    writeFileSync(path.join(dist, 'assets', 'big-def456.js'), BIG_SCRIPT);
+    await precompress(dist);
     t = await createTestApp(pglite!, {}, { staticDir: dist });
   });
   afterAll(async () => {
@@ -37,6 +45,22 @@ describe('serving the console and the health checks', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('immutable');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('sends the smallest copy of an asset the browser accepts, and the same bytes unpacked', async () => {
+    const url = '/assets/big-def456.js';
+    const br = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(br.rawPayload.length).toBeLessThan(BIG_SCRIPT.length / 3);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(BIG_SCRIPT);
+    const gz = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(BIG_SCRIPT);
+    const plain = await t.app.inject({ url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG_SCRIPT);
   });
 
   it('answers health and config without a session', async () => {

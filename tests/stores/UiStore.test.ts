@@ -22,6 +22,34 @@ describe('UiStore', () => {
     expect(phone.jar.get('sidebarStatus')).toBe('0');
   });
 
+  it('starts at medium size with tabs, a fixed header and the sidebar logo, and remembers each change', () => {
+    const { jar, store } = ui();
+    expect(store.size).toBe('medium');
+    expect(store.settings).toEqual({ tabsView: true, fixedHeader: true, sidebarLogo: true });
+    store.setSize('large');
+    store.setSetting('tabsView', false);
+    store.setSetting('sidebarLogo', false);
+    expect([jar.get('size'), jar.get('tagsView'), jar.get('sidebarLogo')]).toEqual([
+      'large',
+      '0',
+      '0',
+    ]);
+    const again = ui(
+      Object.fromEntries(
+        ['size', 'tagsView', 'fixedHeader', 'sidebarLogo'].flatMap((k) =>
+          jar.get(k) === undefined ? [] : [[k, jar.get(k)!]],
+        ),
+      ),
+    );
+    expect(again.store.size).toBe('large');
+    expect(again.store.settings).toEqual({
+      tabsView: false,
+      fixedHeader: true,
+      sidebarLogo: false,
+    });
+    expect(ui({ size: 'huge' }).store.size).toBe('medium');
+  });
+
   it('remembers the sidebar in the sidebarStatus cookie', () => {
     const { jar, store } = ui({ sidebarStatus: '0' });
     expect(store.sidebarOpened).toBe(false);

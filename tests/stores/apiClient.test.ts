@@ -59,6 +59,28 @@ describe('the API client', () => {
     expect(t.errors).toEqual(['Broken']);
   });
 
+  it('says nothing of calls that fail after their session ended (signed out while they were on their way)', async () => {
+    let answer!: () => void;
+    const t = createTestStores(
+      {
+        'GET /slow': () =>
+          new Promise(
+            (resolve) => (answer = () => resolve(refuse(401, 'Your session has ended.'))),
+          ),
+        'POST /logout': () => ok(null),
+      },
+      { cookies: SIGNED_IN },
+    );
+    const pending = t.stores.api.get('/slow');
+    await vi.waitFor(() => expect(answer).toBeTypeOf('function'));
+    await t.stores.logout();
+    t.setOnLogin(true);
+    answer();
+    await expect(pending).rejects.toMatchObject({ kind: 'unauthorized', shown: true });
+    expect(t.errors).toEqual([]);
+    expect(t.signedOut).toEqual([]);
+  });
+
   it('signs the user out on an HTTP 401 outside /login, with the login-failed text', async () => {
     const t = createTestStores(
       { 'GET /user/getCurrent': () => refuse(401, 'Your session has ended.') },

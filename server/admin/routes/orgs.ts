@@ -9,6 +9,7 @@ import {
   idBodySchema,
   LOGO_MAX_BYTES,
   orgInputSchema,
+  orgPatchSchema,
   orgListQuerySchema,
   type OrgRow,
 } from '../../../src/contract/admin';
@@ -102,8 +103,8 @@ export function orgRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.put('/org/update', async (request, reply) => {
       requireRole(request, ADMIN);
-      const { id, ...input } = parseInput(orgInputSchema, request.body);
-      if (id === undefined) throw new ApiError(400, 'http.invalidField', { field: 'id' });
+      // A field the caller did not send keeps its value: the schema has no defaults here.
+      const { id, ...input } = parseInput(orgPatchSchema, request.body);
       const [row] = await db
         .update(organizations)
         .set({ ...input, updatedAt: new Date() })
@@ -114,7 +115,7 @@ export function orgRoutes(ctx: AppContext): FastifyPluginAsync {
       await logChange(db, request, {
         function: 'org.update',
         operation: { key: 'updateOrganisation', params: {} },
-        remark: input.name,
+        remark: row.name,
       });
       return ok(request, reply, present(row), 'admin.saved');
     });

@@ -14,6 +14,7 @@ import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { type AlarmInputSetting, type AlarmPhone } from '../../contract/alarms';
 import { AlarmSettingsStore, type AlarmSettingKind } from '../../stores/AlarmSettingsStore';
+import { ScrollRegion } from '../ScrollRegion';
 import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import { InputDialog } from './InputDialog';
@@ -104,7 +105,7 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
           data-testid="phone-add"
         />
       )}
-      <div className="roost-alarms__scroll">
+      <ScrollRegion className="roost-alarms__scroll" label={t('alarms.settings.phones')}>
         <HTMLTable className="roost-alarms__table" compact striped>
           <thead>
             <tr>
@@ -165,7 +166,7 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
             {phones?.length === 0 && empty(14)}
           </tbody>
         </HTMLTable>
-      </div>
+      </ScrollRegion>
     </div>
   );
 
@@ -179,7 +180,7 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
           onClick={() => setInputEdit('new')}
         />
       )}
-      <div className="roost-alarms__scroll">
+      <ScrollRegion className="roost-alarms__scroll" label={t('alarms.settings.inputs')}>
         <HTMLTable className="roost-alarms__table" compact striped>
           <thead>
             <tr>
@@ -227,7 +228,7 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
             {inputs?.length === 0 && empty(9)}
           </tbody>
         </HTMLTable>
-      </div>
+      </ScrollRegion>
     </div>
   );
 

@@ -116,7 +116,7 @@ const Attention = observer(function Attention() {
                 <td className={Classes.TEXT_MUTED}>{house.farmName}</td>
                 <td>
                   {status === 'alarm'
-                    ? alarmText(i18n.language === 'zh' ? 'zh' : 'en', house.live.alarm.top)
+                    ? alarmText(t, i18n.language === 'zh' ? 'zh' : 'en', house.live.alarm.top)
                     : dev === null
                       ? ''
                       : t('houses.home.deviation', { value: formatNumber(dev) })}

@@ -25,6 +25,7 @@ import { useExport } from './useExport';
 import { useStores } from '../useStores';
 import { pointsOf, windowRange, WINDOWS, type CompareWindow } from './comparison/compareWindow';
 import { ComparisonView } from './comparison/ComparisonView';
+import { AddHouseSelect } from './comparison/AddHouseSelect';
 
 const GRANULARITY_KEYS = { minute: 'minute', hour: 'hour', day: 'day', month: 'monthly' } as const;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -80,23 +81,21 @@ export const ComparisonPage = observer(function ComparisonPage() {
     <div className="roost-page" data-testid="page-shackCompared">
       <Card style={{ marginBottom: 12 }}>
         <div className="roost-houses-toolbar" style={{ alignItems: 'flex-end' }}>
-          <FormGroup label={t('houses.compare.houses')} style={{ marginBottom: 0 }}>
-            <HTMLSelect
-              value=""
-              data-testid="compare-add"
-              onChange={(event) => add(Number(event.currentTarget.value))}
-            >
-              <option value="">{t('houses.compare.addHouse')}</option>
-              {options.map((h) => (
-                <option key={h.houseId} value={h.houseId}>
-                  {h.farmName} / {h.houseName}
-                </option>
-              ))}
-            </HTMLSelect>
+          <FormGroup
+            label={t('houses.compare.houses')}
+            labelFor="compare-add"
+            style={{ marginBottom: 0 }}
+          >
+            <AddHouseSelect id="compare-add" options={options} onAdd={add} />
           </FormGroup>
-          <FormGroup label={t('houses.compare.metric')} style={{ marginBottom: 0 }}>
+          <FormGroup
+            label={t('houses.compare.metric')}
+            labelFor="compare-metric"
+            style={{ marginBottom: 0 }}
+          >
             <HTMLSelect
               value={metric}
+              id="compare-metric"
               data-testid="compare-metric"
               onChange={(e) => setMetric(e.currentTarget.value)}
             >
@@ -107,9 +106,14 @@ export const ComparisonPage = observer(function ComparisonPage() {
               ))}
             </HTMLSelect>
           </FormGroup>
-          <FormGroup label={t('houses.compare.window')} style={{ marginBottom: 0 }}>
+          <FormGroup
+            label={t('houses.compare.window')}
+            labelFor="compare-window"
+            style={{ marginBottom: 0 }}
+          >
             <HTMLSelect
               value={span}
+              id="compare-window"
               data-testid="compare-window"
               onChange={(e) => setSpan(e.currentTarget.value as CompareWindow)}
             >
@@ -122,15 +126,25 @@ export const ComparisonPage = observer(function ComparisonPage() {
           </FormGroup>
           {span === 'custom' && (
             <>
-              <FormGroup label={t('houses.compare.from')} style={{ marginBottom: 0 }}>
+              <FormGroup
+                label={t('houses.compare.from')}
+                labelFor="compare-from"
+                style={{ marginBottom: 0 }}
+              >
                 <InputGroup
+                  id="compare-from"
                   type="date"
                   value={custom.from}
                   onValueChange={(from) => setCustom({ ...custom, from })}
                 />
               </FormGroup>
-              <FormGroup label={t('houses.compare.to')} style={{ marginBottom: 0 }}>
+              <FormGroup
+                label={t('houses.compare.to')}
+                labelFor="compare-to"
+                style={{ marginBottom: 0 }}
+              >
                 <InputGroup
+                  id="compare-to"
                   type="date"
                   value={custom.to}
                   onValueChange={(to) => setCustom({ ...custom, to })}
@@ -138,9 +152,14 @@ export const ComparisonPage = observer(function ComparisonPage() {
               </FormGroup>
             </>
           )}
-          <FormGroup label={t('houses.compare.granularity')} style={{ marginBottom: 0 }}>
+          <FormGroup
+            label={t('houses.compare.granularity')}
+            labelFor="compare-granularity"
+            style={{ marginBottom: 0 }}
+          >
             <HTMLSelect
               value={granularity}
+              id="compare-granularity"
               data-testid="compare-granularity"
               onChange={(e) => setGranularity(e.currentTarget.value as TrendGranularity)}
             >

@@ -1,6 +1,7 @@
 import { Card, Classes, Intent, Tag } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { type House } from '../../stores/HousesStore';
 import { type HouseStatus } from '../../stores/houseStatus';
 import { alarmText, formatNumber, freshness, metricText, modeText } from './format';
@@ -17,7 +18,8 @@ export interface HouseCardProps {
   /** The house shown; the card observes it and re-renders alone when it changes. */
   house: House;
   /** Opens the house (its monitor). */
-  onOpen: (houseId: number) => void;
+  /** Where the card leads: the house's monitor. */
+  href: string;
 }
 
 function faultClass(fault: string | null): string | undefined {
@@ -42,7 +44,7 @@ const Freshness = observer(function Freshness({ house }: { house: House }) {
 });
 
 /** One house of the overview: status, climate against target, flock and freshness. */
-export const HouseCard = observer(function HouseCard({ house, onOpen }: HouseCardProps) {
+export const HouseCard = observer(function HouseCard({ house, href }: HouseCardProps) {
   const { t, i18n } = useTranslation();
   const { live } = house;
   const status = house.status;
@@ -67,14 +69,21 @@ export const HouseCard = observer(function HouseCard({ house, onOpen }: HouseCar
       data-testid="house-card"
       data-house-id={house.houseId}
       data-status={status}
-      aria-label={t('houses.card.open', { name: house.houseName })}
-      onClick={() => onOpen(house.houseId)}
     >
       <div className="roost-house-card__head">
-        <span className="roost-house-card__name" data-testid="card-name">
+        {/* A real link, stretched over the card by CSS: Tab reaches it, Enter opens it, a
+            middle click opens a new tab, and a screen reader hears where it leads. */}
+        <Link
+          to={href}
+          className="roost-house-card__name roost-house-card__link"
+          data-testid="card-name"
+          aria-label={t('houses.card.open', { name: `${house.houseName}, ${house.farmName}` })}
+        >
           {house.houseName}
+        </Link>
+        <span className={`roost-house-card__farm ${Classes.TEXT_MUTED}`} title={house.farmName}>
+          {house.farmName}
         </span>
-        <span className={`roost-house-card__farm ${Classes.TEXT_MUTED}`}>{house.farmName}</span>
         <Tag minimal intent={STATUS_INTENTS[status]} data-testid="card-status">
           {t(`houses.status.${status}`)}
         </Tag>
@@ -117,7 +126,7 @@ export const HouseCard = observer(function HouseCard({ house, onOpen }: HouseCar
         data-testid="card-alarm"
         data-acknowledged={live.alarm.top?.acknowledged ? 'true' : undefined}
       >
-        {alarmText(i18n.language === 'zh' ? 'zh' : 'en', live.alarm.top)}
+        {alarmText(t, i18n.language === 'zh' ? 'zh' : 'en', live.alarm.top)}
         {live.alarm.top?.acknowledged ? ` · ${t('alarms.state.acknowledged')}` : null}
       </div>
     </Card>

@@ -3,6 +3,7 @@ import { AxisBottom, AxisLeft } from '@visx/axis';
 import { Group } from '@visx/group';
 import { ParentSize } from '@visx/responsive';
 import { scaleLinear } from '@visx/scale';
+import { valueTicks } from './axisTicks';
 import { LinePath } from '@visx/shape';
 import { useMemo, useState } from 'react';
 import { formatNumber, formatTime } from './format';
@@ -72,11 +73,16 @@ function Chart({
     setHoverX(best);
   };
   const hoverLeft = hoverX === null ? 0 : xScale(hoverX);
+  const yTicks = valueTicks(yScale.ticks(5));
   return (
     <div style={{ position: 'relative' }}>
       <svg width={width} height={height} role="img">
         <Group left={MARGIN.left} top={MARGIN.top}>
-          <AxisLeft scale={yScale} numTicks={5} tickFormat={(v) => formatNumber(Number(v))} />
+          <AxisLeft
+            scale={yScale}
+            tickValues={yTicks.values}
+            tickFormat={(v) => yTicks.format(Number(v))}
+          />
           <AxisBottom
             top={innerH}
             scale={xScale}

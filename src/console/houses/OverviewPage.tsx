@@ -10,9 +10,8 @@ import {
 } from '@blueprintjs/core';
 import { SearchIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
 import { type House, type HouseSort } from '../../stores/HousesStore';
 import { STATUS_FILTERS } from '../../stores/houseStatus';
 import { HouseCard } from './HouseCard';
@@ -99,11 +98,6 @@ const Toolbar = observer(function Toolbar({ filter }: { filter: OverviewFilter }
 const Grid = observer(function Grid({ filter }: { filter: OverviewFilter }) {
   const { t } = useTranslation();
   const { houses } = useStores();
-  const navigate = useNavigate();
-  const open = useCallback(
-    (houseId: number) => void navigate(`${MONITOR_PATH}?houseId=${houseId}`),
-    [navigate],
-  );
   const visible = filter.visible;
   const grouped = filter.groupByFarm;
   const entries = useMemo(() => {
@@ -140,7 +134,9 @@ const Grid = observer(function Grid({ filter }: { filter: OverviewFilter }) {
       data-testid="house-grid"
       entries={entries}
       keyOf={keyOfHouse}
-      renderItem={(house) => <HouseCard house={house} onOpen={open} />}
+      renderItem={(house) => (
+        <HouseCard house={house} href={`${MONITOR_PATH}?houseId=${house.houseId}`} />
+      )}
       rowHeightPx={CARD_HEIGHT_PX}
       minColumnWidthPx={CARD_MIN_WIDTH_PX}
     />

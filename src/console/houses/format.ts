@@ -1,14 +1,18 @@
 import { type TFunction } from 'i18next';
-import { METRIC_BY_KEY, metricLabel, type SentinelKind } from '../../contract/metrics';
+import { runModeKey } from '../../contract/domain';
+import { type AlarmCause } from '../../contract/alarms';
+import {
+  deviceTypeOf,
+  METRIC_BY_KEY,
+  metricLabel,
+  type SentinelKind,
+} from '../../contract/metrics';
 import { STALE_AFTER_MS } from '../../stores/houseStatus';
 
-const KNOWN_MODES = new Set([1, 2, 10, 11, 12, 13, 99]);
-
+/** A run mode's name; a code the contract does not know reads "Undefined", as on the controller. */
 export function modeText(t: TFunction, mode: number | null): string {
   if (mode === null) return '—';
-  return KNOWN_MODES.has(mode)
-    ? t(`houses.mode.m${mode}` as 'houses.mode.m1')
-    : t('houses.mode.undefined');
+  return t(`houses.mode.${runModeKey(mode)}`);
 }
 
 /** A metric's value with its unit, or what a sentinel means; '—' when nothing arrived. */
@@ -65,21 +69,34 @@ export function formatTime(ms: number, withDate = true): string {
     : time;
 }
 
-/** The alarm's own text (controller alarms), else its subject, value and limit. */
-export function alarmText(
-  language: 'en' | 'zh',
-  top: {
-    cause: string;
-    subject: string | null;
-    value: number | null;
-    limit: number | null;
-    text: string | null;
-  } | null,
-): string {
-  if (!top) return '';
-  if (top.text) return top.text;
-  const subject = top.subject ? metricLabel(top.subject, language) : top.cause;
-  const value = top.value === null ? '' : ` ${formatNumber(top.value)}`;
-  const limit = top.limit === null ? '' : ` / ${formatNumber(top.limit)}`;
-  return `${subject}${value}${limit}`;
+interface AlarmLike {
+  cause: AlarmCause;
+  subject: string | null;
+  value: number | null;
+  limit: number | null;
+  text: string | null;
+}
+
+/** What an alarm is about in words: a metric's or a device's name, never its key. */
+export function subjectText(t: TFunction, language: 'en' | 'zh', subject: string): string {
+  if (METRIC_BY_KEY.has(subject)) return metricLabel(subject, language);
+  const device = deviceTypeOf(subject);
+  return device ? `${t(`houses.device.${device}`)} ${subject.split('_').at(-1)}` : subject;
+}
+
+/** The alarm's detail: the controller's own text, else its subject, value and limit. */
+export function alarmDetail(t: TFunction, language: 'en' | 'zh', alarm: AlarmLike): string {
+  if (alarm.text) return alarm.text;
+  const subject = alarm.subject ? subjectText(t, language, alarm.subject) : '';
+  const value = alarm.value === null ? '' : ` ${formatNumber(alarm.value)}`;
+  const limit = alarm.limit === null ? '' : ` / ${formatNumber(alarm.limit)}`;
+  return `${subject}${value}${limit}`.trim();
+}
+
+/** An alarm in one line, for cards and lists: its cause in words, then its detail. */
+export function alarmText(t: TFunction, language: 'en' | 'zh', alarm: AlarmLike | null): string {
+  if (!alarm) return '';
+  const cause = t(`alarms.cause.${alarm.cause}`);
+  const detail = alarmDetail(t, language, alarm);
+  return detail ? `${cause}: ${detail}` : cause;
 }

@@ -1,5 +1,6 @@
 import { observer } from 'mobx-react-lite';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches } from 'react-router-dom';
 import { ChangePasswordDialog } from '../password/ChangePasswordDialog';
 import { ProgressBar } from '../ProgressBar';
@@ -7,6 +8,7 @@ import { type RouteHandle } from '../routeHandle';
 import { resolveRoutes } from '../routeLookup';
 import { useStores } from '../useStores';
 import { Navbar } from './Navbar';
+import { SettingsPanel } from './SettingsPanel';
 import { Sidebar } from './Sidebar';
 import { TabStrip } from './TabStrip';
 
@@ -66,6 +68,15 @@ export const Layout = observer(function Layout() {
   const stores = useStores();
   const { ui } = stores;
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const { t } = useTranslation();
+  const mainRef = useRef<HTMLElement>(null);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const userButtonRef = useRef<HTMLButtonElement>(null);
+  const closeDrawer = () => {
+    ui.closeSidebar();
+    menuButtonRef.current?.focus();
+  };
   useResponsiveSidebar();
   useVisitedTabs();
   useEffect(() => {
@@ -76,6 +87,7 @@ export const Layout = observer(function Layout() {
     'roost-app',
     !ui.sidebarOpened && 'roost-app--collapsed',
     ui.isMobile && 'roost-app--mobile',
+    !ui.settings.tabsView && 'roost-app--no-tabs',
   ];
   return (
     <div
@@ -83,26 +95,52 @@ export const Layout = observer(function Layout() {
       data-testid="layout"
       data-device={ui.device}
       data-sidebar={ui.sidebarOpened ? 'open' : 'closed'}
+      data-size={ui.size}
       // The live connection's state (connecting, live, polling, offline) on every page, not
       // only those with the indicator: browser tests wait on it instead of on the clock.
       data-live={stores.live.state}
     >
-      <Sidebar />
+      <a
+        className="roost-skip-link"
+        href="#content"
+        onClick={(event) => {
+          event.preventDefault();
+          mainRef.current?.focus();
+        }}
+      >
+        {t('app.skipToContent')}
+      </a>
+      <Sidebar onEscape={closeDrawer} />
       {ui.isMobile && ui.sidebarOpened && (
         <div className="roost-drawer-backdrop" onClick={() => ui.closeSidebar()} />
       )}
       <div className="roost-main">
-        <header className="roost-header">
-          <Navbar onChangePassword={() => setPasswordOpen(true)} />
-          <TabStrip />
+        <header
+          className={ui.settings.fixedHeader ? 'roost-header' : 'roost-header roost-header--static'}
+          data-testid="header"
+        >
+          <Navbar
+            onChangePassword={() => setPasswordOpen(true)}
+            onSettings={() => setSettingsOpen(true)}
+            menuButtonRef={menuButtonRef}
+            userButtonRef={userButtonRef}
+          />
+          {ui.settings.tabsView && <TabStrip />}
         </header>
-        <main className="roost-content">
+        <main className="roost-content" id="content" ref={mainRef} tabIndex={-1}>
           <Suspense fallback={<ProgressBar active />}>
             <Outlet />
           </Suspense>
         </main>
       </div>
-      <ChangePasswordDialog isOpen={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      <ChangePasswordDialog
+        isOpen={passwordOpen}
+        onClose={() => setPasswordOpen(false)}
+        // Focus goes back to the account button: the menu item the dialog was opened from is
+        // gone by the time it closes, and focus would fall to the page's body.
+        onClosed={() => userButtonRef.current?.focus()}
+      />
+      <SettingsPanel isOpen={settingsOpen} onClose={() => setSettingsOpen(false)} />
     </div>
   );
 });

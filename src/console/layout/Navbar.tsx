@@ -1,6 +1,7 @@
 import { Button, Intent, Menu, MenuDivider, MenuItem, PopoverNext, Tag } from '@blueprintjs/core';
 import {
   CaretDownIcon,
+  CogIcon,
   FullscreenIcon,
   KeyIcon,
   LogOutIcon,
@@ -13,7 +14,7 @@ import {
   UserIcon,
 } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState } from 'react';
+import { type RefObject, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { type Locale } from '../../contract/envelope';
@@ -162,10 +163,21 @@ function PageTitle() {
 export interface NavbarProps {
   /** Opens the change password dialog. */
   onChangePassword: () => void;
+  /** Opens the settings panel. */
+  onSettings: () => void;
+  /** The menu (hamburger) button, where focus returns when the mobile menu closes. */
+  menuButtonRef: RefObject<HTMLButtonElement | null>;
+  /** The account button, where focus returns when a dialog opened from its menu closes. */
+  userButtonRef: RefObject<HTMLButtonElement | null>;
 }
 
 /** The top bar of spec §2. */
-export const Navbar = observer(function Navbar({ onChangePassword }: NavbarProps) {
+export const Navbar = observer(function Navbar({
+  onChangePassword,
+  onSettings,
+  menuButtonRef,
+  userButtonRef,
+}: NavbarProps) {
   const stores = useStores();
   const { ui, session } = stores;
   const { t } = useTranslation();
@@ -205,6 +217,7 @@ export const Navbar = observer(function Navbar({ onChangePassword }: NavbarProps
         aria-label={t('navbar.toggleSidebar')}
         title={t('navbar.toggleSidebar')}
         aria-expanded={ui.sidebarOpened}
+        ref={menuButtonRef}
         data-testid="hamburger"
         onClick={() => ui.toggleSidebar()}
       />
@@ -228,6 +241,14 @@ export const Navbar = observer(function Navbar({ onChangePassword }: NavbarProps
         onClick={toggleFullscreen}
       />
       <LanguageMenu compact={ui.isMobile} />
+      <Button
+        variant="minimal"
+        icon={<CogIcon />}
+        aria-label={t('settings.open')}
+        title={t('settings.open')}
+        data-testid="settings"
+        onClick={onSettings}
+      />
       {/* Its items open a dialog or leave: focus handed back to this button when the menu's
           close animation ends (300 ms) would pull it out of the change password dialog just
           opened, and keys typed then (Escape, the old password) would miss the dialog. Escape
@@ -243,6 +264,7 @@ export const Navbar = observer(function Navbar({ onChangePassword }: NavbarProps
           icon={<UserIcon />}
           endIcon={ui.isMobile ? undefined : <CaretDownIcon />}
           aria-label={t('navbar.userMenu')}
+          ref={userButtonRef}
           data-testid="user-menu"
         >
           <span className="roost-navbar__user">{session.name}</span>

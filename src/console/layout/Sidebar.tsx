@@ -1,6 +1,6 @@
 import { ChevronDownIcon, FeedIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { joinPath } from '../../stores/PermissionStore';
@@ -79,20 +79,39 @@ function MenuGroup({ route, fullPath }: MenuEntryProps) {
 }
 
 /** The collapsible menu of spec §2, built from the routes the user may open. */
-export const Sidebar = observer(function Sidebar() {
-  const { permission } = useStores();
+export const Sidebar = observer(function Sidebar({ onEscape }: { onEscape: () => void }) {
+  const { permission, ui } = useStores();
   const { t } = useTranslation();
+  const ref = useRef<HTMLElement>(null);
+  // On a phone the menu is a drawer over the page: once opened it takes focus, Escape closes
+  // it, and while closed (off-screen) its links take no focus at all.
+  const drawer = ui.isMobile;
+  const hidden = drawer && !ui.sidebarOpened;
+  useEffect(() => {
+    if (drawer && ui.sidebarOpened) ref.current?.querySelector<HTMLElement>('a, button')?.focus();
+  }, [drawer, ui.sidebarOpened]);
   const routes = permission.routes.filter((r) => !r.hidden);
   return (
-    <aside className="roost-sidebar" data-testid="sidebar" aria-label={t('sidebar.label')}>
-      <Link to={HOME_PATH} className="roost-sidebar__brand" title={t('app.title')}>
-        <span className="roost-sidebar__mark" aria-hidden>
-          <FeedIcon size={18} />
-        </span>
-        <span className="roost-sidebar__title" data-testid="sidebar-title">
-          {t('app.title')}
-        </span>
-      </Link>
+    <aside
+      className="roost-sidebar"
+      data-testid="sidebar"
+      aria-label={t('sidebar.label')}
+      ref={ref}
+      inert={hidden}
+      onKeyDown={(event) => {
+        if (drawer && event.key === 'Escape') onEscape();
+      }}
+    >
+      {ui.settings.sidebarLogo && (
+        <Link to={HOME_PATH} className="roost-sidebar__brand" title={t('app.title')}>
+          <span className="roost-sidebar__mark" aria-hidden>
+            <FeedIcon size={18} />
+          </span>
+          <span className="roost-sidebar__title" data-testid="sidebar-title">
+            {t('app.title')}
+          </span>
+        </Link>
+      )}
       <nav className="roost-menu-scroll">
         <ul className="roost-menu">
           {routes.map((route) =>

@@ -21,6 +21,7 @@ import { notifyError, quietly } from '../system/parts/notify';
 import { formatLocal, toIsoOrEmpty } from '../system/parts/dates';
 import { functionLabel, renderOperation } from '../../contract/operationLog';
 import '../system/parts/admin.css';
+import { ScrollRegion } from '../ScrollRegion';
 
 const FILTERS = { from: '', to: '', operator: '', function: '', house: '', source: '' };
 type Format = 'csv' | 'xlsx';
@@ -137,7 +138,7 @@ export const LogPage = observer(function LogPage() {
           onClick={() => askExport('xlsx')}
         />
       </div>
-      <div className="roost-admin__card">
+      <ScrollRegion className="roost-admin__card" label={t('route.log')}>
         <ListTable
           list={list}
           headers={LOG_COLUMNS.map((c) => t(`admin.log.${c}`))}
@@ -158,7 +159,7 @@ export const LogPage = observer(function LogPage() {
             </tr>
           )}
         />
-      </div>
+      </ScrollRegion>
       <Alert
         isOpen={pending !== null}
         intent={Intent.WARNING}

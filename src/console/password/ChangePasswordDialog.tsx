@@ -32,6 +32,8 @@ export interface ChangePasswordDialogProps {
   isOpen: boolean;
   /** Called when the dialog should close (cancel, Escape, or a successful change). */
   onClose: () => void;
+  /** Called once the dialog has gone (after its closing transition): where focus goes next. */
+  onClosed?: () => void;
 }
 
 const FIELDS: readonly PasswordField[] = ['oldPassword', 'newPassword', 'confirmPassword'];
@@ -40,6 +42,7 @@ const FIELDS: readonly PasswordField[] = ['oldPassword', 'newPassword', 'confirm
 export const ChangePasswordDialog = observer(function ChangePasswordDialog({
   isOpen,
   onClose,
+  onClosed,
 }: ChangePasswordDialogProps) {
   const { api, config } = useStores();
   const { t } = useTranslation();
@@ -109,6 +112,7 @@ export const ChangePasswordDialog = observer(function ChangePasswordDialog({
       isOpen={isOpen}
       onClose={onClose}
       onOpening={handleOpening}
+      onClosed={onClosed}
       title={t('password.title')}
       icon={<KeyIcon />}
       className="roost-password-dialog"

@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type House } from '../../../stores/HousesStore';
 import { AcknowledgeButton } from '../../alarms/AcknowledgeButton';
-import { alarmText, formatTime } from '../format';
+import { alarmDetail, formatTime } from '../format';
 import { fetchOpenAlarms } from '../../../stores/houseQueries';
 import { useStores } from '../../useStores';
 
@@ -70,7 +70,7 @@ export const AlarmsCard = observer(function AlarmsCard({ house }: { house: House
                 {t(`alarms.severity.${alarm.severity}`)}
               </Tag>
               <span className="roost-monitor-alarms__text">
-                <strong>{t(`alarms.cause.${alarm.cause}`)}</strong> {alarmText(lang, alarm)}
+                <strong>{t(`alarms.cause.${alarm.cause}`)}</strong> {alarmDetail(t, lang, alarm)}
               </span>
               <span className={Classes.TEXT_MUTED}>{formatTime(Date.parse(alarm.raisedAt))}</span>
               {alarm.state === 'acknowledged' ? (

@@ -67,7 +67,9 @@ export const DevicesCard = observer(function DevicesCard({ house }: { house: Hou
       <H5>{t('houses.monitor.devices')}</H5>
       <div className="roost-house-card__grid" style={{ fontSize: 13 }}>
         <span className={Classes.TEXT_MUTED}>{t('houses.card.mode')}</span>
-        <span style={{ gridColumn: 'span 2' }}>{modeText(t, house.live.mode)}</span>
+        <span style={{ gridColumn: 'span 2' }} data-testid="monitor-mode">
+          {modeText(t, house.live.mode)}
+        </span>
         <span className={Classes.TEXT_MUTED}>{t('houses.card.ventilation')}</span>
         <span style={{ gridColumn: 'span 2' }}>
           {metricText(t, 'ventilation_level', house.live.metrics, house.live.faults).text}

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, type Page } from 'playwright-core';
+import { launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ ROOST_SIMULATOR: 'off' }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** What has the keyboard focus: its test id, else its tag and text. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el) return '';
+    return el.dataset['testid'] ?? `${el.tagName.toLowerCase()}:${el.textContent?.trim() ?? ''}`;
+  });
+
+async function tabUntil(page: Page, wanted: (focus: string) => boolean, limit = 60) {
+  for (let i = 0; i < limit; i += 1) {
+    await page.keyboard.press('Tab');
+    if (wanted(await focused(page))) return i + 1;
+  }
+  throw new Error(`not reached in ${limit} Tabs; last: ${await focused(page)}`);
+}
+
+describe('the console by keyboard alone', () => {
+  it('skips to the content in one Tab and opens a house from the overview with Enter', async () => {
+    const { context, page } = await openSignedIn(browser, server.url, 'admin');
+    await page.goto(`${server.url}/shack/status/overview`);
+    await page.getByTestId('house-card').first().waitFor();
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('a:Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('content');
+    // From the content, the first house card's link is a few Tabs away (toolbar first).
+    const tabs = await tabUntil(page, (f) => f === 'card-name');
+    expect(tabs).toBeLessThan(20);
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/shack/status/monitor?houseId=*');
+    await page.getByTestId('monitor-sensors').waitFor();
+    await context.close();
+  });
+
+  it('at 390 px the closed menu takes no focus; opened, it takes focus and Escape closes it', async () => {
+    const { context, page } = await openSignedIn(browser, server.url, 'admin', {
+      viewport: { width: 390, height: 844 },
+    });
+    await page.goto(`${server.url}/shack/status/overview`);
+    await page.getByTestId('house-card').first().waitFor();
+    expect(await page.getByTestId('layout').getAttribute('data-sidebar')).toBe('closed');
+    // Tab through the top bar: no menu link is ever focused while the menu is closed.
+    const seen: string[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      await page.keyboard.press('Tab');
+      seen.push(
+        await page.evaluate(() =>
+          document.activeElement?.closest('[data-testid="sidebar"]') ? 'menu' : 'page',
+        ),
+      );
+    }
+    expect(seen).not.toContain('menu');
+    await page.getByTestId('hamburger').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('layout').getAttribute('data-sidebar')).toBe('open');
+    await expect
+      .poll(() => page.evaluate(() => !!document.activeElement?.closest('[data-testid="sidebar"]')))
+      .toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('layout').getAttribute('data-sidebar')).toBe('closed');
+    expect(await focused(page)).toBe('hamburger');
+    await context.close();
+  });
+
+  it('a dialog opened from the account menu gives focus back to the account button', async () => {
+    const { context, page } = await openSignedIn(browser, server.url, 'admin');
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('menu-change-password').click();
+    await page.locator('.bp6-dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('.bp6-dialog').waitFor({ state: 'detached' });
+    await expect.poll(() => focused(page)).toBe('user-menu');
+    await context.close();
+  });
+});
