@@ -100,6 +100,37 @@ describe('system management, end to end', () => {
     await context.close();
   });
 
+  it('a user an administrator creates belongs to the organisation chosen, and sees its logo', async () => {
+    const tag = Date.now().toString(36).slice(-5).toUpperCase();
+    const orgName = `Hillside Eggs ${tag}`;
+    const username = `e2e.org.${tag.toLowerCase()}`;
+    await server.roost.database.query(
+      'insert into organizations (name, code, logo) values ($1, $2, $3)',
+      [orgName, `HSE${tag}`, pngImage(32, 16)],
+    );
+    const { context, page } = await openAs('admin');
+    await page.goto(`${server.url}/system/user`);
+    await page.getByRole('button', { name: 'New user' }).click();
+    await page.locator('#user-username').fill(username);
+    await page.locator('#user-password').fill('Keeper12345');
+    await page.locator('#user-role').selectOption('company_manager');
+    await page.locator('#user-org').selectOption({ label: orgName });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId(`user-${username}`).waitFor();
+    await context.close();
+
+    const [row] = await server.roost.database.query<{ org: string }>(
+      'select o.name as org from users u join organizations o on o.id = u.org_id where u.username = $1',
+      [username],
+    );
+    expect(row?.org).toBe(orgName);
+    const member = await openAs(username, 'Keeper12345');
+    const logo = member.page.getByTestId('navbar-home').getByTestId('org-logo');
+    await logo.waitFor();
+    await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(32);
+    await member.context.close();
+  });
+
   it('places a new farm at the capital of its province, then exactly where its map is clicked', async () => {
     const farmName = `E2E Placed ${Date.now().toString(36).slice(-5).toUpperCase()}`;
     const { context, page } = await openAs('admin');

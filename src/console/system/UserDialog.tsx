@@ -21,6 +21,11 @@ export interface UserDialogProps {
   /** The user edited, or null for a new one. */
   user: UserRow | null;
   options: AssignableOptions;
+  /**
+   * The organisations an administrator chooses among; absent for other roles, whose users
+   * always belong to their own organisation.
+   */
+  organisations?: ReadonlyArray<{ id: number; name: string }>;
   onSave(input: UserSaveInput): Promise<boolean>;
   onClose(): void;
 }
@@ -31,7 +36,7 @@ const TEXT_FIELDS = ['realName', 'department', 'position', 'officeTel', 'mobile'
 const CHOICES_WITHOUT_FILTER = 8;
 
 /** Create or edit a user, with the assignment its role needs (company, farms or houses). */
-export function UserDialog({ user, options, onSave, onClose }: UserDialogProps) {
+export function UserDialog({ user, options, organisations, onSave, onClose }: UserDialogProps) {
   const { t } = useTranslation();
   const [form, setForm] = useState(() => ({
     username: user?.username ?? '',
@@ -50,6 +55,7 @@ export function UserDialog({ user, options, onSave, onClose }: UserDialogProps) 
     scopeNodeId: user?.scopeNodeId ?? options.companies[0]?.id,
     farmIds: user?.farmIds ?? [],
     shackIds: user?.shackIds ?? [],
+    orgId: user?.orgId ?? organisations?.[0]?.id,
   }));
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) =>
@@ -59,8 +65,12 @@ export function UserDialog({ user, options, onSave, onClose }: UserDialogProps) 
 
   const submit = async () => {
     setBusy(true);
-    const { password, ...rest } = form;
-    const saved = await onSave({ ...rest, ...(user ? { id: user.id } : { password }) });
+    const { password, orgId, ...rest } = form;
+    const saved = await onSave({
+      ...rest,
+      ...(organisations && orgId !== undefined ? { orgId } : {}),
+      ...(user ? { id: user.id } : { password }),
+    });
     setBusy(false);
     if (saved) onClose();
   };
@@ -148,6 +158,23 @@ export function UserDialog({ user, options, onSave, onClose }: UserDialogProps) 
               />
             </FormGroup>
           ))}
+          {organisations && (
+            <FormGroup label={t('admin.user.org')} labelFor="user-org">
+              <HTMLSelect
+                id="user-org"
+                name="orgId"
+                fill
+                value={form.orgId ?? ''}
+                onChange={(e) => set('orgId', Number(e.target.value))}
+              >
+                {organisations.map((o) => (
+                  <option key={o.id} value={o.id}>
+                    {o.name}
+                  </option>
+                ))}
+              </HTMLSelect>
+            </FormGroup>
+          )}
           <FormGroup label={t('admin.user.role')} labelFor="user-role">
             <HTMLSelect
               id="user-role"

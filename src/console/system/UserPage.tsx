@@ -26,7 +26,8 @@ const FILTERS = { keyword: '', roleKey: '' };
 /** /system/user: users below the caller's role, inside its scope (issue 8 §2). */
 export const UserPage = observer(function UserPage() {
   const { t } = useTranslation();
-  const { system } = useStores();
+  const { system, session } = useStores();
+  const admin = session.roleKey === 'administrator';
   const [list] = useState(() => system.userList(FILTERS));
   const options = system.assignable;
   const [editing, setEditing] = useState<UserRow | 'new' | null>(null);
@@ -37,7 +38,8 @@ export const UserPage = observer(function UserPage() {
   useEffect(() => {
     void quietly(() => list.load(1));
     void quietly(() => system.loadAssignable());
-  }, [system, list]);
+    if (admin) void quietly(() => system.loadOrgs());
+  }, [system, list, admin]);
 
   const save = async (input: UserSaveInput) => {
     const done = await quietly(() => system.saveUser(input));
@@ -145,6 +147,7 @@ export const UserPage = observer(function UserPage() {
         <UserDialog
           user={editing === 'new' ? null : editing}
           options={options}
+          organisations={admin ? system.orgs : undefined}
           onSave={save}
           onClose={() => setEditing(null)}
         />
