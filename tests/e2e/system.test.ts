@@ -104,9 +104,13 @@ describe('system management, end to end', () => {
     const tag = Date.now().toString(36).slice(-5).toUpperCase();
     const orgName = `Hillside Eggs ${tag}`;
     const username = `e2e.org.${tag.toLowerCase()}`;
-    await server.roost.database.query(
-      'insert into organizations (name, code, logo) values ($1, $2, $3)',
+    const [org] = await server.roost.database.query<{ id: number }>(
+      'insert into organizations (name, code, logo) values ($1, $2, $3) returning id',
       [orgName, `HSE${tag}`, pngImage(32, 16)],
+    );
+    await server.roost.database.query(
+      "insert into farms (org_id, level, name) values ($1, 'company', $2)",
+      [org!.id, `${orgName} Co.`],
     );
     const { context, page } = await openAs('admin');
     await page.goto(`${server.url}/system/user`);
@@ -115,6 +119,7 @@ describe('system management, end to end', () => {
     await page.locator('#user-password').fill('Keeper12345');
     await page.locator('#user-role').selectOption('company_manager');
     await page.locator('#user-org').selectOption({ label: orgName });
+    await page.locator('#user-company').selectOption({ label: `${orgName} Co.` });
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId(`user-${username}`).waitFor();
     await context.close();
@@ -129,6 +134,20 @@ describe('system management, end to end', () => {
     await logo.waitFor();
     await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(32);
     await member.context.close();
+  });
+
+  it('Farm Manage at 1440 px: the house table fits its card, no column behind the actions', async () => {
+    const { context, page } = await openAs('admin');
+    await page.goto(`${server.url}/system/farm`);
+    await page.getByText('Weifang Broiler Farm', { exact: true }).click();
+    const panel = page.getByTestId('house-panel');
+    await panel.getByTestId('house-House 1').waitFor();
+    const fit = await panel.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    expect(fit.scroll).toBeLessThanOrEqual(fit.client);
+    // The flock's breed, placement date and head count are on the row, in view.
+    expect(await panel.getByTestId('house-House 1').textContent()).toMatch(/Head count \d/);
+    await page.screenshot({ path: `${SHOTS}/farm-houses-1440.png` });
+    await context.close();
   });
 
   it('places a new farm at the capital of its province, then exactly where its map is clicked', async () => {

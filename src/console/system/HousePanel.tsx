@@ -1,7 +1,15 @@
 import { useEffect, useState } from 'react';
 import { observer } from 'mobx-react-lite';
 import { Alert, Button, ButtonGroup, Callout, Classes, HTMLTable, Intent } from '@blueprintjs/core';
-import { AddIcon, EditIcon, KeyIcon, RefreshIcon, StopIcon, TrashIcon } from '@blueprintjs/icons';
+import {
+  AddIcon,
+  CellTowerIcon,
+  EditIcon,
+  KeyIcon,
+  RefreshIcon,
+  StopIcon,
+  TrashIcon,
+} from '@blueprintjs/icons';
 import { useTranslation } from 'react-i18next';
 import { type FarmNode, type GatewayTokenResult, type HouseRow } from '../../contract/admin';
 import { GATEWAY_TYPES } from '../../contract/gatewayTypes';
@@ -27,7 +35,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 /** The houses of one farm with gateway (token shown once, rotatable) and flock (issue 8 §3). */
 export const HousePanel = observer(function HousePanel({ farm, onChanged }: HousePanelProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { system } = useStores();
   const rows = system.housesOf(farm.id);
   const breeds = system.breedChoices;
@@ -191,13 +199,9 @@ export const HousePanel = observer(function HousePanel({ farm, onChanged }: Hous
         <thead>
           <tr>
             <th>{t('admin.house.name')}</th>
-            <th>{t('admin.house.networkId')}</th>
-            <th>{t('admin.house.gatewayType')}</th>
-            <th>{t('admin.house.version')}</th>
+            <th>{t('admin.house.gateway')}</th>
             <th>{t('admin.house.simCard')}</th>
-            <th>{t('admin.house.breed')}</th>
-            <th>{t('admin.house.placedOn')}</th>
-            <th>{t('admin.house.headCount')}</th>
+            <th>{t('admin.house.flock')}</th>
             <th>{t('admin.common.actions')}</th>
           </tr>
         </thead>
@@ -205,23 +209,36 @@ export const HousePanel = observer(function HousePanel({ farm, onChanged }: Hous
           {rows.map((h) => (
             <tr key={h.id} data-testid={`house-${h.name}`}>
               <td>{h.name}</td>
-              <td>{h.gateway?.networkId ?? ''}</td>
+              {/* Two lines a cell (network id over type and version, breed over placement and
+                  head count), so the whole row fits beside the farm tree at 1440 px and nothing
+                  hides behind the sticky actions. */}
               <td>
-                {h.gateway
-                  ? `${h.gateway.typeKey} ${GATEWAY_TYPES[h.gateway.typeKey as keyof typeof GATEWAY_TYPES] ?? ''}`
-                  : ''}
+                {h.gateway && (
+                  <>
+                    <div title={t('admin.house.version')}>
+                      {h.gateway.networkId} · {h.gateway.version}
+                    </div>
+                    <div className={Classes.TEXT_MUTED}>
+                      {h.gateway.typeKey}{' '}
+                      {GATEWAY_TYPES[h.gateway.typeKey as keyof typeof GATEWAY_TYPES] ?? ''}
+                    </div>
+                  </>
+                )}
               </td>
-              <td>{h.gateway?.version ?? ''}</td>
               <td>{h.gateway?.simCard ?? ''}</td>
               <td>
                 {h.flock ? (
-                  h.flock.breedName
+                  <>
+                    <div>{h.flock.breedName}</div>
+                    <div className={Classes.TEXT_MUTED}>
+                      {h.flock.placedOn} · {t('admin.house.headCount')}{' '}
+                      {h.flock.headCount.toLocaleString(i18n.language)}
+                    </div>
+                  </>
                 ) : (
                   <span className={Classes.TEXT_MUTED}>{t('admin.house.noFlock')}</span>
                 )}
               </td>
-              <td>{h.flock?.placedOn ?? ''}</td>
-              <td>{h.flock?.headCount ?? ''}</td>
               <td>
                 <ButtonGroup variant="minimal">
                   <Button
@@ -230,8 +247,9 @@ export const HousePanel = observer(function HousePanel({ farm, onChanged }: Hous
                     onClick={() => setEditing({ kind: 'house', house: h })}
                   />
                   <Button
-                    icon={h.gateway ? <EditIcon /> : <AddIcon />}
-                    text={h.gateway ? t('admin.house.gateway') : t('admin.house.addGateway')}
+                    icon={h.gateway ? <CellTowerIcon /> : <AddIcon />}
+                    aria-label={h.gateway ? t('admin.house.gateway') : t('admin.house.addGateway')}
+                    title={h.gateway ? t('admin.house.gateway') : t('admin.house.addGateway')}
                     onClick={() => setEditing({ kind: 'gateway', house: h })}
                   />
                   {h.gateway && (
