@@ -278,7 +278,7 @@ export const breedInputSchema = z.object({
   description: text(500),
 });
 
-/** The per-age grid's columns, in the spec's order (§3 "breed config per age"). */
+/** The per-age grid's columns, in the order of the original "breed config per age" grid. */
 export const BREED_TARGET_FIELDS = [
   'temperature',
   'humidity',

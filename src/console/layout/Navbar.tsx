@@ -171,7 +171,10 @@ export interface NavbarProps {
   userButtonRef: RefObject<HTMLButtonElement | null>;
 }
 
-/** The top bar: sidebar toggle, logo, page title, alarm badge, full screen, language, settings and user menu. */
+/**
+ * The top bar: sidebar toggle, logo, page title, alarm badge, full screen, language, settings
+ * and user menu.
+ */
 export const Navbar = observer(function Navbar({
   onChangePassword,
   onSettings,
