@@ -2,7 +2,7 @@ import { type z } from 'zod';
 import { type Locale } from '../contract/envelope';
 import { ApiError } from './errors';
 
-/** Spec §7/§9: every call gives up after 10 s. */
+/** Every call gives up after 10 s. */
 export const REQUEST_TIMEOUT_MS = 10_000;
 export const API_BASE = '/api';
 
@@ -16,11 +16,11 @@ export interface ApiHost {
   /** The current language, sent as `Locale`. */
   locale(): Locale;
   text(key: ApiText): string;
-  /** Shows an error toast for 5 s (spec §8). */
+  /** Shows an error toast for 5 s. */
   showError(message: string): void;
   /** Whether the console is on /login, where a 401 is a sign-in failure, not a lost session. */
   onLoginPage(): boolean;
-  /** A 401 outside /login: sign out locally and reload (spec §8). */
+  /** A 401 outside /login: sign out locally and reload. */
   signedOut(message: string): void;
   /** Counts requests in flight, for the progress bar. */
   requestStarted(): void;
@@ -51,7 +51,7 @@ interface Envelope {
   data?: unknown;
 }
 
-/** The HTTP client of spec §7: base /api, credentials, 10 s timeout, token and language headers. */
+/** The HTTP client: base /api, credentials, 10 s timeout, token and language headers. */
 export class ApiClient {
   constructor(private readonly host: ApiHost) {}
 
@@ -115,7 +115,7 @@ export class ApiClient {
     return this.envelopeOf(response);
   }
 
-  /** Reads the envelope; the HTTP status and the body code must both say 200 (spec §8). */
+  /** Reads the envelope; the HTTP status and the body code must both say 200. */
   private async envelopeOf(response: Response): Promise<Envelope> {
     let envelope: Envelope | null = null;
     try {
@@ -152,7 +152,7 @@ export class ApiClient {
     return result.data;
   }
 
-  /** Spec §8: toast every failure for 5 s; a 401 outside /login ends the local session. */
+  /** Toast every failure for 5 s; a 401 outside /login ends the local session. */
   private fail(
     error: unknown,
     options: RequestOptions<unknown>,

@@ -28,7 +28,7 @@ export async function signOut(api: ApiClient): Promise<void> {
 
 /**
  * GET /api/user/getCurrent. Answered as `unknown`: the session store checks the role itself,
- * because a missing role has its own message (spec §5).
+ * because a missing role has its own message ("role incorrect").
  */
 export function fetchCurrentUser(api: ApiClient): Promise<unknown> {
   return api.get('/user/getCurrent');
@@ -36,7 +36,7 @@ export function fetchCurrentUser(api: ApiClient): Promise<unknown> {
 
 /**
  * PUT /api/user/modifyPwd. The server's refusals (a wrong old password) are not toasted: the
- * dialog tells them as a 2 s notification (spec §8). Other failures take the usual path.
+ * dialog tells them as a 2 s notification. Other failures take the usual path.
  */
 export async function modifyPassword(
   api: ApiClient,

@@ -10,7 +10,7 @@ const SHOW_DELAY_MS = 120;
 /** How long the full bar stays before it fades once the work is done. */
 const FINISH_MS = 300;
 
-/** The thin top progress bar of spec §9, without a spinner. */
+/** The thin top progress bar, without a spinner. */
 export function ProgressBar({ active }: ProgressBarProps) {
   // `shown` follows `active` with a delay each way: late to appear, a moment to finish.
   const [shown, setShown] = useState(false);

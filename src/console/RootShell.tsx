@@ -18,7 +18,7 @@ function useCurrentHandle(): RouteHandle | undefined {
   return undefined;
 }
 
-/** Spec §2: the document title is the route's title, then the product title. */
+/** The document title is the route's title, then the product title. */
 function useDocumentTitle(): void {
   const handle = useCurrentHandle();
   const { t, i18n } = useTranslation();
@@ -30,7 +30,7 @@ function useDocumentTitle(): void {
   }, [titleKey, t, i18n.language]);
 }
 
-/** Spec §2: every route change starts at the top of the page. */
+/** Every route change starts at the top of the page. */
 function useScrollToTop(): void {
   const { pathname } = useLocation();
   useEffect(() => {

@@ -11,7 +11,7 @@ export interface GuardContext {
   showError(message: string): void;
 }
 
-/** `/login?redirect=<path>`: where a signed-out visitor is sent (spec §4). */
+/** `/login?redirect=<path>`: where a signed-out visitor is sent. */
 export function loginPathFor(fullPath: string): string {
   return `${LOGIN_PATH}?redirect=${encodeURIComponent(fullPath)}`;
 }
@@ -23,7 +23,7 @@ export function safeRedirect(value: string | null): string {
     : HOME_PATH;
 }
 
-/** What the user is told when the current user cannot be loaded (spec §4, §8). */
+/** What the user is told when the current user cannot be loaded. */
 function failureMessage(error: unknown, t: TFunction): string | null {
   if (isApiError(error)) return error.shown ? null : error.message || t('login.verificationFailed');
   if (error instanceof SessionError) return t(error.reason);
@@ -31,7 +31,7 @@ function failureMessage(error: unknown, t: TFunction): string | null {
 }
 
 /**
- * The navigation guard of spec §4. Returns where to go instead, or null to go on.
+ * The navigation guard. Returns where to go instead, or null to go on.
  * - with both credential cookies: /login → `/`; an unknown role loads the user and generates
  *   the routes first (a failure ends the session, says why and goes to `/`); a route the role
  *   may not open → /404;

@@ -5,8 +5,8 @@
 export const HOME_PATH = '/';
 export const LOGIN_PATH = '/login';
 export const NOT_FOUND_PATH = '/404';
-/** Where `/` leads (spec §2). */
+/** Where `/` leads. */
 export const ROOT_REDIRECT = '/shack/status/overview';
-/** A tab refresh goes through here (spec §2). */
+/** A tab refresh goes through here. */
 export const REDIRECT_PREFIX = '/redirect';
 export const SCREEN_PATH = '/screenDatav/home';

@@ -10,7 +10,7 @@ export type RouteTitleKey = keyof (typeof en)['route'];
 export type LazyPage = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
 /**
- * One entry of the console's route table (STYLE.md #11): the sidebar, the guard and the router
+ * One entry of the console's route table: the sidebar, the guard and the router
  * all read it, so they cannot disagree.
  */
 export interface ConsoleRoute extends RouteRule {

@@ -13,7 +13,7 @@ const LoginPage = lazyPage(
   () => import('./login/LoginPage'),
   (m) => m.LoginPage,
 );
-/** A kiosk link's wall (issue 7): no session, so outside the guarded root. */
+/** A kiosk link's wall: no session, so outside the guarded root. */
 const KioskWallPage = lazyPage(
   () => import('../screens/wall/KioskWallPage'),
   (m) => m.KioskWallPage,
@@ -60,7 +60,7 @@ function pageRoute(route: ConsoleRoute, fullPath: string, context: GuardContext)
   };
 }
 
-/** The router: one tree built from the route table, guarded by its root loader (spec §4). */
+/** The router: one tree built from the route table, guarded by its root loader. */
 export function createConsoleRouter(context: GuardContext) {
   const routes: RouteObject[] = [
     { path: KIOSK_SCREEN_PATH, Component: KioskWallPage, loader: preload(KioskWallPage) },

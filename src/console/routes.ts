@@ -28,10 +28,10 @@ export {
   SCREEN_PATH,
 } from './paths';
 
-/** Spec §6: /system is for these four roles; its children narrow it further. */
+/** /system is for these four roles; its children narrow it further. */
 const SYSTEM_ROLES = ['administrator', 'company_manager', 'area_manager', 'farm_manager'] as const;
 
-/** The console's routes inside the layout, in menu order (spec §2, §6). */
+/** The console's routes inside the layout, in menu order. */
 export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   {
     path: '/dashboard',

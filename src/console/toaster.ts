@@ -1,12 +1,12 @@
 import { Intent, OverlayToaster, Position, type Toaster } from '@blueprintjs/core';
 
-/** Spec §8/§9: request errors stay 5 s, notifications 2 s. */
+/** Request errors stay 5 s, notifications 2 s. */
 export const ERROR_TOAST_MS = 5_000;
 export const NOTIFICATION_MS = 2_000;
 
 let toaster: Promise<Toaster> | null = null;
 
-/** The one toaster of the console (STYLE.md #14), created on first use. */
+/** The one shared toaster of the console, created on first use. */
 function sharedToaster(): Promise<Toaster> {
   toaster ??= OverlayToaster.create({
     position: Position.TOP,

@@ -6,7 +6,7 @@ export type ConsoleStores = RootStore<ConsoleRoute>;
 
 export const StoresContext = createContext<ConsoleStores | null>(null);
 
-/** The console's stores (STYLE.md #1); components read them through this hook only. */
+/** The console's stores (one RootStore); components read them through this hook only. */
 export function useStores(): ConsoleStores {
   const stores = useContext(StoresContext);
   if (!stores) throw new Error('useStores() needs a <StoresContext.Provider> above it');

@@ -4,11 +4,11 @@ import { pageQuerySchema } from './envelope';
 import { isGatewayTypeKey } from './gatewayTypes';
 import { ROLE_KEYS } from './roles';
 
-/** Payloads of system management and the operation log (issue 8). Every input passes these. */
+/** Payloads of system management and the operation log. Every input passes these. */
 
-/** Spec §5/§9: a logo is a PNG of at most 2 MB. */
+/** A logo is a PNG of at most 2 MB. */
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
-/** Spec §5/§9: the operation log export warns above this many rows. */
+/** The operation log export warns above this many rows. */
 export const EXPORT_WARN_ROWS = 15_000;
 /** A single export is cut here, so one click cannot build a file the server cannot hold. */
 export const EXPORT_MAX_ROWS = 100_000;
@@ -278,7 +278,7 @@ export const breedInputSchema = z.object({
   description: text(500),
 });
 
-/** The per-age grid's columns, in the spec's order (§3 "breed config per age"). */
+/** The per-age grid's columns, in the order of the original "breed config per age" grid. */
 export const BREED_TARGET_FIELDS = [
   'temperature',
   'humidity',
@@ -362,7 +362,7 @@ export type LogQuery = z.input<typeof logQuerySchema>;
 
 export const logExportQuerySchema = logQuerySchema.extend({
   format: z.enum(['csv', 'xlsx']).default('csv'),
-  /** '1' once the user has seen the warning for more than EXPORT_WARN_ROWS rows (spec §5). */
+  /** '1' once the user has seen the warning for more than EXPORT_WARN_ROWS rows. */
   confirm: z.literal('1').optional(),
 });
 

@@ -61,7 +61,7 @@ export const ALARM_CAUSE_NAMES = {
 export const ALARM_SEVERITIES = ['critical', 'major', 'minor'] as const;
 export type AlarmSeverity = (typeof ALARM_SEVERITIES)[number];
 
-/** Lifecycle: active → acknowledged → cleared (DESIGN.md §6). */
+/** Lifecycle: active → acknowledged → cleared. */
 export const ALARM_STATES = ['active', 'acknowledged', 'cleared'] as const;
 export type AlarmState = (typeof ALARM_STATES)[number];
 
@@ -142,7 +142,7 @@ export const alarmTodaySchema = z.array(
 );
 export type AlarmToday = z.infer<typeof alarmTodaySchema>;
 
-// Alarm phone (spec §3) ------------------------------------------------------------------------
+// Alarm phone -----------------------------------------------------------------------------------
 
 export const ALARM_DATE_TYPES = ['daily', 'workdays'] as const;
 export const ALARM_PHONE_TYPES = ['phoneAndMessage', 'message', 'phone'] as const;
@@ -205,7 +205,7 @@ export type AlarmPhone = z.output<typeof alarmPhoneInputSchema> & {
   houseName: string | null;
 };
 
-// Alarm input (spec §3) ------------------------------------------------------------------------
+// Alarm input -----------------------------------------------------------------------------------
 
 export const RELAY_TYPES = ['normallyOpen', 'normallyClosed'] as const;
 
@@ -226,7 +226,7 @@ export type AlarmInputSetting = z.output<typeof alarmInputInputSchema> & {
   houseName: string | null;
 };
 
-/** After a delete: how many entries are left (spec §5, the confirm shows it). */
+/** After a delete: how many entries are left (the confirm shows it). */
 export interface DeleteResult {
   remaining: number;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LOGIN_PASSWORD_MIN } from './password';
 import { ROLE_KEYS } from './roles';
 
-/** Cookie names of the two credentials the console keeps (spec §3). */
+/** Cookie names of the two credentials the console keeps. */
 export const TOKEN_COOKIE = 'Admin-Token';
 export const USER_ID_COOKIE = 'Admin-UserId';
 

@@ -1,4 +1,4 @@
-/** Run modes of a house controller (DOMAIN.md), code → key. Any other code is `undefined`. */
+/** Run modes of a house controller, code → key. Any other code is `undefined`. */
 export const RUN_MODES = {
   1: 'smart',
   2: 'hand',
@@ -17,7 +17,7 @@ export function runModeKey(code: number | null | undefined): RunModeKey {
   return (RUN_MODES as Record<number, RunModeKey>)[code] ?? 'undefined';
 }
 
-/** House status filter of spec §4. */
+/** House status filter of the house overview. */
 export const HOUSE_STATUS_FILTERS = [
   'all',
   'offline',
@@ -28,7 +28,7 @@ export const HOUSE_STATUS_FILTERS = [
 ] as const;
 export type HouseStatusFilter = (typeof HOUSE_STATUS_FILTERS)[number];
 
-/** Levels of the farm tree (spec §3: group, company, farm). */
+/** Levels of the farm tree (group, company, farm). */
 export const FARM_LEVELS = ['group', 'company', 'farm'] as const;
 export type FarmLevel = (typeof FARM_LEVELS)[number];
 
@@ -36,6 +36,6 @@ export type FarmLevel = (typeof FARM_LEVELS)[number];
 export const MAP_TYPES = ['1', '2'] as const;
 export type MapType = (typeof MAP_TYPES)[number];
 
-/** Operation log sources (spec §3). */
+/** Operation log sources. */
 export const LOG_SOURCES = ['computer', 'mobile', 'other'] as const;
 export type LogSource = (typeof LOG_SOURCES)[number];

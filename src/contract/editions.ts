@@ -1,3 +1,3 @@
-/** Company-specific builds (spec §1): `lihua` changes the password rule, `huanan` is a label. */
+/** Company-specific builds: `lihua` changes the password rule, `huanan` is a label. */
 export const EDITIONS = ['default', 'lihua', 'huanan'] as const;
 export type Edition = (typeof EDITIONS)[number];

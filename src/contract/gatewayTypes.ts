@@ -1,4 +1,4 @@
-/** Gateway type keys of spec §3 with their model names. */
+/** Gateway type keys with their model names. */
 export const GATEWAY_TYPES = {
   11: 'AC2000 PLUS',
   12: 'AC2000 3G',
@@ -31,7 +31,7 @@ export function isGatewayTypeKey(value: number): value is GatewayTypeKey {
   return Object.hasOwn(GATEWAY_TYPES, value);
 }
 
-/** Which kind of device a type key is: controllers, collectors or alarm units (spec §1). */
+/** Which kind of device a type key is: controllers, collectors or alarm units. */
 export function gatewayKind(key: GatewayTypeKey): 'controller' | 'collector' | 'alarm' {
   if (key === 21) return 'alarm';
   if (key === 31 || key === 28 || key === 36) return 'collector';

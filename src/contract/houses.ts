@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TREND_GRANULARITIES, forwardRange, trendQueryFields } from './overview';
 
-/** Spec §5/§9: a comparison holds at least one and at most six houses. */
+/** A comparison holds at least one and at most six houses. */
 export const MAX_COMPARED_HOUSES = 6;
 
 const idList = z
@@ -106,5 +106,5 @@ export const trendExportQuerySchema = trendQueryFields
   .extend({ format: z.enum(EXPORT_FORMATS) })
   .refine(forwardRange, { message: 'trend.badRange', path: ['from'] });
 
-/** Spec §5/§9: an export above this many rows warns 'Too much data to export please wait'. */
+/** An export above this many rows warns 'Too much data to export please wait'. */
 export const EXPORT_WARN_ROWS = 15_000;

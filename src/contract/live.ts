@@ -67,5 +67,5 @@ export interface ClientToServerEvents {
   'house:unsubscribe': (houseId: number) => void;
 }
 
-/** Coalesced house deltas reach a socket at most this often (DESIGN.md §7: 4 per second). */
+/** Coalesced house deltas reach a socket at most this often (4 per second). */
 export const LIVE_FLUSH_INTERVAL_MS = 250;

@@ -35,7 +35,7 @@ const probes: MetricDefinition[] = Array.from({ length: TEMPERATURE_PROBES }, (_
 
 /**
  * The metric catalogue: every key a gateway may send, named once. Keys are stable snake_case
- * English (DESIGN.md §6); the server's storage columns are generated from this list.
+ * English; the server's storage columns are generated from this list.
  */
 export const METRICS: readonly MetricDefinition[] = [
   {
@@ -209,7 +209,7 @@ export const metricLabel = (key: string, language: 'en' | 'zh'): string =>
 export const METRIC_KEYS: readonly string[] = METRICS.map((m) => m.key);
 
 /**
- * Sentinel values (DOMAIN.md): a value ≤ −600 is not a measurement. They are stored as what
+ * Sentinel values: a value ≤ −600 is not a measurement. They are stored as what
  * they mean and never averaged into trends or rollups.
  */
 export const SENTINEL_LIMIT = -600;
@@ -225,7 +225,7 @@ export function sentinelOf(value: number): SentinelKind | null {
   return (SENTINELS as Record<string, SentinelKind>)[String(value)] ?? 'error';
 }
 
-/** Controller (device) types of DOMAIN.md; a device key is `<type>_<n>`, e.g. `fan_3`. */
+/** Controller (device) types; a device key is `<type>_<n>`, e.g. `fan_3`. */
 export const DEVICE_TYPES = [
   'variable_fan',
   'inverter_fan',
@@ -269,7 +269,7 @@ export const telemetrySchema = z.object({
   ]),
   seq: z.number().int().nonnegative().optional(),
   metrics: z.record(z.string().max(40), z.number().finite()),
-  /** Run mode code (DOMAIN.md). */
+  /** Run mode code (see RUN_MODES). */
   mode: z.number().int().min(0).max(255).optional(),
   devices: z
     .record(

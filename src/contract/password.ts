@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Edition } from './editions';
 
-/** Spec §5: login passwords are at least 5 characters. */
+/** Login passwords are at least 5 characters. */
 export const LOGIN_PASSWORD_MIN = 5;
 
-/** Spec §5/§9: a new password needs 6 characters, 10 in the lihua edition. */
+/** A new password needs 6 characters, 10 in the lihua edition. */
 export function newPasswordMinLength(edition: Edition): number {
   return edition === 'lihua' ? 10 : 6;
 }

@@ -1,4 +1,4 @@
-/** Role keys of spec §6, highest first. */
+/** Role keys, highest first. */
 export const ROLE_KEYS = [
   'administrator',
   'company_manager',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAP_TYPES } from './domain';
 
-/** A farm's worst house state, in order of gravity (DOMAIN.md: alarm, offline, normal). */
+/** A farm's worst house state, in order of gravity (alarm, offline, normal). */
 export const WALL_STATES = ['alarm', 'offline', 'normal'] as const;
 export type WallState = (typeof WALL_STATES)[number];
 

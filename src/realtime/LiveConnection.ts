@@ -81,7 +81,7 @@ export class LiveConnection implements HouseFeed {
     window.addEventListener('online', this.handleOnline);
     window.addEventListener('offline', this.handleOffline);
     document.addEventListener('visibilitychange', this.handleVisibility);
-    // Spec §9: the count every 30 s. Polling fetches it with the houses; live needs it here
+    // The alarm count every 30 s. Polling fetches it with the houses; live needs it here
     // until the hub proves it pushes 'alarm:count'.
     this.alarmTimer = setInterval(() => {
       if (this.state === 'live' && !this.liveAlarmCount) void this.refreshAlarmCount();

@@ -12,9 +12,9 @@ export const animationFrames: FrameScheduler = {
 /**
  * At most this many items wait for the next frame. A background tab gets about one frame a
  * second or none; at 4 batches a second of up to 5,000 deltas the queue would grow without end,
- * so past the cap it drops its oldest 20 % (STYLE.md #6). Dropped deltas are not lost data: the
- * houses they touched may be briefly behind, and the queue reports the drop so the owner
- * fetches a fresh snapshot.
+ * so past the cap it drops its oldest 20 % (every buffer is bounded). Dropped deltas are not
+ * lost data: the houses they touched may be briefly behind, and the queue reports the drop so
+ * the owner fetches a fresh snapshot.
  */
 export const MAX_QUEUED_ITEMS = 50_000;
 const KEEP_FRACTION = 0.8;
@@ -22,7 +22,7 @@ const KEEP_FRACTION = 0.8;
 /**
  * A plain (non-observable) queue flushed once per animation frame: socket handlers only push,
  * and `flush` receives everything that arrived since the last frame in one call, which the
- * owner applies in one MobX action (STYLE.md #4–#5).
+ * owner applies in one MobX action.
  */
 export class FrameQueue<T> {
   private items: T[] = [];

@@ -13,9 +13,9 @@ export type LiveEvent =
   | 'stop';
 
 /**
- * The live ↔ poll state machine of STYLE.md #8, as a pure function so it can be read and
- * tested on its own. `live` needs the socket AND a fresh snapshot: deltas never apply to a
- * snapshot older than the connection.
+ * The live ↔ poll state machine (connecting → live → polling, shown on screen), as a pure
+ * function so it can be read and tested on its own. `live` needs the socket AND a fresh
+ * snapshot: deltas never apply to a snapshot older than the connection.
  */
 export function nextLiveState(state: LiveState, event: LiveEvent): LiveState {
   switch (event) {

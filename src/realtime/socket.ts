@@ -7,7 +7,7 @@ export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 const RECONNECT_DELAY_MAX_MS = 5_000;
 
 /**
- * The console's one socket (STYLE.md #7): same origin, the session token in the handshake
+ * The console's one socket: same origin, the session token in the handshake
  * (read on every reconnect, so a new token is used), and Socket.IO's own reconnection.
  */
 export function createLiveSocket(token: () => string | undefined): LiveSocket {

@@ -7,7 +7,7 @@ import { pagedSchema } from '../contract/adminAnswers';
 export const ADMIN_PAGE_SIZE = 20;
 
 /**
- * One paged, filtered list of system management (`{ rows, total }` of DESIGN.md §4). Each page
+ * One paged, filtered list of system management (answered as `{ rows, total }`). Each page
  * makes its own: the lists live as long as the page.
  */
 export class AdminListStore<Row, F extends Record<string, string>> {

@@ -1,6 +1,6 @@
 import { makeAutoObservable, observableRef } from 'mobx';
 
-/** Flags from GET /api/config that add routes (spec §2: the alarm overview). */
+/** Flags from GET /api/config that add routes (the alarm overview). */
 export interface RouteFlags {
   alarmScreen: boolean;
 }
@@ -15,7 +15,7 @@ export interface RouteRule {
   children?: readonly RouteRule[];
 }
 
-/** Spec §6: a role called `admin` gets every role-restricted route. */
+/** A role called `admin` gets every role-restricted route. */
 export const SUPER_ROLE = 'admin';
 
 export function roleAllows(route: RouteRule, roles: readonly string[]): boolean {
@@ -25,7 +25,7 @@ export function roleAllows(route: RouteRule, roles: readonly string[]): boolean 
 }
 
 /**
- * The routes of a role (spec §6): a route is kept when its roles allow one of the user's roles
+ * The routes of a role: a route is kept when its roles allow one of the user's roles
  * and its flag is on; a parent that is refused takes its children with it.
  */
 export function filterRoutes<R extends RouteRule>(
@@ -60,7 +60,7 @@ export function flattenPaths(routes: readonly RouteRule[], parent = ''): string[
   });
 }
 
-/** The routes the signed-in user may open, generated once the role is known (spec §4). */
+/** The routes the signed-in user may open, generated once the role is known. */
 export class PermissionStore<R extends RouteRule = RouteRule> {
   routes: R[] = [];
   generated = false;

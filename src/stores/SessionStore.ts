@@ -20,7 +20,7 @@ export class SessionError extends Error {
   }
 }
 
-/** Checks GET /api/user/getCurrent: no (known) role is the error of spec §5. */
+/** Checks GET /api/user/getCurrent: no (known) role is its own error, "role incorrect". */
 export function parseCurrentUser(value: unknown): CurrentUser {
   const role =
     value !== null && typeof value === 'object'
@@ -32,7 +32,7 @@ export function parseCurrentUser(value: unknown): CurrentUser {
   return result.data;
 }
 
-/** The signed-in user: two credential cookies (spec §3) and what getCurrent said. */
+/** The signed-in user: two credential cookies (token and user id) and what getCurrent said. */
 export class SessionStore {
   token: string | undefined;
   userId: string | undefined;
@@ -56,7 +56,7 @@ export class SessionStore {
     makeAutoObservable<SessionStore, 'cookies' | 'api'>(this, { cookies: false, api: false });
   }
 
-  /** Both cookies are needed (spec §4). */
+  /** Both cookies are needed. */
   get hasCredentials(): boolean {
     return this.token !== undefined && this.userId !== undefined;
   }
@@ -65,7 +65,7 @@ export class SessionStore {
     return this.roleKey ? [this.roleKey] : [];
   }
 
-  /** POST /api/login; the user name is trimmed (spec §5). Failures are toasted by the client. */
+  /** POST /api/login; the user name is trimmed. Failures are toasted by the client. */
   async login(input: LoginRequest): Promise<void> {
     const answer = await signIn(this.api, { ...input, username: input.username.trim() });
     runInAction(() => {
@@ -116,7 +116,7 @@ export class SessionStore {
     }
   }
 
-  /** Spec §4: logout clears token and role and removes both cookies. */
+  /** Logout clears token and role and removes both cookies. */
   clear(): void {
     this.token = undefined;
     this.userId = undefined;

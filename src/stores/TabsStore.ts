@@ -1,6 +1,6 @@
 import { makeAutoObservable } from 'mobx';
 
-/** A visited view: one tab of the strip (spec §2). */
+/** A visited view: one tab of the strip. */
 export interface TabView {
   /** The route's path: a tab's identity. */
   path: string;
@@ -10,14 +10,14 @@ export interface TabView {
   titleKey: string;
   /** Affixed tabs cannot be closed. */
   affix: boolean;
-  /** Views flagged no-cache are never cached (spec §4). */
+  /** Views flagged no-cache are never cached. */
   noCache: boolean;
 }
 
 /** Where to go when nothing else is open. */
 export const HOME_PATH = '/';
 
-/** The tab strip: visited views and cached views (spec §2, §4). */
+/** The tab strip: visited views and cached views. */
 export class TabsStore {
   visitedViews: TabView[] = [];
   /** Paths of views whose state is kept while they are not shown. */
@@ -71,7 +71,7 @@ export class TabsStore {
     this.cachedViews = this.cachedViews.filter((p) => kept.has(p));
   }
 
-  /** Where to go after the active tab was closed: the last remaining tab, else home (spec §2). */
+  /** Where to go after the active tab was closed: the last remaining tab, else home. */
   lastViewPath(): string {
     return this.visitedViews.at(-1)?.fullPath ?? HOME_PATH;
   }

@@ -2,7 +2,7 @@ import { makeAutoObservable } from 'mobx';
 import { normaliseLocale, type Locale } from '../contract/envelope';
 import { type CookieJar } from './cookies';
 
-/** Spec §4/§9: the device is mobile when the body is narrower than this (width − 1 < 992). */
+/** The device is mobile when the body is narrower than this (width − 1 < 992). */
 export const MOBILE_BREAKPOINT_PX = 992;
 
 export const SIDEBAR_COOKIE = 'sidebarStatus';
@@ -25,7 +25,7 @@ export type Device = 'desktop' | 'mobile';
 export const SIZES = ['large', 'medium', 'small'] as const;
 export type Size = (typeof SIZES)[number];
 
-/** Spec §4: the cookie, else a browser language containing en or zh, else English. */
+/** The language: the cookie, else a browser language containing en or zh, else English. */
 export function initialLanguage(
   cookie: string | undefined,
   browserLanguages: readonly string[],
@@ -50,7 +50,7 @@ export interface UiEnvironment {
   bodyWidthPx: number;
 }
 
-/** Client state of spec §3: sidebar, device, language, size, and the requests in flight. */
+/** Client state: sidebar, device, language, size, and the requests in flight. */
 export class UiStore {
   sidebarOpened: boolean;
   device: Device;
@@ -100,14 +100,14 @@ export class UiStore {
     this.cookies.set(SIDEBAR_COOKIE, opened ? '1' : '0');
   }
 
-  /** Re-evaluates the device on start and on resize; a hidden page keeps its state (spec §4). */
+  /** Re-evaluates the device on start and on resize; a hidden page keeps its state. */
   evaluateDevice(bodyWidthPx: number, pageHidden: boolean): void {
     if (pageHidden) return;
     this.device = deviceFor(bodyWidthPx);
     if (this.device === 'mobile' && this.sidebarOpened) this.closeSidebar();
   }
 
-  /** Spec §4: navigating while mobile closes the sidebar. */
+  /** Navigating while mobile closes the sidebar. */
   handleNavigation(): void {
     if (this.device === 'mobile' && this.sidebarOpened) this.closeSidebar();
   }

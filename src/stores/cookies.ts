@@ -1,4 +1,7 @@
-/** The cookies the console keeps (spec §3); an interface so stores can be tested without a DOM. */
+/**
+ * The cookies the console keeps (credentials, language, sidebar, size, layout settings); an
+ * interface so stores can be tested without a DOM.
+ */
 export interface CookieJar {
   get(name: string): string | undefined;
   set(name: string, value: string): void;

@@ -1,6 +1,6 @@
 import { type HouseLive } from '../contract/live';
 
-/** Run mode 99 is the empty house (DOMAIN.md). */
+/** Run mode 99 is the empty house (no flock). */
 export const EMPTY_HOUSE_MODE = 99;
 
 /**
@@ -18,7 +18,7 @@ export interface StatusInput {
   live: Pick<HouseLive, 'online' | 'mode' | 'alarm'>;
 }
 
-/** DOMAIN.md: offline, then alarm, then normal; "empty" when the house holds no flock. */
+/** Offline, then alarm, then normal; "empty" when the house holds no flock. */
 export function statusOf(house: StatusInput): HouseStatus {
   if (!house.live.online) return 'offline';
   if (house.live.alarm.count > 0) return 'alarm';

@@ -40,7 +40,7 @@ export function functionOf(url: string): string {
 }
 
 /**
- * Issue 8: every change leaves exactly one operation-log row with the right fields, and a
+ * Every change leaves exactly one operation-log row with the right fields, and a
  * refused change leaves none. Every state-changing call the admin tests make goes through
  * here, so the whole suite asserts it without each test repeating it.
  */

@@ -7,7 +7,7 @@ import type { Endpoint, Req } from './matrixShared';
 import { ENDPOINTS } from './matrixTable';
 
 /**
- * Issue 8 acceptance: for each of the five demo roles and every system and log endpoint, what
+ * Access matrix: for each of the five demo roles and every system and log endpoint, what
  * the role may do inside its scope succeeds, and the same kind of request outside its scope (or
  * above its role) answers 403 or 404 and leaves every table as it was. The rows live in
  * matrixTable.ts; this file only runs them.

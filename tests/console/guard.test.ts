@@ -29,7 +29,7 @@ function setup(handlers: Record<string, Handler>, cookies: Record<string, string
   return { ...test, shown, guard };
 }
 
-describe('the navigation guard (spec §4)', () => {
+describe('the navigation guard', () => {
   it('sends a signed-out visitor to /login with the path to come back to', async () => {
     const { guard } = setup({}, {});
     await expect(guard('/system/user?page=2')).resolves.toBe(

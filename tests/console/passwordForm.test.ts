@@ -15,7 +15,7 @@ const form = (
   confirmPassword,
 });
 
-describe('the change password rules (spec §5)', () => {
+describe('the change password rules', () => {
   it('requires the old password', () => {
     expect(validatePasswordField('oldPassword', form('Abcdef1', 'Abcdef1', ''), 'default')).toEqual(
       { key: 'password.oldRequired' },

@@ -22,7 +22,7 @@ const allowed = (roles: string[], alarmScreen = true) =>
 const restricted = (roles: string[], alarmScreen = true) =>
   allowed(roles, alarmScreen).filter((p) => !OPEN.includes(p));
 
-describe('route generation (spec §6)', () => {
+describe('route generation from the role-filtered route table', () => {
   it('opens the routes without roles to every role', () => {
     for (const role of ROLE_KEYS) expect(allowed([role])).toEqual(expect.arrayContaining(OPEN));
   });

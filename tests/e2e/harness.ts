@@ -41,7 +41,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   return { url: roost.url, roost, stop: () => roost.close() };
 }
 
-/** Debian's Chromium, headless, with the flags STACK.md lists (WebGL through SwiftShader). */
+/** Debian's Chromium, headless, with the flags below (WebGL through SwiftShader). */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

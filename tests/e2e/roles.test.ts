@@ -26,7 +26,7 @@ const OPEN_MENU = [
   '/alarm/settings',
 ];
 
-/** Spec §6: the menu of each demo user, and a path that role may not open. */
+/** The menu of each demo user, and a path that role may not open. */
 const CASES = [
   {
     user: 'admin',

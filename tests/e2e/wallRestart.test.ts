@@ -7,7 +7,7 @@ import { freePort } from '../helpers/processes';
 import { launchBrowser, signIn, startServer, type TestServer } from './harness';
 import { collectErrors, openWall } from './wallHelpers';
 
-/** Issue 7: correct again within this time of the server's return, without a reload. */
+/** The wall is correct again within this time of the server's return, without a reload. */
 const RECOVERY_MS = 10_000;
 /** The banner shows once the data is a minute old (STALE_AFTER_MS), plus a tick of the clock. */
 const STALE_WAIT_MS = 75_000;

@@ -2,7 +2,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 
 /**
  * A TCP proxy that delays every chunk by `delayMs` in both directions, keeping order: a
- * database 20 ms away. RELIABILITY.md: without a realistic round trip a crash test proves nothing.
+ * database 20 ms away. Without a realistic round trip a crash test proves nothing.
  */
 export async function startDelayProxy(
   target: { host: string; port: number },

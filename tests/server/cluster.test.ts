@@ -13,7 +13,7 @@ import { testDatabaseTargets } from '../helpers/databases';
 
 const { TEST_DATABASE_URL, TEST_MQTT_URL, TEST_REDIS_URL } = process.env;
 
-// DESIGN.md §8: this runs where the real services are named (CI sets all three).
+// This runs where the real services are named (CI sets all three).
 describe.runIf(TEST_DATABASE_URL && TEST_MQTT_URL && TEST_REDIS_URL)(
   'two server processes on PostgreSQL, Mosquitto and Redis',
   () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from '../../server/config';
 
-describe('reading the variables of DESIGN.md §3', () => {
+describe('reading the runtime environment variables', () => {
   it('has the documented defaults', () => {
     const c = readConfig({}, '/srv/roost');
     expect(c).toMatchObject({

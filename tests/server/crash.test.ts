@@ -92,7 +92,7 @@ describe.each(testDatabaseTargets())('crash safety on $name', (target) => {
             () => {
               acked += 1;
             },
-            // Any failure ("Connection closed", no answer): queue it again (RELIABILITY.md).
+            // Any failure ("Connection closed", no answer): queue it again.
             () => {
               pending.push(i);
             },

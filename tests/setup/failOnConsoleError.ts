@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, vi } from 'vitest';
 
-// A test that logs console.error hides a failure: make it fail instead (STYLE.md #19).
+// A test that logs console.error hides a failure: make it fail instead.
 let errors: unknown[][] = [];
 beforeEach(() => {
   errors = [];

@@ -16,7 +16,7 @@ import {
 import { z } from 'zod';
 import { conflictAs, containsPattern, logChange, requireRole } from '../access';
 
-/** The eight bytes every PNG file starts with (PNG spec §5.2). */
+/** The eight bytes every PNG file starts with (the PNG signature). */
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 export function isPng(bytes: Buffer): boolean {

@@ -23,7 +23,7 @@ import './alarms.css';
 
 type Editing<T> = T | 'new' | null;
 
-/** /alarm/settings: alarm phones (per farm or house) and alarm inputs (per gateway), spec §3. */
+/** /alarm/settings: alarm phones (per farm or house) and alarm inputs (per gateway). */
 export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
   const { t } = useTranslation();
   const { api, session } = useStores();

@@ -16,7 +16,7 @@ export interface InputDialogProps {
   onClose(): void;
 }
 
-/** Create or edit one alarm input of a gateway (spec §3). */
+/** Create or edit one alarm input of a gateway. */
 export function InputDialog({ input, places, onSave, onClose }: InputDialogProps) {
   const { t } = useTranslation();
   const gateways = places.filter((p) => p.gatewayId !== null);

@@ -44,7 +44,7 @@ const blank = (places: readonly AlarmPlace[]): AlarmPhoneInput => ({
   description: '',
 });
 
-/** Create or edit one alarm phone entry (spec §3). */
+/** Create or edit one alarm phone entry. */
 export function PhoneDialog({ phone, places, onSave, onClose }: PhoneDialogProps) {
   const { t } = useTranslation();
   const [v, set] = useSettingsForm<AlarmPhoneInput>(() => phone ?? blank(places));

@@ -1,4 +1,4 @@
-/** `YYYY-MM-DD HH:mm:ss` in the browser's time zone (spec §9's date format), or ''. */
+/** `YYYY-MM-DD HH:mm:ss` in the browser's time zone (the console's date format), or ''. */
 export function formatTime(iso: string | null): string {
   if (!iso) return '';
   const d = new Date(iso);

@@ -30,7 +30,7 @@ import { AddHouseSelect } from './comparison/AddHouseSelect';
 const GRANULARITY_KEYS = { minute: 'minute', hour: 'hour', day: 'day', month: 'monthly' } as const;
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** House comparison (spec §2/§5, issue 5.4): one metric of 1–6 houses over a window. */
+/** House comparison: one metric of 1–6 houses over a window. */
 export const ComparisonPage = observer(function ComparisonPage() {
   const { api, houses } = useStores();
   const { t, i18n } = useTranslation();
@@ -50,7 +50,7 @@ export const ComparisonPage = observer(function ComparisonPage() {
   );
 
   const add = (houseId: number) => {
-    // Spec §5: at most six; the seventh is refused with a message.
+    // At most six houses; the seventh is refused with a message.
     if (selected.length >= MAX_COMPARED_HOUSES) return setMessage(t('houses.compare.tooMany'));
     setMessage(null);
     setSelected([...selected, houseId]);

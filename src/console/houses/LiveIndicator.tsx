@@ -12,7 +12,7 @@ const INTENTS: Record<LiveState, Intent> = {
   offline: Intent.DANGER,
 };
 
-/** The live ↔ poll state, on screen (STYLE.md #8). */
+/** The live ↔ poll state, on screen (connecting → live → polling). */
 export const LiveIndicator = observer(function LiveIndicator() {
   const { live } = useStores();
   const { t } = useTranslation();

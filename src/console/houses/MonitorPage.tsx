@@ -126,7 +126,7 @@ const Curves = observer(function Curves({ house }: { house: House }) {
   );
 });
 
-/** House monitor (spec §2, issue 5.3): one house, every sensor live, its 24-hour curves. */
+/** House monitor: one house, every sensor live, its 24-hour curves. */
 export const MonitorPage = observer(function MonitorPage() {
   const { houses } = useStores();
   const { t } = useTranslation();

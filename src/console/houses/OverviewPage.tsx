@@ -143,7 +143,7 @@ const Grid = observer(function Grid({ filter }: { filter: OverviewFilter }) {
   );
 });
 
-/** House overview (spec §2, issue 5.2): one live card per house in scope. */
+/** House overview: one live card per house in scope. */
 export const OverviewPage = observer(function OverviewPage() {
   const { houses } = useStores();
   const [filter] = useState(() => new OverviewFilter(houses));

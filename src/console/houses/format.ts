@@ -26,7 +26,7 @@ export function metricText(
   if (fault) return { text: t(`houses.sentinel.${fault}`), fault };
   const value = metrics[key];
   if (value === undefined) return { text: '—', fault: null };
-  // DOMAIN.md: a negative ventilation level is the controller's "no level".
+  // A negative ventilation level is the controller's "no level".
   if (key === 'ventilation_level' && value < 0) return { text: '---', fault: null };
   const unit = METRIC_BY_KEY.get(key)?.unit ?? '';
   return { text: `${formatNumber(value)}${unit ? ` ${unit}` : ''}`, fault: null };
@@ -54,7 +54,7 @@ export function freshness(
   return { text, stale: age > STALE_AFTER_MS };
 }
 
-/** Spec §9: the alive count is shown in units of 10K. */
+/** The alive count is shown in units of 10K. */
 export function inTenThousands(count: number): string {
   return (count / 10_000).toFixed(2);
 }

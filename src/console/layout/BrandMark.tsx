@@ -11,8 +11,9 @@ export interface BrandMarkProps {
 const PNG_BASE64 = 'iVBORw0KGgo';
 
 /**
- * Spec §7 shows a non-empty logo as a JPEG data image; Roost accepts PNG logos only, so a PNG
- * is labelled as one (browsers sniff either way, but the type should say what the bytes are).
+ * The original console shows a non-empty logo as a JPEG data image; Roost accepts PNG logos
+ * only, so a PNG is labelled as one (browsers sniff either way, but the type should say what
+ * the bytes are).
  */
 export function logoSource(logo: string): string {
   if (logo.startsWith('data:')) return logo;

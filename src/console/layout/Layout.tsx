@@ -16,7 +16,7 @@ function bodyWidth(): number {
   return document.body.getBoundingClientRect().width;
 }
 
-/** Device and sidebar follow the window (spec §4). */
+/** Device and sidebar follow the window. */
 function useResponsiveSidebar(): void {
   const { ui } = useStores();
   const { pathname } = useLocation();

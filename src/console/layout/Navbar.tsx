@@ -25,10 +25,10 @@ import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import { BrandMark } from './BrandMark';
 
-/** Spec §2: the alarm badge opens the house overview. */
+/** The alarm badge opens the house overview. */
 const ALARM_TARGET = '/shack/status/overview';
 
-/** Each language named in itself (spec §2: 中文 / English). */
+/** Each language named in itself (中文 / English). */
 export const LANGUAGE_NAMES: Record<Locale, string> = { zh: '中文', en: 'English' };
 
 function useFullscreen(): [boolean, () => void] {
@@ -67,7 +67,7 @@ const AlarmBadge = observer(function AlarmBadge() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   if (alarms.activeCount <= 0) return null;
-  // The number is every open alarm (spec §2); red while someone still has to answer one, like
+  // The number is every open alarm; red while someone still has to answer one, like
   // the wall screen's pulsing farms, and orange once all are acknowledged but not yet cleared.
   const waiting = Math.min(alarms.unacknowledgedCount, alarms.activeCount);
   const label =
@@ -97,7 +97,7 @@ export interface LanguageMenuProps {
   compact?: boolean;
 }
 
-/** The language switch of spec §2: 中文 / English, remembered in the `language` cookie. */
+/** The language switch: 中文 / English, remembered in the `language` cookie. */
 export const LanguageMenu = observer(function LanguageMenu({ compact = false }: LanguageMenuProps) {
   const { ui } = useStores();
   const { t, i18n } = useTranslation();
@@ -140,7 +140,7 @@ export const LanguageMenu = observer(function LanguageMenu({ compact = false }: 
   );
 });
 
-/** The current page's title, after its menu group's (the top bar's title, spec §2). */
+/** The current page's title, after its menu group's (the top bar's title). */
 function PageTitle() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
@@ -171,7 +171,10 @@ export interface NavbarProps {
   userButtonRef: RefObject<HTMLButtonElement | null>;
 }
 
-/** The top bar of spec §2. */
+/**
+ * The top bar: sidebar toggle, logo, page title, alarm badge, full screen, language, settings
+ * and user menu.
+ */
 export const Navbar = observer(function Navbar({
   onChangePassword,
   onSettings,

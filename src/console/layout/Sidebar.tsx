@@ -78,7 +78,7 @@ function MenuGroup({ route, fullPath }: MenuEntryProps) {
   );
 }
 
-/** The collapsible menu of spec §2, built from the routes the user may open. */
+/** The collapsible menu, built from the routes the user may open. */
 export const Sidebar = observer(function Sidebar({ onEscape }: { onEscape: () => void }) {
   const { permission, ui } = useStores();
   const { t } = useTranslation();

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type TabView } from '../../stores/TabsStore';
 
-/** Spec §9: the tab context menu is 105 px wide. */
+/** The tab context menu is 105 px wide. */
 export const CONTEXT_MENU_WIDTH_PX = 105;
 
 export type TabAction = 'refresh' | 'close' | 'closeOthers' | 'closeAll';
@@ -18,7 +18,7 @@ export interface TabContextMenuProps {
   onClose: () => void;
 }
 
-/** Refresh, close, close others, close all (spec §2), at the pointer. */
+/** Refresh, close, close others, close all, at the pointer. */
 export function TabContextMenu({ view, left, top, onAction, onClose }: TabContextMenuProps) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);

@@ -16,7 +16,7 @@ interface MenuState {
   top: number;
 }
 
-/** The tab strip of visited views (spec §2). */
+/** The tab strip of visited views. */
 export const TabStrip = observer(function TabStrip() {
   const { tabs } = useStores();
   const { t } = useTranslation();

@@ -66,7 +66,7 @@ export const LogPage = observer(function LogPage() {
       );
     }
   };
-  // Spec §5: above 15,000 rows the user is warned before the download starts.
+  // Above 15,000 rows the user is warned before the download starts.
   const askExport = (format: Format) =>
     list.total > EXPORT_WARN_ROWS ? setPending(format) : void download(format);
   const setDate = (key: 'from' | 'to', value: string) => {

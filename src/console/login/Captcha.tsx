@@ -7,7 +7,7 @@ export interface CaptchaProps {
   onReplace: () => void;
 }
 
-/** The captcha image, replaced on click (spec §2). */
+/** The captcha image, replaced on click. */
 export function Captcha({ image, onReplace }: CaptchaProps) {
   const { t } = useTranslation();
   return (

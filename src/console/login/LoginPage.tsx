@@ -29,7 +29,7 @@ import {
 
 const FIELDS: readonly LoginField[] = ['username', 'password', 'code'];
 
-/** /login: user name, password and captcha (spec §2, §5). */
+/** /login: user name, password and captcha. */
 export const LoginPage = observer(function LoginPage() {
   const stores = useStores();
   const { t } = useTranslation();
@@ -72,7 +72,7 @@ export const LoginPage = observer(function LoginPage() {
       });
       await navigate(safeRedirect(params.get('redirect')), { replace: true });
     } catch {
-      // The client showed the server's message for 5 s (spec §8); a used captcha is spent.
+      // The client showed the server's message for 5 s; a used captcha is spent.
       setSending(false);
       replaceCaptcha();
     }

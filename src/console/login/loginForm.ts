@@ -13,7 +13,7 @@ export interface LoginFieldError {
   params?: { min: number };
 }
 
-/** Spec §5: the user name is trimmed, the password has at least 5 characters, a code is needed. */
+/** The user name is trimmed, the password has at least 5 characters, a code is needed. */
 export function validateLoginField(
   field: LoginField,
   form: LoginForm,

@@ -4,7 +4,7 @@ import { REDIRECT_PREFIX } from '../routes';
 
 /**
  * /redirect/{fullPath}: a tab refresh comes here and goes straight back, so the page is
- * mounted afresh (spec §2).
+ * mounted afresh.
  */
 export function RedirectPage() {
   const location = useLocation();

@@ -38,7 +38,7 @@ export interface ChangePasswordDialogProps {
 
 const FIELDS: readonly PasswordField[] = ['oldPassword', 'newPassword', 'confirmPassword'];
 
-/** The change password dialog of spec §2/§4/§5. */
+/** The change password dialog. */
 export const ChangePasswordDialog = observer(function ChangePasswordDialog({
   isOpen,
   onClose,
@@ -52,7 +52,7 @@ export const ChangePasswordDialog = observer(function ChangePasswordDialog({
   const [sending, setSending] = useState(false);
   const edition = config.edition;
 
-  /** Opens with a reset form and cleared validation (spec §4). */
+  /** Opens with a reset form and cleared validation. */
   const handleOpening = () => {
     setForm(EMPTY_PASSWORD_FORM);
     setErrors({});

@@ -26,7 +26,10 @@ export interface PasswordFieldError {
   params?: { min: number };
 }
 
-/** The rules of spec §5 for one field; the new password's rule is the edition's (shared with the server). */
+/**
+ * The rules for one field (old password required, new password typed twice alike); the new
+ * password's rule is the edition's (shared with the server).
+ */
 export function validatePasswordField(
   field: PasswordField,
   form: PasswordForm,

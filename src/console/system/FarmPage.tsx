@@ -38,7 +38,7 @@ function flatten(nodes: FarmNode[]): FarmNode[] {
   return nodes.flatMap((n) => [n, ...flatten(n.children)]);
 }
 
-/** /system/farm: the tree group → company → farm, and the selected farm's houses (issue 8 §3). */
+/** /system/farm: the tree group → company → farm, and the selected farm's houses. */
 export const FarmPage = observer(function FarmPage() {
   const { t, i18n } = useTranslation();
   const { system, session } = useStores();

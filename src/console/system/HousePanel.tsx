@@ -33,7 +33,7 @@ type Editing =
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** The houses of one farm with gateway (token shown once, rotatable) and flock (issue 8 §3). */
+/** The houses of one farm with gateway (token shown once, rotatable) and flock. */
 export const HousePanel = observer(function HousePanel({ farm, onChanged }: HousePanelProps) {
   const { t, i18n } = useTranslation();
   const { system } = useStores();

@@ -22,7 +22,7 @@ export interface OrgDialogProps {
 
 const FIELDS = ['name', 'code', 'principal', 'officeTel', 'mobile', 'fax', 'email'] as const;
 
-/** Create or edit an organisation (spec §3 fields). */
+/** Create or edit an organisation. */
 export function OrgDialog({ org, onSave, onClose }: OrgDialogProps) {
   const { t } = useTranslation();
   const [form, setForm] = useState({

@@ -14,7 +14,7 @@ import './parts/admin.css';
 
 const FILTERS = { keyword: '' };
 
-/** /system/org: organisations, administrators only (issue 8 §1). */
+/** /system/org: organisations, administrators only. */
 export const OrgPage = observer(function OrgPage() {
   const { t } = useTranslation();
   const stores = useStores();

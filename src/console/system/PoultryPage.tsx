@@ -15,7 +15,7 @@ import './parts/admin.css';
 
 const FILTERS = { keyword: '' };
 
-/** /system/poultry: breeds, their per-age grid and immune reminders (issue 8 §4). */
+/** /system/poultry: breeds, their per-age grid and immune reminders. */
 export const PoultryPage = observer(function PoultryPage() {
   const { t } = useTranslation();
   const { system } = useStores();

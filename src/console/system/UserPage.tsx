@@ -23,7 +23,7 @@ import './parts/admin.css';
 
 const FILTERS = { keyword: '', roleKey: '' };
 
-/** /system/user: users below the caller's role, inside its scope (issue 8 §2). */
+/** /system/user: users below the caller's role, inside its scope. */
 export const UserPage = observer(function UserPage() {
   const { t } = useTranslation();
   const { system, session } = useStores();

@@ -7,7 +7,7 @@ import { SCREEN_PATH } from '../paths';
 import { useStores } from '../useStores';
 import { KioskLinksDialog } from './KioskLinks';
 
-/** Spec §2: the data screen's address; its language query is 1 for English, 0 for Chinese. */
+/** The data screen's address; its language query is 1 for English, 0 for Chinese. */
 export function screenAddress(language: 'en' | 'zh'): string {
   return `${SCREEN_PATH}?language=${language === 'en' ? 1 : 0}`;
 }

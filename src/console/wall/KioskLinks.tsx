@@ -34,7 +34,7 @@ export interface KioskLinksDialogProps {
 }
 
 /**
- * Kiosk links of the wall (issue 7): create one with its scope (every farm, or chosen farms),
+ * Kiosk links of the wall: create one with its scope (every farm, or chosen farms),
  * see the link once, list and revoke them. Administrators only (the page and the API both say so).
  */
 export const KioskLinksDialog = observer(function KioskLinksDialog({

@@ -2,8 +2,9 @@ import { MapLibreOverlay, type MapLibreOverlayProps } from '@deck.gl/maplibre';
 import { useControl } from 'react-map-gl/maplibre';
 
 /**
- * deck.gl over MapLibre (STACK.md trap 4: not @deck.gl/mapbox). Overlaid, not interleaved:
- * interleaving can corrupt MapLibre's symbol layers.
+ * deck.gl over MapLibre with `@deck.gl/maplibre`, not `@deck.gl/mapbox`, whose overlay crashes
+ * every frame on maplibre 6. Overlaid, not interleaved: interleaving can corrupt MapLibre's
+ * symbol layers.
  */
 export function DeckOverlay(props: MapLibreOverlayProps) {
   const overlay = useControl<MapLibreOverlay>(

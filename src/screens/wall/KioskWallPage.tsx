@@ -42,7 +42,7 @@ function createKiosk(
 }
 
 /**
- * /screenDatav/kiosk#<token>: the wall opened by a kiosk link (issue 7), without a sign-in.
+ * /screenDatav/kiosk#<token>: the wall opened by a kiosk link, without a sign-in.
  * Read-only: houses do not open the console's monitor. The server scopes what it sees and ends
  * its socket when the link is revoked; the next answer (401) puts this screen in its place.
  */

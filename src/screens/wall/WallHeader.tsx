@@ -73,7 +73,7 @@ export const WallHeader = observer(function WallHeader({ store, sound, badge }: 
   );
 });
 
-/** Issue 7: data older than a minute says so across the top of the map. */
+/** Data older than a minute says so across the top of the map. */
 export const StaleBanner = observer(function StaleBanner({ store }: WallPanelProps) {
   const { t } = useTranslation();
   if (!store.stale) return null;

@@ -16,7 +16,8 @@ import { wallMapStyle } from './mapStyle';
 import { boundsOf } from './wallModel';
 import { type WallStore } from './WallStore';
 
-// STACK.md trap 3: Vite does not emit maplibre 6's worker; hand it the URL of the file it emits.
+// Vite does not emit maplibre 6's worker (the map stays blank); hand it the URL of the file it
+// emits.
 setWorkerUrl(workerUrl);
 
 type AreaFeature = Feature<AreaGeometry, { adcode?: string; id?: string }>;

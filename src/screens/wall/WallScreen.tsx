@@ -11,7 +11,7 @@ import { WallCounters, WallLegend, WallTicker, WallToday } from './WallPanels';
 import { WallStore, type WallSources } from './WallStore';
 import './screen.css';
 
-/** Spec §2: `?language=1` is English, `0` Chinese; anything else keeps the console's. */
+/** `?language=1` is English, `0` Chinese; anything else keeps the console's. */
 export function languageOfQuery(value: string | null): 'en' | 'zh' | null {
   return value === '0' ? 'zh' : value === '1' ? 'en' : null;
 }
@@ -26,8 +26,8 @@ export interface WallScreenProps {
 }
 
 /**
- * The alarm overview wall (issue 7), whoever feeds it. Dark (STYLE.md #14), sized to the
- * viewport with nothing to scroll. The language follows `?language=` (spec §2).
+ * The alarm overview wall, whoever feeds it. Dark (`Classes.DARK`), sized to the
+ * viewport with nothing to scroll. The language follows `?language=`.
  */
 export const WallScreen = observer(function WallScreen({
   sources,

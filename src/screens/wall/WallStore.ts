@@ -284,7 +284,7 @@ export class WallStore {
     }
   }
 
-  /** The map file, fetched once per map type (STYLE.md #13). */
+  /** The map file, fetched once per map type (deck.gl wants GeoJSON loaded once). */
   private async loadRegions(mapType: '1' | '2'): Promise<Regions> {
     const url = mapType === '2' ? GEO_FILES.worldCountries : GEO_FILES.chinaProvinces;
     const response = await fetch(url);

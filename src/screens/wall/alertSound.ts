@@ -13,7 +13,7 @@ const GAP_S = 0.12;
 const MIN_INTERVAL_MS = 2_000;
 
 /**
- * The optional audible alert (issue 7): off by default, switched on per severity by a click,
+ * The optional audible alert: off by default, switched on per severity by a click,
  * which is also the user gesture browsers require before a page may play sound.
  */
 export class AlertSound {

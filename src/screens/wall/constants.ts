@@ -1,6 +1,6 @@
 import { type WallState } from '../../contract/wall';
 
-/** DOMAIN.md's overview colours, as deck.gl RGB. */
+/** The overview colours of the house states, as deck.gl RGB. */
 export const STATE_RGB: Record<WallState, [number, number, number]> = {
   normal: [0x67, 0xc3, 0x37],
   alarm: [0xf6, 0x6c, 0x6c],
@@ -12,9 +12,9 @@ export const STATE_HEX: Record<WallState, string> = {
   offline: '#91949a',
 };
 
-/** Issue 7: data older than a minute is called stale on the wall. */
+/** Data older than a minute is called stale on the wall. */
 export const STALE_AFTER_MS = 60_000;
-/** Issue 7: back to the whole map after a minute without a touch. */
+/** Back to the whole map after a minute without a touch. */
 export const IDLE_RESET_MS = 60_000;
 /** The clock and the data's age are shown to the second. */
 export const CLOCK_TICK_MS = 1_000;
@@ -27,7 +27,7 @@ export const TICKER_MAX_ENTRIES = 40;
 export const MAP_REFETCH_DEBOUNCE_MS = 1_000;
 /** After an acknowledgement (one at a time, by hand) the farms are fetched again almost at once. */
 export const ACK_REFETCH_DELAY_MS = 100;
-/** Today's alarms by cause change slowly; the console's own poll rate (spec §9) is enough. */
+/** Today's alarms by cause change slowly; the console's own poll rate (30 s) is enough. */
 export const TODAY_POLL_MS = 30_000;
 /** Farm point radius at 1920 px wide: a base plus a term growing with the house count. */
 export const POINT_BASE_PX = 7;

@@ -12,7 +12,7 @@ export interface WallHouseInput {
   live: Pick<HouseLive, 'online' | 'alarm' | 'metrics'>;
 }
 
-/** DOMAIN.md: an open alarm outweighs a lost connection, which outweighs normal. */
+/** An open alarm outweighs a lost connection, which outweighs normal. */
 export function houseState(house: Pick<WallHouseInput, 'live'>): WallState {
   if (house.live.alarm.count > 0) return 'alarm';
   if (!house.live.online) return 'offline';

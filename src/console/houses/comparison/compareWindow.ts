@@ -4,7 +4,7 @@ export const WINDOWS = ['week', 'month', 'quarter', 'custom'] as const;
 export type CompareWindow = (typeof WINDOWS)[number];
 
 const DAY_MS = 86_400_000;
-/** Spec §9: latest week, month, three months. */
+/** Comparison windows: latest week, month, three months. */
 const WINDOW_DAYS: Record<Exclude<CompareWindow, 'custom'>, number> = {
   week: 7,
   month: 30,

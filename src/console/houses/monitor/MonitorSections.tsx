@@ -6,7 +6,7 @@ import { GATEWAY_TYPES, isGatewayTypeKey } from '../../../contract/gatewayTypes'
 import { type House } from '../../../stores/HousesStore';
 import { formatNumber, formatTime, metricText, modeText } from '../format';
 
-/** Set-points shown beside a sensor (dotted lines on its chart, DOMAIN.md). */
+/** Set-points shown beside a sensor (dotted lines on its chart). */
 const SET_POINTS: Record<string, string> = { temperature: 'temperature_target' };
 const HIDDEN = new Set([
   'temperature_target',
@@ -89,7 +89,7 @@ export const DevicesCard = observer(function DevicesCard({ house }: { house: Hou
               minimal
               intent={device.state === 3 ? 'danger' : device.state === 0 ? 'none' : 'success'}
             >
-              {/* DOMAIN.md: the opening degree replaces the state when present. */}
+              {/* The opening degree replaces the state when present. */}
               {device.opening !== undefined
                 ? `${formatNumber(device.opening)} %`
                 : t(`houses.deviceState.s${device.state}` as 'houses.deviceState.s0')}

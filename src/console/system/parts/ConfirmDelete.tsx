@@ -5,13 +5,13 @@ import { useTranslation } from 'react-i18next';
 export interface ConfirmDeleteProps {
   /** What is about to be deleted; null closes the dialog. */
   name: string | null;
-  /** How many rows remain after the delete (spec §5: the confirm shows it). */
+  /** How many rows remain after the delete (the confirm shows it). */
   remaining: number;
   onConfirm(): void;
   onCancel(): void;
 }
 
-/** The "delete permanently" confirmation of spec §8, with the remaining count of spec §5. */
+/** The "delete permanently" confirmation, with the count of rows that remain. */
 export function ConfirmDelete({ name, remaining, onConfirm, onCancel }: ConfirmDeleteProps) {
   const { t } = useTranslation();
   return (

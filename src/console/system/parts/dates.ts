@@ -1,4 +1,4 @@
-/** `YYYY-MM-DD HH:mm:ss` in the browser's zone (spec §9 default date format). */
+/** `YYYY-MM-DD HH:mm:ss` in the browser's zone (the console's default date format). */
 export function formatLocal(iso: string | null): string {
   if (!iso) return '';
   const d = new Date(iso);

@@ -1,7 +1,7 @@
 import { Intent } from '@blueprintjs/core';
 import { NOTIFICATION_MS, showErrorToast, showToast } from '../../toaster';
 
-/** A 2 s success notification (spec §8/§9). */
+/** A 2 s success notification. */
 export function notifySuccess(message: string): void {
   showToast({ message, intent: Intent.SUCCESS, timeoutMs: NOTIFICATION_MS });
 }
