@@ -1,6 +1,6 @@
 /**
  * What every export shares (operation log, comparison table, trends): cells a spreadsheet will
- * never run, and dates in the spec's format.
+ * never run, and dates as year-month-day hour:minute:second.
  */
 
 /**

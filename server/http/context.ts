@@ -44,7 +44,7 @@ export function sourceOf(request: FastifyRequest): LogSource {
     : 'computer';
 }
 
-/** Reads the token from `Authorization: Bearer x` or a bare `Authorization: x` (the spec's client). */
+/** Reads the token from `Authorization: Bearer x` or a bare `Authorization: x` (what the original console's client sends). */
 export function tokenOf(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;

@@ -11,7 +11,7 @@ export const captchaSchema = z.object({ codeId: z.string(), image: z.string() })
 export type Captcha = z.infer<typeof captchaSchema>;
 
 /**
- * POST /api/login. The spec names the captcha field both `code` and `verifycode`: either is
+ * POST /api/login. The original console's clients name the captcha field both `code` and `verifycode`: either is
  * accepted. The user name is trimmed.
  */
 export const loginRequestSchema = z
@@ -31,7 +31,7 @@ export type LoginRequest = z.input<typeof loginRequestSchema>;
 export const loginResponseSchema = z.object({ userId: z.number().int(), token: z.string() });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
-/** GET /api/user/getCurrent; flags are the strings '1' / '0' as the spec has them. */
+/** GET /api/user/getCurrent; flags are the strings '1' / '0', as the original API has them. */
 export const currentUserSchema = z.object({
   userId: z.number().int(),
   username: z.string(),

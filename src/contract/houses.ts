@@ -21,7 +21,7 @@ const idList = z
   );
 
 /**
- * The comparison's x axis: `time` (bucket start), or `age` (beyond the spec): each house's
+ * The comparison's x axis: `time` (bucket start), or `age` (a Roost addition): each house's
  * points placed at the day of age of its flock, so flocks placed on different dates line up,
  * with the breed's standard curve beside them.
  */

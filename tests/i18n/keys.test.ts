@@ -42,7 +42,7 @@ describe('translations', () => {
     expect(mismatched).toEqual([]);
   });
 
-  it('names the product as the spec does in both languages', () => {
+  it('names the product by its given title in both languages', () => {
     expect(en.app.title).toBe('IoT data management platform');
     expect(zh.app.title).toBe('物联网数据管理平台');
   });

@@ -25,7 +25,7 @@ describe.each(testDatabaseTargets())('sign-in on $name', (target) => {
     await Promise.all([t?.close(), withCaptcha?.close()]);
   });
 
-  it('signs in the demo administrator and answers the current user as the spec shapes it', async () => {
+  it('signs in the demo administrator and answers the current user in the shape the console reads', async () => {
     const token = await t.signIn('  admin  ');
     expect(token.length).toBeGreaterThanOrEqual(43); // 256 bits in base64url
     const res = await t.app.inject({

@@ -9,7 +9,7 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-/** A loopback TCP proxy for fault tests (RELIABILITY.md: toxiproxy is not available). */
+/** A loopback TCP proxy for fault tests (toxiproxy cannot be installed here). */
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const pairs = new Set<[Socket, Socket]>();
   let holding = false;

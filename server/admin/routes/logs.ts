@@ -30,7 +30,7 @@ type LogFilters = ReturnType<typeof logQuerySchema.parse>;
 /**
  * Who reads which entries: administrators all; everyone else the entries about houses in
  * their scope and their own changes (a manager's users' account changes carry no house, and
- * the spec leaves this open: own + houses is the narrow, safe reading).
+ * nothing more was asked for: own + houses is the narrow, safe reading).
  */
 async function visibleTo(db: Db, user: SessionUser): Promise<SQL | undefined> {
   const scope = await scopeOf(db, user);

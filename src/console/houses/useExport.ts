@@ -8,7 +8,7 @@ import { useStores } from '../useStores';
 import { downloadExport, ExportError } from './housesApi';
 
 /**
- * Starts an export download with the spec's messages: a warning above 15,000 rows ('Too much
+ * Starts an export download with the product's messages: a warning above 15,000 rows ('Too much
  * data to export please wait'), 'No data has been found' for an empty table, 'File export
  * failed' otherwise.
  */
