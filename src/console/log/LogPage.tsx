@@ -11,7 +11,7 @@ import {
 import { DownloadIcon, SearchIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
-import { EXPORT_WARN_ROWS, LOG_COLUMNS, type LogRow } from '../../contract/admin';
+import { EXPORT_WARN_ROWS, LOG_COLUMNS, logRowSchema } from '../../contract/admin';
 import { LOG_SOURCES } from '../../contract/domain';
 import { AdminListStore } from '../../stores/AdminListStore';
 import { downloadFile } from '../../stores/AdminFiles';
@@ -31,7 +31,7 @@ export const LogPage = observer(function LogPage() {
   const { t, i18n } = useTranslation();
   const stores = useStores();
   const [list] = useState(
-    () => new AdminListStore<LogRow, typeof FILTERS>(stores.api, '/log/list', FILTERS),
+    () => new AdminListStore(stores.api, '/log/list', FILTERS, logRowSchema),
   );
   const [local, setLocal] = useState({ from: '', to: '' });
   const [pending, setPending] = useState<Format | null>(null);
