@@ -1,10 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { readConfig } from '../server/config';
 import { DEMO_PASSWORD } from '../server/demo/demoFarms';
 import type { HouseLiveState } from '../server/houses/state';
-import { startRoost, type RunningRoost } from '../server/roost';
+import { type RunningRoost } from '../server/roost';
+import { startConsoleServer } from './consoleServer';
 
 /**
  * The house overview with HOUSES houses: time to first render of the card grid, and
@@ -176,18 +176,7 @@ const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 export async function benchOverview(): Promise<OverviewBench> {
-  const config = readConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: 'memory://',
-    MQTT_PORT: '0',
-    ROOST_DEMO: '1',
-    ROOST_CAPTCHA: 'off',
-    ROOST_SIMULATOR: 'off',
-    LOG_LEVEL: 'silent',
-  });
-  const staticDir = path.resolve(process.env.BENCH_DIST_DIR ?? 'dist');
-  const roost = await startRoost({ ...config, staticDir });
+  const roost = await startConsoleServer();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],

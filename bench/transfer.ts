@@ -1,7 +1,6 @@
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import { readConfig } from '../server/config';
 import { DEMO_PASSWORD } from '../server/demo/demoFarms';
-import { startRoost } from '../server/roost';
+import { startConsoleServer } from './consoleServer';
 
 /**
  * What a first visit costs on the wire: bytes transferred (as sent, compressed when the
@@ -92,18 +91,7 @@ async function firstCardOnSlowLink(browser: Browser, url: string, cookies: Cooki
 }
 
 export async function benchTransfer(): Promise<TransferBench> {
-  const roost = await startRoost(
-    readConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: 'memory://',
-      MQTT_PORT: '0',
-      ROOST_DEMO: '1',
-      ROOST_CAPTCHA: 'off',
-      ROOST_SIMULATOR: 'off',
-      LOG_LEVEL: 'silent',
-    }),
-  );
+  const roost = await startConsoleServer();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],

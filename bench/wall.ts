@@ -1,11 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { readConfig } from '../server/config';
 import { DEMO_PASSWORD } from '../server/demo/demoFarms';
 import type { HouseLiveState } from '../server/houses/state';
-import { startRoost } from '../server/roost';
+import { startConsoleServer } from './consoleServer';
 
 /**
  * The wall under load: FARMS extra farms (one house each) whose houses all change once
@@ -45,18 +43,7 @@ const pct = (sorted: number[], p: number) =>
   Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0) * 10) / 10;
 
 export async function benchWall(minutes: number): Promise<WallBenchResult> {
-  const config = readConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: 'memory://',
-    MQTT_PORT: '0',
-    ROOST_DEMO: '1',
-    ROOST_CAPTCHA: 'off',
-    ROOST_SIMULATOR: 'off',
-    LOG_LEVEL: 'silent',
-  });
-  const staticDir = path.resolve(process.env.BENCH_DIST_DIR ?? 'dist');
-  const roost = await startRoost({ ...config, staticDir });
+  const roost = await startConsoleServer();
   const { database } = roost;
   await database.query(
     `insert into farms (org_id, parent_id, level, name, province_adcode, province_name, longitude, latitude)

@@ -1,0 +1,22 @@
+import path from 'node:path';
+import { readConfig } from '../server/config';
+import { startRoost, type RunningRoost } from '../server/roost';
+
+/**
+ * A demo server in memory (no simulated gateways, so the bench alone decides what arrives)
+ * that serves the built console from BENCH_DIST_DIR (default dist/): what the browser parts of
+ * the bench load.
+ */
+export async function startConsoleServer(): Promise<RunningRoost> {
+  const config = readConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: 'memory://',
+    MQTT_PORT: '0',
+    ROOST_DEMO: '1',
+    ROOST_CAPTCHA: 'off',
+    ROOST_SIMULATOR: 'off',
+    LOG_LEVEL: 'silent',
+  });
+  return startRoost({ ...config, staticDir: path.resolve(process.env.BENCH_DIST_DIR ?? 'dist') });
+}
