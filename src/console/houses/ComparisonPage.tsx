@@ -3,7 +3,6 @@ import {
   Callout,
   Card,
   FormGroup,
-  HTMLSelect,
   InputGroup,
   Intent,
   NonIdealState,
@@ -26,6 +25,7 @@ import { useStores } from '../useStores';
 import { pointsOf, windowRange, WINDOWS, type CompareWindow } from './comparison/compareWindow';
 import { ComparisonView } from './comparison/ComparisonView';
 import { AddHouseSelect } from './comparison/AddHouseSelect';
+import { ToolbarSelect } from './comparison/ToolbarSelect';
 
 const GRANULARITY_KEYS = { minute: 'minute', hour: 'hour', day: 'day', month: 'monthly' } as const;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -88,42 +88,20 @@ export const ComparisonPage = observer(function ComparisonPage() {
           >
             <AddHouseSelect id="compare-add" options={options} onAdd={add} />
           </FormGroup>
-          <FormGroup
+          <ToolbarSelect
+            id="compare-metric"
             label={t('houses.compare.metric')}
-            labelFor="compare-metric"
-            style={{ marginBottom: 0 }}
-          >
-            <HTMLSelect
-              value={metric}
-              id="compare-metric"
-              data-testid="compare-metric"
-              onChange={(e) => setMetric(e.currentTarget.value)}
-            >
-              {METRICS.map((m) => (
-                <option key={m.key} value={m.key}>
-                  {m.label[lang]}
-                </option>
-              ))}
-            </HTMLSelect>
-          </FormGroup>
-          <FormGroup
+            value={metric}
+            options={METRICS.map((m) => ({ value: m.key, label: m.label[lang] }))}
+            onChange={setMetric}
+          />
+          <ToolbarSelect
+            id="compare-window"
             label={t('houses.compare.window')}
-            labelFor="compare-window"
-            style={{ marginBottom: 0 }}
-          >
-            <HTMLSelect
-              value={span}
-              id="compare-window"
-              data-testid="compare-window"
-              onChange={(e) => setSpan(e.currentTarget.value as CompareWindow)}
-            >
-              {WINDOWS.map((w) => (
-                <option key={w} value={w}>
-                  {t(`houses.compare.${w}`)}
-                </option>
-              ))}
-            </HTMLSelect>
-          </FormGroup>
+            value={span}
+            options={WINDOWS.map((w) => ({ value: w, label: t(`houses.compare.${w}`) }))}
+            onChange={setSpan}
+          />
           {span === 'custom' && (
             <>
               <FormGroup
@@ -152,24 +130,16 @@ export const ComparisonPage = observer(function ComparisonPage() {
               </FormGroup>
             </>
           )}
-          <FormGroup
+          <ToolbarSelect
+            id="compare-granularity"
             label={t('houses.compare.granularity')}
-            labelFor="compare-granularity"
-            style={{ marginBottom: 0 }}
-          >
-            <HTMLSelect
-              value={granularity}
-              id="compare-granularity"
-              data-testid="compare-granularity"
-              onChange={(e) => setGranularity(e.currentTarget.value as TrendGranularity)}
-            >
-              {TREND_GRANULARITIES.map((g) => (
-                <option key={g} value={g}>
-                  {t(`houses.compare.${GRANULARITY_KEYS[g]}`)}
-                </option>
-              ))}
-            </HTMLSelect>
-          </FormGroup>
+            value={granularity}
+            options={TREND_GRANULARITIES.map((g) => ({
+              value: g,
+              label: t(`houses.compare.${GRANULARITY_KEYS[g]}`),
+            }))}
+            onChange={setGranularity}
+          />
           <Switch
             label={t('houses.compare.alignByAge')}
             checked={align === 'age'}
