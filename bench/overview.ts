@@ -182,6 +182,7 @@ export async function benchOverview(): Promise<OverviewBench> {
     DATA_DIR: 'memory://',
     MQTT_PORT: '0',
     ROOST_DEMO: '1',
+    ROOST_DEMO_HISTORY: 'off',
     ROOST_CAPTCHA: 'off',
     ROOST_SIMULATOR: 'off',
     LOG_LEVEL: 'silent',

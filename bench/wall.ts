@@ -51,6 +51,7 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
     DATA_DIR: 'memory://',
     MQTT_PORT: '0',
     ROOST_DEMO: '1',
+    ROOST_DEMO_HISTORY: 'off',
     ROOST_CAPTCHA: 'off',
     ROOST_SIMULATOR: 'off',
     LOG_LEVEL: 'silent',
