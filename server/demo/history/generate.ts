@@ -162,7 +162,11 @@ export function splitSentinels(values: Record<string, number>): {
   return { metrics, faults };
 }
 
-/** Adds a reading to its hour as the writer does: float4 values, min, max, sum, n. */
+/**
+ * Adds a reading to its hour: min, max, sum, n. The model's values as they are (1–3 decimals),
+ * not float4-rounded as the live writer sums them: a real column reads "23.4" as the same float4
+ * either way, and the short text is a good part of what PGlite spends parsing months of rows.
+ */
 export function addToHour(
   hours: Map<number, Bucket>,
   ts: number,
@@ -176,7 +180,7 @@ export function addToHour(
   for (let m = 0; m < WIDTH; m += 1) {
     const raw = metrics[METRIC_KEYS[m]!];
     if (raw === undefined) continue;
-    const v = Math.fround(raw);
+    const v = raw;
     const at = m * 4;
     if (agg[at + 3] === 0) {
       agg[at] = v;

@@ -23,8 +23,8 @@ const DAY_MS = 24 * HOUR_MS;
 export const HISTORY_DAYS = 91;
 /** Raw readings for the last two days: the monitor's 24-hour curve and the day before it. */
 export const RAW_HOURS = 48;
-/** Older past is stepped every 15 minutes: four readings an hour make its hourly rollups. */
-const COARSE_STEP_MS = 15 * 60_000;
+/** Older past is stepped every 20 minutes: three readings an hour make its hourly rollups. */
+const COARSE_STEP_MS = 20 * 60_000;
 /**
  * The past's raw readings come at a real gateway's default interval (a minute), not the live
  * demo's 30 s: half the work at a cold start, and a minute-resolution day curve all the same.
@@ -208,10 +208,14 @@ function bucketParams(
   for (const m of metrics) {
     for (let part = 0; part < 4; part += 1) {
       const c = m * 4 + part;
+      // Sums to 4 decimals: exact enough for a mean, and short text to parse.
+      const value = part === 2 ? (v: number) => Math.round(v * 1e4) / 1e4 : (v: number) => v;
       // n = 0: the metric had no value in the bucket; its min, max and sum stay null.
       columns.push(
         arrayLiteral(
-          list.map(([, row]) => (part === 3 || row.agg[m * 4 + 3] !== 0 ? row.agg[c]! : null)),
+          list.map(([, row]) =>
+            part === 3 || row.agg[m * 4 + 3] !== 0 ? value(row.agg[c]!) : null,
+          ),
         ),
       );
     }
