@@ -65,6 +65,7 @@ export async function benchAlarms(): Promise<AlarmFigures> {
     PORT: '0',
     DATA_DIR: 'memory://',
     ROOST_DEMO: '1',
+    ROOST_DEMO_HISTORY: 'off',
     ROOST_CAPTCHA: 'off',
     LOG_LEVEL: 'silent',
   });

@@ -3,9 +3,9 @@ import { readConfig } from '../server/config';
 import { startRoost, type RunningRoost } from '../server/roost';
 
 /**
- * A demo server in memory (no simulated gateways, so the bench alone decides what arrives)
- * that serves the built console from BENCH_DIST_DIR (default dist/): what the browser parts of
- * the bench load.
+ * A demo server in memory, without simulated gateways or a demo past (the bench alone decides
+ * what is there), that serves the built console from BENCH_DIST_DIR (default dist/): what the
+ * browser parts of the bench load.
  */
 export async function startConsoleServer(): Promise<RunningRoost> {
   const config = readConfig({
@@ -14,6 +14,7 @@ export async function startConsoleServer(): Promise<RunningRoost> {
     DATA_DIR: 'memory://',
     MQTT_PORT: '0',
     ROOST_DEMO: '1',
+    ROOST_DEMO_HISTORY: 'off',
     ROOST_CAPTCHA: 'off',
     ROOST_SIMULATOR: 'off',
     LOG_LEVEL: 'silent',

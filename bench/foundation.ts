@@ -21,7 +21,14 @@ export async function benchFoundation(): Promise<FoundationFigures> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'roost-bench-'));
   try {
     const port = await freePort();
-    const env = { PORT: String(port), MQTT_PORT: '0', DATA_DIR: dataDir, ROOST_CAPTCHA: 'off' };
+    // The plain server's start: a new demo's past has a figure of its own (demoHistory.ts).
+    const env = {
+      PORT: String(port),
+      MQTT_PORT: '0',
+      DATA_DIR: dataDir,
+      ROOST_CAPTCHA: 'off',
+      ROOST_DEMO_HISTORY: 'off',
+    };
     const base = `http://127.0.0.1:${port}`;
 
     const cold = await timeToHealth(env, base);

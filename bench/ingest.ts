@@ -34,6 +34,7 @@ async function startBenchServer(target: DatabaseTarget | null): Promise<RunningB
     MQTT_PORT: String(mqttPort),
     DATA_DIR: dataDir,
     ROOST_DEMO: '1',
+    ROOST_DEMO_HISTORY: 'off',
     ROOST_SIMULATOR: 'off',
     ROOST_CAPTCHA: 'off',
   };
@@ -135,7 +136,10 @@ async function bareUnnest(target: DatabaseTarget | null, rows: number): Promise<
   const dataDir = mkdtempSync(path.join(tmpdir(), 'roost-bare-'));
   const database = await openDatabase(target ?? { kind: 'pglite', dataDir });
   try {
-    await bootstrap({ ...readConfig({ DATA_DIR: dataDir, ROOST_DEMO: '1' }) }, database);
+    await bootstrap(
+      { ...readConfig({ DATA_DIR: dataDir, ROOST_DEMO: '1', ROOST_DEMO_HISTORY: 'off' }) },
+      database,
+    );
     const gateways = readDemoGateways(dataDir).slice(0, GATEWAYS);
     const now = Date.now();
     const readings: Reading[] = [];

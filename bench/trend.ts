@@ -88,7 +88,10 @@ async function measure(
 
 /** The demo's 42 houses with `days` of hourly rollups each; answers their ids. */
 async function fillHourlyRollups(database: Database, days: number): Promise<number[]> {
-  await bootstrap(readConfig({ DATA_DIR: 'memory://', ROOST_DEMO: '1' }), database);
+  await bootstrap(
+    readConfig({ DATA_DIR: 'memory://', ROOST_DEMO: '1', ROOST_DEMO_HISTORY: 'off' }),
+    database,
+  );
   const columns = METRIC_KEYS.flatMap((k) => [
     `"${k}_min"`,
     `"${k}_max"`,

@@ -5,7 +5,12 @@ import type { Database } from './db/client';
 import { settings, users } from './db/schema';
 import { hashPassword } from './auth/password';
 import { DEMO_PASSWORD } from './demo/demoFarms';
+import { writeDemoHistory } from './demo/history/history';
 import { seedDemo, type DemoGateway } from './demo/seed';
+import type { HouseModel } from './simulator/houseModel';
+
+/** The demo simulator's seed: the history's house models and the live ones must agree. */
+export const DEMO_SEED = 1;
 
 export interface BootstrapResult {
   demo: boolean;
@@ -15,6 +20,8 @@ export interface BootstrapResult {
   generatedAdminPassword: string | null;
   /** The demo gateways with their tokens, when this start seeded them (the simulator's keys). */
   demoGateways: DemoGateway[] | null;
+  /** The house models standing at the end of the demo's new history, for the simulator. */
+  demoModels: HouseModel[] | null;
 }
 
 /**
@@ -31,7 +38,13 @@ export async function bootstrap(config: Config, database: Database): Promise<Boo
   if (!empty) {
     if (config.demo !== null && stored?.value !== (demo ? '1' : '0'))
       await saveDemoFlag(database, demo);
-    return { demo, created: false, generatedAdminPassword: null, demoGateways: null };
+    return {
+      demo,
+      created: false,
+      generatedAdminPassword: null,
+      demoGateways: null,
+      demoModels: null,
+    };
   }
 
   let generated: string | null = null;
@@ -43,8 +56,15 @@ export async function bootstrap(config: Config, database: Database): Promise<Boo
   }
   const adminHash = await hashPassword(adminPassword);
   let demoGateways: DemoGateway[] | null = null;
+  let demoModels: HouseModel[] | null = null;
   if (demo) {
     demoGateways = await seedDemo(db, config.dataDir, adminHash);
+    // Only a new demo gets a past: an existing data directory is never rewritten.
+    if (config.demoHistory)
+      demoModels = await writeDemoHistory(database, demoGateways, {
+        timeZone: config.timeZone,
+        seed: DEMO_SEED,
+      });
   } else {
     await db.insert(users).values({
       username: 'admin',
@@ -56,7 +76,7 @@ export async function bootstrap(config: Config, database: Database): Promise<Boo
     });
   }
   await saveDemoFlag(database, demo);
-  return { demo, created: true, generatedAdminPassword: generated, demoGateways };
+  return { demo, created: true, generatedAdminPassword: generated, demoGateways, demoModels };
 }
 
 async function saveDemoFlag(database: Database, demo: boolean): Promise<void> {

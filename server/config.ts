@@ -26,6 +26,11 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Run the demo's simulated gateways when in demo mode (tests turn them off). */
   runSimulator: boolean;
+  /**
+   * A new demo starts with its past (months of rollups, two days of raw readings, old alarms).
+   * Tests whose subject is not that past turn it off, to start from an empty one.
+   */
+  demoHistory: boolean;
   /** With an external broker: the shared-subscription group all Roost processes join. */
   mqttShareGroup: string;
   /** Text messages and calls go to this webhook (an SMS/voice bridge); without it, to the log. */
@@ -86,6 +91,7 @@ const envSchema = z.object({
     .default('default'),
   ROOST_ALARM_SCREEN: onOff('ROOST_ALARM_SCREEN').default(true),
   ROOST_SIMULATOR: onOff('ROOST_SIMULATOR').default(true),
+  ROOST_DEMO_HISTORY: onOff('ROOST_DEMO_HISTORY').default(true),
   MQTT_SHARE_GROUP: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'MQTT_SHARE_GROUP must be letters, digits, _ or - (at most 64)')
@@ -148,6 +154,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     rawRetentionDays: e.ROOST_RAW_RETENTION_DAYS,
     logLevel: e.LOG_LEVEL,
     runSimulator: e.ROOST_SIMULATOR,
+    demoHistory: e.ROOST_DEMO_HISTORY,
     notifyWebhookUrl: e.ROOST_NOTIFY_WEBHOOK_URL ?? null,
     webhookSecret: e.ROOST_WEBHOOK_SECRET ?? null,
     mqttShareGroup: e.MQTT_SHARE_GROUP,

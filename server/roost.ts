@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import { bootstrap, type BootstrapResult } from './bootstrap';
+import { bootstrap, DEMO_SEED, type BootstrapResult } from './bootstrap';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { lockDataDir } from './db/lock';
@@ -217,7 +217,9 @@ async function startDemoSimulator(
     url,
     gateways,
     intervalMs: DEMO_INTERVAL_SECONDS * 1000,
-    seed: 1,
+    seed: DEMO_SEED,
+    // A new demo's history ends where these models stand: live readings carry on from there.
+    models: boot.demoGateways === gateways ? (boot.demoModels ?? undefined) : undefined,
     onError: (error) => log.warn({ err: error.message }, 'demo gateway'),
   });
 }

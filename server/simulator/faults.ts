@@ -65,6 +65,8 @@ export class FaultCalendar {
     index: number,
     private readonly fleetSize: number,
     private readonly startMs: number,
+    /** Stretches every kind's period: a demo's past is far calmer than its live show. */
+    private readonly periodScale = 1,
   ) {
     const slotOf = (kind: number) => permutation(fleetSize, seed * 31 + kind)[index] ?? 0;
     this.slots = { probe: slotOf(1), heat: slotOf(2), offline: slotOf(3) };
@@ -75,12 +77,10 @@ export class FaultCalendar {
     const plan = FAULT_PLANS[kind];
     const kindIndex = FAULT_KINDS.indexOf(kind);
     const jitter = unitHash(this.seed, this.houseKey, kindIndex, cycle, 1) * SLOT_JITTER;
-    const slotMs = plan.periodMs / this.fleetSize;
+    const periodMs = plan.periodMs * this.periodScale;
+    const slotMs = periodMs / this.fleetSize;
     const startMs =
-      this.startMs +
-      FAULT_START_DELAY_MS +
-      cycle * plan.periodMs +
-      (this.slots[kind] + jitter) * slotMs;
+      this.startMs + FAULT_START_DELAY_MS + cycle * periodMs + (this.slots[kind] + jitter) * slotMs;
     const duration =
       plan.minDurationMs +
       unitHash(this.seed, this.houseKey, kindIndex, cycle, 2) *
@@ -96,7 +96,8 @@ export class FaultCalendar {
   /** The window of a kind that covers `timeMs`, if any. */
   activeWindow(kind: FaultKind, timeMs: number): FaultWindow | null {
     const cycle = Math.floor(
-      (timeMs - this.startMs - FAULT_START_DELAY_MS) / FAULT_PLANS[kind].periodMs,
+      (timeMs - this.startMs - FAULT_START_DELAY_MS) /
+        (FAULT_PLANS[kind].periodMs * this.periodScale),
     );
     // A window may start late in one cycle and run into the next.
     for (const c of [cycle, cycle - 1]) {
@@ -105,6 +106,21 @@ export class FaultCalendar {
       if (timeMs >= window.startMs && timeMs < window.endMs) return window;
     }
     return null;
+  }
+
+  /** Every window of every kind that overlaps [fromMs, toMs), in no particular order. */
+  windowsBetween(fromMs: number, toMs: number): FaultWindow[] {
+    const out: FaultWindow[] = [];
+    for (const kind of FAULT_KINDS) {
+      const periodMs = FAULT_PLANS[kind].periodMs * this.periodScale;
+      const first = Math.max(0, Math.floor((fromMs - this.startMs) / periodMs) - 1);
+      for (let c = first; ; c += 1) {
+        const window = this.windowOf(kind, c);
+        if (window.startMs >= toMs) break;
+        if (window.endMs > fromMs) out.push(window);
+      }
+    }
+    return out;
   }
 
   activeAt(timeMs: number): ActiveFaults {

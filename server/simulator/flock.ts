@@ -28,9 +28,18 @@ export function standardOf(breed: BreedKind): BreedStandard {
   return breed === 'broiler' ? BROILER : LAYER;
 }
 
+const placedCache = new Map<string, number>();
+
+/** Midnight UTC of a placement date, parsed once: months of past ask it millions of times. */
+export function placedMsOf(placedOn: string): number {
+  let ms = placedCache.get(placedOn);
+  if (ms === undefined) placedCache.set(placedOn, (ms = Date.parse(`${placedOn}T00:00:00Z`)));
+  return ms;
+}
+
 /** Flock age in (fractional) days at `timeMs`. */
 export function ageInDays(placedOn: string, ageAtPlacement: number, timeMs: number): number {
-  const placed = Date.parse(`${placedOn}T00:00:00Z`);
+  const placed = placedMsOf(placedOn);
   return Math.max(0, ageAtPlacement + (timeMs - placed) / DAY_MS);
 }
 
@@ -50,27 +59,42 @@ function rowValues(row: StandardRow): Targets {
   };
 }
 
+const TARGET_KEYS: ReadonlyArray<keyof Targets> = [
+  'temperature',
+  'humidity',
+  'co2',
+  'lightHours',
+  'lightIntensity',
+  'waterPerHead',
+  'feedPerHead',
+  'weight',
+  'layingRate',
+  'survivalRate',
+];
+/** Each standard's rows as targets, made once: the simulator asks for targets every step. */
+const rowTargets = new WeakMap<BreedStandard, Targets[]>();
+
 /** Targets at an age; before the first row and past the last one the end row holds. */
 export function targetsAt(standard: BreedStandard, age: number): Targets {
   const rows = standard.rows;
+  let values = rowTargets.get(standard);
+  if (!values) rowTargets.set(standard, (values = rows.map(rowValues)));
   const first = rows[0];
   if (!first) throw new Error(`breed ${standard.code} has no rows`);
-  if (age <= first.ageDay) return rowValues(first);
+  if (age <= first.ageDay) return { ...values[0]! };
   for (let i = 1; i < rows.length; i += 1) {
     const upper = rows[i]!;
     if (age <= upper.ageDay) {
       const lower = rows[i - 1]!;
       const f = (age - lower.ageDay) / (upper.ageDay - lower.ageDay);
-      const a = rowValues(lower);
-      const b = rowValues(upper);
+      const a = values[i - 1]!;
+      const b = values[i]!;
       const mixed = {} as Targets;
-      for (const key of Object.keys(a) as Array<keyof Targets>) {
-        mixed[key] = a[key] + (b[key] - a[key]) * f;
-      }
+      for (const key of TARGET_KEYS) mixed[key] = a[key] + (b[key] - a[key]) * f;
       return mixed;
     }
   }
-  return rowValues(rows[rows.length - 1]!);
+  return { ...values[values.length - 1]! };
 }
 
 /** Daily mortality (fraction of the living flock per day) from the slope of the survival curve. */

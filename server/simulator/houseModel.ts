@@ -4,12 +4,13 @@ import type { DemoGateway } from '../demo/seed';
 import { outdoorWeather, solarHour } from './climate';
 import { GatewayAlarms } from './alarmEvents';
 import { runController, type DeviceReading } from './controller';
-import { FaultCalendar, type ActiveFaults } from './faults';
+import { FaultCalendar, type ActiveFaults, type FaultWindow } from './faults';
 import {
   ageInDays,
   dailyMortality,
   intakeFactor,
   layingFactor,
+  placedMsOf,
   standardOf,
   targetsAt,
   type Targets,
@@ -35,6 +36,9 @@ export const PROBE_COUNT = 4;
 export const NOT_CONNECTED = -999;
 /** Birds die faster while a house overheats. */
 const HEAT_MORTALITY_FACTOR = 4;
+/** Run mode 99 (src/contract/domain.ts): an empty house, kept frost-free between flocks. */
+export const EMPTY_HOUSE_MODE = 99;
+const EMPTY_HOUSE_MIN_C = 5;
 
 /** What the model needs of a demo gateway. */
 export type SimulatedHouse = Pick<
@@ -66,6 +70,14 @@ export interface HouseStep {
   faults: ActiveFaults;
 }
 
+/** One flock's stay in the house; the house's own (open) flock has `closedMs` null. */
+export interface FlockPeriod {
+  placedOn: string;
+  ageAtPlacement: number;
+  headCount: number;
+  closedMs: number | null;
+}
+
 export interface HouseModelOptions {
   house: SimulatedHouse;
   seed: number;
@@ -76,6 +88,13 @@ export interface HouseModelOptions {
   fleetSize?: number;
   /** The first reading's counters cover this much time (nothing came before it). */
   intervalMs?: number;
+  /**
+   * The house's flocks, oldest first; between them (and before the first) the house stands
+   * empty. Without it the house holds its own flock at any time.
+   */
+  flocks?: FlockPeriod[];
+  /** Before `untilMs` faults come from a calendar counted from `fromMs`, `periodScale` calmer. */
+  pastFaults?: { fromMs: number; untilMs: number; periodScale: number };
 }
 
 const round = (value: number, digits: number) => {
@@ -94,6 +113,10 @@ const relax = (value: number, target: number, dtMs: number, lagMs: number) =>
 export class HouseModel {
   private readonly random: Random;
   private readonly calendar: FaultCalendar;
+  private readonly pastCalendar: FaultCalendar | null;
+  private readonly flocks: FlockPeriod[];
+  /** The flock of the previous step (null: empty house; undefined: no step yet). */
+  private flock: FlockPeriod | null | undefined = undefined;
   private readonly kind: 'controller' | 'collector' | 'alarm';
   private readonly probeBias: number[];
   private readonly weatherSeed: number;
@@ -106,7 +129,7 @@ export class HouseModel {
   private nh3 = 0;
   private humidity = 0;
   private level = -100;
-  private deaths: number;
+  private deaths = 0;
   private eggCarry = 0;
   private readonly alarms: GatewayAlarms;
 
@@ -122,21 +145,60 @@ export class HouseModel {
       options.fleetSize ?? 1,
       options.startMs,
     );
+    const past = options.pastFaults;
+    this.pastCalendar = past
+      ? new FaultCalendar(
+          seed,
+          houseKey,
+          options.index ?? 0,
+          options.fleetSize ?? 1,
+          past.fromMs,
+          past.periodScale,
+        )
+      : null;
+    this.flocks = options.flocks ?? [
+      {
+        placedOn: house.placedOn,
+        ageAtPlacement: house.ageAtPlacement,
+        headCount: house.headCount,
+        closedMs: null,
+      },
+    ];
     this.kind = isGatewayTypeKey(house.typeKey) ? gatewayKind(house.typeKey) : 'controller';
     this.alarms = new GatewayAlarms(this.kind);
     this.probeBias = Array.from({ length: PROBE_COUNT }, () => (this.random.next() - 0.5) * 1.6);
     this.intervalMs = options.intervalMs ?? 60_000;
-    // Birds already lost since placement, as the breed's survival curve says.
-    const standard = standardOf(house.breed);
-    const age = ageInDays(house.placedOn, house.ageAtPlacement, options.startMs);
-    const survival =
-      targetsAt(standard, age).survivalRate /
-      targetsAt(standard, house.ageAtPlacement).survivalRate;
-    this.deaths = Math.round(house.headCount * (1 - survival));
   }
 
   get networkId(): string {
     return this.options.house.networkId;
+  }
+
+  /** Fault windows of the calm past calendar overlapping [fromMs, toMs): none without one. */
+  pastFaultWindows(fromMs: number, toMs: number): FaultWindow[] {
+    return this.pastCalendar?.windowsBetween(fromMs, toMs) ?? [];
+  }
+
+  /** The flock in the house at `timeMs`, or null while it stands empty. */
+  flockAt(timeMs: number): FlockPeriod | null {
+    for (let i = this.flocks.length - 1; i >= 0; i -= 1) {
+      const flock = this.flocks[i]!;
+      if (placedMsOf(flock.placedOn) > timeMs) continue;
+      return flock.closedMs === null || timeMs < flock.closedMs ? flock : null;
+    }
+    // Before its first known flock a house with no timeline still holds that flock (ages clamp
+    // at placement), as the live simulator always did.
+    return this.options.flocks ? null : this.flocks[0]!;
+  }
+
+  /** Birds already lost since placement, as the breed's survival curve says. */
+  private deathsAt(flock: FlockPeriod, timeMs: number): number {
+    const standard = standardOf(this.options.house.breed);
+    const age = ageInDays(flock.placedOn, flock.ageAtPlacement, timeMs);
+    const survival =
+      targetsAt(standard, age).survivalRate /
+      targetsAt(standard, flock.ageAtPlacement).survivalRate;
+    return Math.round(flock.headCount * (1 - survival));
   }
 
   next(nowMs: number): HouseStep {
@@ -146,20 +208,32 @@ export class HouseModel {
     const dtMs = first ? this.intervalMs : ts - this.lastTs;
     this.lastTs = ts;
     const standard = standardOf(house.breed);
-    const age = ageInDays(house.placedOn, house.ageAtPlacement, ts);
+    const flock = this.flockAt(ts);
+    if (flock !== this.flock) {
+      // A new placement (or the first step) starts the count; an empty house has no birds.
+      this.flock = flock;
+      this.deaths = flock ? this.deathsAt(flock, ts) : 0;
+      this.eggCarry = 0;
+    }
+    const age = flock ? ageInDays(flock.placedOn, flock.ageAtPlacement, ts) : 0;
     const targets = targetsAt(standard, age);
-    const faults = this.calendar.activeAt(ts);
+    const past = this.options.pastFaults;
+    const faults = (
+      this.pastCalendar && past && ts < past.untilMs ? this.pastCalendar : this.calendar
+    ).activeAt(ts);
     const weather = outdoorWeather(this.weatherSeed, house.latitude, house.longitude, ts);
     const localHour = solarHour(ts, house.longitude);
-    const alive = Math.max(0, house.headCount - this.deaths);
+    const alive = flock ? Math.max(0, flock.headCount - this.deaths) : 0;
+    // An empty house is only kept from freezing; nothing in it needs light.
+    const targetC = flock ? targets.temperature : Math.max(EMPTY_HOUSE_MIN_C, weather.temperature);
 
     const control = runController({
       breed: house.breed,
       timeMs: ts,
       localHour,
-      lightHours: targets.lightHours,
-      indoorC: first ? targets.temperature : this.indoorC,
-      targetC: targets.temperature,
+      lightHours: flock ? targets.lightHours : 0,
+      indoorC: first ? targetC : this.indoorC,
+      targetC,
       outdoorC: weather.temperature,
       outdoorHumidity: weather.humidity,
       biomass: Math.min(1, (alive * targets.weight) / 1000 / FULL_HOUSE_KG),
@@ -170,8 +244,12 @@ export class HouseModel {
     this.level = control.level;
 
     // Gases and moisture: produced by the birds and litter, carried out by the fans.
-    const litter = house.breed === 'broiler' ? 0.15 + 0.85 * Math.min(1, age / 42) : 0.5;
-    const load = 0.55 + 0.45 * Math.min(1, age / 35) + (control.heaterOn ? 0.15 : 0);
+    const litter = !flock
+      ? 0.05
+      : house.breed === 'broiler'
+        ? 0.15 + 0.85 * Math.min(1, age / 42)
+        : 0.5;
+    const load = flock ? 0.55 + 0.45 * Math.min(1, age / 35) + (control.heaterOn ? 0.15 : 0) : 0.02;
     const vent = control.effectiveVentilation;
     const co2Target = 450 + (3000 * load) / (1 + 0.9 * vent);
     const nh3Target = 2 + (22 * litter) / (1 + 0.8 * vent);
@@ -213,7 +291,7 @@ export class HouseModel {
     }
     metrics.temperature = round(clamp(probeSum / probesConnected, -40, 70), 1);
     metrics.temperature_outdoor = round(weather.temperature + 0.1 * this.random.normal(), 1);
-    metrics.temperature_target = round(targets.temperature, 1);
+    metrics.temperature_target = round(targetC, 1);
     metrics.humidity = round(clamp(this.humidity + 1.2 * this.random.normal(), 25, 98), 1);
     metrics.co2 = Math.round(clamp(this.co2 * (1 + 0.02 * this.random.normal()), 420, 6000));
     metrics.nh3 = round(clamp(this.nh3 + 0.3 * this.random.normal(), 0.5, 60), 1);
@@ -227,16 +305,16 @@ export class HouseModel {
     metrics.light = control.lightsOn
       ? Math.round(targets.lightIntensity * (1 + 0.03 * this.random.normal()))
       : 0;
-    this.addCounters(metrics, ts, dtMs, age, alive, trueIndoorC - targets.temperature, faults);
+    this.addCounters(metrics, ts, dtMs, age, alive, trueIndoorC - targetC, faults);
     metrics.power = round((control.powerKw * dtMs) / HOUR_MS, 3);
 
     const message: TelemetryReading = { ts, seq: this.seq, metrics };
     this.seq += 1;
     if (this.kind === 'controller') {
-      message.mode = control.mode;
+      message.mode = flock ? control.mode : EMPTY_HOUSE_MODE;
       message.devices = control.devices;
     }
-    const events = this.alarms.update(ts, faults, trueIndoorC - targets.temperature);
+    const events = this.alarms.update(ts, faults, trueIndoorC - targetC);
     return { message, events, offline: faults.offline, faults };
   }
 
@@ -252,6 +330,12 @@ export class HouseModel {
   ): void {
     const { house } = this.options;
     const standard = standardOf(house.breed);
+    const flock = this.flock ?? null;
+    if (!flock) {
+      // Nobody eats, drinks, dies or lays in an empty house.
+      Object.assign(metrics, { water: 0, feed: 0, deaths: 0, alive: 0 });
+      return;
+    }
     const steps = Math.min(MAX_INTEGRATION_STEPS, Math.ceil(dtMs / INTEGRATION_STEP_MS));
     const stepMs = dtMs / steps;
     let water = 0;
@@ -260,7 +344,7 @@ export class HouseModel {
     let targets: Targets = targetsAt(standard, startAge);
     for (let i = 0; i < steps; i += 1) {
       const mid = ts - dtMs + (i + 0.5) * stepMs;
-      targets = targetsAt(standard, ageInDays(house.placedOn, house.ageAtPlacement, mid));
+      targets = targetsAt(standard, ageInDays(flock.placedOn, flock.ageAtPlacement, mid));
       const hour = solarHour(mid, house.longitude);
       const intake = (intakeFactor(hour, targets.lightHours) * stepMs) / DAY_MS;
       water += (alive * targets.waterPerHead * intake) / 1000;

@@ -1,7 +1,7 @@
 import { gatewayKind, isGatewayTypeKey } from '../../src/contract/gatewayTypes';
 import type { DemoGateway } from '../demo/seed';
 import { GatewayLink, type GatewayIdentity } from './gatewayLink';
-import { createFleet } from './houseModel';
+import { createFleet, type HouseModel } from './houseModel';
 import { hashString } from './random';
 
 export interface SimulatorOptions {
@@ -11,6 +11,11 @@ export interface SimulatorOptions {
   /** Time between two readings of one gateway. */
   intervalMs: number;
   seed: number;
+  /**
+   * House models to carry on with, one per gateway in the same order (a new demo's history
+   * ends where they stand): the live readings continue its curves without a jump.
+   */
+  models?: HouseModel[];
   /** A connection error, once per gateway and distinct message until it connects again. */
   onError?: (error: Error) => void;
 }
@@ -67,7 +72,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   }
   const onError = options.onError ?? (() => undefined);
   const startMs = Date.now();
-  const models = createFleet(gateways, seed, startMs, intervalMs);
+  const models = options.models ?? createFleet(gateways, seed, startMs, intervalMs);
+  if (models.length !== gateways.length) throw new Error('one house model per gateway');
   const links = gateways.map((gateway) => new GatewayLink(url, identityOf(gateway), onError));
   let readings = 0;
   const timers: NodeJS.Timeout[] = [];

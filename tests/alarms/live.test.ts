@@ -115,6 +115,7 @@ if (postgres) {
         PORT: '0',
         DATA_DIR: 'memory://',
         ROOST_DEMO: '1',
+        ROOST_DEMO_HISTORY: 'off',
         ROOST_CAPTCHA: 'off',
         LOG_LEVEL: 'silent',
       });

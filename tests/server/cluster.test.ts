@@ -28,6 +28,7 @@ describe.runIf(TEST_DATABASE_URL && TEST_MQTT_URL && TEST_REDIS_URL)(
         ...readConfig({
           PORT: '0',
           ROOST_DEMO: '1',
+          ROOST_DEMO_HISTORY: 'off',
           ROOST_CAPTCHA: 'off',
           LOG_LEVEL: 'silent',
           DATA_DIR: 'memory://',

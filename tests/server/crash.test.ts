@@ -41,6 +41,7 @@ describe.each(testDatabaseTargets())('crash safety on $name', (target) => {
       MQTT_PORT: String(await freePort()),
       DATA_DIR: dataDir,
       ROOST_DEMO: '1',
+      ROOST_DEMO_HISTORY: 'off',
       ROOST_SIMULATOR: 'off',
       ROOST_CAPTCHA: 'off',
     };

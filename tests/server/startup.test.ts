@@ -72,7 +72,13 @@ describe('starting and stopping the server process', () => {
   it('keeps a changed password across a graceful restart, and refuses a second process on the same DATA_DIR', async () => {
     const dataDir = path.join(tmp, 'persist');
     const port = await freePort();
-    const env = { PORT: String(port), MQTT_PORT: '0', DATA_DIR: dataDir, ROOST_CAPTCHA: 'off' };
+    const env = {
+      PORT: String(port),
+      MQTT_PORT: '0',
+      DATA_DIR: dataDir,
+      ROOST_CAPTCHA: 'off',
+      ROOST_DEMO_HISTORY: 'off',
+    };
     const base = `http://127.0.0.1:${port}`;
 
     const first = runServer(env);

@@ -26,7 +26,10 @@ describe.each(testDatabaseTargets())('the telemetry batch writer on $name', (tar
     drop = created.drop;
     database = await openDatabase(created.target);
     dataDir = mkdtempSync(path.join(tmpdir(), 'roost-writer-'));
-    await bootstrap(readConfig({ DATA_DIR: dataDir, ROOST_DEMO: '1' }), database);
+    await bootstrap(
+      readConfig({ DATA_DIR: dataDir, ROOST_DEMO: '1', ROOST_DEMO_HISTORY: 'off' }),
+      database,
+    );
     const [row] = await database.query<{ id: number; house_id: number; farm_id: number }>(
       `select g.id, g.house_id, h.farm_id from gateways g join houses h on h.id = g.house_id
        order by g.id limit 1`,

@@ -101,6 +101,7 @@ function Chart({
               strokeDasharray={s.dashed ? '4 4' : undefined}
               data-testid="chart-line"
               data-series={s.key}
+              {...pointsShown(s.points)}
             />
           ))}
           {hoverX !== null && (
@@ -173,4 +174,21 @@ export function LineChart(props: LineChartProps) {
       </ParentSize>
     </div>
   );
+}
+
+/**
+ * How many points a line draws and the first and last drawn x (ms): what a check of the page
+ * reads, since a path's geometry does not say how much of the window it covers.
+ */
+function pointsShown(points: ChartSeries['points']) {
+  let count = 0;
+  let first: number | null = null;
+  let last: number | null = null;
+  for (const p of points) {
+    if (p.y === null) continue;
+    count += 1;
+    first ??= p.x;
+    last = p.x;
+  }
+  return { 'data-points': count, 'data-first-x': first ?? '', 'data-last-x': last ?? '' };
 }
