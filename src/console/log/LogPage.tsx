@@ -30,9 +30,7 @@ type Format = 'csv' | 'xlsx';
 export const LogPage = observer(function LogPage() {
   const { t, i18n } = useTranslation();
   const stores = useStores();
-  const [list] = useState(
-    () => new AdminListStore(stores.api, '/log/list', FILTERS, logRowSchema),
-  );
+  const [list] = useState(() => new AdminListStore(stores.api, '/log/list', FILTERS, logRowSchema));
   const [local, setLocal] = useState({ from: '', to: '' });
   const [pending, setPending] = useState<Format | null>(null);
 
