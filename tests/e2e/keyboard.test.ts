@@ -77,6 +77,34 @@ describe('the console by keyboard alone', () => {
     await context.close();
   });
 
+  it('selects a farm in Farm Manage with Tab and Enter', async () => {
+    const { context, page } = await openSignedIn(browser, server.url, 'admin');
+    await page.goto(`${server.url}/system/farm`);
+    await page.getByRole('button', { name: 'Weifang Broiler Farm' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter'); // skip to the content
+    await tabUntil(page, (f) => f === 'button:Weifang Broiler Farm');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('house-panel').getByTestId('house-House 1').waitFor();
+    await context.close();
+  });
+
+  it('reaches the Alarm input tab of Alarm Settings with the arrow keys and opens it with Enter', async () => {
+    const { context, page } = await openSignedIn(browser, server.url, 'admin');
+    await page.goto(`${server.url}/alarm/settings`);
+    await page.getByRole('tab', { name: 'Alarm phone' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter'); // skip to the content
+    await tabUntil(page, (f) => f === 'div:Alarm phone');
+    await page.keyboard.press('ArrowRight');
+    expect(await focused(page)).toBe('div:Alarm input');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'Alarm input' }).getAttribute('aria-selected'))
+      .toBe('true');
+    await context.close();
+  });
+
   it('a dialog opened from the account menu gives focus back to the account button', async () => {
     const { context, page } = await openSignedIn(browser, server.url, 'admin');
     await page.getByTestId('user-menu').click();

@@ -1,19 +1,11 @@
 import { useEffect, useState } from 'react';
-import {
-  Alert,
-  Button,
-  ButtonGroup,
-  Classes,
-  HTMLTable,
-  Intent,
-  Tab,
-  Tabs,
-} from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Classes, HTMLTable, Intent } from '@blueprintjs/core';
 import { AddIcon, EditIcon, TrashIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { type AlarmInputSetting, type AlarmPhone } from '../../contract/alarms';
 import { AlarmSettingsStore, type AlarmSettingKind } from '../../stores/AlarmSettingsStore';
+import { ArrowKeyTabs } from '../ArrowKeyTabs';
 import { ScrollRegion } from '../ScrollRegion';
 import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
@@ -234,10 +226,13 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
 
   return (
     <div className="roost-page roost-alarms" data-testid="page-alarm-settings">
-      <Tabs id="alarm-settings" renderActiveTabPanelOnly>
-        <Tab id="phones" title={t('alarms.settings.phones')} panel={phoneTable} />
-        <Tab id="inputs" title={t('alarms.settings.inputs')} panel={inputTable} />
-      </Tabs>
+      <ArrowKeyTabs
+        id="alarm-settings"
+        tabs={[
+          { id: 'phones', title: t('alarms.settings.phones'), panel: phoneTable },
+          { id: 'inputs', title: t('alarms.settings.inputs'), panel: inputTable },
+        ]}
+      />
       {phoneEdit && (
         <PhoneDialog
           phone={phoneEdit === 'new' ? null : phoneEdit}

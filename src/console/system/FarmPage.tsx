@@ -77,7 +77,18 @@ export const FarmPage = observer(function FarmPage() {
 
   const toInfo = (n: FarmNode): TreeNodeInfo<number> => ({
     id: n.id,
-    label: n.name,
+    // A real button inside the row: Tab reaches it and Enter or Space selects the node (the
+    // tree's own rows take no focus). A click on it is also the row's click: both select.
+    label: (
+      <button
+        type="button"
+        className="roost-tree-button"
+        aria-current={n.id === selected ? 'true' : undefined}
+        onClick={() => setSelected(n.id)}
+      >
+        {n.name}
+      </button>
+    ),
     secondaryLabel: (
       <span className={Classes.TEXT_MUTED}>
         {n.level === 'farm' ? `${n.houseCount}` : t(`admin.farm.levels.${n.level}`)}
