@@ -18,6 +18,7 @@ import { registerConsole } from './http/staticConsole';
 import { ingestRoutes } from './ingest/routes';
 import { systemRoutes } from './system/routes';
 import { Refusal } from './refusal';
+import { reminderRoutes } from './reminders/routes';
 import { wallRoutes } from './wall/routes';
 
 /**
@@ -32,6 +33,7 @@ const FEATURE_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [
   adminRoutes,
   houseRoutes,
   wallRoutes,
+  reminderRoutes,
 ];
 
 /** JSON bodies above this are refused with 413; uploads set their own, larger limits. */

@@ -10,6 +10,7 @@ import '../houses/houses.css';
 import { alarmText, formatNumber, inTenThousands } from '../houses/format';
 import { STATUS_INTENTS } from '../houses/HouseCard';
 import { LiveIndicator } from '../houses/LiveIndicator';
+import { RemindersPanel } from '../reminders/RemindersPanel';
 import { useStores } from '../useStores';
 
 /** How many houses the attention list shows. */
@@ -141,7 +142,10 @@ export const DashboardPage = observer(function DashboardPage() {
       <Stats today={today} />
       <div className="roost-home">
         <Attention />
-        <TodayByCause today={today} />
+        <div className="roost-home__side">
+          <TodayByCause today={today} />
+          <RemindersPanel />
+        </div>
       </div>
     </div>
   );
