@@ -73,7 +73,7 @@ describe('the console by keyboard alone', () => {
       .toBe(true);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('layout').getAttribute('data-sidebar')).toBe('closed');
-    expect(await focused(page)).toBe('hamburger');
+    await expect.poll(() => focused(page)).toBe('hamburger');
     await context.close();
   });
 
@@ -97,7 +97,8 @@ describe('the console by keyboard alone', () => {
     await page.keyboard.press('Enter'); // skip to the content
     await tabUntil(page, (f) => f === 'div:Alarm phone');
     await page.keyboard.press('ArrowRight');
-    expect(await focused(page)).toBe('div:Alarm input');
+    // Focus moves once the chosen tab has rendered: wait for it, as a user's next key would.
+    await expect.poll(() => focused(page)).toBe('div:Alarm input');
     await page.keyboard.press('Enter');
     await expect
       .poll(() => page.getByRole('tab', { name: 'Alarm input' }).getAttribute('aria-selected'))
