@@ -26,6 +26,7 @@ import {
 import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import { AcknowledgeButton } from './AcknowledgeButton';
+import { alarmSubject } from '../houses/format';
 import { formatTime, formatValue } from './format';
 import './alarms.css';
 
@@ -218,10 +219,11 @@ export const AlarmListPage = observer(function AlarmListPage() {
 });
 
 const AlarmRowView = observer(function AlarmRowView({ alarm: a }: { alarm: Alarm }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api, alarms, session } = useStores();
-  // A threshold's subject is its metric, which the cause already names.
-  const subject = a.text ?? (a.limit === null ? (a.subject ?? '') : '');
+  // A threshold's subject is its metric, which the cause already names; its value and limit
+  // have a column of their own.
+  const subject = a.limit === null ? alarmSubject(t, i18n.language === 'zh' ? 'zh' : 'en', a) : '';
   const clear = async () => {
     try {
       await alarms.clear(api, a.id);
