@@ -27,6 +27,7 @@ import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import { AcknowledgeButton } from './AcknowledgeButton';
 import { alarmSubject } from '../houses/format';
+import { ScrollRegion } from '../ScrollRegion';
 import { formatTime, formatValue } from './format';
 import './alarms.css';
 
@@ -167,35 +168,38 @@ export const AlarmListPage = observer(function AlarmListPage() {
           onClick={search}
         />
       </div>
-      <HTMLTable className="roost-alarms__table" compact striped>
-        <thead>
-          <tr>
-            <th>{t('alarms.list.severity')}</th>
-            <th>{t('alarms.list.farm')}</th>
-            <th>{t('alarms.list.house')}</th>
-            <th>{t('alarms.list.cause')}</th>
-            <th>{t('alarms.list.value')}</th>
-            <th>{t('alarms.list.state')}</th>
-            <th>{t('alarms.list.raisedAt')}</th>
-            <th>{t('alarms.list.acknowledged')}</th>
-            <th>{t('alarms.list.clearedAt')}</th>
-            <th>{t('alarms.list.occurrences')}</th>
-            <th>{t('alarms.list.actions')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {alarms.rows.map((a) => (
-            <AlarmRowView key={a.id} alarm={a} />
-          ))}
-          {alarms.loaded && alarms.rows.length === 0 && (
+      {/* On a phone the table scrolls inside its region, and its actions column stays in view. */}
+      <ScrollRegion className="roost-alarms__scroll" label={t('route.alarmList')}>
+        <HTMLTable className="roost-alarms__table roost-alarms__list" compact striped>
+          <thead>
             <tr>
-              <td colSpan={11} className={Classes.TEXT_MUTED}>
-                {t('alarms.list.empty')}
-              </td>
+              <th>{t('alarms.list.severity')}</th>
+              <th>{t('alarms.list.farm')}</th>
+              <th>{t('alarms.list.house')}</th>
+              <th>{t('alarms.list.cause')}</th>
+              <th>{t('alarms.list.value')}</th>
+              <th>{t('alarms.list.state')}</th>
+              <th>{t('alarms.list.raisedAt')}</th>
+              <th>{t('alarms.list.acknowledged')}</th>
+              <th>{t('alarms.list.clearedAt')}</th>
+              <th>{t('alarms.list.occurrences')}</th>
+              <th>{t('alarms.list.actions')}</th>
             </tr>
-          )}
-        </tbody>
-      </HTMLTable>
+          </thead>
+          <tbody>
+            {alarms.rows.map((a) => (
+              <AlarmRowView key={a.id} alarm={a} />
+            ))}
+            {alarms.loaded && alarms.rows.length === 0 && (
+              <tr>
+                <td colSpan={11} className={Classes.TEXT_MUTED}>
+                  {t('alarms.list.empty')}
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </HTMLTable>
+      </ScrollRegion>
       <div className="roost-alarms__pager">
         <span className={Classes.TEXT_MUTED}>
           {t('alarms.list.total', { count: alarms.total })}
