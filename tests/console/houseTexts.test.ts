@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_MODES } from '../../src/contract/domain';
-import { alarmSubject, alarmText, modeText } from '../../src/console/houses/format';
+import { aliveText, alarmSubject, alarmText, modeText } from '../../src/console/houses/format';
 import { createI18n } from '../../src/i18n';
 
 const en = createI18n('en').t;
@@ -82,5 +82,12 @@ describe('what a house card says', () => {
     // An alarm input's content is what a person typed: it is shown as it is.
     const input = { ...probe, cause: 'diInput', subject: 'di_1', text: 'Door open' } as const;
     expect(alarmSubject(zh, 'zh', input)).toBe('Door open');
+  });
+
+  it('counts the birds alive as each language does: the whole number in en, in 万 in zh', () => {
+    expect(en('houses.home.alive')).not.toMatch(/10K/);
+    expect(aliveText('en', 128_450)).toBe('128,450');
+    expect(zh('houses.home.alive')).toBe('存栏（万只）');
+    expect(aliveText('zh', 128_450)).toBe('12.85');
   });
 });

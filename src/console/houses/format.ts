@@ -54,9 +54,14 @@ export function freshness(
   return { text, stale: age > STALE_AFTER_MS };
 }
 
-/** The alive count is shown in units of 10K. */
-export function inTenThousands(count: number): string {
-  return (count / 10_000).toFixed(2);
+/**
+ * The birds alive in the scope, as each language counts them: Chinese farmers count in 万
+ * (10,000, the label says so), English readers read the whole number ("Alive (10K)" with
+ * "12.85" had to be explained).
+ */
+export function aliveText(language: 'en' | 'zh', count: number): string {
+  if (language === 'zh') return (count / 10_000).toFixed(2);
+  return Math.round(count).toLocaleString('en-US');
 }
 
 /** "yyyy-MM-dd HH:mm" in the browser's zone. */
