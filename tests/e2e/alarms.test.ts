@@ -132,10 +132,13 @@ describe('alarms in the console', () => {
       before[0]!.open,
       { timeout: LIVE_WAIT.timeout, polling: 50 },
     );
-    expect(await badge(farm)).toEqual({
-      open: before[0]!.open + 1,
-      waiting: before[0]!.waiting + 1,
-    });
+    // The count and the number waiting for an answer arrive separately: wait for both.
+    await expect
+      .poll(() => badge(farm))
+      .toEqual({
+        open: before[0]!.open + 1,
+        waiting: before[0]!.waiting + 1,
+      });
     const row = (page: Page, state: string) =>
       page.locator(`tr[data-state="${state}"]`, { hasText: 'CO2 too high' }).filter({
         hasText: 'House 3',
