@@ -111,6 +111,10 @@ export const en = {
   common: {
     cancel: 'Cancel',
     close: 'Close',
+    removeTag: 'Remove',
+    increment: 'Increase',
+    decrement: 'Decrease',
+    loading: 'Loading',
   },
   api: {
     network: 'The server cannot be reached. Check the connection and try again.',

@@ -107,6 +107,10 @@ export const zh: Translation = {
   common: {
     cancel: '取消',
     close: '关闭',
+    removeTag: '移除',
+    increment: '增加',
+    decrement: '减少',
+    loading: '加载中',
   },
   api: {
     network: '无法连接服务器，请检查网络后重试。',

@@ -116,4 +116,17 @@ describe('the console by keyboard alone', () => {
     await expect.poll(() => focused(page)).toBe('user-menu');
     await context.close();
   });
+
+  it("reads Blueprint's own button names in the console's language: a dialog's close button in zh", async () => {
+    const { context, page } = await openSignedIn(browser, server.url, 'admin', {
+      language: 'zh',
+    });
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('menu-change-password').click();
+    const close = page.locator('.bp6-dialog .bp6-dialog-close-button');
+    await close.waitFor();
+    await expect.poll(() => close.getAttribute('aria-label')).toBe('关闭');
+    await page.keyboard.press('Escape');
+    await context.close();
+  });
 });
