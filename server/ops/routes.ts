@@ -21,11 +21,24 @@ export function opsRoutes(ctx: AppContext): FastifyPluginAsync {
         .send(body);
     });
 
+    // One copy at a time: each is built whole in memory, and a second would double that.
+    let copying = false;
     app.post('/ops/backup', async (request, reply) => {
       guard(request, reply, ctx.config.backupToken);
       if (!ctx.database.dump) throw new ApiError(409, 'ops.backupPostgres');
+      if (copying) throw new ApiError(409, 'ops.backupRunning');
+      copying = true;
       const at = new Date();
-      const archive = await ctx.database.dump();
+      let archive: Uint8Array;
+      try {
+        archive = await ctx.database.dump();
+      } finally {
+        copying = false;
+      }
+      request.log.info(
+        { bytes: archive.byteLength, seconds: (Date.now() - at.getTime()) / 1000 },
+        'backup taken',
+      );
       const name = `roost-${at.toISOString().replace(/[:.]/g, '-')}.tar.gz`;
       return reply
         .header('content-type', 'application/gzip')

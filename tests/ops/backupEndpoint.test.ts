@@ -18,8 +18,14 @@ describe.each(testDatabaseTargets())('POST /ops/backup on $name', (target) => {
         expect(res.json()).toMatchObject({ code: 401, msg: expect.stringMatching(/Bearer/) });
       }
       expect((await backup('', 'zh')).json().msg).toMatch(/运维令牌/);
-      const res = await backup(`Bearer ${TOKEN}`);
+      // Two at once: the second is told to wait for the first.
+      const [res, second] = await Promise.all([
+        backup(`Bearer ${TOKEN}`),
+        backup(`Bearer ${TOKEN}`),
+      ]);
       if (target.name === 'pglite') {
+        expect(second.statusCode).toBe(409);
+        expect(second.json().msg).toMatch(/being taken/);
         expect(res.statusCode).toBe(200);
         expect(res.headers['content-type']).toBe('application/gzip');
         // A tar of PostgreSQL's data directory: its version file is in it.
