@@ -36,7 +36,14 @@ export async function requestBackup(options: {
       headers: { authorization: `Bearer ${options.token}` },
     });
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    // fetch says only "fetch failed"; the socket's code (ECONNREFUSED…) is in its cause.
+    type Cause = { code?: string; errors?: Array<{ code?: string }> };
+    const found = (error as { cause?: Cause }).cause;
+    const cause =
+      found?.code ??
+      found?.errors?.[0]?.code ??
+      (found as Error | undefined)?.message ??
+      'no answer';
     throw new OpsError(
       `Cannot reach Roost at ${endpoint.origin} (${cause}): is it running? Set --url.`,
     );
