@@ -16,6 +16,7 @@ import { translate } from './http/messages';
 import { isSameSite } from './http/origin';
 import { registerConsole } from './http/staticConsole';
 import { ingestRoutes } from './ingest/routes';
+import { opsRoutes } from './ops/routes';
 import { systemRoutes } from './system/routes';
 import { Refusal } from './refusal';
 import { reminderRoutes } from './reminders/routes';
@@ -124,5 +125,7 @@ export async function buildApp(
     },
     { prefix: '/api' },
   );
+  // The operators' endpoints (/metrics, /ops/backup): beside /api, with tokens of their own.
+  await app.register(opsRoutes(ctx));
   return app;
 }
