@@ -2,6 +2,7 @@ import type { Locale } from '../../src/contract/envelope';
 import { ADMIN_MESSAGES } from './messages/admin';
 import { ALARMS_MESSAGES } from './messages/alarms';
 import { HOUSES_MESSAGES } from './messages/houses';
+import { PRODUCTION_MESSAGES } from './messages/production';
 import { WALL_MESSAGES } from './messages/wall';
 
 /**
@@ -88,6 +89,7 @@ const MESSAGES = {
   ...ADMIN_MESSAGES,
   ...ALARMS_MESSAGES,
   ...HOUSES_MESSAGES,
+  ...PRODUCTION_MESSAGES,
   ...WALL_MESSAGES,
 };
 

@@ -82,7 +82,9 @@ export function feedConversion(feedKg: number, alive: number, bodyWeightG: numbe
 
 /** European Production Efficiency Factor: livability % × live weight kg ÷ (age × FCR) × 100. */
 export function epef(livabilityPct: number, bodyWeightG: number, ageDay: number, fcr: number) {
-  return ageDay > 0 && fcr > 0 ? ((livabilityPct * (bodyWeightG / 1000)) / (ageDay * fcr)) * 100 : null;
+  return ageDay > 0 && fcr > 0
+    ? ((livabilityPct * (bodyWeightG / 1000)) / (ageDay * fcr)) * 100
+    : null;
 }
 
 /** Hen-day laying rate: eggs of the day per hen in the house that day, in %. */
@@ -191,6 +193,7 @@ export function flockKpis(
       dailyGainG,
       feedPerBirdG: present > 0 ? (rec.feedKg * 1000) / present : null,
       fcr,
+      waterL: water,
       waterFeedRatio: water !== null && rec.feedKg > 0 ? water / rec.feedKg : null,
       epef: dayEpef,
       henDayPct: flock.layer && rec.eggs !== null ? henDayRate(rec.eggs, present) : null,
@@ -224,6 +227,7 @@ const EMPTY_DAY = {
   dailyGainG: null,
   feedPerBirdG: null,
   fcr: null,
+  waterL: null,
   waterFeedRatio: null,
   epef: null,
   henDayPct: null,

@@ -154,6 +154,8 @@ export const kpiDaySchema = z.object({
   dailyGainG: z.number().nullable(),
   feedPerBirdG: z.number().nullable(),
   fcr: z.number().nullable(),
+  /** Entered or metered water of the day, litres. */
+  waterL: z.number().nullable(),
   waterFeedRatio: z.number().nullable(),
   epef: z.number().nullable(),
   henDayPct: z.number().nullable(),

@@ -127,8 +127,22 @@ describe('flock KPI arithmetic, against figures worked out by hand', () => {
 
   it('the breed standard between two listed ages is interpolated', () => {
     const targets = [
-      { ageDay: 0, weight: 42, feedPerHead: 0, waterPerHead: 0, layingRate: null, survivalRate: 100 },
-      { ageDay: 7, weight: 200, feedPerHead: 35, waterPerHead: 70, layingRate: null, survivalRate: 99.3 },
+      {
+        ageDay: 0,
+        weight: 42,
+        feedPerHead: 0,
+        waterPerHead: 0,
+        layingRate: null,
+        survivalRate: 100,
+      },
+      {
+        ageDay: 7,
+        weight: 200,
+        feedPerHead: 35,
+        waterPerHead: 70,
+        layingRate: null,
+        survivalRate: 99.3,
+      },
     ];
     const s = standardAt(targets, 3);
     expect(s.bodyWeightG).toBeCloseTo(42 + (158 * 3) / 7, 9);
