@@ -1,6 +1,8 @@
 import {
+  ClipboardIcon,
   CogIcon,
   ComparisonIcon,
+  EditIcon,
   HistoryIcon,
   HomeIcon,
   NotificationsIcon,
@@ -12,6 +14,7 @@ import {
   ShopIcon,
   TemperatureIcon,
   ThIcon,
+  TimelineLineChartIcon,
   TreeIcon,
   WarningSignIcon,
 } from '@blueprintjs/icons';
@@ -116,6 +119,31 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
         component: lazyPage(
           () => import('./alarms/AlarmSettingsPage'),
           (m) => m.AlarmSettingsPage,
+        ),
+      },
+    ],
+  },
+  {
+    path: '/production',
+    titleKey: 'production',
+    icon: ClipboardIcon,
+    children: [
+      {
+        path: 'input',
+        titleKey: 'productionInput',
+        icon: EditIcon,
+        component: lazyPage(
+          () => import('./production/DataInputPage'),
+          (m) => m.DataInputPage,
+        ),
+      },
+      {
+        path: 'flocks',
+        titleKey: 'productionFlocks',
+        icon: TimelineLineChartIcon,
+        component: lazyPage(
+          () => import('./production/FlocksPage'),
+          (m) => m.FlocksPage,
         ),
       },
     ],
