@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import {
   farmDayQuerySchema,
-  flockQuerySchema,
+  kpiQuerySchema,
   houseMonthQuerySchema,
   saveDaySchema,
   taskDecisionSchema,
@@ -52,7 +52,7 @@ export function productionRoutes(ctx: AppContext): FastifyPluginAsync {
       for (const s of saved)
         await writeOperationLog(database.db, {
           operator: operator(request),
-          function: 'production.saveDay',
+          function: 'production.day',
           operation: { key: 'dailyRecord', params: { day: s.day, id: s.flockId } },
           house: { id: s.houseId, name: s.houseName },
           source: sourceOf(request),
@@ -80,9 +80,13 @@ export function productionRoutes(ctx: AppContext): FastifyPluginAsync {
     });
 
     app.get('/production/kpi', async (request, reply) => {
-      const q = parseInput(flockQuerySchema, request.query);
+      const q = parseInput(kpiQuerySchema, request.query);
       const scope = await scopeFor(request);
-      const [flock] = await readFlocks(database, scope, { flockIds: [q.flockId] });
+      const [flock] = await readFlocks(
+        database,
+        scope,
+        q.flockId !== undefined ? { flockIds: [q.flockId] } : { houseId: q.houseId },
+      );
       if (!flock) throw new Refusal('notFound', 'production.flockNotFound');
       const [kpis] = await loadFlockKpis(database, [flock], today(), config.timeZone);
       return ok(request, reply, kpis as FlockKpis);

@@ -44,9 +44,8 @@ const FUNCTION_TEXTS = {
   'house.delete': { en: 'Delete house', zh: '删除栏舍' },
   login: { en: 'Sign in', zh: '登录' },
   'org.create': { en: 'Add organisation', zh: '新增组织' },
-  'production.saveDay': { en: 'Enter daily data', zh: '录入日报数据' },
+  'production.day': { en: 'Enter daily data', zh: '录入日报数据' },
   'production.task': { en: 'Daily task', zh: '日常任务' },
-  'production.tariff': { en: 'Save electricity tariff', zh: '保存分时电价' },
   'org.update': { en: 'Edit organisation', zh: '编辑组织' },
   'org.delete': { en: 'Delete organisation', zh: '删除组织' },
   'org.uploadLogo': { en: 'Upload logo', zh: '上传标志' },
@@ -102,7 +101,6 @@ const FIXED_OPERATION_TEXTS = {
   saveImmune: { en: 'Save immune reminders', zh: '保存免疫提醒' },
   createKioskLink: { en: 'Create wall link', zh: '创建大屏链接' },
   revokeKioskLink: { en: 'Revoke wall link', zh: '撤销大屏链接' },
-  saveTariff: { en: 'Save electricity tariff', zh: '保存分时电价' },
 } as const satisfies Record<string, Texts>;
 
 export type FixedOperationKey = keyof typeof FIXED_OPERATION_TEXTS;

@@ -92,7 +92,10 @@ export type DayRecord = z.infer<typeof dayRecordSchema>;
 export const farmDayQuerySchema = z.object({ farmId: id, day: isoDate });
 export const houseMonthQuerySchema = z.object({ houseId: id, month: isoMonth });
 export const houseQuerySchema = z.object({ houseId: id });
-export const flockQuerySchema = z.object({ flockId: id });
+/** One flock's KPIs: by its id, or the newest flock of a house. */
+export const kpiQuerySchema = z
+  .object({ flockId: id.optional(), houseId: id.optional() })
+  .refine((q) => q.flockId !== undefined || q.houseId !== undefined, 'production.valueRequired');
 
 /** One house's row of the farm's day grid. */
 export const farmDayRowSchema = z.object({

@@ -84,7 +84,7 @@ describe.each(testDatabaseTargets())('Daily Business routes on $name', (target) 
     expect(byHouse.get(h3)?.record).toMatchObject({ note: 'fan 3 noisy' });
     expect(byHouse.get(houses['House 4']!)?.record).toBeNull();
     const [logged] = await t.database.query<{ n: number }>(
-      `select count(*)::int as n from operation_logs where function = 'production.saveDay'`,
+      `select count(*)::int as n from operation_logs where function = 'production.day'`,
     );
     expect(logged!.n).toBeGreaterThanOrEqual(3);
   });

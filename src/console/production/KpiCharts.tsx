@@ -3,22 +3,25 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FlockKpis, type KpiDay } from '../../contract/production';
 import { LineChart, SERIES_COLORS, type ChartSeries } from '../houses/LineChart';
+import '../houses/houses.css';
 
 type Actual = 'bodyWeightG' | 'feedPerBirdG' | 'livabilityPct' | 'henDayPct' | 'fcr';
 type Standard = keyof KpiDay['standard'];
 
 interface ChartSpec {
   actual: Actual;
+  /** Measured only some days (weighing): the line joins the measured days. */
+  sparse?: boolean;
   standard: Standard | null;
   layer?: boolean;
 }
 
 const CHARTS: readonly ChartSpec[] = [
-  { actual: 'bodyWeightG', standard: 'bodyWeightG' },
+  { actual: 'bodyWeightG', standard: 'bodyWeightG', sparse: true },
   { actual: 'feedPerBirdG', standard: 'feedPerBirdG' },
   { actual: 'livabilityPct', standard: 'livabilityPct' },
   { actual: 'henDayPct', standard: 'henDayPct', layer: true },
-  { actual: 'fcr', standard: null, layer: false },
+  { actual: 'fcr', standard: null, layer: false, sparse: true },
 ];
 
 /** The flock's curves by day of age, each with its breed-standard line (dashed). */
@@ -42,12 +45,14 @@ export function KpiCharts({ kpis }: { kpis: FlockKpis }) {
 function KpiChart({ spec, days, title }: { spec: ChartSpec; days: KpiDay[]; title: string }) {
   const { t } = useTranslation();
   const series = useMemo((): ChartSeries[] => {
-    // A missing day is a gap in the line, never a drop to zero.
+    // A missing day is a gap in a daily line, never a drop to zero.
     const actual: ChartSeries = {
       key: 'actual',
       label: t('production.flocks.actual'),
       color: SERIES_COLORS[0]!,
-      points: days.map((d) => ({ x: d.ageDay, y: d[spec.actual] })),
+      points: days
+        .map((d) => ({ x: d.ageDay, y: d[spec.actual] }))
+        .filter((p) => !spec.sparse || p.y !== null),
     };
     if (!spec.standard) return [actual];
     const key = spec.standard;

@@ -34,7 +34,7 @@ export const productionEn = {
     month: 'Month of {{house}}',
     missing: 'Missing',
     entered: 'Entered',
-    missingCount: '{{count}} days missing',
+    missingCount: 'Days missing: {{count}}',
     noneMissing: 'No day missing',
     empty: 'No house of this farm is in your scope',
   },
