@@ -14,6 +14,7 @@ import { ok, parseInput } from '../http/envelope';
 import { writeOperationLog } from '../oplog';
 import { Refusal } from '../refusal';
 import { loadFlockKpis } from './flockKpis';
+import { powerRoutes } from './powerRoutes';
 import { localDay, readFarmDay, readFlocks, readHouseMonth, saveDays } from './records';
 import { decideTask } from './tasks';
 import { evaluateDailyWarnings } from './warnings';
@@ -37,6 +38,7 @@ export function productionRoutes(ctx: AppContext): FastifyPluginAsync {
   };
 
   return async (app) => {
+    await app.register(powerRoutes(ctx));
     app.get('/production/day', async (request, reply) => {
       const q = parseInput(farmDayQuerySchema, request.query);
       const scope = await scopeFor(request);

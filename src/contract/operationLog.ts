@@ -45,6 +45,7 @@ const FUNCTION_TEXTS = {
   login: { en: 'Sign in', zh: '登录' },
   'org.create': { en: 'Add organisation', zh: '新增组织' },
   'production.day': { en: 'Enter daily data', zh: '录入日报数据' },
+  'production.tariff': { en: 'Save electricity tariff', zh: '保存分时电价' },
   'production.task': { en: 'Daily task', zh: '日常任务' },
   'org.update': { en: 'Edit organisation', zh: '编辑组织' },
   'org.delete': { en: 'Delete organisation', zh: '删除组织' },

@@ -226,3 +226,26 @@ export const tariffSchema = z.object({
   }),
 });
 export type Tariff = z.infer<typeof tariffSchema>;
+
+export const tariffAnswerSchema = z.object({ tariff: tariffSchema.nullable() });
+
+export const powerQuerySchema = z
+  .object({ houseId: id.optional(), farmId: id.optional(), day: isoDate })
+  .refine((q) => q.houseId !== undefined || q.farmId !== undefined, 'production.valueRequired');
+
+const periodFigures = z.object({ kwh: z.number(), cost: z.number() });
+/** A day of electricity: kWh per hour of the day (null where nothing was metered), the cost. */
+export const powerAnswerSchema = z.object({
+  day: z.string(),
+  hourly: z.array(z.number().nullable()).length(24),
+  kwh: z.number(),
+  peakKw: z.number(),
+  averageKw: z.number(),
+  /** Null without a tariff. */
+  cost: z.number().nullable(),
+  byPeriod: z
+    .object({ peak: periodFigures, flat: periodFigures, valley: periodFigures })
+    .nullable(),
+  tariff: tariffSchema.nullable(),
+});
+export type PowerAnswer = z.infer<typeof powerAnswerSchema>;
