@@ -1,5 +1,5 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { powerQuerySchema, tariffSchema } from '../../src/contract/production';
+import type { FastifyPluginAsync } from 'fastify';
+import { powerQuerySchema, tariffInputSchema } from '../../src/contract/production';
 import { canSeeFarm, canSeeHouse, scopeOf } from '../auth/scope';
 import { sessionOf, sourceOf, type AppContext } from '../http/context';
 import { ok, parseInput } from '../http/envelope';
@@ -10,11 +10,6 @@ import { readPowerDay, readTariff, saveTariff } from './power';
 /** Power management: a house's or a farm's electricity of a day and its time-of-use cost; the tariff. */
 export function powerRoutes(ctx: AppContext): FastifyPluginAsync {
   const { database, config } = ctx;
-  const orgOf = (request: FastifyRequest) => {
-    const { orgId } = sessionOf(request).user;
-    if (orgId === null) throw new Refusal('notFound', 'production.noOrganisation');
-    return orgId;
-  };
   return async (app) => {
     app.get('/production/power', async (request, reply) => {
       const q = parseInput(powerQuerySchema, request.query);
@@ -44,17 +39,17 @@ export function powerRoutes(ctx: AppContext): FastifyPluginAsync {
       );
     });
 
-    app.get('/production/tariff', async (request, reply) =>
-      ok(request, reply, { tariff: await readTariff(database, orgOf(request)) }),
-    );
-
     app.put('/production/tariff', async (request, reply) => {
       const { user } = sessionOf(request);
       // The tariff bills the whole organisation: its administrators and company managers set it.
       if (!user.canOperate || !['administrator', 'company_manager'].includes(user.roleKey))
         throw new Refusal('forbidden', 'auth.forbidden');
-      const tariff = parseInput(tariffSchema, request.body);
-      const orgId = orgOf(request);
+      const { orgId, ...tariff } = parseInput(tariffInputSchema, request.body);
+      // A company manager sets its own organisation's; another answers like one that does not exist.
+      if (user.roleKey !== 'administrator' && orgId !== user.orgId)
+        throw new Refusal('notFound', 'production.noOrganisation');
+      const [org] = await database.query('select id from organizations where id = $1', [orgId]);
+      if (!org) throw new Refusal('notFound', 'production.noOrganisation');
       await saveTariff(database, orgId, tariff);
       await writeOperationLog(database.db, {
         operator: { id: user.id, name: user.realName || user.username },

@@ -5,6 +5,7 @@ import {
   EditIcon,
   HistoryIcon,
   HomeIcon,
+  LightningIcon,
   NotificationsIcon,
   OfficeIcon,
   PeopleIcon,
@@ -144,6 +145,15 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
         component: lazyPage(
           () => import('./production/FlocksPage'),
           (m) => m.FlocksPage,
+        ),
+      },
+      {
+        path: 'power',
+        titleKey: 'productionPower',
+        icon: LightningIcon,
+        component: lazyPage(
+          () => import('./production/PowerPage'),
+          (m) => m.PowerPage,
         ),
       },
     ],

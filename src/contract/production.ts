@@ -227,7 +227,8 @@ export const tariffSchema = z.object({
 });
 export type Tariff = z.infer<typeof tariffSchema>;
 
-export const tariffAnswerSchema = z.object({ tariff: tariffSchema.nullable() });
+/** Saving an organisation's tariff. */
+export const tariffInputSchema = tariffSchema.extend({ orgId: id });
 
 export const powerQuerySchema = z
   .object({ houseId: id.optional(), farmId: id.optional(), day: isoDate })

@@ -40,6 +40,7 @@ export const en = {
     production: 'Daily Business',
     productionInput: 'Data Input',
     productionFlocks: 'Flocks and KPIs',
+    productionPower: 'Power Management',
   },
   navbar: {
     toggleSidebar: 'Show or hide the menu',

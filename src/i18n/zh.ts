@@ -37,6 +37,7 @@ export const zh: Translation = {
     production: '日常业务',
     productionInput: '数据录入',
     productionFlocks: '批次与指标',
+    productionPower: '电力管理',
   },
   navbar: {
     toggleSidebar: '显示或隐藏菜单',

@@ -203,6 +203,7 @@ const TABLES = [
   'user_houses',
   'operation_logs',
   'daily_records',
+  'tariffs',
 ] as const;
 
 /** Every row of every table an admin endpoint may touch, to prove a refusal changed nothing. */

@@ -53,6 +53,12 @@ export const PRODUCTION_ENDPOINTS: Endpoint[] = [
           build: (f) => ({ url: `/production/day?farmId=${f.node.tieling}&day=${today()}` }),
         },
       ],
+      shack: [
+        {
+          why: 'a farm it was given no house of',
+          build: (f) => ({ url: `/production/day?farmId=${f.node.gaocheng}&day=${today()}` }),
+        },
+      ],
       farm: [
         {
           why: 'another farm',
@@ -96,5 +102,46 @@ export const PRODUCTION_ENDPOINTS: Endpoint[] = [
     roles: ALL,
     inside: per((f) => ({ url: `/production/kpi?houseId=${f.house.wf1}` }), ALL),
     outside: outside((houseId) => ({ url: `/production/kpi?houseId=${houseId}` })),
+  },
+  {
+    method: 'GET',
+    path: '/production/power',
+    roles: ALL,
+    inside: per((f) => ({ url: `/production/power?houseId=${f.house.wf1}&day=${today()}` }), ALL),
+    outside: outside((houseId) => ({ url: `/production/power?houseId=${houseId}&day=${today()}` })),
+  },
+  {
+    method: 'PUT',
+    path: '/production/tariff',
+    roles: ['admin', 'company'],
+    inside: per(
+      (f) => ({
+        url: '/production/tariff',
+        body: {
+          orgId: f.orgId,
+          hours: Array.from({ length: 24 }, (_, h) =>
+            h < 7 ? 'valley' : h < 18 ? 'flat' : 'peak',
+          ),
+          // A new price each call, so each accepted call changes the tariff.
+          prices: { peak: 1 + next() / 1000, flat: 0.7, valley: 0.3 },
+        },
+      }),
+      ['admin', 'company'],
+    ),
+    outside: {
+      company: [
+        {
+          why: 'the other organisation',
+          build: (f) => ({
+            url: '/production/tariff',
+            body: {
+              orgId: f.otherOrgId,
+              hours: Array.from({ length: 24 }, () => 'flat'),
+              prices: { peak: 1, flat: 1, valley: 1 },
+            },
+          }),
+        },
+      ],
+    },
   },
 ];

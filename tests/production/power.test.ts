@@ -51,6 +51,11 @@ describe.each(testDatabaseTargets())('power and its cost on $name', (target) => 
     });
     await ingest.drain();
 
+    const [org] = await t.database.query<{ org_id: number }>(
+      'select org_id from farms where id = $1',
+      [house.farmId],
+    );
+    const orgId = Number(org!.org_id);
     const admin = await t.signIn('admin');
     const none = await api<PowerAnswer>(
       admin,
@@ -60,11 +65,12 @@ describe.each(testDatabaseTargets())('power and its cost on $name', (target) => 
     expect(none.data).toMatchObject({ kwh: 470, cost: null });
 
     const farm = await t.signIn('farm');
-    expect((await api(farm, 'PUT', '/production/tariff', TARIFF)).status).toBe(403);
+    expect((await api(farm, 'PUT', '/production/tariff', { ...TARIFF, orgId })).status).toBe(403);
     expect(
-      (await api(admin, 'PUT', '/production/tariff', { ...TARIFF, hours: HOURS.slice(1) })).status,
+      (await api(admin, 'PUT', '/production/tariff', { ...TARIFF, orgId, hours: HOURS.slice(1) }))
+        .status,
     ).toBe(400);
-    expect((await api(admin, 'PUT', '/production/tariff', TARIFF)).status).toBe(200);
+    expect((await api(admin, 'PUT', '/production/tariff', { ...TARIFF, orgId })).status).toBe(200);
 
     const day = await api<PowerAnswer>(
       farm,

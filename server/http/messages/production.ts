@@ -32,7 +32,7 @@ export const PRODUCTION_MESSAGES = {
   },
   'production.tariffSaved': { en: 'Tariff saved.', zh: '电价已保存。' },
   'production.noOrganisation': {
-    en: 'Your account belongs to no organisation.',
-    zh: '您的账号不属于任何组织。',
+    en: 'There is no such organisation.',
+    zh: '组织不存在。',
   },
 } as const satisfies Record<string, Record<Locale, string>>;
