@@ -5,6 +5,7 @@ import { benchDemoHistory } from './demoHistory';
 import { benchFoundation } from './foundation';
 import { benchLatency, benchSoak, benchThroughput } from './ingest';
 import { benchOverview } from './overview';
+import { benchProduction } from './production';
 import { benchTrendQueries } from './trend';
 import { benchTransfer } from './transfer';
 import { benchWall } from './wall';
@@ -16,7 +17,8 @@ import { benchWall } from './wall';
  * new demo's cold start; BENCH_SOAK_MINUTES (default 10) sets the memory soak. Three
  * parts run only when named, as they need `npm run build` and Chromium: `overview` (the
  * console's house grid with 5,000 houses), `transfer` (a first visit's bytes and a slow link)
- * and `wall` (the alarm wall, BENCH_WALL_MINUTES, default 30).
+ * and `wall` (the alarm wall, BENCH_WALL_MINUTES, default 30). `production` (the KPIs of 500
+ * flocks over their whole lives) runs only when named too.
  */
 const only = new Set(
   (process.env.BENCH_ONLY ?? 'foundation,history,ingest,latency,trend,alarms,soak').split(','),
@@ -45,6 +47,16 @@ async function main(): Promise<void> {
     row('server RSS after start', `${f.rssAfterStartMiB} MiB`);
     row('sign-in p50 / p95 (argon2id 19 MiB, t=2)', `${f.signInP50Ms} / ${f.signInP95Ms} ms`);
     row('GET /api/user/getCurrent p50 / p95', `${f.getCurrentP50Ms} / ${f.getCurrentP95Ms} ms`);
+  }
+  if (only.has('production')) {
+    console.log('Daily Business: KPIs of 500 flocks over their whole lives');
+    const figures = await benchProduction();
+    results.production = figures;
+    for (const f of figures)
+      row(
+        `${f.kind}: KPIs of ${f.flocks} flocks (${f.records} days) p50 / p95`,
+        `${f.p50Ms} / ${f.p95Ms} ms`,
+      );
   }
   if (only.has('history')) {
     console.log('A new demo with its past (91 days of rollups, 48 h raw, alarms)');

@@ -20,6 +20,7 @@ import { opsRoutes } from './ops/routes';
 import { systemRoutes } from './system/routes';
 import { Refusal } from './refusal';
 import { reminderRoutes } from './reminders/routes';
+import { productionRoutes } from './production/routes';
 import { wallRoutes } from './wall/routes';
 
 /**
@@ -35,6 +36,7 @@ const FEATURE_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [
   houseRoutes,
   wallRoutes,
   reminderRoutes,
+  productionRoutes,
 ];
 
 /** JSON bodies above this are refused with 413; uploads set their own, larger limits. */

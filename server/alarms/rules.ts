@@ -1,4 +1,5 @@
 import type { AlarmCause, AlarmSeverity, HouseAlarmLimits } from '../../src/contract/alarms';
+import { EARLY_WARNING_SEVERITY } from '../production/warningRules';
 
 /**
  * The alarm rules, pure: a house's context, a reading (or a signal) and the rule state in →
@@ -52,6 +53,7 @@ export const SEVERITY: Record<AlarmCause, AlarmSeverity> = {
   pressureLow: 'minor',
   sensorFault: 'minor',
   sensorStuck: 'minor',
+  ...EARLY_WARNING_SEVERITY,
 };
 
 /** Sensors watched for a stuck value: a live climate sensor never shows one value for hours. */

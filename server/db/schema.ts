@@ -171,6 +171,12 @@ export const flocks = pgTable(
     ageAtPlacement: smallint('age_at_placement').notNull().default(1),
     headCount: integer('head_count').notNull(),
     closedOn: date('closed_on', { mode: 'string' }),
+    /** Where the birds came from (hatchery, rearing farm). */
+    origin: text('origin').notNull().default(''),
+    /** Birds caught or moved out at closing. */
+    depletedCount: integer('depleted_count'),
+    /** Total live weight caught at closing, kg. */
+    catchWeightKg: real('catch_weight_kg'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -3,6 +3,7 @@ import { ADMIN_MESSAGES } from './messages/admin';
 import { ALARMS_MESSAGES } from './messages/alarms';
 import { HOUSES_MESSAGES } from './messages/houses';
 import { OPS_MESSAGES } from './messages/ops';
+import { PRODUCTION_MESSAGES } from './messages/production';
 import { WALL_MESSAGES } from './messages/wall';
 
 /**
@@ -89,6 +90,7 @@ const MESSAGES = {
   ...ADMIN_MESSAGES,
   ...ALARMS_MESSAGES,
   ...HOUSES_MESSAGES,
+  ...PRODUCTION_MESSAGES,
   ...WALL_MESSAGES,
   ...OPS_MESSAGES,
 };

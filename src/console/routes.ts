@@ -1,8 +1,11 @@
 import {
+  ClipboardIcon,
   CogIcon,
   ComparisonIcon,
+  EditIcon,
   HistoryIcon,
   HomeIcon,
+  LightningIcon,
   NotificationsIcon,
   OfficeIcon,
   PeopleIcon,
@@ -12,6 +15,7 @@ import {
   ShopIcon,
   TemperatureIcon,
   ThIcon,
+  TimelineLineChartIcon,
   TreeIcon,
   WarningSignIcon,
 } from '@blueprintjs/icons';
@@ -116,6 +120,40 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
         component: lazyPage(
           () => import('./alarms/AlarmSettingsPage'),
           (m) => m.AlarmSettingsPage,
+        ),
+      },
+    ],
+  },
+  {
+    path: '/production',
+    titleKey: 'production',
+    icon: ClipboardIcon,
+    children: [
+      {
+        path: 'input',
+        titleKey: 'productionInput',
+        icon: EditIcon,
+        component: lazyPage(
+          () => import('./production/DataInputPage'),
+          (m) => m.DataInputPage,
+        ),
+      },
+      {
+        path: 'flocks',
+        titleKey: 'productionFlocks',
+        icon: TimelineLineChartIcon,
+        component: lazyPage(
+          () => import('./production/FlocksPage'),
+          (m) => m.FlocksPage,
+        ),
+      },
+      {
+        path: 'power',
+        titleKey: 'productionPower',
+        icon: LightningIcon,
+        component: lazyPage(
+          () => import('./production/PowerPage'),
+          (m) => m.PowerPage,
         ),
       },
     ],

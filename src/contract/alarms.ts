@@ -16,6 +16,9 @@ export const ALARM_CAUSES = [
   'deviceError',
   'controllerAlarm',
   'diInput',
+  'waterDrop',
+  'feedOffStandard',
+  'weightGainSlow',
 ] as const;
 export type AlarmCause = (typeof ALARM_CAUSES)[number];
 
@@ -39,6 +42,9 @@ export const ALARM_CAUSE_NAMES = {
     deviceError: 'Device error',
     controllerAlarm: 'Controller alarm',
     diInput: 'Alarm input',
+    waterDrop: 'Water down day over day',
+    feedOffStandard: 'Feed off the breed standard',
+    weightGainSlow: 'Weight gain slowing',
   },
   zh: {
     temperatureHigh: '温度过高',
@@ -55,6 +61,9 @@ export const ALARM_CAUSE_NAMES = {
     deviceError: '设备故障',
     controllerAlarm: '控制器报警',
     diInput: '报警输入',
+    waterDrop: '饮水量环比下降',
+    feedOffStandard: '采食量偏离品种标准',
+    weightGainSlow: '增重放缓',
   },
 } as const satisfies Record<'en' | 'zh', Record<AlarmCause, string>>;
 
@@ -166,6 +175,10 @@ export const NOTICE_TYPE_OF: Record<AlarmCause, AlarmNoticeType> = {
   controllerAlarm: 'device',
   diInput: 'device',
   gatewayOffline: 'network',
+  // The house's own production: its flock drinks, eats or grows off its course.
+  waterDrop: 'block',
+  feedOffStandard: 'block',
+  weightGainSlow: 'block',
 };
 
 const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'alarms.badTime');

@@ -44,6 +44,9 @@ const FUNCTION_TEXTS = {
   'house.delete': { en: 'Delete house', zh: '删除栏舍' },
   login: { en: 'Sign in', zh: '登录' },
   'org.create': { en: 'Add organisation', zh: '新增组织' },
+  'production.day': { en: 'Enter daily data', zh: '录入日报数据' },
+  'production.tariff': { en: 'Save electricity tariff', zh: '保存分时电价' },
+  'production.task': { en: 'Daily task', zh: '日常任务' },
   'org.update': { en: 'Edit organisation', zh: '编辑组织' },
   'org.delete': { en: 'Delete organisation', zh: '删除组织' },
   'org.uploadLogo': { en: 'Upload logo', zh: '上传标志' },
@@ -114,6 +117,8 @@ const PARAM_OPERATION_TEXTS = {
   alarmPhone: { en: 'Alarm phone', zh: '报警电话' },
   alarmLimits: { en: 'Alarm limits', zh: '报警限值' },
   text: { en: 'Text', zh: '文本' },
+  dailyRecord: { en: 'Daily record', zh: '日报记录' },
+  flockTask: { en: 'Flock task', zh: '批次任务' },
 } as const satisfies Record<string, Texts>;
 
 export const OPERATION_KEYS = [...FIXED_KEYS, ...Object.keys(PARAM_OPERATION_TEXTS)] as [
@@ -135,6 +140,11 @@ export const operationSchema = z.discriminatedUnion('key', [
   z.object({ key: z.literal('alarmPhone'), params: z.object({ phone: z.string(), id: idParam }) }),
   z.object({ key: z.literal('alarmLimits'), params: z.object({ value: z.string() }) }),
   z.object({ key: z.literal('text'), params: z.object({ text: z.string() }) }),
+  z.object({ key: z.literal('dailyRecord'), params: z.object({ day: z.string(), id: idParam }) }),
+  z.object({
+    key: z.literal('flockTask'),
+    params: z.object({ content: z.string(), state: z.string(), id: idParam }),
+  }),
 ]);
 export type Operation = z.infer<typeof operationSchema>;
 
@@ -195,6 +205,13 @@ export function renderOperation(
       return str(params.value);
     case 'text':
       return str(params.text);
+    case 'dailyRecord':
+      return `${str(params.day)} #${id}`;
+    case 'flockTask': {
+      const done = str(params.state) === 'done';
+      const state = lang === 'zh' ? (done ? '已完成' : '已跳过') : done ? 'done' : 'skipped';
+      return `${str(params.content)} · ${state} #${id}`;
+    }
     default:
       return Object.hasOwn(FIXED_OPERATION_TEXTS, key)
         ? FIXED_OPERATION_TEXTS[key as FixedOperationKey][lang]

@@ -1,6 +1,7 @@
 import { adminEn } from './features/admin';
 import { alarmsEn } from './features/alarms';
 import { housesEn } from './features/houses';
+import { productionEn } from './features/production';
 import { remindersEn } from './features/reminders';
 import { wallEn } from './features/wall';
 
@@ -36,6 +37,10 @@ export const en = {
     alarm: 'Alarms',
     alarmList: 'Alarm List',
     alarmSettings: 'Alarm Settings',
+    production: 'Daily Business',
+    productionInput: 'Data Input',
+    productionFlocks: 'Flocks and KPIs',
+    productionPower: 'Power Management',
   },
   navbar: {
     toggleSidebar: 'Show or hide the menu',
@@ -190,4 +195,5 @@ export const en = {
   admin: adminEn,
   wall: wallEn,
   reminders: remindersEn,
+  production: productionEn,
 } as const;

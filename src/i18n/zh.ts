@@ -1,6 +1,7 @@
 import { adminZh } from './features/admin';
 import { alarmsZh } from './features/alarms';
 import { housesZh } from './features/houses';
+import { productionZh } from './features/production';
 import { remindersZh } from './features/reminders';
 import { wallZh } from './features/wall';
 import { type Translation } from './types';
@@ -33,6 +34,10 @@ export const zh: Translation = {
     alarm: '报警管理',
     alarmList: '报警列表',
     alarmSettings: '报警设置',
+    production: '日常业务',
+    productionInput: '数据录入',
+    productionFlocks: '批次与指标',
+    productionPower: '电力管理',
   },
   navbar: {
     toggleSidebar: '显示或隐藏菜单',
@@ -180,4 +185,5 @@ export const zh: Translation = {
   admin: adminZh,
   wall: wallZh,
   reminders: remindersZh,
+  production: productionZh,
 };

@@ -1,5 +1,6 @@
 import type { Fixtures, Role } from './matrixFixtures';
 import { FARM_ENDPOINTS } from './matrixFarms';
+import { PRODUCTION_ENDPOINTS } from './matrixProduction';
 import { REMINDER_ENDPOINTS } from './matrixReminders';
 import {
   ADMIN,
@@ -295,6 +296,7 @@ export const ENDPOINTS: Endpoint[] = [
 
   ...FARM_ENDPOINTS,
   ...REMINDER_ENDPOINTS,
+  ...PRODUCTION_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log
   {

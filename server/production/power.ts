@@ -1,0 +1,60 @@
+import type { PowerAnswer, Tariff } from '../../src/contract/production';
+import type { Database } from '../db/client';
+import { powerDay } from './tariff';
+
+/** The organisation's time-of-use tariff, or null when none was set. */
+export async function readTariff(database: Database, orgId: number): Promise<Tariff | null> {
+  const [row] = await database.query<{ hours: unknown; prices: unknown }>(
+    'select hours, prices from tariffs where org_id = $1',
+    [orgId],
+  );
+  if (!row) return null;
+  const json = <T>(v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+  return { hours: json(row.hours), prices: json(row.prices) };
+}
+
+export async function saveTariff(database: Database, orgId: number, tariff: Tariff) {
+  await database.query(
+    `insert into tariffs (org_id, hours, prices, updated_at) values ($1, $2::jsonb, $3::jsonb, now())
+     on conflict (org_id) do update set hours = excluded.hours, prices = excluded.prices, updated_at = now()`,
+    [orgId, JSON.stringify(tariff.hours), JSON.stringify(tariff.prices)],
+  );
+}
+
+/**
+ * Electricity of some houses (one house, or a farm's) for one day of the installation's
+ * calendar, hour by hour from the metered power's hourly rollup, with the tariff's cost.
+ */
+export async function readPowerDay(
+  database: Database,
+  houseIds: readonly number[],
+  day: string,
+  timeZone: string,
+  tariff: Tariff | null,
+): Promise<PowerAnswer> {
+  const rows = await database.query<{ hour: number; kwh: number | null }>(
+    `select extract(hour from bucket at time zone $3)::int as hour, sum(power_sum) as kwh
+     from telemetry_hourly
+     where house_id = any($1::int[]) and bucket >= ($2::date::timestamp at time zone $3)
+       and bucket < (($2::date + 1)::timestamp at time zone $3) and power_n > 0
+     group by 1`,
+    [houseIds, day, timeZone],
+  );
+  const hourly: Array<number | null> = Array.from({ length: 24 }, () => null);
+  for (const r of rows) if (r.kwh !== null) hourly[Number(r.hour)] = Number(r.kwh);
+  const flat: Tariff = {
+    hours: Array.from({ length: 24 }, () => 'flat'),
+    prices: { peak: 0, flat: 0, valley: 0 },
+  };
+  const result = powerDay(hourly, tariff ?? flat);
+  return {
+    day,
+    hourly,
+    kwh: result.kwh,
+    peakKw: result.peakKw,
+    averageKw: result.averageKw,
+    cost: tariff ? result.cost : null,
+    byPeriod: tariff ? result.byPeriod : null,
+    tariff,
+  };
+}

@@ -1,0 +1,57 @@
+import { AlarmService } from '../alarms/service';
+import { applySteps, openAlarmsOf, type AlarmChange } from '../alarms/lifecycle';
+import { emptyRuleState, keyOf, stepsOf, type Condition } from '../alarms/rules';
+import type { AppContext } from '../http/context';
+import { loadFlockKpis } from './flockKpis';
+import { readFlocks } from './records';
+import { earlyWarningConditions, type EarlyWarningCause } from './warningRules';
+
+/** Daily warnings act at once: a day's figures are already a day's worth of evidence. */
+const IMMEDIATE = { minDurationMs: 0, clearHoldMs: 0 };
+
+/**
+ * Evaluates the early warnings of these houses' open flocks (after a day is saved, and from the
+ * maintenance tick for metered water) through the alarm lifecycle: raised once, cleared once.
+ */
+export async function evaluateDailyWarnings(
+  ctx: Pick<AppContext, 'database' | 'events' | 'config'>,
+  houseIds: readonly number[],
+  today: string,
+): Promise<AlarmChange[]> {
+  if (houseIds.length === 0) return [];
+  const { database, events, config } = ctx;
+  const flocks = (await readFlocks(database, { all: true }, {})).filter(
+    (f) => f.closedOn === null && houseIds.includes(f.houseId),
+  );
+  const kpis = await loadFlockKpis(database, flocks, today, config.timeZone);
+  const service = new AlarmService(database, events);
+  return service.change(async (query) => {
+    const changes: AlarmChange[] = [];
+    for (const { flock, days } of [...kpis].sort((a, b) => a.flock.houseId - b.flock.houseId)) {
+      const open = await openAlarmsOf(query, flock.houseId);
+      const openCauses = new Set<EarlyWarningCause>(
+        (['waterDrop', 'feedOffStandard', 'weightGainSlow'] as const).filter((c) =>
+          open.has(keyOf(c, '')),
+        ),
+      );
+      const conditions: Condition[] = earlyWarningConditions(days, openCauses).map((w) => ({
+        cause: w.cause,
+        subject: '',
+        active: w.active,
+        value: w.value,
+        limit: w.limit,
+        text: w.text,
+      }));
+      const steps = stepsOf(conditions, emptyRuleState(), open, Date.now(), IMMEDIATE);
+      if (steps.length === 0) continue;
+      const [house] = await query<{ farm_id: number }>('select farm_id from houses where id = $1', [
+        flock.houseId,
+      ]);
+      if (!house) continue;
+      changes.push(
+        ...(await applySteps(query, { houseId: flock.houseId, farmId: house.farm_id }, steps)),
+      );
+    }
+    return changes;
+  });
+}

@@ -1,0 +1,207 @@
+import { useEffect, useState } from 'react';
+import {
+  Button,
+  ButtonGroup,
+  Card,
+  Classes,
+  FormGroup,
+  H5,
+  HTMLSelect,
+  HTMLTable,
+  Intent,
+} from '@blueprintjs/core';
+import { DownloadIcon } from '@blueprintjs/icons';
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+import { FlocksStore } from '../../stores/FlocksStore';
+import { ScrollRegion } from '../ScrollRegion';
+import { NOTIFICATION_MS, showToast } from '../toaster';
+import { useStores } from '../useStores';
+import { reminderText } from '../reminders/RemindersPanel';
+import { KpiCharts } from './KpiCharts';
+import { KpiTable, kpiCsv } from './KpiTable';
+import { figure, tenThousands } from './productionFormat';
+import './production.css';
+
+type AnyText = Parameters<typeof reminderText>[0];
+
+/** /production/flocks: a house's flocks, one flock's KPIs against the breed standard, the day's tasks. */
+export const FlocksPage = observer(function FlocksPage() {
+  const { t } = useTranslation();
+  const { api, session } = useStores();
+  const [store] = useState(() => new FlocksStore(api));
+  useEffect(() => void store.loadPlaces().catch(() => undefined), [store]);
+  const kpis = store.kpis;
+  const layer = kpis?.flock.layer ?? false;
+
+  const exportCsv = () => {
+    if (!kpis) return;
+    const blob = new Blob([kpiCsv(kpis, t as unknown as AnyText)], { type: 'text/csv' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `${kpis.flock.farmName}-${kpis.flock.houseName}-${kpis.flock.placedOn}.csv`;
+    a.click();
+    URL.revokeObjectURL(a.href);
+  };
+  const decide = async (task: (typeof store.tasks)[number], state: 'done' | 'skipped') => {
+    try {
+      await store.decide(task, state);
+    } catch {
+      return;
+    }
+    showToast({
+      message: t('production.tasks.saved'),
+      intent: Intent.SUCCESS,
+      timeoutMs: NOTIFICATION_MS,
+    });
+  };
+
+  return (
+    <div className="roost-production" data-testid="flocks">
+      <div className="roost-production__bar">
+        <FormGroup label={t('production.flocks.house')} labelFor="flocks-house">
+          <HTMLSelect
+            id="flocks-house"
+            value={store.houseId ?? ''}
+            onChange={(e) => void store.chooseHouse(Number(e.target.value)).catch(() => undefined)}
+            options={store.places.map((p) => ({
+              value: p.houseId,
+              label: `${p.farmName} · ${p.houseName}`,
+            }))}
+          />
+        </FormGroup>
+        <Button icon={<DownloadIcon />} disabled={!kpis} onClick={exportCsv}>
+          {t('production.flocks.export')}
+        </Button>
+      </div>
+
+      {store.tasks.length > 0 && (
+        <Card className="roost-production__month" data-testid="flock-tasks">
+          <H5>{t('production.tasks.title')}</H5>
+          <ul>
+            {store.tasks.map((task) => (
+              <li key={task.id}>
+                {reminderText(t as unknown as AnyText, task)}{' '}
+                {session.canOperate && (
+                  <ButtonGroup variant="minimal">
+                    <Button size="small" onClick={() => void decide(task, 'done')}>
+                      {t('production.tasks.done')}
+                    </Button>
+                    <Button size="small" onClick={() => void decide(task, 'skipped')}>
+                      {t('production.tasks.skip')}
+                    </Button>
+                  </ButtonGroup>
+                )}
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+
+      <H5>{t('production.flocks.history')}</H5>
+      <ScrollRegion className="roost-production__scroll" label={t('production.flocks.history')}>
+        <HTMLTable
+          compact
+          interactive
+          className="roost-production__grid"
+          data-testid="flock-history"
+        >
+          <thead>
+            <tr>
+              <th>{t('production.flocks.placed')}</th>
+              <th>{t('production.flocks.closed')}</th>
+              <th>{t('production.flocks.breed')}</th>
+              <th>{t('production.flocks.headCount')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {store.flocks?.length === 0 && (
+              <tr>
+                <td colSpan={4}>{t('production.flocks.none')}</td>
+              </tr>
+            )}
+            {store.flocks?.map((f) => (
+              <tr
+                key={f.id}
+                aria-selected={store.flockId === f.id}
+                tabIndex={0}
+                onClick={() => void store.chooseFlock(f.id).catch(() => undefined)}
+                onKeyDown={(e) =>
+                  e.key === 'Enter' && void store.chooseFlock(f.id).catch(() => undefined)
+                }
+              >
+                <td>{f.placedOn}</td>
+                <td>{f.closedOn ?? t('production.flocks.open')}</td>
+                <td>{f.breedName ?? '—'}</td>
+                <td>{tenThousands(f.headCount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </ScrollRegion>
+
+      {kpis && (
+        <>
+          <div className="roost-production__cards" data-testid="kpi-cards">
+            <Stat
+              label={t('production.kpi.alive')}
+              value={tenThousands(kpis.toDate.alive)}
+              testId="kpi-alive"
+            />
+            <Stat
+              label={t('production.kpi.mortalityPct')}
+              value={figure(kpis.toDate.mortalityPct, 2)}
+              testId="kpi-mortality"
+            />
+            <Stat
+              label={t('production.kpi.fcr')}
+              value={figure(kpis.toDate.fcr, 3)}
+              testId="kpi-fcr"
+            />
+            {!layer && (
+              <Stat
+                label={t('production.kpi.epef')}
+                value={figure(kpis.toDate.epef, 0)}
+                testId="kpi-epef"
+              />
+            )}
+            <Stat
+              label={t('production.flocks.feedTotal')}
+              value={figure(kpis.toDate.feedKg / 1000, 2)}
+              testId="kpi-feed"
+            />
+            <Stat
+              label={t('production.flocks.recordedDays')}
+              value={String(kpis.toDate.recordedDays)}
+              testId="kpi-recorded"
+            />
+            <Stat
+              label={t('production.flocks.missingDays')}
+              value={String(kpis.toDate.missingDays)}
+              testId="kpi-missing"
+            />
+            <Stat
+              label={t('production.flocks.energyTotal')}
+              value={figure(kpis.toDate.energyKwh, 0)}
+              testId="kpi-energy"
+            />
+          </div>
+          <KpiCharts kpis={kpis} />
+          <KpiTable kpis={kpis} />
+        </>
+      )}
+      {!kpis && store.flocks && store.flocks.length > 0 && (
+        <p className={Classes.TEXT_MUTED}>{t('production.flocks.choose')}</p>
+      )}
+    </div>
+  );
+});
+
+function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <Card compact data-testid={testId}>
+      <div className={Classes.TEXT_MUTED}>{label}</div>
+      <div className="roost-production__stat">{value}</div>
+    </Card>
+  );
+}

@@ -1,0 +1,81 @@
+import { Card, Classes, H5 } from '@blueprintjs/core';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type FlockKpis, type KpiDay } from '../../contract/production';
+import { LineChart, SERIES_COLORS, type ChartSeries } from '../houses/LineChart';
+import '../houses/houses.css';
+
+type Actual = 'bodyWeightG' | 'feedPerBirdG' | 'livabilityPct' | 'henDayPct' | 'fcr';
+type Standard = keyof KpiDay['standard'];
+
+interface ChartSpec {
+  actual: Actual;
+  /** Measured only some days (weighing): the line joins the measured days. */
+  sparse?: boolean;
+  standard: Standard | null;
+  layer?: boolean;
+}
+
+const CHARTS: readonly ChartSpec[] = [
+  { actual: 'bodyWeightG', standard: 'bodyWeightG', sparse: true },
+  { actual: 'feedPerBirdG', standard: 'feedPerBirdG' },
+  { actual: 'livabilityPct', standard: 'livabilityPct' },
+  { actual: 'henDayPct', standard: 'henDayPct', layer: true },
+  { actual: 'fcr', standard: null, layer: false, sparse: true },
+];
+
+/** The flock's curves by day of age, each with its breed-standard line (dashed). */
+export function KpiCharts({ kpis }: { kpis: FlockKpis }) {
+  const { t } = useTranslation();
+  const charts = CHARTS.filter((c) => c.layer === undefined || c.layer === kpis.flock.layer);
+  return (
+    <div className="roost-production__charts" data-testid="kpi-charts">
+      {charts.map((c) => (
+        <KpiChart
+          key={c.actual}
+          spec={c}
+          days={kpis.days}
+          title={t(`production.kpi.${c.actual}`)}
+        />
+      ))}
+    </div>
+  );
+}
+
+function KpiChart({ spec, days, title }: { spec: ChartSpec; days: KpiDay[]; title: string }) {
+  const { t } = useTranslation();
+  const series = useMemo((): ChartSeries[] => {
+    // A missing day is a gap in a daily line, never a drop to zero.
+    const actual: ChartSeries = {
+      key: 'actual',
+      label: t('production.flocks.actual'),
+      color: SERIES_COLORS[0]!,
+      points: days
+        .map((d) => ({ x: d.ageDay, y: d[spec.actual] }))
+        .filter((p) => !spec.sparse || p.y !== null),
+    };
+    if (!spec.standard) return [actual];
+    const key = spec.standard;
+    return [
+      actual,
+      {
+        key: 'standard',
+        label: t('production.flocks.standard'),
+        color: SERIES_COLORS[6]!,
+        dashed: true,
+        points: days.map((d) => ({ x: d.ageDay, y: d.standard[key] })),
+      },
+    ];
+  }, [days, spec, t]);
+  const measured = days.filter((d) => d[spec.actual] !== null).length;
+  return (
+    <Card compact data-testid={`chart-${spec.actual}`}>
+      <H5>{title}</H5>
+      {measured < 2 ? (
+        <p className={Classes.TEXT_MUTED}>{t('production.flocks.chartError')}</p>
+      ) : (
+        <LineChart series={series} height={200} formatX={(x) => `${x}`} />
+      )}
+    </Card>
+  );
+}

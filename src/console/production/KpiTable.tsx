@@ -1,0 +1,84 @@
+import { HTMLTable } from '@blueprintjs/core';
+import { useTranslation } from 'react-i18next';
+import { type FlockKpis, type KpiDay } from '../../contract/production';
+import { ScrollRegion } from '../ScrollRegion';
+import { figure, tenThousands } from './productionFormat';
+
+type AnyText = (key: string, options?: Record<string, unknown>) => string;
+
+interface Column {
+  key: string;
+  value: (d: KpiDay) => string;
+  layer?: boolean;
+}
+
+const COLUMNS: readonly Column[] = [
+  { key: 'alive', value: (d) => tenThousands(d.alive) },
+  { key: 'mortalityPct', value: (d) => figure(d.mortalityPct, 2) },
+  { key: 'bodyWeightG', value: (d) => figure(d.bodyWeightG, 0) },
+  { key: 'dailyGainG', value: (d) => figure(d.dailyGainG, 1) },
+  { key: 'feedPerBirdG', value: (d) => figure(d.feedPerBirdG, 1) },
+  { key: 'fcr', value: (d) => figure(d.fcr, 3) },
+  { key: 'waterFeedRatio', value: (d) => figure(d.waterFeedRatio, 2) },
+  { key: 'epef', value: (d) => figure(d.epef, 0), layer: false },
+  { key: 'henDayPct', value: (d) => figure(d.henDayPct, 1), layer: true },
+  { key: 'eggMassG', value: (d) => figure(d.eggMassG, 1), layer: true },
+  { key: 'energyPerBirdKwh', value: (d) => figure(d.energyPerBirdKwh, 3) },
+];
+
+const columnsOf = (layer: boolean) =>
+  COLUMNS.filter((c) => c.layer === undefined || c.layer === layer);
+
+/** The flock's days, newest first; a missing day says so instead of showing zeros. */
+export function KpiTable({ kpis }: { kpis: FlockKpis }) {
+  const { t } = useTranslation();
+  const columns = columnsOf(kpis.flock.layer);
+  return (
+    <ScrollRegion className="roost-production__scroll" label={t('production.flocks.days')}>
+      <HTMLTable compact striped className="roost-production__grid" data-testid="kpi-table">
+        <thead>
+          <tr>
+            <th>{t('production.input.day')}</th>
+            <th>{t('production.flocks.age')}</th>
+            {columns.map((c) => (
+              <th key={c.key}>{t(`production.kpi.${c.key}` as 'production.kpi.fcr')}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {[...kpis.days].reverse().map((d) => (
+            <tr key={d.day} data-day={d.day} data-recorded={d.recorded}>
+              <td>{d.day}</td>
+              <td>{d.ageDay}</td>
+              {d.recorded ? (
+                columns.map((c) => <td key={c.key}>{c.value(d)}</td>)
+              ) : (
+                <td colSpan={columns.length} className="roost-production__missing">
+                  {t('production.flocks.missingDay')}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+    </ScrollRegion>
+  );
+}
+
+/** The same table as CSV, in the reader's language; a missing day's cells stay empty. */
+export function kpiCsv(kpis: FlockKpis, t: AnyText): string {
+  const columns = columnsOf(kpis.flock.layer);
+  const cell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  const head = [
+    t('production.input.day'),
+    t('production.flocks.age'),
+    ...columns.map((c) => t(`production.kpi.${c.key}`)),
+  ];
+  const rows = kpis.days.map((d) => [
+    d.day,
+    String(d.ageDay),
+    ...columns.map((c) => (d.recorded ? c.value(d).replace('—', '') : '')),
+  ]);
+  // The byte-order mark lets spreadsheet programs read the Chinese headers as UTF-8.
+  return `\uFEFF${[head, ...rows].map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
+}

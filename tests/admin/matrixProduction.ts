@@ -1,0 +1,147 @@
+import type { Role } from './matrixFixtures';
+import { ALL, next, per, today, type Endpoint, type Outside } from './matrixShared';
+
+/** A house of the demo each scoped role may not see. */
+const OUTSIDE_HOUSE: Record<
+  Exclude<Role, 'admin'>,
+  { why: string; house: 'qy1' | 'tl1' | 'gc1' | 'wf4' }
+> = {
+  company: { why: 'a house of the other company', house: 'qy1' },
+  area: { why: 'a house of a farm it does not manage', house: 'tl1' },
+  farm: { why: 'a house of another farm', house: 'gc1' },
+  shack: { why: 'a house of its farm it was not given', house: 'wf4' },
+};
+
+const outside = (build: (houseId: number) => { url: string; body?: object }) =>
+  Object.fromEntries(
+    Object.entries(OUTSIDE_HOUSE).map(([role, { why, house }]) => [
+      role,
+      [{ why, build: (f) => build(f.house[house]) }] satisfies Outside[],
+    ]),
+  ) as Partial<Record<Role, Outside[]>>;
+
+const record = (houseId: number) => ({
+  houseId,
+  day: today(),
+  // Each accepted call changes the day's record.
+  deathsAm: next(),
+  deathsPm: 0,
+  cullsAm: 0,
+  cullsPm: 0,
+  // House 1's demo flock is a day old (20,000 birds): 100 kg is its breed's 5 g a bird, so the
+  // save raises no feed warning (an alarm would be a second operation-log row).
+  feedKg: 100,
+});
+
+/** Daily Business: everyone reads in scope; entering needs canOperate (every demo user has it). */
+export const PRODUCTION_ENDPOINTS: Endpoint[] = [
+  {
+    method: 'GET',
+    path: '/production/day',
+    roles: ALL,
+    inside: per((f) => ({ url: `/production/day?farmId=${f.node.weifang}&day=${today()}` }), ALL),
+    outside: {
+      company: [
+        {
+          why: 'a farm of the other company',
+          build: (f) => ({ url: `/production/day?farmId=${f.node.qingyuan}&day=${today()}` }),
+        },
+      ],
+      area: [
+        {
+          why: 'a farm it does not manage',
+          build: (f) => ({ url: `/production/day?farmId=${f.node.tieling}&day=${today()}` }),
+        },
+      ],
+      shack: [
+        {
+          why: 'a farm it was given no house of',
+          build: (f) => ({ url: `/production/day?farmId=${f.node.gaocheng}&day=${today()}` }),
+        },
+      ],
+      farm: [
+        {
+          why: 'another farm',
+          build: (f) => ({ url: `/production/day?farmId=${f.node.gaocheng}&day=${today()}` }),
+        },
+      ],
+    },
+  },
+  {
+    method: 'POST',
+    path: '/production/day',
+    roles: ALL,
+    inside: per((f) => ({ url: '/production/day', body: { records: [record(f.house.wf1)] } }), ALL),
+    outside: outside((houseId) => ({
+      url: '/production/day',
+      body: { records: [record(houseId)] },
+    })),
+  },
+  {
+    method: 'GET',
+    path: '/production/month',
+    roles: ALL,
+    inside: per(
+      (f) => ({ url: `/production/month?houseId=${f.house.wf1}&month=${today().slice(0, 7)}` }),
+      ALL,
+    ),
+    outside: outside((houseId) => ({
+      url: `/production/month?houseId=${houseId}&month=${today().slice(0, 7)}`,
+    })),
+  },
+  {
+    method: 'GET',
+    path: '/production/flocks',
+    roles: ALL,
+    inside: per((f) => ({ url: `/production/flocks?houseId=${f.house.wf1}` }), ALL),
+    outside: outside((houseId) => ({ url: `/production/flocks?houseId=${houseId}` })),
+  },
+  {
+    method: 'GET',
+    path: '/production/kpi',
+    roles: ALL,
+    inside: per((f) => ({ url: `/production/kpi?houseId=${f.house.wf1}` }), ALL),
+    outside: outside((houseId) => ({ url: `/production/kpi?houseId=${houseId}` })),
+  },
+  {
+    method: 'GET',
+    path: '/production/power',
+    roles: ALL,
+    inside: per((f) => ({ url: `/production/power?houseId=${f.house.wf1}&day=${today()}` }), ALL),
+    outside: outside((houseId) => ({ url: `/production/power?houseId=${houseId}&day=${today()}` })),
+  },
+  {
+    method: 'PUT',
+    path: '/production/tariff',
+    roles: ['admin', 'company'],
+    inside: per(
+      (f) => ({
+        url: '/production/tariff',
+        body: {
+          orgId: f.orgId,
+          hours: Array.from({ length: 24 }, (_, h) =>
+            h < 7 ? 'valley' : h < 18 ? 'flat' : 'peak',
+          ),
+          // A new price each call, so each accepted call changes the tariff.
+          prices: { peak: 1 + next() / 1000, flat: 0.7, valley: 0.3 },
+        },
+      }),
+      ['admin', 'company'],
+    ),
+    outside: {
+      company: [
+        {
+          why: 'the other organisation',
+          build: (f) => ({
+            url: '/production/tariff',
+            body: {
+              orgId: f.otherOrgId,
+              hours: Array.from({ length: 24 }, () => 'flat'),
+              prices: { peak: 1, flat: 1, valley: 1 },
+            },
+          }),
+        },
+      ],
+    },
+  },
+];
