@@ -2,6 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import type { ServerEvents } from '../events';
 import type { IngestPipeline } from '../ingest/pipeline';
+import { ackLinkMaker } from '../notify/ackLink';
+import { notifyAdapters } from '../notify/adapters';
+import type { NotifyConfig } from '../notify/config';
 import { LogAdapter, WebhookAdapter, type ChannelAdapter } from './channels';
 import { NotificationDispatcher } from './dispatcher';
 import { AlarmEngine } from './engine';
@@ -36,6 +39,8 @@ export function wireAlarms(options: {
   events: ServerEvents;
   ingest: IngestPipeline;
   notify: { webhookUrl: string | null; webhookSecret: string | null };
+  /** Providers, robots, e-mail and acknowledge links (server/notify). */
+  channels: NotifyConfig;
   timeZone: string;
   log: FastifyBaseLogger;
 }): AlarmWiring {
@@ -47,8 +52,16 @@ export function wireAlarms(options: {
   engine.listen();
   // Events come through the ingest path (either broker), acknowledged only once handled.
   ingest.handleEvents((networkId, payload) => engine.submitEvent(networkId, payload));
+  const { group, ...adapters } = notifyAdapters(
+    options.channels,
+    notificationAdapters(options.notify, log),
+    options.timeZone,
+  );
+  const { publicUrl, ackLinkHours } = options.channels;
   const dispatcher = new NotificationDispatcher(database, {
-    adapters: notificationAdapters(options.notify, log),
+    adapters,
+    group,
+    linkOf: publicUrl ? ackLinkMaker(database, publicUrl, ackLinkHours) : undefined,
     timeZone: options.timeZone,
     log,
   });
