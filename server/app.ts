@@ -19,6 +19,7 @@ import { ingestRoutes } from './ingest/routes';
 import { systemRoutes } from './system/routes';
 import { Refusal } from './refusal';
 import { wallRoutes } from './wall/routes';
+import { notifyRoutes } from './notify/routes';
 
 /**
  * Every feature's routes, mounted under /api: each feature folder owns its route modules
@@ -32,6 +33,7 @@ const FEATURE_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [
   adminRoutes,
   houseRoutes,
   wallRoutes,
+  notifyRoutes,
 ];
 
 /** JSON bodies above this are refused with 413; uploads set their own, larger limits. */
