@@ -202,6 +202,8 @@ const TABLES = [
   'user_farms',
   'user_houses',
   'operation_logs',
+  'notify_silences',
+  'notify_phone_levels',
 ] as const;
 
 /** Every row of every table an admin endpoint may touch, to prove a refusal changed nothing. */

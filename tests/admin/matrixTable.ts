@@ -1,5 +1,6 @@
 import type { Fixtures, Role } from './matrixFixtures';
 import { FARM_ENDPOINTS } from './matrixFarms';
+import { NOTIFY_ENDPOINTS } from './matrixNotify';
 import {
   ADMIN,
   ALL,
@@ -293,6 +294,7 @@ export const ENDPOINTS: Endpoint[] = [
   },
 
   ...FARM_ENDPOINTS,
+  ...NOTIFY_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log
   {

@@ -55,7 +55,7 @@ export function escalationRoutes(ctx: AppContext): FastifyPluginAsync {
       await logChange(
         database,
         request,
-        'notify.escalation',
+        'notify.escalation.save',
         `${phone.phone} #${v.phoneId} → ${v.level}`,
         house,
       );

@@ -69,7 +69,7 @@ export function silenceRoutes(ctx: AppContext): FastifyPluginAsync {
       await logChange(
         database,
         request,
-        'notify.silence',
+        'notify.silence.create',
         `#${created!.id} ${created!.farmName}${created!.houseName ? ` / ${created!.houseName}` : ''} ${v.cause ?? '*'} ${created!.startsAt} – ${created!.endsAt}: ${v.reason}`,
         house,
       );
@@ -100,7 +100,7 @@ export function silenceRoutes(ctx: AppContext): FastifyPluginAsync {
       );
       const [after] = await silencesOf(scope, { id });
       const house = found.houseId ? { id: found.houseId, name: found.houseName ?? '' } : null;
-      await logChange(database, request, 'notify.endSilence', `#${id}`, house);
+      await logChange(database, request, 'notify.silence.end', `#${id}`, house);
       return ok(request, reply, after, 'notify.silenceEnded');
     });
   };
