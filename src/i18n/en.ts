@@ -1,6 +1,7 @@
 import { adminEn } from './features/admin';
 import { alarmsEn } from './features/alarms';
 import { housesEn } from './features/houses';
+import { notifyEn } from './features/notify';
 import { wallEn } from './features/wall';
 
 /**
@@ -184,4 +185,5 @@ export const en = {
   alarms: alarmsEn,
   admin: adminEn,
   wall: wallEn,
+  notify: notifyEn,
 } as const;

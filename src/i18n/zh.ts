@@ -1,6 +1,7 @@
 import { adminZh } from './features/admin';
 import { alarmsZh } from './features/alarms';
 import { housesZh } from './features/houses';
+import { notifyZh } from './features/notify';
 import { wallZh } from './features/wall';
 import { type Translation } from './types';
 
@@ -174,4 +175,5 @@ export const zh: Translation = {
   alarms: alarmsZh,
   admin: adminZh,
   wall: wallZh,
+  notify: notifyZh,
 };
