@@ -185,6 +185,36 @@ describe.each(testDatabaseTargets())(
       await clear(other, 'temperatureHigh');
     });
 
+    it('sends held notifications soon after a silence is ended early, and logs both changes', async () => {
+      const h = await demoHouse(t.database, 'Weifang Broiler Farm', 'House 4');
+      await entry(h, '13800000041', 0);
+      const made = await api('POST', '/notify/silence/create', {
+        farmId: h.farmId,
+        cause: 'temperatureHigh',
+        reason: 'Vaccination day',
+        startsAt: new Date(clock.now().getTime() - 60_000).toISOString(),
+        endsAt: new Date(clock.now().getTime() + 4 * 3_600_000).toISOString(),
+      });
+      const id = bodyOf<{ id: number }>(made).data.id;
+      await raise(h, 'temperatureHigh');
+      await minutes(3);
+      expect(rec.got).toEqual([]);
+      const ended = await api('POST', '/notify/silence/end', { id });
+      expect(bodyOf<{ state: string }>(ended).data.state).toBe('ended');
+      await minutes(0);
+      expect(rec.got.map((g) => g.replace(/^\+\d+ /, ''))).toEqual([
+        '13800000041 temperatureHigh #1 sms',
+      ]);
+      const logs = await t.database.query<{ function: string }>(
+        `select function from operation_logs where function like 'notify.silence.%' order by id`,
+      );
+      expect(logs.map((l) => l.function).slice(-2)).toEqual([
+        'notify.silence.create',
+        'notify.silence.end',
+      ]);
+      await clear(h, 'temperatureHigh');
+    });
+
     it('shows a failing provider on the alarm and still delivers the robot message at once', async () => {
       const h = await demoHouse(t.database, 'Weifang Broiler Farm', 'House 1');
       await entry(h, '13800000031', 0);
