@@ -8,6 +8,7 @@ export default defineConfig({
     './server/db/alarmSchema.ts',
     './server/db/wallSchema.ts',
     './server/db/productionSchema.ts',
+    './server/db/notifySchema.ts',
   ],
   out: './server/db/migrations',
 });

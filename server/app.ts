@@ -22,6 +22,7 @@ import { Refusal } from './refusal';
 import { reminderRoutes } from './reminders/routes';
 import { productionRoutes } from './production/routes';
 import { wallRoutes } from './wall/routes';
+import { notifyRoutes } from './notify/routes';
 
 /**
  * Every feature's routes, mounted under /api: each feature folder owns its route modules
@@ -37,6 +38,7 @@ const FEATURE_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [
   wallRoutes,
   reminderRoutes,
   productionRoutes,
+  notifyRoutes,
 ];
 
 /** JSON bodies above this are refused with 413; uploads set their own, larger limits. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { EDITIONS, type Edition } from '../src/contract/editions';
+import { notifyConfigOf, notifyEnvSchema, type NotifyConfig } from './notify/config';
 
 export interface Config {
   port: number;
@@ -37,6 +38,8 @@ export interface Config {
   notifyWebhookUrl: string | null;
   /** Key of the webhook's HMAC-SHA256 signature header. */
   webhookSecret: string | null;
+  /** Alarm notification channels: providers, robots, e-mail, acknowledge links. */
+  notify: NotifyConfig;
   /** Where the built console is served from. */
   staticDir: string;
   /** `/metrics` answers only `Authorization: Bearer <this>`; without it, 404. */
@@ -132,6 +135,7 @@ const envSchema = z.object({
       message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .default('warn'),
+  ...notifyEnvSchema.shape,
 });
 
 /** Reads and checks every variable (the README's table) once. Empty strings count as unset. */
@@ -149,6 +153,12 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     throw new ConfigError(message.startsWith(name) ? message : `${name}: ${message}`);
   }
   const e = parsed.data;
+  let notify: NotifyConfig;
+  try {
+    notify = notifyConfigOf(e);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -171,6 +181,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     demoHistory: e.ROOST_DEMO_HISTORY,
     notifyWebhookUrl: e.ROOST_NOTIFY_WEBHOOK_URL ?? null,
     webhookSecret: e.ROOST_WEBHOOK_SECRET ?? null,
+    notify,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
     staticDir: path.resolve(cwd, 'dist'),
     metricsToken: e.ROOST_METRICS_TOKEN ?? null,

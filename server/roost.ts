@@ -137,6 +137,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       events,
       ingest,
       notify: { webhookUrl: config.notifyWebhookUrl, webhookSecret: config.webhookSecret },
+      channels: config.notify,
       timeZone: config.timeZone,
       log,
       onNotification: (channel, sent) => metrics.notification(channel, sent),

@@ -18,6 +18,8 @@ export interface Notification {
   /** 1 for the first notification of this alarm to this entry, then 2, 3 … for repeats. */
   sequence: number;
   at: string;
+  /** The signed page that acknowledges this alarm with one tap, when a public address is set. */
+  link?: string | null;
 }
 
 export interface TryResult {

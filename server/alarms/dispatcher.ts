@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
-import { CHANNELS_OF, type Channel, type ChannelAdapter } from './channels';
+import { escalate } from '../notify/escalation';
+import type { GroupAdapter } from '../notify/group';
+import { markSilenced, silenceCovering, SILENCE_RECHECK_MS } from '../notify/silences';
+import { CHANNELS_OF, type Channel, type ChannelAdapter, type TryResult } from './channels';
 import { inWindow, nextWindowStart, type PhoneWindow } from './schedule';
 import { readAlarm, systemClock, type Clock } from './service';
 
@@ -13,6 +16,10 @@ const CLAIM_BATCH = 20;
 
 export interface DispatcherOptions {
   adapters: Record<Channel, ChannelAdapter>;
+  /** Robots and mailboxes: each hears an alarm once, with its first notification. */
+  group?: readonly GroupAdapter[];
+  /** The signed acknowledge link of an alarm for an entry; absent: messages carry no link. */
+  linkOf?: (alarmId: number, phoneId: number, now: Date) => Promise<string | null>;
   timeZone: string;
   log: FastifyBaseLogger;
   now?: Clock;
@@ -38,7 +45,10 @@ interface PhoneRow extends PhoneWindow {
  * periods and date type, after its delay (the queue's first due time), again every repeat
  * interval until the alarm is acknowledged (when the entry is closable) or cleared. Due rows
  * are claimed with a conditional update over SKIP LOCKED, so several processes share the work
- * and never send one notification twice.
+ * and never send one notification twice. Claimed rows, and the channels of each, are sent side
+ * by side: a provider that fails and is retried with back-off holds up no other channel. While
+ * a silence covers the alarm its notifications wait (the alarm is marked); an alarm nobody
+ * acknowledged by an entry's next repeat calls the entries of the next escalation level.
  */
 export class NotificationDispatcher {
   private readonly now: Clock;
@@ -84,7 +94,8 @@ export class NotificationDispatcher {
          returning n.id, n.alarm_id, n.phone_id, n.sent`,
         [now, new Date(now.getTime() + CLAIM_MS)],
       );
-      for (const row of claimed) sent += await this.handle(row, now);
+      const counts = await Promise.all(claimed.map((row) => this.handle(row, now)));
+      sent += counts.reduce((a, b) => a + b, 0);
       if (claimed.length < CLAIM_BATCH) return sent;
     }
   }
@@ -108,6 +119,16 @@ export class NotificationDispatcher {
     if (!alarm || alarm.state === 'cleared') return finish('cleared').then(() => 0);
     if (alarm.state === 'acknowledged' && phone.closable)
       return finish('acknowledged').then(() => 0);
+    const silence = await silenceCovering(query, alarm, now);
+    if (silence) {
+      await markSilenced(query, row.alarm_id, silence.id, now);
+      const recheck = Math.min(silence.endsAt.getTime(), now.getTime() + SILENCE_RECHECK_MS);
+      await query(
+        `update alarm_notifications set next_at = $2, claimed_until = null where id = $1`,
+        [row.id, new Date(recheck)],
+      );
+      return 0;
+    }
     if (!inWindow(phone, now, this.options.timeZone)) {
       const next = nextWindowStart(phone, now, this.options.timeZone);
       if (!next) return finish('noWindow').then(() => 0);
@@ -117,30 +138,51 @@ export class NotificationDispatcher {
       );
       return 0;
     }
+    // A repeat that finds the alarm still unacknowledged is the moment to call the next level.
+    if (row.sent >= 1 && alarm.state === 'active') await escalate(query, alarm, row.phone_id, now);
     const sequence = row.sent + 1;
-    for (const channel of CHANNELS_OF[phone.alarm_type] ?? []) {
+    const link = (await this.options.linkOf?.(row.alarm_id, row.phone_id, now)) ?? null;
+    const notification = { alarm, phone: phone.phone, sequence, at: now.toISOString(), link };
+    const record =
+      (channel: string, adapter: ChannelAdapter) => async (tryNo: number, result: TryResult) => {
+        await query(
+          `insert into alarm_notify_attempts (notification_id, alarm_id, phone_id, channel, adapter, try, at, ok, detail)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [
+            row.id,
+            row.alarm_id,
+            row.phone_id,
+            channel,
+            adapter.name,
+            tryNo,
+            this.now(),
+            result.ok,
+            result.detail,
+          ],
+        );
+      };
+    const sends = (CHANNELS_OF[phone.alarm_type] ?? []).map((channel) => {
       const adapter = this.options.adapters[channel];
-      await adapter.send(
-        { alarm, phone: phone.phone, channel, sequence, at: now.toISOString() },
-        async (tryNo, result) => {
-          await query(
-            `insert into alarm_notify_attempts (notification_id, alarm_id, phone_id, channel, adapter, try, at, ok, detail)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-            [
-              row.id,
-              row.alarm_id,
-              row.phone_id,
-              channel,
-              adapter.name,
-              tryNo,
-              this.now(),
-              result.ok,
-              result.detail,
-            ],
-          );
-        },
+      return adapter.send({ ...notification, channel }, record(channel, adapter));
+    });
+    const group = this.options.group ?? [];
+    if (group.length > 0 && sequence === 1) {
+      const first = await query(
+        `insert into notify_group_sends (alarm_id, at) values ($1, $2)
+         on conflict (alarm_id) do nothing returning alarm_id`,
+        [row.alarm_id, now],
       );
+      if (first.length > 0)
+        for (const adapter of group)
+          sends.push(
+            adapter.send(
+              { ...notification, channel: 'sms', phone: '' },
+              record(adapter.channel, adapter),
+            ),
+          );
     }
+    // One channel's failure (thrown or answered) never stops the others.
+    await Promise.allSettled(sends);
     if (phone.repeat_minutes > 0) {
       await query(
         `update alarm_notifications set sent = $2, next_at = $3, claimed_until = null where id = $1`,

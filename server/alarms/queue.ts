@@ -4,7 +4,8 @@ import type { Query } from '../db/client';
 /**
  * Puts a newly raised alarm in the notification queue once per alarm phone entry that covers
  * its house (the entry's house, or every house of its farm) and its notice type. The first
- * notification is due after the entry's delay; the dispatcher takes it from there.
+ * notification is due after the entry's delay; the dispatcher takes it from there. Entries of
+ * a higher escalation level wait until the dispatcher escalates to them.
  */
 export async function enqueueNotifications(query: Query, alarm: Alarm, now: Date): Promise<void> {
   await query(
@@ -13,6 +14,7 @@ export async function enqueueNotifications(query: Query, alarm: Alarm, now: Date
      from alarm_phones p
      where p.status = 'open' and p.farm_id = $3 and (p.house_id is null or p.house_id = $4)
        and p.notice_types @> $5::jsonb
+       and not exists (select 1 from notify_phone_levels l where l.phone_id = p.id and l.level > 0)
      on conflict (alarm_id, phone_id) do nothing`,
     [alarm.id, now, alarm.farmId, alarm.houseId, JSON.stringify([NOTICE_TYPE_OF[alarm.cause]])],
   );

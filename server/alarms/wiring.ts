@@ -2,6 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import type { ServerEvents } from '../events';
 import type { IngestPipeline } from '../ingest/pipeline';
+import { ackLinkMaker } from '../notify/ackLink';
+import { notifyAdapters } from '../notify/adapters';
+import type { NotifyConfig } from '../notify/config';
 import { LogAdapter, WebhookAdapter, type Channel, type ChannelAdapter } from './channels';
 import { NotificationDispatcher } from './dispatcher';
 import { AlarmEngine } from './engine';
@@ -38,6 +41,8 @@ export function wireAlarms(options: {
   notify: { webhookUrl: string | null; webhookSecret: string | null };
   timeZone: string;
   log: FastifyBaseLogger;
+  /** Providers, robots, e-mail and acknowledge links (server/notify). */
+  channels: NotifyConfig;
   /** Hears each notification's outcome after its tries (the metrics). */
   onNotification?: (channel: Channel, sent: boolean) => void;
 }): AlarmWiring {
@@ -49,12 +54,19 @@ export function wireAlarms(options: {
   engine.listen();
   // Events come through the ingest path (either broker), acknowledged only once handled.
   ingest.handleEvents((networkId, payload) => engine.submitEvent(networkId, payload));
-  const adapters = notificationAdapters(options.notify, log);
+  const { group, ...adapters } = notifyAdapters(
+    options.channels,
+    notificationAdapters(options.notify, log),
+    options.timeZone,
+  );
+  const { publicUrl, ackLinkHours } = options.channels;
   const heard = options.onNotification;
   const dispatcher = new NotificationDispatcher(database, {
     adapters: heard
       ? { sms: counted(adapters.sms, heard), voice: counted(adapters.voice, heard) }
       : adapters,
+    group,
+    linkOf: publicUrl ? ackLinkMaker(database, publicUrl, ackLinkHours) : undefined,
     timeZone: options.timeZone,
     log,
   });

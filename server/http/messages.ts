@@ -4,6 +4,7 @@ import { ALARMS_MESSAGES } from './messages/alarms';
 import { HOUSES_MESSAGES } from './messages/houses';
 import { OPS_MESSAGES } from './messages/ops';
 import { PRODUCTION_MESSAGES } from './messages/production';
+import { NOTIFY_MESSAGES } from './messages/notify';
 import { WALL_MESSAGES } from './messages/wall';
 
 /**
@@ -89,6 +90,7 @@ const MESSAGES = {
   ...CORE_MESSAGES,
   ...ADMIN_MESSAGES,
   ...ALARMS_MESSAGES,
+  ...NOTIFY_MESSAGES,
   ...HOUSES_MESSAGES,
   ...PRODUCTION_MESSAGES,
   ...WALL_MESSAGES,

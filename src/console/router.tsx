@@ -18,6 +18,11 @@ const KioskWallPage = lazyPage(
   () => import('../screens/wall/KioskWallPage'),
   (m) => m.KioskWallPage,
 );
+/** A signed acknowledge link's page: no session either. */
+const AckPage = lazyPage(
+  () => import('./notify/AckPage'),
+  (m) => m.AckPage,
+);
 const ConsoleLayout = lazyPage(
   () => import('./layout/Layout'),
   (m) => m.Layout,
@@ -64,6 +69,7 @@ function pageRoute(route: ConsoleRoute, fullPath: string, context: GuardContext)
 export function createConsoleRouter(context: GuardContext) {
   const routes: RouteObject[] = [
     { path: KIOSK_SCREEN_PATH, Component: KioskWallPage, loader: preload(KioskWallPage) },
+    { path: '/ack/:token', Component: AckPage, loader: preload(AckPage) },
     {
       id: 'root',
       path: '/',

@@ -57,6 +57,9 @@ const FUNCTION_TEXTS = {
   'user.saveUserShacks': { en: 'Assign houses', zh: '分配栏舍' },
   'wall.kioskCreate': { en: 'Create wall link', zh: '创建大屏链接' },
   'wall.kioskRevoke': { en: 'Revoke wall link', zh: '撤销大屏链接' },
+  'notify.silence.create': { en: 'Silence alarm notifications', zh: '静默报警通知' },
+  'notify.silence.end': { en: 'End silence', zh: '结束静默' },
+  'notify.escalation.save': { en: 'Save escalation level', zh: '保存升级级别' },
 } as const satisfies Record<string, Texts>;
 
 export type FunctionKey = keyof typeof FUNCTION_TEXTS;

@@ -3,6 +3,7 @@ import { alarmsEn } from './features/alarms';
 import { housesEn } from './features/houses';
 import { productionEn } from './features/production';
 import { remindersEn } from './features/reminders';
+import { notifyEn } from './features/notify';
 import { wallEn } from './features/wall';
 
 /**
@@ -196,4 +197,5 @@ export const en = {
   wall: wallEn,
   reminders: remindersEn,
   production: productionEn,
+  notify: notifyEn,
 } as const;

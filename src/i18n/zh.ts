@@ -3,6 +3,7 @@ import { alarmsZh } from './features/alarms';
 import { housesZh } from './features/houses';
 import { productionZh } from './features/production';
 import { remindersZh } from './features/reminders';
+import { notifyZh } from './features/notify';
 import { wallZh } from './features/wall';
 import { type Translation } from './types';
 
@@ -186,4 +187,5 @@ export const zh: Translation = {
   wall: wallZh,
   reminders: remindersZh,
   production: productionZh,
+  notify: notifyZh,
 };

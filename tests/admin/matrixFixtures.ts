@@ -204,6 +204,8 @@ const TABLES = [
   'operation_logs',
   'daily_records',
   'tariffs',
+  'notify_silences',
+  'notify_phone_levels',
 ] as const;
 
 /** Every row of every table an admin endpoint may touch, to prove a refusal changed nothing. */

@@ -2,6 +2,7 @@ import type { Fixtures, Role } from './matrixFixtures';
 import { FARM_ENDPOINTS } from './matrixFarms';
 import { PRODUCTION_ENDPOINTS } from './matrixProduction';
 import { REMINDER_ENDPOINTS } from './matrixReminders';
+import { NOTIFY_ENDPOINTS } from './matrixNotify';
 import {
   ADMIN,
   ALL,
@@ -297,6 +298,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...FARM_ENDPOINTS,
   ...REMINDER_ENDPOINTS,
   ...PRODUCTION_ENDPOINTS,
+  ...NOTIFY_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log
   {

@@ -1,0 +1,14 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../http/context';
+import { ackRoutes } from './ack';
+import { escalationRoutes } from './escalation';
+import { silenceRoutes } from './silences';
+
+/** Alarm notifications: silences, escalation levels, the signed acknowledge link. */
+export function notifyRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(silenceRoutes(ctx));
+    await app.register(escalationRoutes(ctx));
+    await app.register(ackRoutes(ctx));
+  };
+}
