@@ -1,6 +1,7 @@
 import type { Locale } from '../../src/contract/envelope';
 import { ADMIN_MESSAGES } from './messages/admin';
 import { ALARMS_MESSAGES } from './messages/alarms';
+import { ENVCONTROL_MESSAGES } from './messages/envcontrol';
 import { HOUSES_MESSAGES } from './messages/houses';
 import { WALL_MESSAGES } from './messages/wall';
 
@@ -89,6 +90,7 @@ const MESSAGES = {
   ...ALARMS_MESSAGES,
   ...HOUSES_MESSAGES,
   ...WALL_MESSAGES,
+  ...ENVCONTROL_MESSAGES,
 };
 
 export type MessageKey = keyof typeof MESSAGES;
