@@ -1,5 +1,6 @@
 import { adminEn } from './features/admin';
 import { alarmsEn } from './features/alarms';
+import { envcontrolEn } from './features/envcontrol';
 import { housesEn } from './features/houses';
 import { remindersEn } from './features/reminders';
 import { wallEn } from './features/wall';
@@ -186,4 +187,5 @@ export const en = {
   admin: adminEn,
   wall: wallEn,
   reminders: remindersEn,
+  envcontrol: envcontrolEn,
 } as const;

@@ -1,5 +1,6 @@
 import { adminZh } from './features/admin';
 import { alarmsZh } from './features/alarms';
+import { envcontrolZh } from './features/envcontrol';
 import { housesZh } from './features/houses';
 import { remindersZh } from './features/reminders';
 import { wallZh } from './features/wall';
@@ -176,4 +177,5 @@ export const zh: Translation = {
   admin: adminZh,
   wall: wallZh,
   reminders: remindersZh,
+  envcontrol: envcontrolZh,
 };
