@@ -73,7 +73,7 @@ export async function queueConfig(
   for (const [i, target] of request.targets.entries()) {
     await writeOperationLog(database.db, {
       operator: request.operator,
-      function: 'envcontrol.sendConfig',
+      function: 'envcontrol.send',
       operation: {
         key: 'configCommand',
         params: { command: created[i]!, values: JSON.stringify(request.params) },

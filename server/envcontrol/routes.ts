@@ -171,6 +171,9 @@ export function envcontrolRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get('/envcontrol/records', async (request, reply) => {
       const q = parseInput(paramChangeQuerySchema, request.query);
       const scope = await scopeFor(request);
+      // A house outside the caller's scope answers like one that does not exist.
+      if (q.houseId && !canSeeHouse(scope, q.houseId))
+        throw new Refusal('notFound', 'http.notFound');
       const params: unknown[] = [];
       const where: string[] = [];
       if (!scope.all) where.push(`c.house_id = any($${params.push([...scope.houseIds])}::int[])`);

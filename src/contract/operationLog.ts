@@ -31,7 +31,7 @@ const FUNCTION_TEXTS = {
   'breed.delete': { en: 'Delete breed', zh: '删除品种' },
   'breed.saveImmune': { en: 'Save immune reminders', zh: '保存免疫提醒' },
   'breed.saveTargets': { en: 'Save breed targets', zh: '保存品种标准' },
-  'envcontrol.sendConfig': { en: 'Send configuration', zh: '发送配置' },
+  'envcontrol.send': { en: 'Send configuration', zh: '发送配置' },
   'farm.create': { en: 'Add farm', zh: '新增养殖场' },
   'farm.update': { en: 'Edit farm', zh: '编辑养殖场' },
   'farm.delete': { en: 'Delete farm', zh: '删除养殖场' },

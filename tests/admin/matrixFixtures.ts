@@ -202,6 +202,7 @@ const TABLES = [
   'user_farms',
   'user_houses',
   'operation_logs',
+  'gateway_commands',
 ] as const;
 
 /** Every row of every table an admin endpoint may touch, to prove a refusal changed nothing. */

@@ -95,7 +95,7 @@ describe.each(testDatabaseTargets())('remote configuration on $name', (target) =
       source: 'console',
     });
     const log = await t.roost.database.query<{ n: number }>(
-      `select count(*)::int as n from operation_logs where function = 'envcontrol.sendConfig' and params->>'command' = $1`,
+      `select count(*)::int as n from operation_logs where function = 'envcontrol.send' and params->>'command' = $1`,
       [command!.id],
     );
     expect(Number(log[0]!.n)).toBe(1);
