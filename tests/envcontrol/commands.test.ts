@@ -216,5 +216,21 @@ describe.each(testDatabaseTargets())('remote configuration on $name', (target) =
       return r.body.data.rows.length > 0 ? r.body.data.rows : undefined;
     });
     expect(rows[0]).toMatchObject({ source: 'local', oldValue: before, newValue: before + 0.5 });
+    // Among the day's reminders: what changed, to what, by whom (here: the controller itself).
+    const today = await api<{ rows: Array<{ kind: string; text: string; params: object }> }>(
+      admin,
+      `/reminder/today?houseId=${g.houseId}`,
+    );
+    expect(today.body.data.rows).toContainEqual(
+      expect.objectContaining({
+        kind: 'paramChange',
+        text: 'envcontrol.reminder.changed',
+        params: {
+          parameterKey: 'envcontrol.param.heat_offset',
+          value: `${before + 0.5} ℃`,
+          whoKey: 'envcontrol.records.controller',
+        },
+      }),
+    );
   });
 });

@@ -1,4 +1,9 @@
+import { PARAMS } from '../../contract/envcontrol';
 import { type TextTree } from '../textTree';
+
+/** Parameter names come from the catalogue, which the server's messages use too. */
+const paramNames = (lang: 'en' | 'zh') =>
+  Object.fromEntries(PARAMS.map((p) => [p.key, p.label[lang]])) as Record<string, string>;
 
 /** House Setting (environment control). English defines the keys; Chinese must match. */
 export const envcontrolEn = {
@@ -113,8 +118,9 @@ export const envcontrolEn = {
     controller: 'Controller',
   },
   reminder: {
-    changed: '{{house}}: {{parameter}} changed to {{value}} by {{who}}',
+    changed: '{{parameter}} changed to {{value}} by {{who}}',
   },
+  param: paramNames('en'),
 };
 
 export const envcontrolZh: TextTree<typeof envcontrolEn> = {
@@ -228,6 +234,7 @@ export const envcontrolZh: TextTree<typeof envcontrolEn> = {
     controller: '控制器',
   },
   reminder: {
-    changed: '{{house}}：{{parameter}} 已由 {{who}} 改为 {{value}}',
+    changed: '{{parameter}} 已由 {{who}} 改为 {{value}}',
   },
+  param: paramNames('zh'),
 };
