@@ -136,13 +136,14 @@ describe('House Setting', () => {
       }, LIVE_WAIT)
       // No row yet (it never connected) is offline too.
       .not.toBe(true);
-    await page.getByTestId('param-light_intensity').locator('input').fill('30');
+    await page.getByTestId('param-alarm_nh3_high').locator('input').fill('30');
     await page.getByTestId('envcontrol-send').click();
     await page.getByText('Every house of Gaocheng Broiler Farm').click();
     await page.getByTestId('envcontrol-confirm').click();
+    await page.screenshot({ path: `${SHOTS}/farm-sent-en-1440.png` });
     const states = async () => {
       const rows = await server.roost.database.query<{ state: string }>(
-        `select c.state from gateway_commands c where c.house_id = any($1::int[]) and c.params ? 'light_intensity'`,
+        `select c.state from gateway_commands c where c.house_id = any($1::int[]) and c.params ? 'alarm_nh3_high'`,
         [farm.map((g) => g.houseId)],
       );
       return rows.map((r) => r.state).sort();
