@@ -101,11 +101,7 @@ const ParamRow = observer(function ParamRow({
   );
 });
 
-function issueText(
-  t: TFunction,
-  issue: ParamIssue,
-  spec: ParamSpec,
-): string {
+function issueText(t: TFunction, issue: ParamIssue, spec: ParamSpec): string {
   switch (issue.message) {
     case 'range':
       return t('envcontrol.params.outOfRange', { min: spec.min, max: spec.max });
