@@ -14,6 +14,7 @@ import type { SessionUser } from '../auth/sessions';
 import { sessionOf, sourceOf, type AppContext } from '../http/context';
 import { localeOf, ok, parseInput } from '../http/envelope';
 import { Refusal } from '../refusal';
+import { autoConfig } from './autoConfig';
 import { commandsOfHouse, paramsOfGateway } from './commandRows';
 import { queueConfig, type CommandTarget } from './queue';
 
@@ -122,6 +123,17 @@ export function envcontrolRoutes(ctx: AppContext): FastifyPluginAsync {
         })),
       };
       return ok(request, reply, details);
+    });
+
+    app.get('/envcontrol/autoConfig', async (request, reply) => {
+      const { houseId } = parseInput(houseQuerySchema, request.query);
+      const [house] = await housesOf(await scopeFor(request), [houseId]);
+      if (!house) throw new Refusal('notFound', 'http.notFound');
+      const params =
+        house.typeKey === null
+          ? {}
+          : await autoConfig(database.query, houseId, Number(house.typeKey));
+      return ok(request, reply, { params });
     });
 
     app.post('/envcontrol/send', async (request, reply) => {

@@ -145,6 +145,22 @@ export class EnvControlStore {
     this.draft = draft;
   }
 
+  /**
+   * Fills the new values from the flock's breed standard (the page asks first); answers how
+   * many values it filled (0: the flock has no breed standard).
+   */
+  async autoConfig(): Promise<number> {
+    if (this.houseId === null) return 0;
+    const { params } = await this.api.get('/envcontrol/autoConfig', {
+      query: { houseId: this.houseId },
+      schema: z.object({ params: z.record(z.string(), z.number()) }),
+    });
+    runInAction(() => {
+      for (const [key, value] of Object.entries(params)) this.draft[key] = String(value);
+    });
+    return Object.keys(params).length;
+  }
+
   /** Sends the diff to this house and `alsoTo`; answers the commands made. */
   async send(alsoTo: readonly number[] = []): Promise<Command[]> {
     if (this.houseId === null) return [];

@@ -46,6 +46,13 @@ export const ENVCONTROL_ENDPOINTS: Endpoint[] = [
     outside: outside((houseId) => ({ url: `/envcontrol/records?houseId=${houseId}` })),
   },
   {
+    method: 'GET',
+    path: '/envcontrol/autoConfig',
+    roles: ALL,
+    inside: per((f) => ({ url: `/envcontrol/autoConfig?houseId=${f.house.wf1}` }), ALL),
+    outside: outside((houseId) => ({ url: `/envcontrol/autoConfig?houseId=${houseId}` })),
+  },
+  {
     method: 'POST',
     path: '/envcontrol/send',
     roles: SENDERS,

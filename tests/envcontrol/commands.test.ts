@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Command, GatewayDetails } from '../../src/contract/envcontrol';
+import { checkParam, type Command, type GatewayDetails } from '../../src/contract/envcontrol';
 import { startSimulator, type RunningSimulator } from '../../server/simulator/simulator';
 import { testDatabaseTargets } from '../helpers/databases';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
@@ -202,6 +202,28 @@ describe.each(testDatabaseTargets())('remote configuration on $name', (target) =
     );
     own.end(true);
     expect(await commandOf(a.houseId, id)).toEqual(applied);
+  });
+
+  it('fills the curve and the alarm limits from the flock’s breed standard, every value one the API accepts', async () => {
+    const g = weifang[0]!;
+    const typeKey = (await house(g.houseId)).gateway!.typeKey;
+    const auto = await api<{ params: Record<string, number> }>(
+      admin,
+      `/envcontrol/autoConfig?houseId=${g.houseId}`,
+    );
+    const params = auto.body.data.params;
+    expect(Object.keys(params)).toEqual(
+      expect.arrayContaining([
+        'curve_temp_d1',
+        'curve_temp_d42',
+        'alarm_temp_high',
+        'alarm_temp_low',
+      ]),
+    );
+    // A broiler curve falls with age.
+    expect(params.curve_temp_d1!).toBeGreaterThan(params.curve_temp_d42!);
+    for (const [key, value] of Object.entries(params))
+      expect(checkParam(typeKey, key, value)).toBeNull();
   });
 
   it('records a change made at the controller as a local change', async () => {

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, HTMLSelect, InputGroup, Intent, NonIdealState } from '@blueprintjs/core';
 import {
+  AutomaticUpdatesIcon,
   DuplicateIcon,
   ClipboardIcon,
   SearchIcon,
@@ -28,6 +29,7 @@ export const EnvControlPage = observer(function EnvControlPage() {
   const [search, setSearch] = useState('');
   const [sending, setSending] = useState(false);
   const [pasting, setPasting] = useState(false);
+  const [auto, setAuto] = useState(false);
 
   useEffect(() => {
     if (houseId !== null) void store.load(houseId).catch(() => undefined);
@@ -64,6 +66,20 @@ export const EnvControlPage = observer(function EnvControlPage() {
     showToast({
       message: t('envcontrol.actions.sent'),
       intent: Intent.SUCCESS,
+      timeoutMs: NOTIFICATION_MS,
+    });
+  };
+  const fillFromBreed = async () => {
+    setAuto(false);
+    let filled: number;
+    try {
+      filled = await store.autoConfig();
+    } catch {
+      return;
+    }
+    showToast({
+      message: t(filled > 0 ? 'envcontrol.actions.autoDone' : 'envcontrol.actions.autoNone'),
+      intent: filled > 0 ? Intent.SUCCESS : Intent.WARNING,
       timeoutMs: NOTIFICATION_MS,
     });
   };
@@ -144,6 +160,15 @@ export const EnvControlPage = observer(function EnvControlPage() {
                     {t('envcontrol.actions.reset')}
                   </Button>
                 )}
+                {details.canSend && (
+                  <Button
+                    icon={<AutomaticUpdatesIcon />}
+                    onClick={() => setAuto(true)}
+                    data-testid="envcontrol-auto"
+                  >
+                    {t('envcontrol.actions.autoConfig')}
+                  </Button>
+                )}
                 <Button icon={<DuplicateIcon />} onClick={copy} data-testid="envcontrol-copy">
                   {t('envcontrol.actions.copy')}
                 </Button>
@@ -173,6 +198,16 @@ export const EnvControlPage = observer(function EnvControlPage() {
           onSend={(alsoTo) => void send(alsoTo)}
         />
       )}
+      <Alert
+        isOpen={auto}
+        intent={Intent.PRIMARY}
+        confirmButtonText={t('envcontrol.actions.autoConfig')}
+        cancelButtonText={t('envcontrol.actions.cancel')}
+        onConfirm={() => void fillFromBreed()}
+        onCancel={() => setAuto(false)}
+      >
+        {t('envcontrol.actions.autoConfirm')}
+      </Alert>
       <Alert
         isOpen={pasting}
         intent={Intent.WARNING}

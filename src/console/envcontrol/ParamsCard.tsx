@@ -74,7 +74,7 @@ const ParamRow = observer(function ParamRow({
           {t('envcontrol.params.range', {
             min: spec.min,
             max: spec.max,
-            unit: spec.unit,
+            unit: spec.unit ? ` ${spec.unit}` : '',
             step: spec.step,
           })}
         </div>
