@@ -63,6 +63,10 @@ export async function benchCommands(): Promise<CommandBench> {
           'select count(*)::int as n from gateway_params',
         );
         if (Number(row?.n) >= GATEWAYS) break;
+        // Progress on stderr: on a loaded machine connecting 1,000 gateways takes a while.
+        process.stderr.write(
+          `  reported ${Number(row?.n)} / ${GATEWAYS}, connected ${sim.stats().connected}\n`,
+        );
         await new Promise((r) => setTimeout(r, 500));
       }
       const login = await fetch(`${server.url}/api/login`, {
