@@ -9,6 +9,7 @@ export default defineConfig({
     './server/db/wallSchema.ts',
     './server/db/productionSchema.ts',
     './server/db/notifySchema.ts',
+    './server/db/envcontrolSchema.ts',
   ],
   out: './server/db/migrations',
 });

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchAlarms } from './alarms';
+import { benchCommands } from './commands';
 import { benchDemoHistory } from './demoHistory';
 import { benchFoundation } from './foundation';
 import { benchLatency, benchSoak, benchThroughput } from './ingest';
@@ -18,7 +19,8 @@ import { benchWall } from './wall';
  * parts run only when named, as they need `npm run build` and Chromium: `overview` (the
  * console's house grid with 5,000 houses), `transfer` (a first visit's bytes and a slow link)
  * and `wall` (the alarm wall, BENCH_WALL_MINUTES, default 30). `production` (the KPIs of 500
- * flocks over their whole lives) runs only when named too.
+ * flocks over their whole lives) and `commands` (remote configuration with 1,000 gateways
+ * connected) run only when named too.
  */
 const only = new Set(
   (process.env.BENCH_ONLY ?? 'foundation,history,ingest,latency,trend,alarms,soak').split(','),
@@ -115,6 +117,16 @@ async function main(): Promise<void> {
         goal,
       );
     }
+  }
+  if (only.has('commands')) {
+    console.log('Remote configuration through the embedded broker');
+    const c = await benchCommands();
+    results.commands = c;
+    row(
+      `command round trip p50 / p99 (${c.gateways} gateways connected)`,
+      `${c.roundTripMs.p50} / ${c.roundTripMs.p99} ms`,
+    );
+    row(`one change to ${c.fanOut.houses} houses: all applied`, `${c.fanOut.allAppliedMs} ms`);
   }
   if (only.has('overview')) {
     console.log('House overview in Chromium: 5,000 houses, 1,000 house updates a second');

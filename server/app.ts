@@ -7,6 +7,7 @@ import Fastify, {
 import { adminRoutes } from './admin/routes';
 import { alarmRoutes } from './alarms/routes';
 import { authRoutes } from './auth/routes';
+import { envcontrolRoutes } from './envcontrol/routes';
 import { findSession } from './auth/sessions';
 import { houseRoutes } from './houses/routes';
 import { tokenOf, type AppContext } from './http/context';
@@ -39,6 +40,7 @@ const FEATURE_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [
   reminderRoutes,
   productionRoutes,
   notifyRoutes,
+  envcontrolRoutes,
 ];
 
 /** JSON bodies above this are refused with 413; uploads set their own, larger limits. */

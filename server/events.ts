@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Command } from '../src/contract/envcontrol';
 import type { AlarmChange } from './alarms/lifecycle';
 import type { HouseLiveState } from './houses/state';
 import type { Reading } from './ingest/types';
@@ -37,6 +38,10 @@ export interface ServerEventMap {
   sessionEnded: string;
   /** A user's other sessions ended (password change): their sockets close. */
   otherSessionsEnded: { userId: number; keepTokenHash: string };
+  /** Gateway commands changed state (queued, sent, applied …), after their write committed. */
+  commandsChanged: readonly Command[];
+  /** New commands were stored for these gateways (ids): the dispatcher sends them if online. */
+  commandsQueued: readonly number[];
 }
 
 export type ServerEventName = keyof ServerEventMap;
@@ -67,6 +72,8 @@ const DELIVERY: { readonly [K in ServerEventName]: Delivery } = {
   alarmRulesChanged: 'now',
   sessionEnded: 'now',
   otherSessionsEnded: 'now',
+  commandsChanged: 'now',
+  commandsQueued: 'now',
 };
 
 /**

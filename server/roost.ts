@@ -11,12 +11,14 @@ import type { Database } from './db/client';
 import { lockDataDir } from './db/lock';
 import { openDatabase } from './db/open';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker';
+import { embeddedPublish, type GatewayPublish } from './envcontrol/publish';
 import { startExternalIngest } from './mqtt/externalIngest';
 import { GatewayDirectory } from './ingest/gatewayDirectory';
 import { startMaintenance, type Maintenance } from './ingest/maintenance';
 import { IngestPipeline } from './ingest/pipeline';
 import { LiveHub } from './live/hub';
 import { wireAlarms } from './alarms/wiring';
+import { wireCommands } from './envcontrol/wiring';
 import { ServerEvents } from './events';
 import { RoostMetrics } from './ops/metrics';
 import { pino, type Logger } from 'pino';
@@ -83,6 +85,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
     cleanups.push(() => ingest.drain());
 
     let mqttState: () => 'ok' | 'off' | 'down' = () => 'off';
+    let publish: GatewayPublish | null = null;
     let broker: EmbeddedBroker | null = null;
     let moved = false;
     if (config.mqttUrl) {
@@ -98,12 +101,14 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       });
       cleanups.push(() => external.close());
       mqttState = () => (external.connected() ? 'ok' : 'down');
+      publish = (topic, payload) => external.publish(topic, payload);
     } else {
       ({ broker, moved } = await startBroker(config, ingest));
       const started = broker;
       if (started) {
         cleanups.push(() => started.close());
         mqttState = () => 'ok';
+        publish = embeddedPublish(started);
       }
     }
 
@@ -143,6 +148,8 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       onNotification: (channel, sent) => metrics.notification(channel, sent),
     });
     cleanups.push(() => alarms.stop());
+    const commands = wireCommands({ database, events, ingest, publish, log });
+    cleanups.push(() => commands.stop());
     if (boot.demo && config.runSimulator) {
       const simulator = await startDemoSimulator(
         config,

@@ -1,6 +1,7 @@
 import type { Locale } from '../../src/contract/envelope';
 import { ADMIN_MESSAGES } from './messages/admin';
 import { ALARMS_MESSAGES } from './messages/alarms';
+import { ENVCONTROL_MESSAGES } from './messages/envcontrol';
 import { HOUSES_MESSAGES } from './messages/houses';
 import { OPS_MESSAGES } from './messages/ops';
 import { PRODUCTION_MESSAGES } from './messages/production';
@@ -95,6 +96,7 @@ const MESSAGES = {
   ...PRODUCTION_MESSAGES,
   ...WALL_MESSAGES,
   ...OPS_MESSAGES,
+  ...ENVCONTROL_MESSAGES,
 };
 
 export type MessageKey = keyof typeof MESSAGES;

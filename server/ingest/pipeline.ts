@@ -65,6 +65,22 @@ export class IngestPipeline {
     this.eventHandler = handler;
   }
 
+  private replyHandler:
+    ((networkId: string, kind: string, payload: Buffer) => Promise<unknown>) | null = null;
+
+  /** Who handles the gateways' answers to commands (config/ack, config/report …): House Setting. */
+  handleReplies(
+    handler: (networkId: string, kind: string, payload: Buffer) => Promise<unknown>,
+  ): void {
+    this.replyHandler = handler;
+  }
+
+  /** A gateway's answer to a command, resolved once handled (the PUBACK waits for it). */
+  async submitReply(networkId: string, kind: string, payload: Buffer): Promise<void> {
+    if ((await this.replyHandler?.(networkId, kind, payload)) === false)
+      this.counters.reject('schema');
+  }
+
   /**
    * A gateway event, resolved once handled, so the MQTT acknowledgement can wait for it like a
    * reading's does; a failure throws and nothing is acknowledged.

@@ -18,6 +18,7 @@ import type { ServerEvents } from '../events';
 import type { HouseLiveState } from '../houses/state';
 import type { Reading } from '../ingest/types';
 import { isSameSite } from '../http/origin';
+import { listenCommandEvents } from '../envcontrol/live';
 import { findKiosk, isKioskToken } from '../wall/kiosk';
 import { diffLive, presentLive, presentReading, withNewerReading } from './presenter';
 
@@ -123,6 +124,7 @@ export class LiveHub {
     events.on('otherSessionsEnded', ({ userId, keepTokenHash }) =>
       this.otherSessionsEnded(userId, keepTokenHash),
     );
+    listenCommandEvents(this.io, events, () => this.closeRedis !== null);
   }
 
   /**

@@ -3,7 +3,13 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { GatewayInfo } from '../ingest/gatewayDirectory';
 import type { IngestPipeline } from '../ingest/pipeline';
 import { guardedConnection } from './packetGuard';
-import { GATEWAY_PUBLISHES, gatewayTopic, parseGatewayTopic } from './topics';
+import {
+  GATEWAY_PUBLISHES,
+  GATEWAY_REPLIES,
+  GATEWAY_SUBSCRIBES,
+  gatewayTopic,
+  parseGatewayTopic,
+} from './topics';
 
 /** A socket that has not sent CONNECT within 10 s is closed: idle sockets must not pile up. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -82,7 +88,9 @@ export async function startEmbeddedBroker(
             ? pipeline.submitStatus(gateway.networkId, payload)
             : topic.kind === 'event'
               ? pipeline.submitEvent(gateway.networkId, payload)
-              : Promise.resolve();
+              : GATEWAY_REPLIES.includes(topic.kind)
+                ? pipeline.submitReply(gateway.networkId, topic.kind, payload)
+                : Promise.resolve();
       // Refused messages are acknowledged too (they are counted and logged): a gateway must not
       // resend a bad message forever. Only a storage failure withholds the PUBACK.
       work.then(
@@ -92,7 +100,12 @@ export async function startEmbeddedBroker(
     },
     authorizeSubscribe(client, subscription, callback) {
       const gateway = gatewayOf.get(client);
-      if (!gateway || subscription.topic !== gatewayTopic(gateway.networkId, 'config/set')) {
+      if (
+        !gateway ||
+        !GATEWAY_SUBSCRIBES.some(
+          (kind) => subscription.topic === gatewayTopic(gateway.networkId, kind),
+        )
+      ) {
         callback(new Error('subscription not allowed'));
         return;
       }

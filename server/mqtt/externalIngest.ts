@@ -3,7 +3,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import type { IngestPipeline } from '../ingest/pipeline';
 import { disableNagle } from './noDelay';
-import { TOPIC_ROOT, parseGatewayTopic } from './topics';
+import { GATEWAY_REPLIES, TOPIC_ROOT, parseGatewayTopic } from './topics';
 
 /**
  * mqtt.js handles one incoming message at a time and we acknowledge only after the store
@@ -31,6 +31,8 @@ export interface ExternalIngestOptions {
 
 export interface ExternalIngest {
   connected(): boolean;
+  /** Sends a command to a gateway (QoS 1) through whichever client is connected. */
+  publish(topic: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,7 +66,9 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
               ? pipeline.submitStatus(parsed.networkId, message)
               : parsed.kind === 'event'
                 ? pipeline.submitEvent(parsed.networkId, message)
-                : Promise.resolve();
+                : GATEWAY_REPLIES.includes(parsed.kind)
+                  ? pipeline.submitReply(parsed.networkId, parsed.kind, message)
+                  : Promise.resolve();
         work.then(
           () => done(0),
           (error: Error) => {
@@ -85,6 +89,7 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
           `${share}/${TOPIC_ROOT}/+/telemetry`,
           `${share}/${TOPIC_ROOT}/+/status`,
           `${share}/${TOPIC_ROOT}/+/event`,
+          ...GATEWAY_REPLIES.map((kind) => `${share}/${TOPIC_ROOT}/+/${kind}`),
         ],
         { qos: 1 },
         (error) => {
@@ -118,6 +123,11 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
     });
   return {
     connected: () => clients.some((c) => c.connected),
+    async publish(topic, payload) {
+      const client = clients.find((c) => c.connected);
+      if (!client) throw new Error('no connection to the MQTT broker');
+      await client.publishAsync(topic, payload, { qos: 1 });
+    },
     async close() {
       await Promise.all(clients.map((c) => c.endAsync()));
     },

@@ -1,7 +1,18 @@
 /** The gateways' MQTT topics (`roost/v1/{networkId}/…`, listed in the README). A gateway may only use the topics under its own network id. */
 export const TOPIC_ROOT = 'roost/v1';
 
-export const GATEWAY_TOPICS = ['telemetry', 'status', 'event', 'config/set', 'config/ack'] as const;
+export const GATEWAY_TOPICS = [
+  'telemetry',
+  'status',
+  'event',
+  'config/set',
+  'config/ack',
+  'config/report',
+  'upgrade',
+  'upgrade/progress',
+  'log/get',
+  'log',
+] as const;
 export type GatewayTopic = (typeof GATEWAY_TOPICS)[number];
 
 export function gatewayTopic(networkId: string, kind: GatewayTopic): string {
@@ -28,4 +39,18 @@ export const GATEWAY_PUBLISHES: readonly GatewayTopic[] = [
   'status',
   'event',
   'config/ack',
+  'config/report',
+  'upgrade/progress',
+  'log',
+];
+
+/** What a gateway may subscribe to: the commands addressed to it, and nothing of another gateway. */
+export const GATEWAY_SUBSCRIBES: readonly GatewayTopic[] = ['config/set', 'upgrade', 'log/get'];
+
+/** Gateway messages that answer a command, handled by the House Setting feature. */
+export const GATEWAY_REPLIES: readonly GatewayTopic[] = [
+  'config/ack',
+  'config/report',
+  'upgrade/progress',
+  'log',
 ];

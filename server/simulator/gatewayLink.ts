@@ -53,6 +53,10 @@ export class GatewayLink {
   private failures = 0;
   private lastError = '';
 
+  /** Commands addressed to this gateway (config/set …), and a connection made: the controller's side. */
+  onCommand: ((kind: string, payload: Buffer) => void) | null = null;
+  onConnected: (() => void) | null = null;
+
   constructor(
     private readonly url: string,
     private readonly identity: GatewayIdentity,
@@ -68,7 +72,7 @@ export class GatewayLink {
   }
 
   /** Queues a message and sends what the connection allows. */
-  enqueue(kind: 'telemetry' | 'event', payload: unknown): void {
+  enqueue(kind: 'telemetry' | 'event' | 'config/ack' | 'config/report', payload: unknown): void {
     if (this.state === 'stopped') return;
     this.outbox.push(
       gatewayTopic(this.identity.networkId, kind),
@@ -156,7 +160,17 @@ export class GatewayLink {
       // Not through the outbox: the status must not wait behind a backlog. A failure is
       // harmless, the next connection says it again.
       client.publish(status, JSON.stringify(online), { qos: 1, retain: true }, () => undefined);
+      // Commands: subscribed before the controller reports its parameters, because the report
+      // tells the server this gateway listens now and it sends what waits.
+      client.subscribe(gatewayTopic(networkId, 'config/set'), { qos: 1 }, () => {
+        if (this.client === client) this.onConnected?.();
+      });
       this.pump();
+    });
+    client.on('message', (topic, payload) => {
+      if (this.client !== client) return;
+      const prefix = `${gatewayTopic(networkId, 'config/set').slice(0, -'config/set'.length)}`;
+      if (topic.startsWith(prefix)) this.onCommand?.(topic.slice(prefix.length), payload);
     });
     client.on('error', (error) => {
       if (this.client !== client) return;

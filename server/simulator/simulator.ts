@@ -1,5 +1,6 @@
 import { gatewayKind, isGatewayTypeKey } from '../../src/contract/gatewayTypes';
 import type { DemoGateway } from '../demo/seed';
+import { ConfigAgent, type ConfigAgentOptions } from './configAgent';
 import { GatewayLink, type GatewayIdentity } from './gatewayLink';
 import { createFleet, type HouseModel } from './houseModel';
 import { hashString } from './random';
@@ -18,6 +19,16 @@ export interface SimulatorOptions {
   models?: HouseModel[];
   /** A connection error, once per gateway and distinct message until it connects again. */
   onError?: (error: Error) => void;
+  /** The controllers' timing (apply delay, local changes); tests make them quick and quiet. */
+  controller?: ConfigAgentOptions;
+}
+
+/** One simulated gateway, for tests that hold it offline or change it at its keypad. */
+export interface SimulatedGateway {
+  controller: ConfigAgent;
+  /** Holds the gateway off the network (true) until released (false). */
+  holdOffline(offline: boolean): void;
+  readonly connected: boolean;
 }
 
 export interface SimulatorStats {
@@ -47,6 +58,7 @@ export interface SimulatorStats {
 export interface RunningSimulator {
   stop(): Promise<void>;
   stats(): SimulatorStats;
+  gateway(networkId: string): SimulatedGateway | undefined;
 }
 
 const PROTOCOLS = ['mqtt:', 'mqtts:', 'tcp:', 'ws:', 'wss:'];
@@ -75,13 +87,19 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const models = options.models ?? createFleet(gateways, seed, startMs, intervalMs);
   if (models.length !== gateways.length) throw new Error('one house model per gateway');
   const links = gateways.map((gateway) => new GatewayLink(url, identityOf(gateway), onError));
+  const controllers = gateways.map(
+    (gateway, i) =>
+      new ConfigAgent(gateway.typeKey, links[i]!, identityOf(gateway).version, options.controller),
+  );
+  const held = new Set<number>();
   let readings = 0;
   const timers: NodeJS.Timeout[] = [];
   const tick = (index: number) => {
     const step = models[index]!.next(Date.now());
     const link = links[index]!;
     readings += 1;
-    link.setOfflineFault(step.offline);
+    link.setOfflineFault(step.offline || held.has(index));
+    controllers[index]!.tick();
     link.enqueue('telemetry', step.message);
     for (const event of step.events) link.enqueue('event', event);
   };
@@ -103,9 +121,26 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     stop() {
       stopping ??= (async () => {
         for (const timer of timers) clearTimeout(timer);
+        for (const controller of controllers) controller.stop();
         await Promise.all(links.map((link) => link.stop()));
       })();
       return stopping;
+    },
+    gateway(networkId) {
+      const index = gateways.findIndex((g) => g.networkId === networkId);
+      if (index < 0) return undefined;
+      const link = links[index]!;
+      return {
+        controller: controllers[index]!,
+        holdOffline(offline) {
+          if (offline) held.add(index);
+          else held.delete(index);
+          link.setOfflineFault(offline);
+        },
+        get connected() {
+          return link.connected;
+        },
+      };
     },
     stats() {
       const stats: SimulatorStats = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { alarmSchema, alarmSummarySchema } from './alarms';
+import type { Command } from './envcontrol';
 
 const device = z.object({ state: z.number().int(), opening: z.number().optional() });
 
@@ -59,6 +60,8 @@ export interface ServerToClientEvents {
   'alarm:raised': (alarm: AlarmEvent) => void;
   'alarm:acknowledged': (alarm: AlarmEvent) => void;
   'alarm:cleared': (alarm: AlarmEvent) => void;
+  /** A gateway command of a house in the socket's scope changed state. */
+  'command:updated': (command: Command) => void;
 }
 
 /** Socket.IO events, browser → server. Rooms are never named by the client: it names a house. */

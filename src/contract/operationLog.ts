@@ -31,6 +31,7 @@ const FUNCTION_TEXTS = {
   'breed.delete': { en: 'Delete breed', zh: '删除品种' },
   'breed.saveImmune': { en: 'Save immune reminders', zh: '保存免疫提醒' },
   'breed.saveTargets': { en: 'Save breed targets', zh: '保存品种标准' },
+  'envcontrol.send': { en: 'Send configuration', zh: '发送配置' },
   'farm.create': { en: 'Add farm', zh: '新增养殖场' },
   'farm.update': { en: 'Edit farm', zh: '编辑养殖场' },
   'farm.delete': { en: 'Delete farm', zh: '删除养殖场' },
@@ -122,6 +123,7 @@ const PARAM_OPERATION_TEXTS = {
   text: { en: 'Text', zh: '文本' },
   dailyRecord: { en: 'Daily record', zh: '日报记录' },
   flockTask: { en: 'Flock task', zh: '批次任务' },
+  configCommand: { en: 'Configuration command', zh: '配置命令' },
 } as const satisfies Record<string, Texts>;
 
 export const OPERATION_KEYS = [...FIXED_KEYS, ...Object.keys(PARAM_OPERATION_TEXTS)] as [
@@ -147,6 +149,10 @@ export const operationSchema = z.discriminatedUnion('key', [
   z.object({
     key: z.literal('flockTask'),
     params: z.object({ content: z.string(), state: z.string(), id: idParam }),
+  }),
+  z.object({
+    key: z.literal('configCommand'),
+    params: z.object({ command: z.string(), values: z.string() }),
   }),
 ]);
 export type Operation = z.infer<typeof operationSchema>;
@@ -215,6 +221,9 @@ export function renderOperation(
       const state = lang === 'zh' ? (done ? '已完成' : '已跳过') : done ? 'done' : 'skipped';
       return `${str(params.content)} · ${state} #${id}`;
     }
+    case 'configCommand':
+      // The values as asked (JSON of parameter keys): numbers read the same in every language.
+      return `${str(params.values)} #${str(params.command).slice(0, 8)}`;
     default:
       return Object.hasOwn(FIXED_OPERATION_TEXTS, key)
         ? FIXED_OPERATION_TEXTS[key as FixedOperationKey][lang]

@@ -1,5 +1,6 @@
 import { adminEn } from './features/admin';
 import { alarmsEn } from './features/alarms';
+import { envcontrolEn } from './features/envcontrol';
 import { housesEn } from './features/houses';
 import { productionEn } from './features/production';
 import { remindersEn } from './features/reminders';
@@ -198,4 +199,5 @@ export const en = {
   reminders: remindersEn,
   production: productionEn,
   notify: notifyEn,
+  envcontrol: envcontrolEn,
 } as const;

@@ -1,5 +1,6 @@
 import { adminZh } from './features/admin';
 import { alarmsZh } from './features/alarms';
+import { envcontrolZh } from './features/envcontrol';
 import { housesZh } from './features/houses';
 import { productionZh } from './features/production';
 import { remindersZh } from './features/reminders';
@@ -188,4 +189,5 @@ export const zh: Translation = {
   reminders: remindersZh,
   production: productionZh,
   notify: notifyZh,
+  envcontrol: envcontrolZh,
 };

@@ -8,6 +8,8 @@ import {
   type HouseUpdated,
 } from '../contract/live';
 import { type AlarmStore } from '../stores/AlarmStore';
+import { type EnvControlStore } from '../stores/EnvControlStore';
+import { type Command } from '../contract/envcontrol';
 import { type HouseFeed, type HousesStore } from '../stores/HousesStore';
 import { POLL_INTERVAL_MS, type LiveStore } from '../stores/LiveStore';
 import { fetchUnacknowledgedCount } from './alarmsApi';
@@ -28,6 +30,8 @@ export interface LiveStores {
   houses: HousesStore;
   live: LiveStore;
   alarms: AlarmStore;
+  /** Absent on a kiosk wall, which shows no commands. */
+  envcontrol?: EnvControlStore;
 }
 
 /**
@@ -97,6 +101,7 @@ export class LiveConnection implements HouseFeed {
     socket.on('alarm:raised', this.handleAlarmRaised);
     socket.on('alarm:acknowledged', this.handleAlarmAcknowledged);
     socket.on('alarm:cleared', this.handleAlarmCleared);
+    socket.on('command:updated', this.handleCommandUpdated);
     if (typeof navigator !== 'undefined' && navigator.onLine === false) {
       this.transition('browserOffline');
       return;
@@ -127,6 +132,7 @@ export class LiveConnection implements HouseFeed {
       socket.off('alarm:raised', this.handleAlarmRaised);
       socket.off('alarm:acknowledged', this.handleAlarmAcknowledged);
       socket.off('alarm:cleared', this.handleAlarmCleared);
+      socket.off('command:updated', this.handleCommandUpdated);
       socket.disconnect();
     }
     this.socket = null;
@@ -308,6 +314,11 @@ export class LiveConnection implements HouseFeed {
 
   // Alarm events are few (a raise, an acknowledgement): applied at once, not per frame. Each
   // may change how many await acknowledgement, which no event carries.
+  /** Command states are rare (a few per change): applied at once, in one action each. */
+  private readonly handleCommandUpdated = (command: Command) => {
+    runInAction(() => this.stores.envcontrol?.applyCommand(command));
+  };
+
   private readonly handleAlarmRaised = (alarm: AlarmEvent) => {
     this.stores.alarms.applyAlarmEvent('raised', alarm);
     this.refreshUnacknowledged();

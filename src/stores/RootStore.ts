@@ -3,6 +3,7 @@ import { SystemStore } from './admin/SystemStore';
 import { AlarmStore } from './AlarmStore';
 import { AlarmsTodayStore } from './AlarmsTodayStore';
 import { ConfigStore } from './ConfigStore';
+import { EnvControlStore } from './EnvControlStore';
 import { HousesStore } from './HousesStore';
 import { LiveStore } from './LiveStore';
 import { type CookieJar } from './cookies';
@@ -43,6 +44,8 @@ export class RootStore<R extends RouteRule = RouteRule> {
   readonly system: SystemStore;
   /** The day's reminders of every kind. */
   readonly reminders: RemindersStore;
+  /** House Setting: one house's gateway, parameters and live command states. */
+  readonly envcontrol: EnvControlStore;
 
   constructor(routes: readonly R[], environment: RootEnvironment) {
     this.ui = new UiStore(environment.cookies, environment.ui);
@@ -70,6 +73,7 @@ export class RootStore<R extends RouteRule = RouteRule> {
     this.live = new LiveStore();
     this.system = new SystemStore(this.api);
     this.reminders = new RemindersStore(this.api);
+    this.envcontrol = new EnvControlStore(this.api);
   }
 
   /** Logs out locally: credentials, role, routes, tabs and counts are all forgotten. */
@@ -81,6 +85,7 @@ export class RootStore<R extends RouteRule = RouteRule> {
     this.houses.clear();
     this.system.reset();
     this.reminders.reset();
+    this.envcontrol.reset();
   }
 
   /** POST /api/logout, then the same local sign-out. */

@@ -206,6 +206,7 @@ const TABLES = [
   'tariffs',
   'notify_silences',
   'notify_phone_levels',
+  'gateway_commands',
 ] as const;
 
 /** Every row of every table an admin endpoint may touch, to prove a refusal changed nothing. */

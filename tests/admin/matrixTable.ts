@@ -3,6 +3,7 @@ import { FARM_ENDPOINTS } from './matrixFarms';
 import { PRODUCTION_ENDPOINTS } from './matrixProduction';
 import { REMINDER_ENDPOINTS } from './matrixReminders';
 import { NOTIFY_ENDPOINTS } from './matrixNotify';
+import { ENVCONTROL_ENDPOINTS } from './matrixEnvcontrol';
 import {
   ADMIN,
   ALL,
@@ -299,6 +300,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...REMINDER_ENDPOINTS,
   ...PRODUCTION_ENDPOINTS,
   ...NOTIFY_ENDPOINTS,
+  ...ENVCONTROL_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log
   {

@@ -1,6 +1,226 @@
-import { TemperatureIcon } from '@blueprintjs/icons';
-import { ComingSoon } from '../pages/ComingSoon';
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Button, HTMLSelect, InputGroup, Intent, NonIdealState } from '@blueprintjs/core';
+import {
+  AutomaticUpdatesIcon,
+  DuplicateIcon,
+  ClipboardIcon,
+  SearchIcon,
+  SendMessageIcon,
+  UndoIcon,
+} from '@blueprintjs/icons';
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { NOTIFICATION_MS, showToast } from '../toaster';
+import { useStores } from '../useStores';
+import { CommandsCard, RecordsCard } from './CommandsCard';
+import { GatewayCard, OnlineLogCard, SyncCard } from './GatewayCard';
+import { ParamsCard } from './ParamsCard';
+import { SendDialog } from './SendDialog';
+import './envcontrol.css';
 
-export function EnvControlPage() {
-  return <ComingSoon area="envControl" icon={TemperatureIcon} />;
-}
+/** /envcontrol/index: House Setting — a house's gateway, its parameters and their commands. */
+export const EnvControlPage = observer(function EnvControlPage() {
+  const { t } = useTranslation();
+  const { houses, envcontrol: store } = useStores();
+  const [params, setParams] = useSearchParams();
+  const raw = Number(params.get('houseId'));
+  const houseId = Number.isInteger(raw) && raw > 0 ? raw : null;
+  const [search, setSearch] = useState('');
+  const [sending, setSending] = useState(false);
+  const [pasting, setPasting] = useState(false);
+  const [auto, setAuto] = useState(false);
+
+  useEffect(() => {
+    if (houseId !== null) void store.load(houseId).catch(() => undefined);
+  }, [store, houseId]);
+
+  const needle = search.trim().toLowerCase();
+  const options = houses.all.filter(
+    (h) =>
+      !needle ||
+      h.houseName.toLowerCase().includes(needle) ||
+      h.farmName.toLowerCase().includes(needle) ||
+      h.houseId === houseId,
+  );
+  const farms = useMemo(() => {
+    const byFarm = new Map<string, typeof options>();
+    for (const h of options) byFarm.set(h.farmName, [...(byFarm.get(h.farmName) ?? []), h]);
+    return [...byFarm.entries()];
+  }, [options]);
+
+  const details = houseId !== null && store.houseId === houseId ? store.details : null;
+  const farmHouses = details
+    ? houses.all
+        .filter((h) => h.farmId === details.farmId && h.houseId !== details.houseId)
+        .map((h) => ({ houseId: h.houseId, houseName: h.houseName }))
+    : [];
+
+  const send = async (alsoTo: number[]) => {
+    setSending(false);
+    try {
+      await store.send(alsoTo);
+    } catch {
+      return;
+    }
+    showToast({
+      message: t('envcontrol.actions.sent'),
+      intent: Intent.SUCCESS,
+      timeoutMs: NOTIFICATION_MS,
+    });
+  };
+  const fillFromBreed = async () => {
+    setAuto(false);
+    let filled: number;
+    try {
+      filled = await store.autoConfig();
+    } catch {
+      return;
+    }
+    showToast({
+      message: t(filled > 0 ? 'envcontrol.actions.autoDone' : 'envcontrol.actions.autoNone'),
+      intent: filled > 0 ? Intent.SUCCESS : Intent.WARNING,
+      timeoutMs: NOTIFICATION_MS,
+    });
+  };
+  const copy = () => {
+    store.copy();
+    showToast({
+      message: t('envcontrol.actions.copied'),
+      intent: Intent.SUCCESS,
+      timeoutMs: NOTIFICATION_MS,
+    });
+  };
+
+  return (
+    <div className="roost-page" data-testid="page-envControl">
+      <div className="roost-envcontrol__bar">
+        <InputGroup
+          leftIcon={<SearchIcon />}
+          placeholder={t('envcontrol.search')}
+          aria-label={t('envcontrol.search')}
+          value={search}
+          onValueChange={setSearch}
+        />
+        <HTMLSelect
+          aria-label={t('envcontrol.pick')}
+          value={houseId ?? ''}
+          data-testid="envcontrol-picker"
+          onChange={(event) => setParams({ houseId: event.currentTarget.value })}
+        >
+          <option value="">{t('envcontrol.pickPlaceholder')}</option>
+          {farms.map(([farm, list]) => (
+            <optgroup key={farm} label={farm}>
+              {list.map((h) => (
+                <option key={h.houseId} value={h.houseId}>
+                  {h.houseName}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </HTMLSelect>
+        {details && (
+          <strong data-testid="envcontrol-title">
+            {details.farmName} / {details.houseName}
+          </strong>
+        )}
+      </div>
+      {!details ? (
+        <NonIdealState
+          title={
+            houseId !== null && store.missing ? t('envcontrol.notFound') : t('envcontrol.choose')
+          }
+        />
+      ) : (
+        <div className="roost-envcontrol">
+          <GatewayCard store={store} />
+          <SyncCard store={store} />
+          <OnlineLogCard store={store} />
+          {details.gateway && (
+            <div className="roost-envcontrol__wide">
+              <ParamsCard store={store} />
+              <div className="roost-envcontrol__actions">
+                {details.canSend && (
+                  <Button
+                    intent={Intent.PRIMARY}
+                    icon={<SendMessageIcon />}
+                    disabled={!store.canSubmit}
+                    onClick={() => setSending(true)}
+                    data-testid="envcontrol-send"
+                  >
+                    {t('envcontrol.actions.send')}
+                  </Button>
+                )}
+                {details.canSend && (
+                  <Button
+                    icon={<UndoIcon />}
+                    disabled={Object.keys(store.draft).length === 0}
+                    onClick={() => store.discard()}
+                  >
+                    {t('envcontrol.actions.reset')}
+                  </Button>
+                )}
+                {details.canSend && (
+                  <Button
+                    icon={<AutomaticUpdatesIcon />}
+                    onClick={() => setAuto(true)}
+                    data-testid="envcontrol-auto"
+                  >
+                    {t('envcontrol.actions.autoConfig')}
+                  </Button>
+                )}
+                <Button icon={<DuplicateIcon />} onClick={copy} data-testid="envcontrol-copy">
+                  {t('envcontrol.actions.copy')}
+                </Button>
+                {details.canSend && (
+                  <Button
+                    icon={<ClipboardIcon />}
+                    disabled={!store.clipboard}
+                    onClick={() => setPasting(true)}
+                    data-testid="envcontrol-paste"
+                  >
+                    {t('envcontrol.actions.paste')}
+                  </Button>
+                )}
+              </div>
+            </div>
+          )}
+          <CommandsCard store={store} />
+          <RecordsCard store={store} />
+        </div>
+      )}
+      {sending && details && (
+        <SendDialog
+          store={store}
+          farmHouses={farmHouses}
+          farmName={details.farmName}
+          onClose={() => setSending(false)}
+          onSend={(alsoTo) => void send(alsoTo)}
+        />
+      )}
+      <Alert
+        isOpen={auto}
+        intent={Intent.PRIMARY}
+        confirmButtonText={t('envcontrol.actions.autoConfig')}
+        cancelButtonText={t('envcontrol.actions.cancel')}
+        onConfirm={() => void fillFromBreed()}
+        onCancel={() => setAuto(false)}
+      >
+        {t('envcontrol.actions.autoConfirm')}
+      </Alert>
+      <Alert
+        isOpen={pasting}
+        intent={Intent.WARNING}
+        confirmButtonText={t('envcontrol.actions.paste')}
+        cancelButtonText={t('envcontrol.actions.cancel')}
+        onConfirm={() => {
+          setPasting(false);
+          store.paste();
+        }}
+        onCancel={() => setPasting(false)}
+      >
+        {t('envcontrol.actions.pasteConfirm')}
+      </Alert>
+    </div>
+  );
+});

@@ -1,0 +1,29 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/client';
+import type { ServerEvents } from '../events';
+import type { IngestPipeline } from '../ingest/pipeline';
+import { CommandDispatcher, type GatewayPublish } from './dispatcher';
+
+export interface CommandWiring {
+  database: Database;
+  events: ServerEvents;
+  ingest: IngestPipeline;
+  /** Null without a broker (MQTT_PORT=0): commands wait in the database. */
+  publish: GatewayPublish | null;
+  log: FastifyBaseLogger;
+}
+
+/** Starts the command dispatcher and hands it the gateways' answers. */
+export function wireCommands(wiring: CommandWiring): CommandDispatcher {
+  const dispatcher = new CommandDispatcher({
+    database: wiring.database,
+    events: wiring.events,
+    directory: wiring.ingest.directory,
+    log: wiring.log,
+  });
+  wiring.ingest.handleReplies((networkId, kind, payload) =>
+    dispatcher.submitReply(networkId, kind, payload),
+  );
+  dispatcher.start(wiring.publish);
+  return dispatcher;
+}

@@ -1,0 +1,200 @@
+import { makeAutoObservable, runInAction } from 'mobx';
+import { z } from 'zod';
+import { type ApiClient } from '../api/client';
+import {
+  checkParam,
+  commandSchema,
+  FINAL_STATES,
+  gatewayDetailsSchema,
+  paramChangeListSchema,
+  paramsOfType,
+  type Command,
+  type GatewayDetails,
+  type ParamChange,
+  type ParamIssue,
+  type ParamSpec,
+} from '../contract/envcontrol';
+
+const sentSchema = z.object({ commands: z.array(commandSchema) });
+
+export interface ParamDiff {
+  spec: ParamSpec;
+  from: number | undefined;
+  to: number;
+}
+
+/**
+ * House Setting: one house's gateway, parameters and commands, the values being edited, and
+ * the live command states (`applyCommand`, fed by the live connection). Edits are kept as
+ * typed text, so an empty or half-typed value is shown as the user left it and refused here.
+ */
+export class EnvControlStore {
+  houseId: number | null = null;
+  details: GatewayDetails | null = null;
+  /** True when the last load answered "not found" (outside the caller's scope). */
+  missing = false;
+  draft: Record<string, string> = {};
+  records: ParamChange[] = [];
+  recordsTotal = 0;
+  /** Values copied from a house, to paste into another. */
+  clipboard: Record<string, number> | null = null;
+
+  constructor(private readonly api: ApiClient) {
+    makeAutoObservable<this, 'api'>(this, { api: false });
+  }
+
+  /** Parameters the house's gateway supports, in catalogue order. */
+  get specs(): ParamSpec[] {
+    const typeKey = this.details?.gateway?.typeKey;
+    return typeKey === undefined ? [] : paramsOfType(typeKey);
+  }
+
+  /** Each edited value's problem, by key: the same rules the server applies. */
+  get issues(): Record<string, ParamIssue> {
+    const typeKey = this.details?.gateway?.typeKey;
+    const issues: Record<string, ParamIssue> = {};
+    if (typeKey === undefined) return issues;
+    for (const [key, text] of Object.entries(this.draft)) {
+      const value = text.trim() === '' ? null : Number(text);
+      const issue = checkParam(typeKey, key, Number.isNaN(value) ? null : value);
+      if (issue) issues[key] = issue;
+    }
+    return issues;
+  }
+
+  /** The values that would change, for the preview before sending. */
+  get diff(): ParamDiff[] {
+    const params = this.details?.params ?? {};
+    return this.specs
+      .filter((spec) => spec.key in this.draft)
+      .map((spec) => ({ spec, from: params[spec.key], to: Number(this.draft[spec.key]) }))
+      .filter((d) => d.from !== d.to);
+  }
+
+  get canSubmit(): boolean {
+    return (
+      Boolean(this.details?.canSend) &&
+      Object.keys(this.issues).length === 0 &&
+      this.diff.length > 0
+    );
+  }
+
+  /** Commands not yet applied, rejected, expired or superseded. */
+  get pending(): Command[] {
+    return (this.details?.commands ?? []).filter((c) => !FINAL_STATES.includes(c.state));
+  }
+
+  get lastApplied(): Command | undefined {
+    return this.details?.commands.find((c) => c.state === 'applied');
+  }
+
+  async load(houseId: number): Promise<void> {
+    if (this.houseId !== houseId) {
+      this.houseId = houseId;
+      this.details = null;
+      this.draft = {};
+      this.records = [];
+    }
+    this.missing = false;
+    try {
+      const [details, records] = await Promise.all([
+        this.api.get('/envcontrol/house', {
+          query: { houseId },
+          schema: gatewayDetailsSchema,
+          quiet: (e) => e.status === 404,
+        }),
+        this.api.get('/envcontrol/records', {
+          query: { houseId, size: 50 },
+          schema: paramChangeListSchema,
+          quiet: (e) => e.status === 404,
+        }),
+      ]);
+      runInAction(() => {
+        if (this.houseId !== houseId) return;
+        this.details = details;
+        this.records = records.rows;
+        this.recordsTotal = records.total;
+      });
+    } catch (error) {
+      runInAction(() => {
+        if (this.houseId === houseId) this.missing = true;
+      });
+      throw error;
+    }
+  }
+
+  edit(key: string, text: string): void {
+    this.draft[key] = text;
+  }
+
+  discard(): void {
+    this.draft = {};
+  }
+
+  copy(): void {
+    if (this.details) this.clipboard = { ...this.details.params };
+  }
+
+  /** Replaces the new values with the copied ones (the page asks first: it overwrites). */
+  paste(): void {
+    if (!this.clipboard) return;
+    const supported = new Set(this.specs.map((s) => s.key));
+    const draft: Record<string, string> = {};
+    for (const [key, value] of Object.entries(this.clipboard))
+      if (supported.has(key)) draft[key] = String(value);
+    this.draft = draft;
+  }
+
+  /**
+   * Fills the new values from the flock's breed standard (the page asks first); answers how
+   * many values it filled (0: the flock has no breed standard).
+   */
+  async autoConfig(): Promise<number> {
+    if (this.houseId === null) return 0;
+    const { params } = await this.api.get('/envcontrol/autoConfig', {
+      query: { houseId: this.houseId },
+      schema: z.object({ params: z.record(z.string(), z.number()) }),
+    });
+    runInAction(() => {
+      for (const [key, value] of Object.entries(params)) this.draft[key] = String(value);
+    });
+    return Object.keys(params).length;
+  }
+
+  /** Sends the diff to this house and `alsoTo`; answers the commands made. */
+  async send(alsoTo: readonly number[] = []): Promise<Command[]> {
+    if (this.houseId === null) return [];
+    const params = Object.fromEntries(this.diff.map((d) => [d.spec.key, d.to]));
+    const answer = await this.api.post('/envcontrol/send', {
+      body: { houseIds: [this.houseId, ...alsoTo.filter((id) => id !== this.houseId)], params },
+      schema: sentSchema,
+    });
+    runInAction(() => {
+      this.draft = {};
+      for (const command of answer.commands) this.applyCommand(command);
+    });
+    return answer.commands;
+  }
+
+  /** A command's new state, live or from the send's answer; applying it twice is harmless. */
+  applyCommand(command: Command): void {
+    const details = this.details;
+    if (!details || command.houseId !== details.houseId) return;
+    const at = details.commands.findIndex((c) => c.id === command.id);
+    if (at >= 0) details.commands[at] = command;
+    else details.commands.unshift(command);
+    if (command.state === 'applied' && command.readBack) {
+      Object.assign(details.params, command.readBack);
+      // The records gained rows: fetch them again, quietly.
+      if (this.houseId !== null) void this.load(this.houseId).catch(() => undefined);
+    }
+  }
+
+  reset(): void {
+    this.houseId = null;
+    this.details = null;
+    this.draft = {};
+    this.records = [];
+    this.clipboard = null;
+  }
+}
