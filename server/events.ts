@@ -37,6 +37,10 @@ export interface ServerEventMap {
   sessionEnded: string;
   /** A user's other sessions ended (password change): their sockets close. */
   otherSessionsEnded: { userId: number; keepTokenHash: string };
+  /** A gateway's token was rotated, or the gateway changed or was deleted: its network id. */
+  gatewayRevoked: string;
+  /** Who may see what changed (users, houses, farms): sockets are re-scoped; null is anyone. */
+  scopesChanged: { userIds: readonly number[] } | null;
 }
 
 export type ServerEventName = keyof ServerEventMap;
@@ -67,6 +71,8 @@ const DELIVERY: { readonly [K in ServerEventName]: Delivery } = {
   alarmRulesChanged: 'now',
   sessionEnded: 'now',
   otherSessionsEnded: 'now',
+  gatewayRevoked: 'now',
+  scopesChanged: 'inTurn',
 };
 
 /**
