@@ -1,5 +1,5 @@
 import { connect as tcpConnect } from 'node:net';
-import mqtt from 'mqtt';
+import type mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseTargets } from '../helpers/databases';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
