@@ -132,4 +132,25 @@ describe.each(testDatabaseTargets())('hostile input and scope edges on $name', (
     );
     expect(row).toEqual({ house_id: null, phone: '13800000077' });
   });
+
+  it("a house outside the caller's scope answers like a missing one", async () => {
+    const [user] = await t.database.query<{ id: number }>(
+      `select id from users where username = 'shack'`,
+    );
+    const [foreign] = await t.database.query<{ id: number }>(
+      `select h.id from houses h join farms f on f.id = h.farm_id
+        where f.name <> 'Weifang Broiler Farm' order by h.id limit 1`,
+    );
+    const save = (houseId: number) =>
+      call(tokens.farm!, 'PUT', '/api/user/saveUserShacks', {
+        id: user!.id,
+        roleKey: 'shack_manager',
+        shackIds: [houseId],
+      });
+    const missing = await save(2_000_000_000);
+    const outside = await save(foreign!.id);
+    expect(missing.statusCode).toBe(404);
+    expect(outside.statusCode).toBe(missing.statusCode);
+    expect(bodyOf(outside).msg).toBe(bodyOf(missing).msg);
+  });
 });
