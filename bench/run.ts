@@ -3,6 +3,7 @@ import path from 'node:path';
 import { benchAlarms } from './alarms';
 import { benchDemoHistory } from './demoHistory';
 import { benchFoundation } from './foundation';
+import { benchFuzz } from './fuzz';
 import { benchLatency, benchSoak, benchThroughput } from './ingest';
 import { benchOverview } from './overview';
 import { benchTrendQueries } from './trend';
@@ -16,7 +17,8 @@ import { benchWall } from './wall';
  * new demo's cold start; BENCH_SOAK_MINUTES (default 10) sets the memory soak. Three
  * parts run only when named, as they need `npm run build` and Chromium: `overview` (the
  * console's house grid with 5,000 houses), `transfer` (a first visit's bytes and a slow link)
- * and `wall` (the alarm wall, BENCH_WALL_MINUTES, default 30).
+ * and `wall` (the alarm wall, BENCH_WALL_MINUTES, default 30). `fuzz` (BENCH_FUZZ_REQUESTS
+ * generated requests to every /api route, default 100,000) also runs only when named.
  */
 const only = new Set(
   (process.env.BENCH_ONLY ?? 'foundation,history,ingest,latency,trend,alarms,soak').split(','),
@@ -103,6 +105,18 @@ async function main(): Promise<void> {
         goal,
       );
     }
+  }
+  if (only.has('fuzz')) {
+    // Only when named: the long run of the CI fuzz, ~100,000 requests.
+    const total = Number(process.env.BENCH_FUZZ_REQUESTS ?? 100_000);
+    console.log(`Fuzz of every /api route: ${total} generated requests`);
+    results.fuzz = await benchFuzz(total);
+    for (const f of results.fuzz as Awaited<ReturnType<typeof benchFuzz>>)
+      row(
+        `${f.database}: answers ≥ 500 of ${f.requests} (${f.routes} routes)`,
+        `${f.serverErrors} (${f.requestsPerSecond} req/s)`,
+        'goal 0',
+      );
   }
   if (only.has('overview')) {
     console.log('House overview in Chromium: 5,000 houses, 1,000 house updates a second');

@@ -35,6 +35,18 @@ const FEATURE_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [
   wallRoutes,
 ];
 
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: readonly RegisteredRoute[];
+  }
+}
+
 /** JSON bodies above this are refused with 413; uploads set their own, larger limits. */
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -64,6 +76,13 @@ export async function buildApp(
     ...options,
   });
   app.decorateRequest('session', null);
+  // Every route as registered, for the tests that must reach all of them (matrix, fuzz).
+  const registeredRoutes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat())
+      registeredRoutes.push({ method, url: route.url, public: route.config?.public === true });
+  });
 
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
