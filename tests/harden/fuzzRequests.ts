@@ -192,8 +192,17 @@ export function fuzzableRoutes(app: FastifyInstance): FuzzRoute[] {
     .map((r) => ({ method: r.method, url: r.url }));
 }
 
+/** A lone surrogate cannot be encoded: it goes as the bytes of invalid UTF-8 instead. */
+function pathSegment(value: unknown): string {
+  try {
+    return encodeURIComponent(String(value));
+  } catch {
+    return '%ED%A0%80';
+  }
+}
+
 export function toInject(r: FuzzRequest, tokens: readonly string[]): InjectOptions {
-  const path = r.route.url.replace(/:[A-Za-z]+/g, () => encodeURIComponent(String(r.param)));
+  const path = r.route.url.replace(/:[A-Za-z]+/g, () => pathSegment(r.param));
   const search = new URLSearchParams();
   for (const [key, v] of Object.entries(r.query))
     for (const item of Array.isArray(v) ? v : [v])
