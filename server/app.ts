@@ -17,8 +17,10 @@ import { translate } from './http/messages';
 import { isSameSite } from './http/origin';
 import { registerConsole } from './http/staticConsole';
 import { ingestRoutes } from './ingest/routes';
+import { opsRoutes } from './ops/routes';
 import { systemRoutes } from './system/routes';
 import { Refusal } from './refusal';
+import { reminderRoutes } from './reminders/routes';
 import { wallRoutes } from './wall/routes';
 
 /**
@@ -33,6 +35,7 @@ const FEATURE_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [
   adminRoutes,
   houseRoutes,
   wallRoutes,
+  reminderRoutes,
 ];
 
 export interface RegisteredRoute {
@@ -151,5 +154,7 @@ export async function buildApp(
     },
     { prefix: '/api' },
   );
+  // The operators' endpoints (/metrics, /ops/backup): beside /api, with tokens of their own.
+  await app.register(opsRoutes(ctx));
   return app;
 }

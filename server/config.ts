@@ -39,6 +39,10 @@ export interface Config {
   webhookSecret: string | null;
   /** Where the built console is served from. */
   staticDir: string;
+  /** `/metrics` answers only `Authorization: Bearer <this>`; without it, 404. */
+  metricsToken: string | null;
+  /** `POST /ops/backup` answers only `Authorization: Bearer <this>`; without it, 404. */
+  backupToken: string | null;
 }
 
 /** A bad variable: the message is the one line printed before exiting with code 1. */
@@ -73,6 +77,14 @@ const url = (name: string, protocols: string[]) =>
       message: `${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
     },
   );
+
+/** A secret an operator's tool sends as a bearer token: long enough not to be guessed. */
+const opsToken = (name: string) =>
+  z
+    .string()
+    .trim()
+    .min(16, `${name} must have at least 16 characters`)
+    .regex(/^[\x21-\x7e]+$/, `${name} must be printable ASCII without spaces`);
 
 const envSchema = z.object({
   // 0 takes any free port (tests).
@@ -113,6 +125,8 @@ const envSchema = z.object({
     .min(1, 'ROOST_RAW_RETENTION_DAYS must be at least 1')
     .max(3650, 'ROOST_RAW_RETENTION_DAYS must be at most 3650')
     .default(14),
+  ROOST_METRICS_TOKEN: opsToken('ROOST_METRICS_TOKEN').optional(),
+  ROOST_BACKUP_TOKEN: opsToken('ROOST_BACKUP_TOKEN').optional(),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
@@ -159,6 +173,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     webhookSecret: e.ROOST_WEBHOOK_SECRET ?? null,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
     staticDir: path.resolve(cwd, 'dist'),
+    metricsToken: e.ROOST_METRICS_TOKEN ?? null,
+    backupToken: e.ROOST_BACKUP_TOKEN ?? null,
   };
 }
 

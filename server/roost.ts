@@ -18,6 +18,7 @@ import { IngestPipeline } from './ingest/pipeline';
 import { LiveHub } from './live/hub';
 import { wireAlarms } from './alarms/wiring';
 import { ServerEvents } from './events';
+import { RoostMetrics } from './ops/metrics';
 import { pino, type Logger } from 'pino';
 import { DEMO_INTERVAL_SECONDS } from './demo/demoFarms';
 import { loadDemoGateways } from './simulator/cliArgs';
@@ -37,6 +38,8 @@ export interface RunningRoost {
   events: ServerEvents;
   live: LiveHub;
   maintenance: Maintenance;
+  /** This process's Prometheus registry and series (served at /metrics). */
+  metrics: RoostMetrics;
   boot: BootstrapResult;
   /** Stops taking requests, lets running ones finish, closes the broker and the database. */
   close(): Promise<void>;
@@ -104,6 +107,14 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       }
     }
 
+    const embedded = broker;
+    const metrics = new RoostMetrics({
+      database,
+      ingest,
+      mqttClients: embedded ? () => embedded.aedes.connectedClients : null,
+      mqttState,
+      log,
+    });
     const app = await buildApp(
       {
         config: { ...config, demo: boot.demo },
@@ -112,6 +123,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
         mqttState,
         ingest,
         events,
+        metrics,
       },
       { loggerInstance: log },
     );
@@ -119,6 +131,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
     const live = await LiveHub.attach(app.server, database, { redisUrl: config.redisUrl, log });
     cleanups.push(() => live.close());
     live.listen(events);
+    metrics.watchLive(() => live.io.of('/').sockets.size);
     const alarms = wireAlarms({
       database,
       events,
@@ -126,6 +139,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       notify: { webhookUrl: config.notifyWebhookUrl, webhookSecret: config.webhookSecret },
       timeZone: config.timeZone,
       log,
+      onNotification: (channel, sent) => metrics.notification(channel, sent),
     });
     cleanups.push(() => alarms.stop());
     if (boot.demo && config.runSimulator) {
@@ -167,6 +181,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       events,
       live,
       maintenance,
+      metrics,
       close: () => (closing ??= undo()),
     };
   } catch (error) {

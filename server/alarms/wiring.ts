@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import type { ServerEvents } from '../events';
 import type { IngestPipeline } from '../ingest/pipeline';
-import { LogAdapter, WebhookAdapter, type ChannelAdapter } from './channels';
+import { LogAdapter, WebhookAdapter, type Channel, type ChannelAdapter } from './channels';
 import { NotificationDispatcher } from './dispatcher';
 import { AlarmEngine } from './engine';
 
@@ -38,6 +38,8 @@ export function wireAlarms(options: {
   notify: { webhookUrl: string | null; webhookSecret: string | null };
   timeZone: string;
   log: FastifyBaseLogger;
+  /** Hears each notification's outcome after its tries (the metrics). */
+  onNotification?: (channel: Channel, sent: boolean) => void;
 }): AlarmWiring {
   const { database, ingest, log } = options;
   const engine = new AlarmEngine(database, options.events, ingest.directory, {
@@ -47,11 +49,35 @@ export function wireAlarms(options: {
   engine.listen();
   // Events come through the ingest path (either broker), acknowledged only once handled.
   ingest.handleEvents((networkId, payload) => engine.submitEvent(networkId, payload));
+  const adapters = notificationAdapters(options.notify, log);
+  const heard = options.onNotification;
   const dispatcher = new NotificationDispatcher(database, {
-    adapters: notificationAdapters(options.notify, log),
+    adapters: heard
+      ? { sms: counted(adapters.sms, heard), voice: counted(adapters.voice, heard) }
+      : adapters,
     timeZone: options.timeZone,
     log,
   });
   dispatcher.start();
   return { engine, dispatcher, stop: () => dispatcher.stop() };
+}
+
+/** The adapter, telling `heard` whether each notification went out (a throw is a failure). */
+function counted(
+  adapter: ChannelAdapter,
+  heard: (channel: Channel, sent: boolean) => void,
+): ChannelAdapter {
+  return {
+    name: adapter.name,
+    async send(n, onTry) {
+      try {
+        const result = await adapter.send(n, onTry);
+        heard(n.channel, result.ok);
+        return result;
+      } catch (error) {
+        heard(n.channel, false);
+        throw error;
+      }
+    },
+  };
 }

@@ -13,6 +13,11 @@ export interface Database {
   query: Query;
   /** Runs `fn` in one transaction on one connection; rolls back if it throws. */
   transaction<T>(fn: (query: Query) => Promise<T>): Promise<T>;
+  /**
+   * The embedded database only: a consistent copy of its data directory (a gzipped tar that
+   * `npm run restore` opens). PostgreSQL is backed up with its own tools (README).
+   */
+  dump?: () => Promise<Uint8Array>;
   /** A cheap round trip, for /api/health. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -46,6 +46,7 @@ async function openPglite(dataDir: string): Promise<Database> {
         fn(async <T>(text: string, params?: unknown[]) => (await tx.query<T>(text, params)).rows),
       ),
     ping: () => ping(db),
+    dump: () => client.dump(),
     close: () => client.close(),
   };
 }

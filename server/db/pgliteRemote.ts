@@ -108,6 +108,11 @@ export class PgliteRemote implements RemoteQueryable {
     return result;
   }
 
+  /** A consistent copy of the whole database: PGlite's data directory as a gzipped tar. */
+  async dump(): Promise<Uint8Array> {
+    return new Uint8Array((await this.send({ op: 'dump' })) as ArrayBuffer);
+  }
+
   async close(): Promise<void> {
     if (!this.failure) await this.send({ op: 'close' }).catch(() => undefined);
     await this.worker.terminate();

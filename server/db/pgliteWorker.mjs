@@ -9,8 +9,9 @@
  * TypeScript loader.
  *
  * Messages in: { id, op: 'query', sql, params, rowMode?, drizzleParsers?, tx? } |
- * { id, op: 'begin' } | { id, op: 'end', tx, commit } | { id, op: 'close' }.
+ * { id, op: 'begin' } | { id, op: 'end', tx, commit } | { id, op: 'dump' } | { id, op: 'close' }.
  * Messages out: { id, ok: true, result } | { id, error }. Message id 0 answers the start-up.
+ * A dump's result (an ArrayBuffer) is transferred, not copied.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
@@ -87,6 +88,22 @@ function begin() {
   });
 }
 
+/**
+ * The whole data directory as a gzipped tar, consistent: taken while this thread holds
+ * PGlite's transaction lock, so no transaction is half-written in it (every query and
+ * transaction waits for that lock), after a checkpoint, so a restore replays little WAL.
+ * Writes wait meanwhile; reads of the main thread's HTTP side wait too.
+ */
+async function dump() {
+  /** @type {ArrayBuffer | undefined} */
+  let archive;
+  await client.transaction(async (tx) => {
+    await tx.exec('CHECKPOINT');
+    archive = await (await client.dumpDataDir('gzip')).arrayBuffer();
+  });
+  return archive;
+}
+
 /** @param {any} message */
 async function run(message) {
   switch (message.op) {
@@ -113,6 +130,8 @@ async function run(message) {
       await transaction.finished;
       return null;
     }
+    case 'dump':
+      return dump();
     case 'close':
       await client.close();
       return null;
@@ -123,7 +142,9 @@ async function run(message) {
 
 port.on('message', async (message) => {
   try {
-    port.postMessage({ id: message.id, ok: true, result: await run(message) });
+    const result = await run(message);
+    const transfer = result instanceof ArrayBuffer ? [result] : [];
+    port.postMessage({ id: message.id, ok: true, result }, transfer);
   } catch (error) {
     // Also a result that cannot be copied: the caller gets an error, the thread lives on.
     port.postMessage({ id: message.id, error: serializeError(error) });

@@ -221,7 +221,7 @@ export const userFarms = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.farmId] })],
 );
 
-/** Houses a shack_manager looks after (spec /user/saveUserShacks). */
+/** Houses a shack_manager looks after (set through the wire route /user/saveUserShacks). */
 export const userHouses = pgTable(
   'user_houses',
   {

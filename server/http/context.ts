@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import type { Session } from '../auth/sessions';
 import type { IngestPipeline } from '../ingest/pipeline';
 import type { ServerEvents } from '../events';
+import type { RoostMetrics } from '../ops/metrics';
 import { LOG_SOURCES, type LogSource } from '../../src/contract/domain';
 import { ApiError } from './errors';
 
@@ -18,6 +19,8 @@ export interface AppContext {
   ingest: IngestPipeline;
   /** The server's event bus: routes tell it what changed (sessions ended, alarm limits). */
   events: ServerEvents;
+  /** The process's Prometheus registry, served at /metrics (absent in apps built for tests). */
+  metrics?: RoostMetrics;
 }
 
 declare module 'fastify' {

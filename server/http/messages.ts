@@ -2,6 +2,7 @@ import type { Locale } from '../../src/contract/envelope';
 import { ADMIN_MESSAGES } from './messages/admin';
 import { ALARMS_MESSAGES } from './messages/alarms';
 import { HOUSES_MESSAGES } from './messages/houses';
+import { OPS_MESSAGES } from './messages/ops';
 import { WALL_MESSAGES } from './messages/wall';
 
 /**
@@ -89,6 +90,7 @@ const MESSAGES = {
   ...ALARMS_MESSAGES,
   ...HOUSES_MESSAGES,
   ...WALL_MESSAGES,
+  ...OPS_MESSAGES,
 };
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -98,6 +98,7 @@ export class IngestPipeline {
       networkId,
       receivedAt: new Date(now),
     };
+    this.counters.accepted += 1;
     void this.events.emit('readingAccepted', reading);
     return new Promise<SubmitResult>((resolve, reject) => {
       this.queue.push({ reading, resolve, reject });
@@ -164,6 +165,11 @@ export class IngestPipeline {
     if (states.length > 0) await this.events.emit('gatewayStatus', states);
   }
 
+  /** Readings waiting for the next batch (not the one being written): for the metrics. */
+  queueDepth(): number {
+    return this.queue.length;
+  }
+
   /** Resolves when everything submitted so far is stored (or failed): for a clean shutdown. */
   async drain(): Promise<void> {
     while (this.flushing || this.queue.length > 0) {
@@ -194,11 +200,14 @@ export class IngestPipeline {
 
   private async flush(batch: Pending[]): Promise<void> {
     let result;
+    const startedAt = performance.now();
     try {
       // One transaction: the raw rows and what they add are stored together or not at all.
       const readings = batch.map((p) => p.reading);
       result = await this.database.transaction((query) => writeBatch(query, readings));
+      this.counters.batchWritten(batch.length, startedAt, true);
     } catch (error) {
+      this.counters.batchWritten(batch.length, startedAt, false);
       this.log.error(
         { err: error, readings: batch.length },
         'storing telemetry failed: nothing acknowledged',

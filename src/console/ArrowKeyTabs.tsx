@@ -1,5 +1,5 @@
 import { Tab, Tabs } from '@blueprintjs/core';
-import { type ReactElement, type KeyboardEvent, useRef, useState } from 'react';
+import { type ReactElement, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 
 export interface ArrowKeyTabsProps<Id extends string> {
   id: string;
@@ -14,17 +14,21 @@ export interface ArrowKeyTabsProps<Id extends string> {
 export function ArrowKeyTabs<Id extends string>({ id, tabs }: ArrowKeyTabsProps<Id>) {
   const [chosen, setChosen] = useState<Id>(tabs[0]!.id);
   const box = useRef<HTMLDivElement>(null);
+  /** Set by an arrow key: the tab chosen by it takes focus once it is rendered as focusable. */
+  const focusChosen = useRef(false);
+  useEffect(() => {
+    if (!focusChosen.current) return;
+    focusChosen.current = false;
+    box.current?.querySelector<HTMLElement>(`[role="tab"][data-tab-id="${chosen}"]`)?.focus();
+  }, [chosen]);
   const onKeyDown = (event: KeyboardEvent) => {
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     if (step === 0 || (event.target as HTMLElement).getAttribute('role') !== 'tab') return;
     event.preventDefault();
     const index = tabs.findIndex((tab) => tab.id === chosen);
     const next = tabs[(index + step + tabs.length) % tabs.length]!.id;
+    focusChosen.current = true;
     setChosen(next);
-    // After the render that makes it the focusable tab.
-    requestAnimationFrame(() =>
-      box.current?.querySelector<HTMLElement>(`[role="tab"][data-tab-id="${next}"]`)?.focus(),
-    );
   };
   return (
     <div ref={box} onKeyDown={onKeyDown}>

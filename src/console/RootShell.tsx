@@ -4,6 +4,7 @@ import { observer } from 'mobx-react-lite';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigation, useRouteError } from 'react-router-dom';
+import { useBlueprintTexts } from './blueprintTexts';
 import { ProgressBar } from './ProgressBar';
 import { type RouteHandle } from './routeHandle';
 import { useStores } from './useStores';
@@ -44,6 +45,7 @@ export const RootShell = observer(function RootShell() {
   const navigation = useNavigation();
   useDocumentTitle();
   useScrollToTop();
+  useBlueprintTexts();
   return (
     <>
       <ProgressBar active={navigation.state !== 'idle' || ui.busy} />

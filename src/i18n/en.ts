@@ -1,6 +1,7 @@
 import { adminEn } from './features/admin';
 import { alarmsEn } from './features/alarms';
 import { housesEn } from './features/houses';
+import { remindersEn } from './features/reminders';
 import { wallEn } from './features/wall';
 
 /**
@@ -110,6 +111,10 @@ export const en = {
   common: {
     cancel: 'Cancel',
     close: 'Close',
+    removeTag: 'Remove',
+    increment: 'Increase',
+    decrement: 'Decrease',
+    loading: 'Loading',
   },
   api: {
     network: 'The server cannot be reached. Check the connection and try again.',
@@ -184,4 +189,5 @@ export const en = {
   alarms: alarmsEn,
   admin: adminEn,
   wall: wallEn,
+  reminders: remindersEn,
 } as const;

@@ -1,6 +1,7 @@
 import { adminZh } from './features/admin';
 import { alarmsZh } from './features/alarms';
 import { housesZh } from './features/houses';
+import { remindersZh } from './features/reminders';
 import { wallZh } from './features/wall';
 import { type Translation } from './types';
 
@@ -106,6 +107,10 @@ export const zh: Translation = {
   common: {
     cancel: '取消',
     close: '关闭',
+    removeTag: '移除',
+    increment: '增加',
+    decrement: '减少',
+    loading: '加载中',
   },
   api: {
     network: '无法连接服务器，请检查网络后重试。',
@@ -174,4 +179,5 @@ export const zh: Translation = {
   alarms: alarmsZh,
   admin: adminZh,
   wall: wallZh,
+  reminders: remindersZh,
 };

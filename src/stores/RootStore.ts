@@ -7,6 +7,7 @@ import { HousesStore } from './HousesStore';
 import { LiveStore } from './LiveStore';
 import { type CookieJar } from './cookies';
 import { PermissionStore, type RouteRule } from './PermissionStore';
+import { RemindersStore } from './RemindersStore';
 import { SessionStore } from './SessionStore';
 import { TabsStore } from './TabsStore';
 import { UiStore, type UiEnvironment } from './UiStore';
@@ -40,6 +41,8 @@ export class RootStore<R extends RouteRule = RouteRule> {
   readonly live: LiveStore;
   /** System management's shared lists and changes. */
   readonly system: SystemStore;
+  /** The day's reminders of every kind. */
+  readonly reminders: RemindersStore;
 
   constructor(routes: readonly R[], environment: RootEnvironment) {
     this.ui = new UiStore(environment.cookies, environment.ui);
@@ -66,6 +69,7 @@ export class RootStore<R extends RouteRule = RouteRule> {
     this.houses = new HousesStore();
     this.live = new LiveStore();
     this.system = new SystemStore(this.api);
+    this.reminders = new RemindersStore(this.api);
   }
 
   /** Logs out locally: credentials, role, routes, tabs and counts are all forgotten. */
@@ -76,6 +80,7 @@ export class RootStore<R extends RouteRule = RouteRule> {
     this.alarms.reset();
     this.houses.clear();
     this.system.reset();
+    this.reminders.reset();
   }
 
   /** POST /api/logout, then the same local sign-out. */

@@ -1,5 +1,6 @@
 import type { Fixtures, Role } from './matrixFixtures';
 import { FARM_ENDPOINTS } from './matrixFarms';
+import { REMINDER_ENDPOINTS } from './matrixReminders';
 import {
   ADMIN,
   ALL,
@@ -293,6 +294,7 @@ export const ENDPOINTS: Endpoint[] = [
   },
 
   ...FARM_ENDPOINTS,
+  ...REMINDER_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log
   {

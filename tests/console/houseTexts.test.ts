@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_MODES } from '../../src/contract/domain';
-import { alarmText, modeText } from '../../src/console/houses/format';
+import { aliveText, alarmSubject, alarmText, modeText } from '../../src/console/houses/format';
 import { createI18n } from '../../src/i18n';
 
 const en = createI18n('en').t;
@@ -46,5 +46,48 @@ describe('what a house card says', () => {
     } as const;
     expect(alarmText(en, 'en', fan)).toBe('Device error: Fan 2');
     expect(alarmText(zh, 'zh', fan)).not.toContain('fan_2');
+  });
+
+  it('words what the engine and controllers send as codes: sentinels, stuck sensors, controller alarm codes', () => {
+    const unplugged = {
+      cause: 'sensorFault',
+      subject: 'temperature',
+      value: null,
+      limit: null,
+      text: 'notConnected',
+    } as const;
+    const probe = {
+      cause: 'controllerAlarm',
+      subject: 'probe_3_disconnected',
+      value: null,
+      limit: null,
+      text: 'Temperature probe 3 not connected',
+    } as const;
+    const fans = { ...probe, subject: 'fan_failure', text: 'Fans 1–2 failed' } as const;
+    const stuck = { ...unplugged, cause: 'sensorStuck', subject: 'co2', text: null } as const;
+    for (const [t, lang] of [
+      [en, 'en'],
+      [zh, 'zh'],
+    ] as const) {
+      for (const alarm of [unplugged, probe, fans, stuck]) {
+        for (const text of [alarmText(t, lang, alarm), alarmSubject(t, lang, alarm)])
+          expect(text).not.toMatch(/notConnected|probe_3|_disconnected|fan_failure|\bco2\b/);
+      }
+    }
+    expect(alarmText(en, 'en', unplugged)).toMatch(/^Sensor fault: .*\(Not connected\)$/);
+    expect(alarmText(zh, 'zh', unplugged)).toMatch(/（未接入）$/);
+    expect(alarmSubject(zh, 'zh', probe)).toBe('温度探头 3 未接入');
+    expect(alarmSubject(en, 'en', probe)).toBe('Temperature probe 3 not connected');
+    expect(alarmSubject(zh, 'zh', fans)).toBe('风机故障');
+    // An alarm input's content is what a person typed: it is shown as it is.
+    const input = { ...probe, cause: 'diInput', subject: 'di_1', text: 'Door open' } as const;
+    expect(alarmSubject(zh, 'zh', input)).toBe('Door open');
+  });
+
+  it('counts the birds alive as each language does: the whole number in en, in 万 in zh', () => {
+    expect(en('houses.home.alive')).not.toMatch(/10K/);
+    expect(aliveText('en', 128_450)).toBe('128,450');
+    expect(zh('houses.home.alive')).toBe('存栏（万只）');
+    expect(aliveText('zh', 128_450)).toBe('12.85');
   });
 });

@@ -86,4 +86,17 @@ describe('what houses say, in both languages', () => {
       await context.close();
     }
   });
+
+  it("the monitor's curves write their unit above the value axis", async () => {
+    const { row, send } = await gateway(5);
+    await send({ metrics: { temperature: 24.5, humidity: 60, co2: 900, nh3: 5 }, mode: 1 });
+    const { context, page } = await openSignedIn(browser, server.url, 'admin', {
+      language: 'zh',
+    });
+    await page.goto(`${server.url}/shack/status/monitor?houseId=${row.house_id}`);
+    const units = page.locator('[data-testid="monitor-curves"] [data-testid="chart-unit"]');
+    await expect.poll(() => units.count(), LIVE_WAIT).toBe(4);
+    expect(await units.allTextContents()).toEqual(['℃', '%', 'ppm', 'ppm']);
+    await context.close();
+  });
 });

@@ -73,7 +73,7 @@ describe('the console by keyboard alone', () => {
       .toBe(true);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('layout').getAttribute('data-sidebar')).toBe('closed');
-    expect(await focused(page)).toBe('hamburger');
+    await expect.poll(() => focused(page)).toBe('hamburger');
     await context.close();
   });
 
@@ -97,7 +97,8 @@ describe('the console by keyboard alone', () => {
     await page.keyboard.press('Enter'); // skip to the content
     await tabUntil(page, (f) => f === 'div:Alarm phone');
     await page.keyboard.press('ArrowRight');
-    expect(await focused(page)).toBe('div:Alarm input');
+    // Focus moves once the chosen tab has rendered: wait for it, as a user's next key would.
+    await expect.poll(() => focused(page)).toBe('div:Alarm input');
     await page.keyboard.press('Enter');
     await expect
       .poll(() => page.getByRole('tab', { name: 'Alarm input' }).getAttribute('aria-selected'))
@@ -113,6 +114,19 @@ describe('the console by keyboard alone', () => {
     await page.keyboard.press('Escape');
     await page.locator('.bp6-dialog').waitFor({ state: 'detached' });
     await expect.poll(() => focused(page)).toBe('user-menu');
+    await context.close();
+  });
+
+  it("reads Blueprint's own button names in the console's language: a dialog's close button in zh", async () => {
+    const { context, page } = await openSignedIn(browser, server.url, 'admin', {
+      language: 'zh',
+    });
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('menu-change-password').click();
+    const close = page.locator('.bp6-dialog .bp6-dialog-close-button');
+    await close.waitFor();
+    await expect.poll(() => close.getAttribute('aria-label')).toBe('关闭');
+    await page.keyboard.press('Escape');
     await context.close();
   });
 });

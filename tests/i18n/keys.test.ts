@@ -26,6 +26,13 @@ describe('translations', () => {
     expect({ missingInZh, missingInEn }).toEqual({ missingInZh: [], missingInEn: [] });
   });
 
+  it('writes degrees Celsius one way, as the metric catalogue does (℃), in both languages', () => {
+    const otherSpelling = [...english, ...chinese]
+      .filter(([, text]) => /°\s?C/.test(text))
+      .map(([key]) => key);
+    expect(otherSpelling).toEqual([]);
+  });
+
   it('has no empty text in either language', () => {
     const empty = [...english, ...chinese]
       .filter(([, text]) => text.trim() === '')

@@ -10,6 +10,7 @@ export const HOUSES_MESSAGES = {
     en: 'At most 6 houses can be compared.',
     zh: '最多只能对比 6 个栏舍。',
   },
+  'houses.notFound': { en: 'There is no such house.', zh: '栏舍不存在。' },
   'houses.noData': { en: 'No data has been found', zh: '没有找到数据' },
   'houses.exportFailed': { en: 'File export failed', zh: '文件导出失败' },
 } as const satisfies Record<string, Record<Locale, string>>;

@@ -26,6 +26,8 @@ import {
 import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import { AcknowledgeButton } from './AcknowledgeButton';
+import { alarmSubject } from '../houses/format';
+import { ScrollRegion } from '../ScrollRegion';
 import { formatTime, formatValue } from './format';
 import './alarms.css';
 
@@ -166,35 +168,38 @@ export const AlarmListPage = observer(function AlarmListPage() {
           onClick={search}
         />
       </div>
-      <HTMLTable className="roost-alarms__table" compact striped>
-        <thead>
-          <tr>
-            <th>{t('alarms.list.severity')}</th>
-            <th>{t('alarms.list.farm')}</th>
-            <th>{t('alarms.list.house')}</th>
-            <th>{t('alarms.list.cause')}</th>
-            <th>{t('alarms.list.value')}</th>
-            <th>{t('alarms.list.state')}</th>
-            <th>{t('alarms.list.raisedAt')}</th>
-            <th>{t('alarms.list.acknowledged')}</th>
-            <th>{t('alarms.list.clearedAt')}</th>
-            <th>{t('alarms.list.occurrences')}</th>
-            <th>{t('alarms.list.actions')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {alarms.rows.map((a) => (
-            <AlarmRowView key={a.id} alarm={a} />
-          ))}
-          {alarms.loaded && alarms.rows.length === 0 && (
+      {/* On a phone the table scrolls inside its region, and its actions column stays in view. */}
+      <ScrollRegion className="roost-alarms__scroll" label={t('route.alarmList')}>
+        <HTMLTable className="roost-alarms__table roost-alarms__list" compact striped>
+          <thead>
             <tr>
-              <td colSpan={11} className={Classes.TEXT_MUTED}>
-                {t('alarms.list.empty')}
-              </td>
+              <th>{t('alarms.list.severity')}</th>
+              <th>{t('alarms.list.farm')}</th>
+              <th>{t('alarms.list.house')}</th>
+              <th>{t('alarms.list.cause')}</th>
+              <th>{t('alarms.list.value')}</th>
+              <th>{t('alarms.list.state')}</th>
+              <th>{t('alarms.list.raisedAt')}</th>
+              <th>{t('alarms.list.acknowledged')}</th>
+              <th>{t('alarms.list.clearedAt')}</th>
+              <th>{t('alarms.list.occurrences')}</th>
+              <th>{t('alarms.list.actions')}</th>
             </tr>
-          )}
-        </tbody>
-      </HTMLTable>
+          </thead>
+          <tbody>
+            {alarms.rows.map((a) => (
+              <AlarmRowView key={a.id} alarm={a} />
+            ))}
+            {alarms.loaded && alarms.rows.length === 0 && (
+              <tr>
+                <td colSpan={11} className={Classes.TEXT_MUTED}>
+                  {t('alarms.list.empty')}
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </HTMLTable>
+      </ScrollRegion>
       <div className="roost-alarms__pager">
         <span className={Classes.TEXT_MUTED}>
           {t('alarms.list.total', { count: alarms.total })}
@@ -218,10 +223,11 @@ export const AlarmListPage = observer(function AlarmListPage() {
 });
 
 const AlarmRowView = observer(function AlarmRowView({ alarm: a }: { alarm: Alarm }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api, alarms, session } = useStores();
-  // A threshold's subject is its metric, which the cause already names.
-  const subject = a.text ?? (a.limit === null ? (a.subject ?? '') : '');
+  // A threshold's subject is its metric, which the cause already names; its value and limit
+  // have a column of their own.
+  const subject = a.limit === null ? alarmSubject(t, i18n.language === 'zh' ? 'zh' : 'en', a) : '';
   const clear = async () => {
     try {
       await alarms.clear(api, a.id);

@@ -7,9 +7,10 @@ import { useNavigate } from 'react-router-dom';
 import { type HousesStore } from '../../stores/HousesStore';
 import { targetDeviation } from '../../stores/houseStatus';
 import '../houses/houses.css';
-import { alarmText, formatNumber, inTenThousands } from '../houses/format';
+import { alarmText, aliveText, formatNumber } from '../houses/format';
 import { STATUS_INTENTS } from '../houses/HouseCard';
 import { LiveIndicator } from '../houses/LiveIndicator';
+import { RemindersPanel } from '../reminders/RemindersPanel';
 import { useStores } from '../useStores';
 
 /** How many houses the attention list shows. */
@@ -32,7 +33,7 @@ function useAlarmsToday(): AlarmToday | null {
 
 const Stats = observer(function Stats({ today }: { today: AlarmToday | null }) {
   const { houses } = useStores();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const counts = houses.counts;
   const alive = aliveOf(houses);
   const rate = counts.all === 0 ? 0 : (counts.alarm / counts.all) * 100;
@@ -46,7 +47,7 @@ const Stats = observer(function Stats({ today }: { today: AlarmToday | null }) {
     ['empty', t('houses.home.empty'), String(counts.empty)],
     ['rate', t('houses.home.alarmRate'), `${rate.toFixed(1)} %`],
     ['today', t('houses.home.todayAlarms'), todayTotal === undefined ? '—' : String(todayTotal)],
-    ['alive', t('houses.home.alive'), inTenThousands(alive)],
+    ['alive', t('houses.home.alive'), aliveText(i18n.language === 'zh' ? 'zh' : 'en', alive)],
   ];
   return (
     <div className="roost-stat-grid roost-home-stats">
@@ -141,7 +142,10 @@ export const DashboardPage = observer(function DashboardPage() {
       <Stats today={today} />
       <div className="roost-home">
         <Attention />
-        <TodayByCause today={today} />
+        <div className="roost-home__side">
+          <TodayByCause today={today} />
+          <RemindersPanel />
+        </div>
       </div>
     </div>
   );

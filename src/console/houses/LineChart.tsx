@@ -35,16 +35,19 @@ export interface LineChartProps {
   height: number;
   /** Formats an x value for the axis and the tooltip. */
   formatX?: (x: number) => string;
+  /** The values' unit (℃, %, ppm), written above the value axis. */
+  unit?: string;
   'data-testid'?: string;
 }
 
-const MARGIN = { top: 10, right: 16, bottom: 28, left: 48 };
+const MARGIN = { top: 20, right: 16, bottom: 28, left: 48 };
 
 function Chart({
   series,
   width,
   height,
   formatX = (x) => formatTime(x),
+  unit,
 }: LineChartProps & { width: number }) {
   const [hoverX, setHoverX] = useState<number | null>(null);
   const innerW = Math.max(10, width - MARGIN.left - MARGIN.right);
@@ -77,6 +80,11 @@ function Chart({
   return (
     <div style={{ position: 'relative' }}>
       <svg width={width} height={height} role="img">
+        {unit && (
+          <text x={4} y={12} fontSize={11} fill="#5f6b7c" data-testid="chart-unit">
+            {unit}
+          </text>
+        )}
         <Group left={MARGIN.left} top={MARGIN.top}>
           <AxisLeft
             scale={yScale}

@@ -4,7 +4,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { metricLabel } from '../../contract/metrics';
+import { METRIC_BY_KEY, metricLabel } from '../../contract/metrics';
 import { type House } from '../../stores/HousesStore';
 import './houses.css';
 import { fetchTrend } from '../../stores/houseQueries';
@@ -117,6 +117,7 @@ const Curves = observer(function Curves({ house }: { house: House }) {
           <LineChart
             key={chart.metric}
             series={chart.series}
+            unit={METRIC_BY_KEY.get(chart.metric)?.unit}
             height={180}
             formatX={(x) => formatTime(x, false)}
           />

@@ -54,9 +54,14 @@ export function freshness(
   return { text, stale: age > STALE_AFTER_MS };
 }
 
-/** The alive count is shown in units of 10K. */
-export function inTenThousands(count: number): string {
-  return (count / 10_000).toFixed(2);
+/**
+ * The birds alive in the scope, as each language counts them: Chinese farmers count in 万
+ * (10,000, the label says so), English readers read the whole number ("Alive (10K)" with
+ * "12.85" had to be explained).
+ */
+export function aliveText(language: 'en' | 'zh', count: number): string {
+  if (language === 'zh') return (count / 10_000).toFixed(2);
+  return Math.round(count).toLocaleString('en-US');
 }
 
 /** "yyyy-MM-dd HH:mm" in the browser's zone. */
@@ -84,13 +89,45 @@ export function subjectText(t: TFunction, language: 'en' | 'zh', subject: string
   return device ? `${t(`houses.device.${device}`)} ${subject.split('_').at(-1)}` : subject;
 }
 
-/** The alarm's detail: the controller's own text, else its subject, value and limit. */
-export function alarmDetail(t: TFunction, language: 'en' | 'zh', alarm: AlarmLike): string {
-  if (alarm.text) return alarm.text;
+const SENTINEL_KINDS: ReadonlySet<string> = new Set<SentinelKind>([
+  'notConnected',
+  'notConfigured',
+  'notEntered',
+  'error',
+]);
+
+/** The codes a controller sends for the alarms it raises itself, in words; null if unknown. */
+function controllerAlarmText(t: TFunction, code: string): string | null {
+  const probe = /^probe_(\d+)_disconnected$/.exec(code);
+  if (probe) return t('houses.controllerAlarm.probeDisconnected', { n: Number(probe[1]) });
+  if (code === 'fan_failure') return t('houses.controllerAlarm.fanFailure');
+  if (code === 'high_temperature') return t('houses.controllerAlarm.highTemperature');
+  return null;
+}
+
+/**
+ * What an alarm concerns, in words, without its value: a sensor fault's metric and what its
+ * sentinel means, a known controller code in the reader's language, else the text a person
+ * typed (an alarm input's content) or the controller sent, else the subject's name.
+ */
+export function alarmSubject(t: TFunction, language: 'en' | 'zh', alarm: AlarmLike): string {
   const subject = alarm.subject ? subjectText(t, language, alarm.subject) : '';
+  if (alarm.cause === 'controllerAlarm' && alarm.subject) {
+    const known = controllerAlarmText(t, alarm.subject);
+    if (known) return known;
+  }
+  if (alarm.cause === 'sensorFault' && alarm.text && SENTINEL_KINDS.has(alarm.text)) {
+    const state = t(`houses.sentinel.${alarm.text as SentinelKind}`);
+    return t('houses.sensorState', { metric: subject, state });
+  }
+  return alarm.text ?? subject;
+}
+
+/** The alarm's detail: what it concerns, then its value and limit when it has them. */
+export function alarmDetail(t: TFunction, language: 'en' | 'zh', alarm: AlarmLike): string {
   const value = alarm.value === null ? '' : ` ${formatNumber(alarm.value)}`;
   const limit = alarm.limit === null ? '' : ` / ${formatNumber(alarm.limit)}`;
-  return `${subject}${value}${limit}`.trim();
+  return `${alarmSubject(t, language, alarm)}${value}${limit}`.trim();
 }
 
 /** An alarm in one line, for cards and lists: its cause in words, then its detail. */

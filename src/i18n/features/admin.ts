@@ -154,7 +154,7 @@ export const adminEn = {
     pasted: '{{count}} rows pasted',
     pasteBad: 'Line {{line}} is not a row of numbers.',
     fields: {
-      temperature: 'Temp. °C',
+      temperature: 'Temp. ℃',
       humidity: 'Humidity %',
       co2: 'CO₂ ppm',
       lightHours: 'Light h',
@@ -337,7 +337,7 @@ export const adminZh: TextTree<typeof adminEn> = {
     pasted: '已粘贴 {{count}} 行',
     pasteBad: '第 {{line}} 行不是数字行。',
     fields: {
-      temperature: '温度 °C',
+      temperature: '温度 ℃',
       humidity: '湿度 %',
       co2: 'CO₂ ppm',
       lightHours: '光照时长 h',

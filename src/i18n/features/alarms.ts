@@ -8,6 +8,10 @@ import { type TextTree } from '../textTree';
 export const alarmsEn = {
   cause: ALARM_CAUSE_NAMES.en,
   severity: { critical: 'Critical', major: 'Major', minor: 'Minor' },
+  reminder: {
+    unacknowledged: '{{cause}}: nobody has acknowledged it yet',
+    acknowledged: '{{cause}}: acknowledged, not yet cleared',
+  },
   /** The top bar badge: its number is the open alarms, its colour says whether any await acknowledgement. */
   badge: {
     waiting:
@@ -99,6 +103,10 @@ export const alarmsEn = {
 export const alarmsZh: TextTree<typeof alarmsEn> = {
   cause: ALARM_CAUSE_NAMES.zh,
   severity: { critical: '紧急', major: '重要', minor: '一般' },
+  reminder: {
+    unacknowledged: '{{cause}}：尚无人确认',
+    acknowledged: '{{cause}}：已确认，尚未清除',
+  },
   badge: {
     waiting: '未清除报警：{{count}}，待确认：{{waiting}}。打开栋舍总览',
     allAcknowledged: '未清除报警：{{count}}，均已确认。打开栋舍总览',

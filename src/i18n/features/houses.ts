@@ -38,6 +38,14 @@ export const housesEn = {
     notEntered: 'Not entered',
     error: 'Error',
   },
+  /** A sensor fault's detail: the metric's name and what its sentinel means. */
+  sensorState: '{{metric}} ({{state}})',
+  /** The alarms a controller raises itself, by the code it sends. */
+  controllerAlarm: {
+    probeDisconnected: 'Temperature probe {{n}} not connected',
+    fanFailure: 'Fan failure',
+    highTemperature: 'Indoor temperature over the alarm limit',
+  },
   deviceState: { s0: 'Off', s1: 'On', s2: 'Reverse', s3: 'Error' },
   device: {
     variable_fan: 'Variable fan',
@@ -161,7 +169,7 @@ export const housesEn = {
     todayAlarms: 'Alarms today',
     todayByCause: "Today's alarms by cause",
     noAlarmsToday: 'No alarm raised today.',
-    alive: 'Alive (10K)',
+    alive: 'Birds alive',
     attention: 'Needs attention first',
     allFine: 'Every house is normal.',
     deviation: '{{value}} ℃ from target',
@@ -201,6 +209,12 @@ export const housesZh: TextTree<typeof housesEn> = {
     notConfigured: '未配置',
     notEntered: '未录入',
     error: '异常',
+  },
+  sensorState: '{{metric}}（{{state}}）',
+  controllerAlarm: {
+    probeDisconnected: '温度探头 {{n}} 未接入',
+    fanFailure: '风机故障',
+    highTemperature: '舍内温度超过报警限值',
   },
   deviceState: { s0: '关', s1: '开', s2: '反转', s3: '故障' },
   device: {
@@ -324,7 +338,7 @@ export const housesZh: TextTree<typeof housesEn> = {
     todayAlarms: '今日报警',
     todayByCause: '今日报警（按原因）',
     noAlarmsToday: '今日没有报警。',
-    alive: '存栏（万）',
+    alive: '存栏（万只）',
     attention: '优先关注',
     allFine: '所有栏舍正常。',
     deviation: '偏离目标 {{value}} ℃',

@@ -2,6 +2,7 @@ import { Card, Classes, HTMLTable } from '@blueprintjs/core';
 import { type TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { type Comparison } from '../../../contract/houses';
+import { METRIC_BY_KEY } from '../../../contract/metrics';
 import { formatNumber, formatTime } from '../format';
 import { LineChart, SERIES_COLORS, type ChartSeries } from '../LineChart';
 
@@ -54,7 +55,13 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
   return (
     <div className="roost-compare">
       <Card>
-        <LineChart data-testid="compare-chart" series={series} height={360} formatX={formatX} />
+        <LineChart
+          data-testid="compare-chart"
+          series={series}
+          height={360}
+          formatX={formatX}
+          unit={METRIC_BY_KEY.get(comparison.metric)?.unit}
+        />
         {byAge && comparison.standards.length === 0 && (
           <p className={Classes.TEXT_MUTED} data-testid="compare-no-standard">
             {t('houses.compare.noStandard')}

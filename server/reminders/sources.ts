@@ -1,0 +1,5 @@
+import { alarmReminders } from '../alarms/reminders';
+import type { ReminderSource } from './types';
+
+/** Every feature's reminders, in the order the console lists their kinds. A feature adds its source here. */
+export const REMINDER_SOURCES: readonly ReminderSource[] = [alarmReminders];
