@@ -10,6 +10,7 @@ export default defineConfig({
     './server/db/productionSchema.ts',
     './server/db/notifySchema.ts',
     './server/db/envcontrolSchema.ts',
+    './server/db/hardenSchema.ts',
   ],
   out: './server/db/migrations',
 });

@@ -4,6 +4,7 @@ import { benchAlarms } from './alarms';
 import { benchCommands } from './commands';
 import { benchDemoHistory } from './demoHistory';
 import { benchFoundation } from './foundation';
+import { benchFuzz } from './fuzz';
 import { benchLatency, benchSoak, benchThroughput } from './ingest';
 import { benchOverview } from './overview';
 import { benchProduction } from './production';
@@ -20,7 +21,8 @@ import { benchWall } from './wall';
  * console's house grid with 5,000 houses), `transfer` (a first visit's bytes and a slow link)
  * and `wall` (the alarm wall, BENCH_WALL_MINUTES, default 30). `production` (the KPIs of 500
  * flocks over their whole lives) and `commands` (remote configuration with 1,000 gateways
- * connected) run only when named too.
+ * connected) run only when named too, and so does `fuzz` (BENCH_FUZZ_REQUESTS generated requests
+ * to every /api route, default 100,000).
  */
 const only = new Set(
   (process.env.BENCH_ONLY ?? 'foundation,history,ingest,latency,trend,alarms,soak').split(','),
@@ -127,6 +129,18 @@ async function main(): Promise<void> {
       `${c.roundTripMs.p50} / ${c.roundTripMs.p99} ms`,
     );
     row(`one change to ${c.fanOut.houses} houses: all applied`, `${c.fanOut.allAppliedMs} ms`);
+  }
+  if (only.has('fuzz')) {
+    // Only when named: the long run of the CI fuzz, ~100,000 requests.
+    const total = Number(process.env.BENCH_FUZZ_REQUESTS ?? 100_000);
+    console.log(`Fuzz of every /api route: ${total} generated requests`);
+    results.fuzz = await benchFuzz(total);
+    for (const f of results.fuzz as Awaited<ReturnType<typeof benchFuzz>>)
+      row(
+        `${f.database}: answers ≥ 500 of ${f.requests} (${f.routes} routes)`,
+        `${f.serverErrors} (${f.requestsPerSecond} req/s)`,
+        'goal 0',
+      );
   }
   if (only.has('overview')) {
     console.log('House overview in Chromium: 5,000 houses, 1,000 house updates a second');

@@ -2,6 +2,7 @@ import Fastify, {
   LogController,
   type FastifyInstance,
   type FastifyPluginAsync,
+  type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
 import { adminRoutes } from './admin/routes';
@@ -12,7 +13,7 @@ import { findSession } from './auth/sessions';
 import { houseRoutes } from './houses/routes';
 import { tokenOf, type AppContext } from './http/context';
 import { envelope, localeOf, sendError } from './http/envelope';
-import { ApiError, apiErrorOf } from './http/errors';
+import { ApiError, apiErrorOf, inputRefusedByDatabase } from './http/errors';
 import { translate } from './http/messages';
 import { isSameSite } from './http/origin';
 import { registerConsole } from './http/staticConsole';
@@ -43,10 +44,30 @@ const FEATURE_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [
   envcontrolRoutes,
 ];
 
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: readonly RegisteredRoute[];
+  }
+}
+
 /** JSON bodies above this are refused with 413; uploads set their own, larger limits. */
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether the request reached an /api route, judged by the route the router matched, not by
+ * the raw URL: `/%61pi/logout` is routed to `/api/logout` and must meet the same checks.
+ */
+function isApiRoute(request: FastifyRequest): boolean {
+  return request.routeOptions.url?.startsWith('/api/') ?? false;
+}
 
 /**
  * Builds the whole HTTP side without listening, so tests can `inject` requests into the real
@@ -64,6 +85,13 @@ export async function buildApp(
     ...options,
   });
   app.decorateRequest('session', null);
+  // Every route as registered, for the tests that must reach all of them (matrix, fuzz).
+  const registeredRoutes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat())
+      registeredRoutes.push({ method, url: route.url, public: route.config?.public === true });
+  });
 
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
@@ -73,15 +101,14 @@ export async function buildApp(
 
   // Refuse state-changing calls from another site: a cross-site form or fetch cannot act for a user.
   app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (SAFE_METHODS.has(request.method) || !isApiRoute(request)) return;
     if (!isSameSite(request.headers.origin, request.headers.host))
       throw new ApiError(403, 'http.crossSite');
   });
 
   // Every /api route needs a live session unless it says `public`.
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/') || request.is404 || request.routeOptions.config.public)
-      return;
+    if (!isApiRoute(request) || request.is404 || request.routeOptions.config.public) return;
     const token = tokenOf(request);
     if (!token) throw new ApiError(401, 'auth.required');
     request.session = await findSession(ctx.database.db, token);
@@ -107,6 +134,8 @@ export async function buildApp(
       return sendError(request, reply, new ApiError(400, 'http.malformedJson'));
     }
     if (status === 429) return sendError(request, reply, new ApiError(429, 'http.tooManyRequests'));
+    const refused = inputRefusedByDatabase(error);
+    if (refused) return sendError(request, reply, refused);
     if (status >= 400 && status < 500)
       return sendError(request, reply, new ApiError(400, 'http.badRequest'));
     request.log.error({ err: error, url: request.url }, 'request failed');

@@ -42,6 +42,10 @@ export interface ServerEventMap {
   commandsChanged: readonly Command[];
   /** New commands were stored for these gateways (ids): the dispatcher sends them if online. */
   commandsQueued: readonly number[];
+  /** A gateway's token was rotated, or the gateway changed or was deleted: its network id. */
+  gatewayRevoked: string;
+  /** Who may see what changed (users, houses, farms): sockets are re-scoped; null is anyone. */
+  scopesChanged: { userIds: readonly number[] } | null;
 }
 
 export type ServerEventName = keyof ServerEventMap;
@@ -74,6 +78,8 @@ const DELIVERY: { readonly [K in ServerEventName]: Delivery } = {
   otherSessionsEnded: 'now',
   commandsChanged: 'now',
   commandsQueued: 'now',
+  gatewayRevoked: 'now',
+  scopesChanged: 'inTurn',
 };
 
 /**

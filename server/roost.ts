@@ -103,7 +103,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       mqttState = () => (external.connected() ? 'ok' : 'down');
       publish = (topic, payload) => external.publish(topic, payload);
     } else {
-      ({ broker, moved } = await startBroker(config, ingest));
+      ({ broker, moved } = await startBroker(config, ingest, events));
       const started = broker;
       if (started) {
         cleanups.push(() => started.close());
@@ -201,18 +201,19 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
 async function startBroker(
   config: Config,
   ingest: IngestPipeline,
+  events: ServerEvents,
 ): Promise<{ broker: EmbeddedBroker | null; moved: boolean }> {
   if (config.mqttPort === null) return { broker: null, moved: false };
   try {
     return {
-      broker: await startEmbeddedBroker(ingest, config.mqttPort, config.host),
+      broker: await startEmbeddedBroker(ingest, config.mqttPort, config.host, events),
       moved: false,
     };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     // Another broker (often Mosquitto) has 1883: keep `npm start` working on a free port.
     if (!config.mqttPortIsDefault) throw portInUse(config.mqttPort, config.host, 'MQTT_PORT');
-    return { broker: await startEmbeddedBroker(ingest, 0, config.host), moved: true };
+    return { broker: await startEmbeddedBroker(ingest, 0, config.host, events), moved: true };
   }
 }
 

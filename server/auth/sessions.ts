@@ -40,7 +40,15 @@ export async function findSession(
   token: string,
   now = new Date(),
 ): Promise<Session | null> {
-  const tokenHash = hashToken(token);
+  return findSessionByHash(db, hashToken(token), now);
+}
+
+/** The session stored under a token's hash (the live hub knows only the hash). */
+export async function findSessionByHash(
+  db: Db,
+  tokenHash: string,
+  now = new Date(),
+): Promise<Session | null> {
   const idleLimit = new Date(now.getTime() - SESSION_IDLE_MS);
   const rows = await db
     .select({

@@ -1,15 +1,27 @@
-import { and, count, eq, gt, lt, min, or } from 'drizzle-orm';
+import { and, count, eq, gt, lt, min, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { loginFailures } from '../db/schema';
-
-/** After 5 failed sign-ins within 15 minutes, for one user name or one address, answer 429. */
-export const MAX_FAILURES = 5;
-export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+import { knownSignInAddresses } from '../db/hardenSchema';
+import { loginFailures, users } from '../db/schema';
 
 /**
- * Minutes until a sign-in for this user name or from this address may be tried again, or 0.
- * Checked before the password is hashed, so a stream of guesses cannot starve the server.
+ * The sign-in throttle, checked before the password is hashed (so guessing cannot starve the
+ * server), and built so that it stops guessing without handing anyone a lever to lock others
+ * out:
+ * - one user name from one address: after 5 failures within 15 minutes that pair waits;
+ * - one address, any user names (spraying): after 50 failures within 15 minutes the address
+ *   waits, except for users who have signed in from it before (a farm's shared address);
+ * - one user name from anywhere: after 100 failures within an hour, only addresses the user
+ *   has signed in from before may still try (each still bound by its pair limit).
+ * So strangers get at most 100 evaluated guesses per account per hour, and the right password
+ * from a known address is never refused because of someone else's failures.
  */
+export const MAX_FAILURES = 5;
+export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+export const MAX_ADDRESS_FAILURES = 50;
+export const MAX_ACCOUNT_FAILURES_PER_HOUR = 100;
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Minutes until this user name may be tried from this address again, or 0. */
 export async function throttledForMinutes(
   db: Db,
   username: string,
@@ -17,24 +29,53 @@ export async function throttledForMinutes(
   now = new Date(),
 ): Promise<number> {
   const since = new Date(now.getTime() - FAILURE_WINDOW_MS);
+  const hourAgo = new Date(now.getTime() - HOUR_MS);
   const key = username.toLowerCase();
-  const [byUser, byAddress] = await Promise.all([
+  const failures = (where: ReturnType<typeof and>) =>
     db
       .select({ n: count(), first: min(loginFailures.at) })
       .from(loginFailures)
-      .where(and(eq(loginFailures.username, key), gt(loginFailures.at, since))),
-    db
-      .select({ n: count(), first: min(loginFailures.at) })
-      .from(loginFailures)
-      .where(and(eq(loginFailures.address, address), gt(loginFailures.at, since))),
+      .where(where);
+  const [[pair], [byAddress], [byAccount], known] = await Promise.all([
+    failures(
+      and(
+        eq(loginFailures.username, key),
+        eq(loginFailures.address, address),
+        gt(loginFailures.at, since),
+      ),
+    ),
+    failures(and(eq(loginFailures.address, address), gt(loginFailures.at, since))),
+    failures(and(eq(loginFailures.username, key), gt(loginFailures.at, hourAgo))),
+    isKnownAddress(db, key, address),
   ]);
-  let waitMs = 0;
-  for (const row of [byUser[0], byAddress[0]]) {
-    if (row && row.n >= MAX_FAILURES && row.first) {
-      waitMs = Math.max(waitMs, new Date(row.first).getTime() + FAILURE_WINDOW_MS - now.getTime());
-    }
+  const waits = [wait(pair, MAX_FAILURES, FAILURE_WINDOW_MS, now)];
+  if (!known) {
+    waits.push(wait(byAddress, MAX_ADDRESS_FAILURES, FAILURE_WINDOW_MS, now));
+    waits.push(wait(byAccount, MAX_ACCOUNT_FAILURES_PER_HOUR, HOUR_MS, now));
   }
+  const waitMs = Math.max(...waits);
   return waitMs > 0 ? Math.max(1, Math.ceil(waitMs / 60_000)) : 0;
+}
+
+function wait(
+  row: { n: number; first: Date | string | null } | undefined,
+  limit: number,
+  windowMs: number,
+  now: Date,
+): number {
+  if (!row || row.n < limit || !row.first) return 0;
+  return new Date(row.first).getTime() + windowMs - now.getTime();
+}
+
+async function isKnownAddress(db: Db, username: string, address: string): Promise<boolean> {
+  // The user is looked up by name as sign-in does: case-insensitively.
+  const rows = await db.execute<{ known: number }>(sqlKnown(username, address));
+  return (rows as unknown as { rows: unknown[] }).rows.length > 0;
+}
+
+function sqlKnown(username: string, address: string) {
+  return sql`select 1 as known from ${knownSignInAddresses} k join ${users} u on u.id = k.user_id
+    where lower(u.username) = ${username} and k.address = ${address} limit 1`;
 }
 
 export async function recordFailure(
@@ -44,13 +85,31 @@ export async function recordFailure(
   now = new Date(),
 ): Promise<void> {
   await db.insert(loginFailures).values({ username: username.toLowerCase(), address, at: now });
-  // Old rows say nothing any more.
-  await db
-    .delete(loginFailures)
-    .where(lt(loginFailures.at, new Date(now.getTime() - FAILURE_WINDOW_MS)));
+  // Rows older than the longest window say nothing any more.
+  await db.delete(loginFailures).where(lt(loginFailures.at, new Date(now.getTime() - HOUR_MS)));
 }
 
-/** A successful sign-in forgives the user name's earlier mistakes (not the address's). */
-export async function clearFailures(db: Db, username: string): Promise<void> {
-  await db.delete(loginFailures).where(or(eq(loginFailures.username, username.toLowerCase())));
+/**
+ * A successful sign-in forgives this address's mistakes for the user name and makes the
+ * address known to the user. Failures from elsewhere still count against the hourly budget.
+ */
+export async function clearFailures(
+  db: Db,
+  username: string,
+  address: string,
+  userId: number,
+  now = new Date(),
+): Promise<void> {
+  await db
+    .delete(loginFailures)
+    .where(
+      and(eq(loginFailures.username, username.toLowerCase()), eq(loginFailures.address, address)),
+    );
+  await db
+    .insert(knownSignInAddresses)
+    .values({ userId, address, lastAt: now })
+    .onConflictDoUpdate({
+      target: [knownSignInAddresses.userId, knownSignInAddresses.address],
+      set: { lastAt: now },
+    });
 }

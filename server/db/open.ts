@@ -52,11 +52,23 @@ async function openPglite(dataDir: string): Promise<Database> {
 }
 
 async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    idleTimeoutMillis: 30_000,
+    // A database that cannot be reached fails the request (and health) instead of hanging it.
+    connectionTimeoutMillis: 5_000,
+  });
   // An idle connection the server closed (a restart, a failover, a dropped database) is
-  // reported here; the pool discards it and connects anew on the next query. Without a
-  // listener node-postgres would throw it and end the process.
+  // reported here; the pool discards it and connects anew on the next query.
   pool.on('error', () => undefined);
+  // The pool listens to a client only while it is idle: one checked out for a transaction
+  // whose link drops mid-write emits 'error' with nobody listening, and node-postgres then
+  // ends the process. A listener for the client's whole life keeps the process up; the
+  // query under way fails, its batch stays unacknowledged and the gateway sends it again.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   // Fail at start, not on the first request, when the server cannot be reached.
   const lockClient = await pool.connect();
   try {

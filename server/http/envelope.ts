@@ -46,6 +46,8 @@ export function parseInput<S extends z.ZodType>(
   value: unknown,
   edition: Edition = 'default',
 ): z.output<S> {
+  const control = controlCharacterAt(value, '');
+  if (control !== null) throw new ApiError(400, 'http.invalidField', { field: control || 'body' });
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -54,4 +56,25 @@ export function parseInput<S extends z.ZodType>(
   }
   const field = issue?.path.map(String).join('.') || 'body';
   throw new ApiError(400, 'http.invalidField', { field });
+}
+
+/**
+ * Control characters other than tab and line breaks are never meant in anything typed, and
+ * PostgreSQL cannot store a NUL in text or JSON at all (the write failed with a 500). Every
+ * input passes here before its schema, so no route can forget it. Answers the path of the
+ * first string or key that has one, or null.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+export function controlCharacterAt(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return CONTROL.test(value) ? path : null;
+  if (value === null || typeof value !== 'object' || depth > 32) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (CONTROL.test(key)) return at;
+    const found = controlCharacterAt(item, at, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
 }

@@ -26,3 +26,17 @@ const STATUS_OF: Record<RefusalReason, ApiCode> = {
 export function apiErrorOf(refusal: Refusal): ApiError {
   return new ApiError(STATUS_OF[refusal.reason], refusal.key, refusal.params);
 }
+
+/**
+ * The database's own refusals of a value the request carried: a number out of range, a
+ * character it cannot store, a row referred to that does not exist. Routes check these
+ * before writing; this is the net under them, so bad input never turns into a 500.
+ * SQLSTATE class 22 is "data exception", 23503 "foreign key violation".
+ */
+export function inputRefusedByDatabase(error: unknown): ApiError | null {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return null;
+  if (code === '23503') return new ApiError(404, 'http.notFound');
+  if (code.startsWith('22')) return new ApiError(400, 'http.badRequest');
+  return null;
+}

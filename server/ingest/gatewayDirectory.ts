@@ -27,6 +27,8 @@ export class GatewayDirectory {
   constructor(private readonly db: Db) {}
 
   async find(networkId: string, now = Date.now()): Promise<GatewayInfo | null> {
+    // A NUL cannot be stored, so no gateway has one; asking the database would fail instead.
+    if (networkId.includes('\u0000')) return null;
     const hit = this.cache.get(networkId);
     if (hit && hit.until > now) return hit.info;
     const [row] = await this.db

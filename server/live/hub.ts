@@ -12,9 +12,9 @@ import {
   type ServerToClientEvents,
 } from '../../src/contract/live';
 import { canSeeHouse, scopeOf, type Scope } from '../auth/scope';
-import { findSession } from '../auth/sessions';
+import { findSession, findSessionByHash } from '../auth/sessions';
 import type { Database } from '../db/client';
-import type { ServerEvents } from '../events';
+import type { ServerEventMap, ServerEvents } from '../events';
 import type { HouseLiveState } from '../houses/state';
 import type { Reading } from '../ingest/types';
 import { isSameSite } from '../http/origin';
@@ -25,7 +25,10 @@ import { diffLive, presentLive, presentReading, withNewerReading } from './prese
 interface InterServerEvents {
   'live:states': (states: HouseLive[]) => void;
   'alarm:changed': (kind: AlarmEventKind, alarm: AlarmEvent) => void;
+  'scope:changed': (change: ScopeChange) => void;
 }
+
+type ScopeChange = ServerEventMap['scopesChanged'];
 
 type AlarmEventKind = 'raised' | 'acknowledged' | 'cleared';
 
@@ -108,6 +111,7 @@ export class LiveHub {
     io.on('live:states', (states) => hub.enqueue(states));
     io.on('connection', (socket) => void hub.sendAlarmCount(socket));
     io.on('alarm:changed', (kind, alarm) => hub.deliverAlarm(kind, alarm));
+    io.on('scope:changed', (change) => void hub.rescopeLocal(change));
     return hub;
   }
 
@@ -125,6 +129,45 @@ export class LiveHub {
       this.otherSessionsEnded(userId, keepTokenHash),
     );
     listenCommandEvents(this.io, events, () => this.closeRedis !== null);
+    events.on('scopesChanged', (change) => this.scopesChanged(change));
+  }
+
+  /**
+   * What users may see changed (a role, their houses, farms or organisation, a house moved to
+   * another farm): every socket is re-scoped from the database now, here and on every other
+   * process, as REST is on its next request. The change's sender waits for this process's
+   * sockets, so its answer comes after they stopped hearing what they may no longer see.
+   */
+  private async scopesChanged(change: ScopeChange): Promise<void> {
+    if (this.closeRedis) this.io.serverSideEmit('scope:changed', change);
+    await this.rescopeLocal(change);
+  }
+
+  async rescopeLocal(change: ScopeChange): Promise<void> {
+    const bySession = new Map<string, LiveSocket[]>();
+    for (const socket of this.io.of('/').sockets.values()) {
+      // Kiosk links (user 0) have their own scope and are revoked by their own route.
+      if (socket.data.userId === 0) continue;
+      if (change && !change.userIds.includes(socket.data.userId)) continue;
+      const list = bySession.get(socket.data.tokenHash) ?? [];
+      list.push(socket);
+      bySession.set(socket.data.tokenHash, list);
+    }
+    for (const [tokenHash, sockets] of bySession) {
+      const session = await findSessionByHash(this.database.db, tokenHash);
+      const scope = session ? await scopeOf(this.database.db, session.user) : null;
+      for (const socket of sockets) {
+        if (!scope) {
+          socket.disconnect(true);
+          continue;
+        }
+        socket.data.scope = scope;
+        for (const room of socket.rooms)
+          if (room.startsWith('monitor:') && !canSeeHouse(scope, Number(room.slice(8))))
+            void socket.leave(room);
+      }
+    }
+    if (bySession.size > 0) await this.recountAlarms().catch(() => undefined);
   }
 
   /**

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { GatewayInfo } from '../ingest/gatewayDirectory';
 import type { IngestPipeline } from '../ingest/pipeline';
+import type { ServerEvents } from '../events';
 import { guardedConnection } from './packetGuard';
 import {
   GATEWAY_PUBLISHES,
@@ -16,6 +17,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** Largest MQTT packet accepted: a 30-metric reading is ~1 KiB; a config file fits too. */
 export const MAX_PACKET_BYTES = 256 * 1024;
 /** aedes' CONNACK return codes. */
+const IDENTIFIER_REJECTED = 2;
 const SERVER_UNAVAILABLE = 3;
 const BAD_USERNAME_OR_PASSWORD = 4;
 
@@ -42,8 +44,15 @@ export async function startEmbeddedBroker(
   pipeline: IngestPipeline,
   port: number,
   host: string,
+  events?: ServerEvents,
 ): Promise<EmbeddedBroker> {
-  const aedes = await Aedes.createBroker({
+  /**
+   * Which gateway holds each client id (connected, or a persistent session kept for it). A
+   * client id is a session's name: a second gateway connecting under it would knock the
+   * first offline and inherit its queued messages, so it is refused instead.
+   */
+  const owners = new Map<string, string>();
+  const aedes: Aedes = await Aedes.createBroker({
     connectTimeout: CONNECT_TIMEOUT_MS,
     authenticate(client, username, password, done) {
       if (!username || !password || username.length > 64) {
@@ -57,6 +66,13 @@ export async function startEmbeddedBroker(
             done(authError('bad network id or device token', BAD_USERNAME_OR_PASSWORD), false);
             return;
           }
+          const owner = owners.get(client.id);
+          if (owner !== undefined && owner !== gateway.networkId) {
+            pipeline.rejected(username, 'badToken', `client id ${client.id} is another gateway's`);
+            done(authError('client id taken', IDENTIFIER_REJECTED), false);
+            return;
+          }
+          owners.set(client.id, gateway.networkId);
           gatewayOf.set(client, gateway);
           done(null, true);
         },
@@ -112,6 +128,17 @@ export async function startEmbeddedBroker(
       callback(null, subscription);
     },
   });
+  aedes.on('clientDisconnect', (client) => {
+    // A clean session ends with its connection; a persistent one stays its gateway's.
+    if (client.clean && gatewayOf.has(client)) owners.delete(client.id);
+  });
+  // A rotated token, a deleted or changed gateway: its open session ends now, not only the
+  // next sign-in, and it must sign in again with what it holds.
+  events?.on('gatewayRevoked', (networkId) => {
+    for (const [clientId, owner] of owners) if (owner === networkId) owners.delete(clientId);
+    for (const client of Object.values(connectedClients(aedes)))
+      if (gatewayOf.get(client)?.networkId === networkId) client.close();
+  });
   const server: Server = createServer((socket) => {
     // PUBACKs are tiny: with Nagle's algorithm each waited ~40 ms for a delayed TCP ACK.
     socket.setNoDelay(true);
@@ -135,4 +162,9 @@ export async function startEmbeddedBroker(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** aedes keeps its connected clients by id; its typings do not show the map. */
+function connectedClients(aedes: Aedes): Record<string, Client> {
+  return (aedes as unknown as { clients: Record<string, Client> }).clients;
 }

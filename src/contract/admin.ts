@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './ids';
 import { FARM_LEVELS, LOG_SOURCES, MAP_TYPES } from './domain';
 import { pageQuerySchema } from './envelope';
 import { isGatewayTypeKey } from './gatewayTypes';
@@ -15,8 +16,8 @@ export const EXPORT_MAX_ROWS = 100_000;
 
 const text = (max: number) => z.string().trim().max(max).default('');
 const name = (max = 64) => z.string().trim().min(1, 'admin.nameRequired').max(max);
-const id = z.coerce.number().int().positive();
-const optionalId = z.coerce.number().int().positive().optional();
+const id = idSchema;
+const optionalId = idSchema.optional();
 
 export const idBodySchema = z.object({ id });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema, PAGE_MAX } from './ids';
 
 /** What raised an alarm. The console words each cause in the user's language. */
 export const ALARM_CAUSES = [
@@ -116,11 +117,11 @@ export type Alarm = z.infer<typeof alarmSchema>;
 /** Which alarms a list shows: `open` is active or acknowledged. */
 export const ALARM_LIST_STATES = ['open', ...ALARM_STATES, 'all'] as const;
 
-const id = z.coerce.number().int().positive();
+const id = idSchema;
 
 /** GET /alarm/list: paging, filters and the time window (raised between `from` and `to`). */
 export const alarmListQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
   size: z.coerce.number().int().min(1).max(200).default(20),
   farmId: id.optional(),
   houseId: id.optional(),

@@ -5,6 +5,11 @@ import { ROLE_KEYS } from './roles';
 /** Cookie names of the two credentials the console keeps. */
 export const TOKEN_COOKIE = 'Admin-Token';
 export const USER_ID_COOKIE = 'Admin-UserId';
+/**
+ * The server ends a session after 7 days without use; the credential cookies live as long,
+ * renewed each time the console confirms the session, so none outlives its session.
+ */
+export const CREDENTIAL_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;
 
 /** POST /api/getCode */
 export const captchaSchema = z.object({ codeId: z.string(), image: z.string() });

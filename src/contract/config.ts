@@ -15,5 +15,9 @@ export const healthSchema = z.object({
   db: z.enum(['ok', 'down']),
   mqtt: z.enum(['ok', 'off', 'down']),
   live: z.enum(['ok', 'down']),
+  /** Present when the database takes no write now (a full disk, a read-only database). */
+  write: z.enum(['ok', 'down']).optional(),
+  /** What is wrong, when something is. */
+  reason: z.string().optional(),
 });
 export type Health = z.infer<typeof healthSchema>;

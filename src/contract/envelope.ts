@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAGE_MAX } from './ids';
 
 /** Every /api answer is wrapped in this envelope; the HTTP status agrees with `code`. */
 export interface ApiEnvelope<T> {
@@ -20,7 +21,7 @@ export const pageSchema = <T extends z.ZodType>(row: T) =>
 
 /** Paging query accepted by every list; `size` is capped so one call cannot ask for everything. */
 export const pageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
   size: z.coerce.number().int().min(1).max(200).default(20),
 });
 

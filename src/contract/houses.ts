@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonIdSchema } from './ids';
 import { TREND_GRANULARITIES, forwardRange, trendQueryFields } from './overview';
 
 /** A comparison holds at least one and at most six houses. */
@@ -15,7 +16,7 @@ const idList = z
   )
   .pipe(
     z
-      .array(z.number().int().positive())
+      .array(jsonIdSchema)
       .min(1, 'houses.compareNone')
       .max(MAX_COMPARED_HOUSES, 'houses.compareTooMany'),
   );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './ids';
 import { houseLiveSchema } from './live';
 
 /** One house as the overview lists it: what it is (static) and how it is (live). */
@@ -20,8 +21,8 @@ export type HouseOverview = z.infer<typeof houseOverviewSchema>;
 
 /** GET /api/overview/listOverview/ query. */
 export const overviewQuerySchema = z.object({
-  farmId: z.coerce.number().int().positive().optional(),
-  houseId: z.coerce.number().int().positive().optional(),
+  farmId: idSchema.optional(),
+  houseId: idSchema.optional(),
 });
 
 export const TREND_GRANULARITIES = ['minute', 'hour', 'day', 'month'] as const;
@@ -32,7 +33,7 @@ export const MAX_TREND_POINTS = 5_000;
 
 /** The fields of a trend query, for the queries built on it (exports). */
 export const trendQueryFields = z.object({
-  houseId: z.coerce.number().int().positive(),
+  houseId: idSchema,
   metrics: z
     .string()
     .transform((s) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './ids';
 import { MAP_TYPES } from './domain';
 
 /** A farm's worst house state, in order of gravity (alarm, offline, normal). */
@@ -54,4 +55,4 @@ export const wallFarmHousesSchema = z.object({
 export type WallFarmHouses = z.infer<typeof wallFarmHousesSchema>;
 
 export const wallProvinceParamsSchema = z.object({ adcode: z.string().regex(/^\d{6}$/) });
-export const wallFarmParamsSchema = z.object({ farmId: z.coerce.number().int().positive() });
+export const wallFarmParamsSchema = z.object({ farmId: idSchema });

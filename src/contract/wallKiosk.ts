@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonIdSchema } from './ids';
 
 /** A kiosk link's name: what the administrator calls the wall ("Control room east"). */
 export const KIOSK_NAME_MAX = 60;
@@ -13,7 +14,7 @@ export const kioskCreateSchema = z
   .object({
     name: z.string().trim().min(1, 'wall.kioskNameRequired').max(KIOSK_NAME_MAX),
     allFarms: z.boolean(),
-    farmIds: z.array(z.number().int().positive()).max(KIOSK_FARMS_MAX).default([]),
+    farmIds: z.array(jsonIdSchema).max(KIOSK_FARMS_MAX).default([]),
   })
   .refine((v) => v.allFarms || v.farmIds.length > 0, {
     message: 'wall.kioskScopeRequired',
@@ -22,7 +23,7 @@ export const kioskCreateSchema = z
 export type KioskCreate = z.input<typeof kioskCreateSchema>;
 
 /** POST /api/wall/kiosk/revoke. */
-export const kioskRevokeSchema = z.object({ id: z.number().int().positive() });
+export const kioskRevokeSchema = z.object({ id: jsonIdSchema });
 
 /** One link as the console lists it; the token itself is never listed (only its hash is kept). */
 export const kioskLinkSchema = z.object({

@@ -3,6 +3,7 @@ import { type ApiClient } from '../api/client';
 import { fetchCurrentUser, fetchOrgLogo, signIn, signOut } from '../api/endpoints';
 import {
   TOKEN_COOKIE,
+  CREDENTIAL_COOKIE_MAX_AGE_S,
   USER_ID_COOKIE,
   currentUserSchema,
   type CurrentUser,
@@ -53,7 +54,11 @@ export class SessionStore {
   ) {
     this.token = cookies.get(TOKEN_COOKIE) || undefined;
     this.userId = cookies.get(USER_ID_COOKIE) || undefined;
-    makeAutoObservable<SessionStore, 'cookies' | 'api'>(this, { cookies: false, api: false });
+    makeAutoObservable<SessionStore, 'cookies' | 'api' | 'keepCredentials'>(this, {
+      cookies: false,
+      api: false,
+      keepCredentials: false,
+    });
   }
 
   /** Both cookies are needed. */
@@ -72,16 +77,25 @@ export class SessionStore {
       this.clear();
       this.token = answer.token;
       this.userId = String(answer.userId);
-      this.cookies.set(TOKEN_COOKIE, this.token);
-      this.cookies.set(USER_ID_COOKIE, this.userId);
+      this.keepCredentials();
     });
   }
 
   /** GET /api/user/getCurrent; throws SessionError for an unusable answer. */
   async loadCurrentUser(): Promise<CurrentUser> {
     const user = parseCurrentUser(await fetchCurrentUser(this.api));
-    runInAction(() => this.applyUser(user));
+    runInAction(() => {
+      this.applyUser(user);
+      // The session was used just now: its cookies live another 7 days, as it does.
+      this.keepCredentials();
+    });
     return user;
+  }
+
+  private keepCredentials(): void {
+    if (!this.token || !this.userId) return;
+    this.cookies.set(TOKEN_COOKIE, this.token, CREDENTIAL_COOKIE_MAX_AGE_S);
+    this.cookies.set(USER_ID_COOKIE, this.userId, CREDENTIAL_COOKIE_MAX_AGE_S);
   }
 
   applyUser(user: CurrentUser): void {

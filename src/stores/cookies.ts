@@ -4,11 +4,12 @@
  */
 export interface CookieJar {
   get(name: string): string | undefined;
-  set(name: string, value: string): void;
+  /** `maxAgeSeconds`: how long the cookie lives; a year unless given. */
+  set(name: string, value: string, maxAgeSeconds?: number): void;
   remove(name: string): void;
 }
 
-/** Cookies live a year; the session token's lifetime is decided by the server, not the cookie. */
+/** Preferences live a year; credentials as long as their session (CREDENTIAL_COOKIE_MAX_AGE_S). */
 const COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 /** `document.cookie`, path `/`, SameSite=Strict (and Secure over HTTPS). */
@@ -25,8 +26,8 @@ export class DocumentCookieJar implements CookieJar {
     return undefined;
   }
 
-  set(name: string, value: string): void {
-    this.write(`${name}=${encodeURIComponent(value)}; max-age=${COOKIE_MAX_AGE_S}`);
+  set(name: string, value: string, maxAgeSeconds = COOKIE_MAX_AGE_S): void {
+    this.write(`${name}=${encodeURIComponent(value)}; max-age=${maxAgeSeconds}`);
   }
 
   remove(name: string): void {
@@ -42,16 +43,20 @@ export class DocumentCookieJar implements CookieJar {
 /** A jar in memory, for tests and for code that runs outside a browser. */
 export class MemoryCookieJar implements CookieJar {
   readonly values = new Map<string, string>();
+  /** Each cookie's lifetime in seconds, as a browser would be told. */
+  readonly maxAges = new Map<string, number>();
   constructor(initial: Record<string, string> = {}) {
     for (const [name, value] of Object.entries(initial)) this.values.set(name, value);
   }
   get(name: string): string | undefined {
     return this.values.get(name);
   }
-  set(name: string, value: string): void {
+  set(name: string, value: string, maxAgeSeconds = COOKIE_MAX_AGE_S): void {
     this.values.set(name, value);
+    this.maxAges.set(name, maxAgeSeconds);
   }
   remove(name: string): void {
     this.values.delete(name);
+    this.maxAges.delete(name);
   }
 }

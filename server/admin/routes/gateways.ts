@@ -93,6 +93,7 @@ export function gatewayRoutes(ctx: AppContext): FastifyPluginAsync {
           .catch(conflictAs('admin.networkIdTaken'));
         // A renamed gateway must not keep signing in under its old network id.
         ctx.ingest.directory.forget(existing.networkId);
+        void ctx.events.emit('gatewayRevoked', existing.networkId);
         result = { id: existing.id, networkId: input.networkId };
       }
       await logChange(db, request, {
@@ -119,6 +120,7 @@ export function gatewayRoutes(ctx: AppContext): FastifyPluginAsync {
         .where(eq(gateways.id, id));
       // The ingest caches gateways for up to 30 s; the old token must stop working now.
       ctx.ingest.directory.forget(gateway.networkId);
+      void ctx.events.emit('gatewayRevoked', gateway.networkId);
       await logChange(db, request, {
         function: 'gateway.rotateToken',
         operation: { key: 'rotateDeviceToken', params: {} },
@@ -136,6 +138,7 @@ export function gatewayRoutes(ctx: AppContext): FastifyPluginAsync {
       const house = await houseForChange(db, request, gateway.houseId);
       await db.delete(gateways).where(eq(gateways.id, id));
       ctx.ingest.directory.forget(gateway.networkId);
+      void ctx.events.emit('gatewayRevoked', gateway.networkId);
       await logChange(db, request, {
         function: 'gateway.delete',
         operation: { key: 'deleteGateway', params: {} },

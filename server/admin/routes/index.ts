@@ -10,6 +10,13 @@ import type { AppContext } from '../../http/context';
 /** System management: organisations, users, farms, houses, gateways, breeds, operation log. */
 export function adminRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
+    // Any change here may change who sees what (roles, assignments, a house's farm, an
+    // organisation): open sockets are re-scoped before the change is answered.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.method !== 'GET' && reply.statusCode < 400)
+        await ctx.events.emit('scopesChanged', null);
+      return payload;
+    });
     await app.register(logRoutes(ctx));
     await app.register(adminUserRoutes(ctx));
     await app.register(orgRoutes(ctx));

@@ -14,6 +14,7 @@ import {
   type OrgRow,
 } from '../../../src/contract/admin';
 import { z } from 'zod';
+import { idSchema } from '../../../src/contract/ids';
 import { conflictAs, containsPattern, logChange, requireRole } from '../access';
 
 /** The eight bytes every PNG file starts with (the PNG signature). */
@@ -24,7 +25,7 @@ export function isPng(bytes: Buffer): boolean {
 }
 
 const ADMIN = ['administrator'] as const;
-const logoQuerySchema = z.object({ id: z.coerce.number().int().positive().optional() });
+const logoQuerySchema = z.object({ id: idSchema.optional() });
 
 export function orgRoutes(ctx: AppContext): FastifyPluginAsync {
   const { db } = ctx.database;

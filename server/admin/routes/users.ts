@@ -72,7 +72,8 @@ function checkAssignment(viewer: Viewer, input: SaveInput): void {
   });
   if (scope.all || (scope.farmIds.size === 0 && scope.houseIds.size === 0))
     throw new ApiError(400, 'admin.assignmentRequired');
-  if (!scopeInside(scope, viewer.scope)) throw new ApiError(403, 'admin.outOfScope');
+  // Outside the caller's scope answers like not existing: a 403 told a foreign id from a missing one.
+  if (!scopeInside(scope, viewer.scope)) throw new ApiError(404, 'admin.notFound');
 }
 
 export function adminUserRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -212,7 +213,7 @@ export function adminUserRoutes(ctx: AppContext): FastifyPluginAsync {
       if (target.roleKey !== 'shack_manager') throw new ApiError(400, 'admin.roleInvalid');
       for (const houseId of input.shackIds) {
         if (!viewer.tree.houseFarm.has(houseId)) throw new ApiError(404, 'admin.notFound');
-        if (!canSeeHouse(viewer.scope, houseId)) throw new ApiError(403, 'admin.outOfScope');
+        if (!canSeeHouse(viewer.scope, houseId)) throw new ApiError(404, 'admin.notFound');
       }
       if (input.shackIds.length === 0 && actor.roleKey !== 'administrator')
         throw new ApiError(400, 'admin.assignmentRequired');

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { idSchema, PAGE_MAX } from '../../../src/contract/ids';
 import {
   alarmAckSchema,
   alarmIdSchema,
@@ -16,8 +17,8 @@ import { ok, parseInput } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
 
 const attemptsQuery = z.object({
-  alarmId: z.coerce.number().int().positive().optional(),
-  page: z.coerce.number().int().min(1).default(1),
+  alarmId: idSchema.optional(),
+  page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
   size: z.coerce.number().int().min(1).max(200).default(50),
 });
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { idSchema } from '../../../src/contract/ids';
 import {
   alarmInputInputSchema,
   alarmInputUpdateSchema,
@@ -12,7 +13,7 @@ import { ApiError } from '../../http/errors';
 import { requireOperate, scopeWhere } from '../access';
 import { idBody, settingsContext } from './settingsShared';
 
-const inputQuery = z.object({ gatewayId: z.coerce.number().int().positive().optional() });
+const inputQuery = z.object({ gatewayId: idSchema.optional() });
 
 const INPUT_SELECT = `i.id, i.gateway_id as "gatewayId", i.di_code as "diCode", i.content, i.horn,
   i.shield_test as "shieldTest", i.relay_type as "relayType", i.important, g.network_id as "networkId",

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { idSchema } from '../../../src/contract/ids';
 import {
   alarmPhoneInputSchema,
   alarmPhoneUpdateSchema,
@@ -13,8 +14,8 @@ import { requireOperate } from '../access';
 import { idBody, parseJson, settingsContext } from './settingsShared';
 
 const phoneQuery = z.object({
-  farmId: z.coerce.number().int().positive().optional(),
-  houseId: z.coerce.number().int().positive().optional(),
+  farmId: idSchema.optional(),
+  houseId: idSchema.optional(),
 });
 
 const PHONE_SELECT = `p.id, p.farm_id as "farmId", p.house_id as "houseId", p.phone, p.period1_start as "period1Start",
@@ -35,6 +36,12 @@ export function phoneRoutes(ctx: AppContext): FastifyPluginAsync {
     houseId: number | null,
   ) => {
     if (!canSeeFarm(scope, farmId)) throw new ApiError(404, 'http.notFound');
+    // An administrator's scope holds every id: the farm must exist before anything is written.
+    const [farm] = await database.query<{ id: number }>(
+      `select id from farms where id = $1 and level = 'farm'`,
+      [farmId],
+    );
+    if (!farm) throw new ApiError(404, 'http.notFound');
     if (houseId === null) {
       if (sessionOf(request).user.roleKey === 'shack_manager')
         throw new ApiError(403, 'auth.forbidden');
@@ -85,6 +92,14 @@ export function phoneRoutes(ctx: AppContext): FastifyPluginAsync {
           ? parseInput(alarmPhoneInputSchema, request.body)
           : parseInput(alarmPhoneUpdateSchema, request.body);
       const scope = await scopeFor(request);
+      if (id !== null) {
+        // The entry's current place must be the caller's to change too, not only its new
+        // one: else a house manager moves a farm-wide entry onto a house of its own, and
+        // then rewrites or deletes it.
+        const [current] = await phonesOf(scope, { id });
+        if (!current) throw new ApiError(404, 'http.notFound');
+        await checkPlace(request, scope, current.farmId, current.houseId);
+      }
       const house = await checkPlace(request, scope, v.farmId, v.houseId);
       const values = [
         v.farmId,
@@ -103,8 +118,6 @@ export function phoneRoutes(ctx: AppContext): FastifyPluginAsync {
         JSON.stringify(v.noticeTypes),
         v.description,
       ];
-      if (id !== null && (await phonesOf(scope, { id })).length === 0)
-        throw new ApiError(404, 'http.notFound');
       const cols = `farm_id, house_id, phone, period1_start, period1_end, period2_start, period2_end, date_type,
         repeat_minutes, closable, alarm_type, delay_minutes, status, notice_types, description`;
       const rows =

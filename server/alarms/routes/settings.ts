@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { idSchema, jsonIdSchema } from '../../../src/contract/ids';
 import { houseAlarmLimitsSchema, type AlarmPlace } from '../../../src/contract/alarms';
 import { canSeeHouse } from '../../auth/scope';
 import type { AppContext } from '../../http/context';
@@ -8,9 +9,9 @@ import { ApiError } from '../../http/errors';
 import { requireOperate, scopeWhere } from '../access';
 import { parseJson, settingsContext } from './settingsShared';
 
-const limitsQuery = z.object({ houseId: z.coerce.number().int().positive() });
+const limitsQuery = z.object({ houseId: idSchema });
 const limitsBody = z.object({
-  houseId: z.number().int().positive(),
+  houseId: jsonIdSchema,
   limits: houseAlarmLimitsSchema,
 });
 
@@ -47,22 +48,24 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsync {
     app.put('/alarm/limits', async (request, reply) => {
       requireOperate(request);
       const v = parseInput(limitsBody, request.body);
-      if (!canSeeHouse(await scopeFor(request), v.houseId))
+      // The house must exist before anything is written: an administrator's scope holds
+      // every id, and the insert of a missing one failed on its foreign key with a 500.
+      const [house] = await database.query<{ id: number; name: string }>(
+        'select id, name from houses where id = $1',
+        [v.houseId],
+      );
+      if (!house || !canSeeHouse(await scopeFor(request), v.houseId))
         throw new ApiError(404, 'http.notFound');
       await database.query(
         `insert into alarm_limits (house_id, limits) values ($1, $2::jsonb)
          on conflict (house_id) do update set limits = excluded.limits, updated_at = now()`,
         [v.houseId, JSON.stringify(v.limits)],
       );
-      const [house] = await database.query<{ id: number; name: string }>(
-        'select id, name from houses where id = $1',
-        [v.houseId],
-      );
       await log(
         request,
         'alarm.limits',
         { key: 'alarmLimits', params: { value: JSON.stringify(v.limits) } },
-        house ?? null,
+        house,
       );
       void ctx.events.emit('alarmRulesChanged', v.houseId);
       return ok(request, reply, v.limits, 'alarms.saved');

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { idSchema } from '../../../src/contract/ids';
 import { scopeOf } from '../../auth/scope';
 import { sessionOf, sourceOf, type AppContext } from '../../http/context';
 import { writeOperationLog } from '../../oplog';
@@ -8,7 +9,7 @@ import type { FunctionKey, Operation } from '../../../src/contract/operationLog'
 // What the alarm phone, alarm input and limit routes share: the id body, JSON columns, the
 // caller's scope and the operation log.
 
-export const idBody = z.object({ id: z.coerce.number().int().positive() });
+export const idBody = z.object({ id: idSchema });
 
 export const parseJson = <T>(v: T | string): T =>
   typeof v === 'string' ? (JSON.parse(v) as T) : v;

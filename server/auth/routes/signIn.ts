@@ -49,7 +49,7 @@ export function signInRoutes(ctx: AppContext): FastifyPluginAsync {
         throw new ApiError(401, 'login.failed');
       }
 
-      await clearFailures(db, input.username);
+      await clearFailures(db, input.username, address, user.id);
       const source = sourceOf(request);
       const token = await createSession(db, user.id, source);
       await recordLogin(db, user.id);
