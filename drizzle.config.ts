@@ -7,6 +7,7 @@ export default defineConfig({
     './server/db/telemetrySchema.ts',
     './server/db/alarmSchema.ts',
     './server/db/wallSchema.ts',
+    './server/db/devicesSchema.ts',
   ],
   out: './server/db/migrations',
 });

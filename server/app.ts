@@ -7,6 +7,7 @@ import Fastify, {
 import { adminRoutes } from './admin/routes';
 import { alarmRoutes } from './alarms/routes';
 import { authRoutes } from './auth/routes';
+import { deviceRoutes } from './devices/routes';
 import { findSession } from './auth/sessions';
 import { houseRoutes } from './houses/routes';
 import { tokenOf, type AppContext } from './http/context';
@@ -34,6 +35,7 @@ const FEATURE_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [
   houseRoutes,
   wallRoutes,
   reminderRoutes,
+  deviceRoutes,
 ];
 
 /** JSON bodies above this are refused with 413; uploads set their own, larger limits. */

@@ -1,6 +1,7 @@
 import type { Locale } from '../../src/contract/envelope';
 import { ADMIN_MESSAGES } from './messages/admin';
 import { ALARMS_MESSAGES } from './messages/alarms';
+import { DEVICES_MESSAGES } from './messages/devices';
 import { HOUSES_MESSAGES } from './messages/houses';
 import { WALL_MESSAGES } from './messages/wall';
 
@@ -87,6 +88,7 @@ const MESSAGES = {
   ...CORE_MESSAGES,
   ...ADMIN_MESSAGES,
   ...ALARMS_MESSAGES,
+  ...DEVICES_MESSAGES,
   ...HOUSES_MESSAGES,
   ...WALL_MESSAGES,
 };

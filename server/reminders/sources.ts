@@ -1,5 +1,6 @@
 import { alarmReminders } from '../alarms/reminders';
+import { deviceExpiryReminders } from '../devices/reminders';
 import type { ReminderSource } from './types';
 
 /** Every feature's reminders, in the order the console lists their kinds. A feature adds its source here. */
-export const REMINDER_SOURCES: readonly ReminderSource[] = [alarmReminders];
+export const REMINDER_SOURCES: readonly ReminderSource[] = [alarmReminders, deviceExpiryReminders];
