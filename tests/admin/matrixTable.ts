@@ -1,6 +1,7 @@
 import type { Fixtures, Role } from './matrixFixtures';
 import { FARM_ENDPOINTS } from './matrixFarms';
 import { REMINDER_ENDPOINTS } from './matrixReminders';
+import { DEVICE_ENDPOINTS } from './matrixDevices';
 import {
   ADMIN,
   ALL,
@@ -295,6 +296,7 @@ export const ENDPOINTS: Endpoint[] = [
 
   ...FARM_ENDPOINTS,
   ...REMINDER_ENDPOINTS,
+  ...DEVICE_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log
   {

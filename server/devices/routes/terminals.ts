@@ -108,7 +108,7 @@ export function terminalRoutes(dc: DeviceContext): FastifyPluginAsync {
       if (!saved) throw new Refusal('notFound', 'devices.notFound');
       await forgetGatewayOf(v.houseId);
       if (before && before.houseId !== v.houseId) await forgetGatewayOf(before.houseId);
-      await log(request, id === null ? 'device.create' : 'device.update', v.name, house);
+      await log(request, id === null ? 'terminal.create' : 'terminal.update', v.name, house);
       const [row] = await readTerminals(database, scope, { id: saved.id });
       return row;
     };
@@ -129,7 +129,10 @@ export function terminalRoutes(dc: DeviceContext): FastifyPluginAsync {
       if (!entry) throw new Refusal('notFound', 'devices.notFound');
       await database.query('delete from terminal_devices where id = $1', [id]);
       await forgetGatewayOf(entry.houseId);
-      await log(request, 'device.delete', entry.name, { id: entry.houseId, name: entry.houseName });
+      await log(request, 'terminal.delete', entry.name, {
+        id: entry.houseId,
+        name: entry.houseName,
+      });
       const remaining = (await readTerminals(database, scope, { houseId: entry.houseId })).length;
       return ok(request, reply, { remaining }, 'devices.deleted');
     });
