@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { gateways, houses } from '../db/schema';
 import { hashToken } from '../auth/tokens';
@@ -11,6 +11,23 @@ export interface GatewayInfo {
   farmId: number | null;
   intervalSeconds: number;
   tokenHash: string;
+  /** The house's extra parameters (terminal devices' own metrics) by code; null when none. */
+  extras: ExtraRanges | null;
+}
+
+export type ExtraRanges = ReadonlyMap<string, { min: number; max: number }>;
+
+type ExtraRow = { code: string; min: number; max: number };
+
+/** The extra parameters of the gateway's house, cached with the gateway (one subquery, no extra trip). */
+const EXTRAS_OF_HOUSE =
+  sql.raw(`select jsonb_agg(jsonb_build_object('code', e->>'code', 'min', (e->>'min')::float8, 'max', (e->>'max')::float8))
+  from terminal_devices d, jsonb_array_elements(d.extras) e where d.house_id = "gateways"."house_id"`);
+
+function extraRanges(rows: ExtraRow[] | string | null): ExtraRanges | null {
+  const list = typeof rows === 'string' ? (JSON.parse(rows) as ExtraRow[] | null) : rows;
+  if (!list || list.length === 0) return null;
+  return new Map(list.map((r) => [r.code, { min: r.min, max: r.max }]));
 }
 
 /**
@@ -37,12 +54,13 @@ export class GatewayDirectory {
         farmId: houses.farmId,
         intervalSeconds: gateways.intervalSeconds,
         tokenHash: gateways.tokenHash,
+        extras: sql<ExtraRow[] | string | null>`(${EXTRAS_OF_HOUSE})`,
       })
       .from(gateways)
       .leftJoin(houses, eq(houses.id, gateways.houseId))
       .where(eq(gateways.networkId, networkId))
       .limit(1);
-    const info = row ?? null;
+    const info = row ? { ...row, extras: extraRanges(row.extras) } : null;
     // Bounded: junk ids must not grow the cache without limit.
     if (this.cache.size > 50_000) this.cache.clear();
     this.cache.set(networkId, { info, until: now + (info ? FOUND_TTL_MS : MISSING_TTL_MS) });

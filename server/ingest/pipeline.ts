@@ -88,7 +88,7 @@ export class IngestPipeline {
         gateway ? 'not assigned to a house' : 'no such network id',
       );
     }
-    const decoded = decodeTelemetry(payload, now);
+    const decoded = decodeTelemetry(payload, now, gateway.extras);
     if (!decoded.ok) return this.rejected(networkId, decoded.reason, decoded.detail);
     const reading: Reading = {
       ...decoded.reading,

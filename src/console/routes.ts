@@ -1,4 +1,5 @@
 import {
+  BuildIcon,
   CogIcon,
   ComparisonIcon,
   HistoryIcon,
@@ -76,6 +77,15 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
         ),
       },
     ],
+  },
+  {
+    path: '/shack/manage',
+    titleKey: 'shackManage',
+    icon: BuildIcon,
+    component: lazyPage(
+      () => import('./devices/ShackManagePage'),
+      (m) => m.ShackManagePage,
+    ),
   },
   {
     path: '/envcontrol/index',

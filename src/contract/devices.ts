@@ -240,3 +240,40 @@ export const maintenanceHistorySchema = z.object({
   notes: z.string(),
 });
 export type MaintenanceHistory = z.infer<typeof maintenanceHistorySchema>;
+
+// Shack Manage ---------------------------------------------------------------------------------
+
+/** What the Shack Manage page shows of each house's devices and maintenance. */
+export const houseDevicesSummarySchema = z.object({
+  houseId: z.number().int(),
+  concentrators: z.number().int(),
+  terminals: z.number().int(),
+  faults: z.number().int(),
+  due: z.number().int(),
+  overdue: z.number().int(),
+});
+export type HouseDevicesSummary = z.infer<typeof houseDevicesSummarySchema>;
+export const houseDevicesSummariesSchema = z.object({ rows: z.array(houseDevicesSummarySchema) });
+
+// Extra parameters' readings ---------------------------------------------------------------------
+
+export const extraTrendQuerySchema = z.object({
+  houseId: id,
+  /** Milliseconds since the epoch; at most 7 days apart. */
+  from: z.coerce.number().int().nonnegative(),
+  to: z.coerce.number().int().nonnegative(),
+});
+
+/** Each extra parameter of a house with its readings (raw up to a day, hourly averages beyond). */
+export const extraTrendSchema = z.object({
+  series: z.array(
+    z.object({
+      code: z.string(),
+      name: z.string(),
+      unit: z.string(),
+      deviceName: z.string(),
+      points: z.array(z.object({ t: z.number(), v: z.number() })),
+    }),
+  ),
+});
+export type ExtraTrend = z.infer<typeof extraTrendSchema>;

@@ -1,5 +1,6 @@
 import { adminEn } from './features/admin';
 import { alarmsEn } from './features/alarms';
+import { devicesEn } from './features/devices';
 import { housesEn } from './features/houses';
 import { remindersEn } from './features/reminders';
 import { wallEn } from './features/wall';
@@ -36,6 +37,7 @@ export const en = {
     alarm: 'Alarms',
     alarmList: 'Alarm List',
     alarmSettings: 'Alarm Settings',
+    shackManage: 'Shack Manage',
   },
   navbar: {
     toggleSidebar: 'Show or hide the menu',
@@ -183,6 +185,7 @@ export const en = {
   },
   houses: housesEn,
   alarms: alarmsEn,
+  devices: devicesEn,
   admin: adminEn,
   wall: wallEn,
   reminders: remindersEn,

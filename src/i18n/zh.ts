@@ -1,5 +1,6 @@
 import { adminZh } from './features/admin';
 import { alarmsZh } from './features/alarms';
+import { devicesZh } from './features/devices';
 import { housesZh } from './features/houses';
 import { remindersZh } from './features/reminders';
 import { wallZh } from './features/wall';
@@ -33,6 +34,7 @@ export const zh: Translation = {
     alarm: '报警管理',
     alarmList: '报警列表',
     alarmSettings: '报警设置',
+    shackManage: '栏舍管理',
   },
   navbar: {
     toggleSidebar: '显示或隐藏菜单',
@@ -173,6 +175,7 @@ export const zh: Translation = {
   },
   houses: housesZh,
   alarms: alarmsZh,
+  devices: devicesZh,
   admin: adminZh,
   wall: wallZh,
   reminders: remindersZh,

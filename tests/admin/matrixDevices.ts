@@ -138,3 +138,41 @@ export const DEVICE_ENDPOINTS: Endpoint[] = [
     outside: outside((_f, houseId) => ({ url: `/maintenance/history?houseId=${houseId}` })),
   },
 ];
+
+/** Shack Manage's summary: every role, only the houses of its scope. */
+export const DEVICE_SUMMARY_ENDPOINTS: Endpoint[] = [
+  {
+    method: 'GET',
+    path: '/device/houseSummary',
+    roles: ALL,
+    inside: per(() => ({ url: '/device/houseSummary' }), ALL),
+    check: Object.fromEntries(
+      (['company', 'area', 'farm', 'shack'] as const).map((role) => [
+        role,
+        (data: unknown, _body: string, f: Fixtures) => {
+          const ids = (data as { rows: Array<{ houseId: number }> }).rows.map((r) => r.houseId);
+          if (ids.includes(f.house[OUTSIDE_HOUSE[role].house]))
+            throw new Error(`${role} sees a house outside its scope`);
+        },
+      ]),
+    ),
+  },
+];
+
+/** The monitor's charts of extra parameters: every role, its houses only. */
+export const DEVICE_EXTRA_ENDPOINTS: Endpoint[] = [
+  {
+    method: 'GET',
+    path: '/device/extraTrend',
+    roles: ALL,
+    inside: per(
+      (f) => ({
+        url: `/device/extraTrend?houseId=${f.house.wf1}&from=${Date.now() - 3_600_000}&to=${Date.now()}`,
+      }),
+      ALL,
+    ),
+    outside: outside((_f, houseId) => ({
+      url: `/device/extraTrend?houseId=${houseId}&from=${Date.now() - 3_600_000}&to=${Date.now()}`,
+    })),
+  },
+];

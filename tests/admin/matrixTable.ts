@@ -1,7 +1,11 @@
 import type { Fixtures, Role } from './matrixFixtures';
 import { FARM_ENDPOINTS } from './matrixFarms';
 import { REMINDER_ENDPOINTS } from './matrixReminders';
-import { DEVICE_ENDPOINTS } from './matrixDevices';
+import {
+  DEVICE_ENDPOINTS,
+  DEVICE_EXTRA_ENDPOINTS,
+  DEVICE_SUMMARY_ENDPOINTS,
+} from './matrixDevices';
 import {
   ADMIN,
   ALL,
@@ -297,6 +301,8 @@ export const ENDPOINTS: Endpoint[] = [
   ...FARM_ENDPOINTS,
   ...REMINDER_ENDPOINTS,
   ...DEVICE_ENDPOINTS,
+  ...DEVICE_SUMMARY_ENDPOINTS,
+  ...DEVICE_EXTRA_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log
   {

@@ -3,7 +3,9 @@ import type { AppContext } from '../../http/context';
 import { deviceContext } from '../access';
 import { countRunTime } from '../runtime';
 import { concentratorRoutes } from './concentrators';
+import { extraRoutes } from './extras';
 import { maintenanceRoutes, type Clock } from './maintenance';
+import { summaryRoutes } from './summary';
 import { terminalRoutes } from './terminals';
 
 const wallClock: Clock = () => new Date();
@@ -23,6 +25,8 @@ export function deviceRoutesWith(clock: Clock): (ctx: AppContext) => FastifyPlug
     await app.register(concentratorRoutes(dc));
     await app.register(terminalRoutes(dc));
     await app.register(maintenanceRoutes(dc, ctx.config.timeZone, clock));
+    await app.register(summaryRoutes(dc, ctx.config.timeZone, clock));
+    await app.register(extraRoutes(dc));
   };
 }
 

@@ -13,6 +13,7 @@ import { LiveIndicator } from './LiveIndicator';
 import { formatTime } from './format';
 import { useExport } from './useExport';
 import { useStores } from '../useStores';
+import { RemindersPanel } from '../reminders/RemindersPanel';
 import { AlarmsCard } from './monitor/AlarmsCard';
 import { DevicesCard, FlockCard, GatewayCard, SensorsCard } from './monitor/MonitorSections';
 
@@ -170,6 +171,7 @@ export const MonitorPage = observer(function MonitorPage() {
           <DevicesCard house={house} />
           <FlockCard house={house} />
           <GatewayCard house={house} />
+          <RemindersPanel houseId={house.houseId} />
           <Curves house={house} />
         </div>
       )}
