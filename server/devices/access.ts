@@ -60,6 +60,7 @@ export function deviceContext(database: Database, directory: GatewayDirectory) {
       [houseId],
     );
     for (const row of rows) directory.forget(row.network_id);
+    directory.forgetHouse(houseId);
   };
 
   return { database, scopeFor, houseIn, requireOperate, log, operatorName, forgetGatewayOf };

@@ -11,24 +11,10 @@ export interface GatewayInfo {
   farmId: number | null;
   intervalSeconds: number;
   tokenHash: string;
-  /** The house's extra parameters (terminal devices' own metrics) by code; null when none. */
-  extras: ExtraRanges | null;
 }
 
+/** A house's extra parameters (terminal devices' own metrics): the range of each code. */
 export type ExtraRanges = ReadonlyMap<string, { min: number; max: number }>;
-
-type ExtraRow = { code: string; min: number; max: number };
-
-/** The extra parameters of the gateway's house, cached with the gateway (one subquery, no extra trip). */
-const EXTRAS_OF_HOUSE =
-  sql.raw(`select jsonb_agg(jsonb_build_object('code', e->>'code', 'min', (e->>'min')::float8, 'max', (e->>'max')::float8))
-  from terminal_devices d, jsonb_array_elements(d.extras) e where d.house_id = "gateways"."house_id"`);
-
-function extraRanges(rows: ExtraRow[] | string | null): ExtraRanges | null {
-  const list = typeof rows === 'string' ? (JSON.parse(rows) as ExtraRow[] | null) : rows;
-  if (!list || list.length === 0) return null;
-  return new Map(list.map((r) => [r.code, { min: r.min, max: r.max }]));
-}
 
 /**
  * Gateway look-ups on the hot path. Entries live 30 s, so a gateway moved to another house or
@@ -40,6 +26,7 @@ const MISSING_TTL_MS = 5_000;
 
 export class GatewayDirectory {
   private readonly cache = new Map<string, { info: GatewayInfo | null; until: number }>();
+  private readonly extras = new Map<number, { ranges: ExtraRanges | null; until: number }>();
 
   constructor(private readonly db: Db) {}
 
@@ -54,13 +41,12 @@ export class GatewayDirectory {
         farmId: houses.farmId,
         intervalSeconds: gateways.intervalSeconds,
         tokenHash: gateways.tokenHash,
-        extras: sql<ExtraRow[] | string | null>`(${EXTRAS_OF_HOUSE})`,
       })
       .from(gateways)
       .leftJoin(houses, eq(houses.id, gateways.houseId))
       .where(eq(gateways.networkId, networkId))
       .limit(1);
-    const info = row ? { ...row, extras: extraRanges(row.extras) } : null;
+    const info = row ?? null;
     // Bounded: junk ids must not grow the cache without limit.
     if (this.cache.size > 50_000) this.cache.clear();
     this.cache.set(networkId, { info, until: now + (info ? FOUND_TTL_MS : MISSING_TTL_MS) });
@@ -78,5 +64,35 @@ export class GatewayDirectory {
 
   forget(networkId: string): void {
     this.cache.delete(networkId);
+  }
+
+  /**
+   * A house's extra parameters (its terminal devices' own metrics) by code, from the cache:
+   * `undefined` when not cached or older than 30 s (then `loadExtras`). Kept per house, apart
+   * from the gateway entries, because an MQTT connection keeps the gateway it signed in as.
+   */
+  extrasOf(houseId: number, now = Date.now()): ExtraRanges | null | undefined {
+    const hit = this.extras.get(houseId);
+    return hit && hit.until > now ? hit.ranges : undefined;
+  }
+
+  async loadExtras(houseId: number, now = Date.now()): Promise<ExtraRanges | null> {
+    const rows = await this.db.execute<{ code: string; min: number; max: number }>(sql`
+      select e->>'code' as code, (e->>'min')::float8 as min, (e->>'max')::float8 as max
+      from terminal_devices d, jsonb_array_elements(d.extras) e where d.house_id = ${houseId}`);
+    const list = (rows as unknown as { rows: Array<{ code: string; min: number; max: number }> })
+      .rows;
+    const ranges =
+      list.length === 0
+        ? null
+        : new Map(list.map((r) => [r.code, { min: Number(r.min), max: Number(r.max) }]));
+    if (this.extras.size > 50_000) this.extras.clear();
+    this.extras.set(houseId, { ranges, until: now + FOUND_TTL_MS });
+    return ranges;
+  }
+
+  /** A house's extra parameters changed: the next reading reads them again. */
+  forgetHouse(houseId: number): void {
+    this.extras.delete(houseId);
   }
 }

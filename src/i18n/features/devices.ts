@@ -112,6 +112,7 @@ export const devicesEn = {
   deleted: 'Deleted. {{remaining}} left in this house.',
   confirmDelete: 'Delete {{name}} permanently? {{remaining}} will be left in this house.',
   completeTitle: 'Complete: {{content}}',
+  monitor: { extras: 'Extra parameters' },
   reminder: {
     planned: '{{content}} {{device}} is due ({{date}})',
     runHours: '{{content}} — {{device}} has run {{hours}} h of {{interval}} h',
@@ -226,6 +227,7 @@ export const devicesZh: TextTree<typeof devicesEn> = {
   deleted: '删除成功，该栏舍还剩 {{remaining}} 项。',
   confirmDelete: '确定永久删除 {{name}} 吗？删除后该栏舍还剩 {{remaining}} 项。',
   completeTitle: '完成：{{content}}',
+  monitor: { extras: '附加参数' },
   reminder: {
     planned: '{{content}} {{device}} 已到期（{{date}}）',
     runHours: '{{content}}——{{device}} 已运行 {{hours}} 小时（周期 {{interval}} 小时）',
