@@ -34,7 +34,7 @@ export const zh: Translation = {
     alarm: '报警管理',
     alarmList: '报警列表',
     alarmSettings: '报警设置',
-    shackManage: '栏舍管理',
+    shackManage: '栋舍管理',
   },
   navbar: {
     toggleSidebar: '显示或隐藏菜单',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MaintenanceHistory, MaintenancePlan, Terminal } from '../../src/contract/devices';
 import { addDays, dayIn, readPlans } from '../../server/devices/maintenance';
+import { deviceNotices } from '../../server/devices/notify';
 import { deviceExpiryReminders } from '../../server/devices/reminders';
 import { testDatabaseTargets } from '../helpers/databases';
 import { createTestApp, type TestApp } from '../helpers/testApp';
@@ -119,6 +120,35 @@ describe.each(testDatabaseTargets())('maintenance plans on $name', (target) => {
         text: 'devices.reminder.planned',
       }),
     ]);
+
+    // The alarm phone entries of the farm that asked for device notices get the overdue plan.
+    const [{ farmId }] = (await t.database.query<{ farmId: number }>(
+      'select farm_id as "farmId" from houses where id = $1',
+      [houseId],
+    )) as [{ farmId: number }];
+    for (const [phone, noticeTypes] of [
+      ['13800000021', ['device']],
+      ['13800000022', ['network']],
+    ] as const) {
+      const saved = await farm('POST', '/alarmPhone/create', {
+        farmId,
+        houseId: null,
+        phone,
+        period1Start: '00:00',
+        period1End: '23:59',
+        dateType: 'daily',
+        repeatMinutes: 0,
+        closable: true,
+        alarmType: 'message',
+        delayMinutes: 0,
+        status: 'open',
+        noticeTypes,
+      });
+      expect(saved.status).toBe(200);
+    }
+    const notices = await deviceNotices(t.database, on(8), tz);
+    const notice = notices.find((n) => n.plan.id === plan.data.id);
+    expect(notice?.phones.map((p) => p.phone)).toEqual(['13800000021']);
 
     const done = await farm<{ plan: MaintenancePlan }>('POST', '/maintenance/complete', {
       id: plan.data.id,

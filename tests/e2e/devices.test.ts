@@ -173,11 +173,21 @@ describe('devices in the console', () => {
     ] as const) {
       const page = await open('/shack/manage', language, viewport);
       await page.getByTestId('manage-houses').waitFor();
+      // The counts arrive a moment after the houses: the picture waits for them.
+      await page
+        .getByTestId('manage-houses')
+        .getByText(language === 'zh' ? '暂无到期' : 'Nothing due')
+        .first()
+        .waitFor();
       await shot(page, `manage-list-${language}-${viewport.width}`);
       if (language === 'zh')
         expect(await page.getByTestId('manage-houses').innerText()).toContain('养殖场');
       await page.getByTestId('manage-picker').selectOption({ index: 1 });
       await page.getByTestId('manage-title').waitFor();
+      await page
+        .getByText(language === 'zh' ? '暂无数据' : 'Nothing here yet')
+        .first()
+        .waitFor();
       await shot(page, `manage-house-${language}-${viewport.width}`);
       await page.context().close();
     }

@@ -121,9 +121,9 @@ export const devicesEn = {
 
 export const devicesZh: TextTree<typeof devicesEn> = {
   manage: {
-    houses: '栏舍',
+    houses: '栋舍',
     farm: '养殖场',
-    house: '栏舍',
+    house: '栋舍',
     gateway: '网关',
     flock: '批次',
     devices: '设备',
@@ -132,14 +132,14 @@ export const devicesZh: TextTree<typeof devicesEn> = {
     ageDays: '{{breed}}，第 {{age}} 日龄',
     noFlock: '空舍',
     open: '管理',
-    back: '全部栏舍',
+    back: '全部栋舍',
     counts: '集中器 {{concentrators}} 台 · 设备 {{terminals}} 台',
     faults: '{{count}} 台故障',
     due: '{{count}} 项到期',
     overdue: '{{count}} 项逾期',
     allOk: '暂无到期',
     search: '搜索名称、编码或型号',
-    pick: '请选择栏舍以管理其设备',
+    pick: '请选择栋舍以管理其设备',
   },
   tabs: {
     concentrators: '集中器',
@@ -167,7 +167,7 @@ export const devicesZh: TextTree<typeof devicesEn> = {
     max: '最大值',
     runHours: '运行小时',
     device: '设备',
-    wholeHouse: '整栋栏舍',
+    wholeHouse: '整栋栋舍',
     content: '内容',
     description: '描述',
     plannedDate: '计划日期',
@@ -224,8 +224,8 @@ export const devicesZh: TextTree<typeof devicesEn> = {
   loading: '加载中…',
   saved: '保存成功',
   completed: '维护已记录',
-  deleted: '删除成功，该栏舍还剩 {{remaining}} 项。',
-  confirmDelete: '确定永久删除 {{name}} 吗？删除后该栏舍还剩 {{remaining}} 项。',
+  deleted: '删除成功，该栋舍还剩 {{remaining}} 项。',
+  confirmDelete: '确定永久删除 {{name}} 吗？删除后该栋舍还剩 {{remaining}} 项。',
   completeTitle: '完成：{{content}}',
   monitor: { extras: '附加参数' },
   reminder: {
