@@ -11,6 +11,7 @@ export default defineConfig({
     './server/db/notifySchema.ts',
     './server/db/envcontrolSchema.ts',
     './server/db/hardenSchema.ts',
+    './server/db/devicesSchema.ts',
   ],
   out: './server/db/migrations',
 });

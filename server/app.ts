@@ -9,6 +9,7 @@ import { adminRoutes } from './admin/routes';
 import { alarmRoutes } from './alarms/routes';
 import { authRoutes } from './auth/routes';
 import { envcontrolRoutes } from './envcontrol/routes';
+import { deviceRoutes } from './devices/routes';
 import { findSession } from './auth/sessions';
 import { houseRoutes } from './houses/routes';
 import { tokenOf, type AppContext } from './http/context';
@@ -42,6 +43,7 @@ const FEATURE_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [
   productionRoutes,
   notifyRoutes,
   envcontrolRoutes,
+  deviceRoutes,
 ];
 
 export interface RegisteredRoute {

@@ -2,6 +2,7 @@ import type { Locale } from '../../src/contract/envelope';
 import { ADMIN_MESSAGES } from './messages/admin';
 import { ALARMS_MESSAGES } from './messages/alarms';
 import { ENVCONTROL_MESSAGES } from './messages/envcontrol';
+import { DEVICES_MESSAGES } from './messages/devices';
 import { HOUSES_MESSAGES } from './messages/houses';
 import { OPS_MESSAGES } from './messages/ops';
 import { PRODUCTION_MESSAGES } from './messages/production';
@@ -92,6 +93,7 @@ const MESSAGES = {
   ...ADMIN_MESSAGES,
   ...ALARMS_MESSAGES,
   ...NOTIFY_MESSAGES,
+  ...DEVICES_MESSAGES,
   ...HOUSES_MESSAGES,
   ...PRODUCTION_MESSAGES,
   ...WALL_MESSAGES,

@@ -7,6 +7,7 @@ import {
   telemetrySchema,
   type SentinelKind,
 } from '../../src/contract/metrics';
+import type { ExtraRanges } from './gatewayDirectory';
 
 /** Why a message was refused; each is counted separately and logged with its detail. */
 export const REJECT_REASONS = [
@@ -30,6 +31,11 @@ export interface DecodedReading {
   metrics: Record<string, number>;
   faults: Record<string, SentinelKind>;
   devices: Record<string, { state: number; opening?: number }>;
+  /**
+   * Which of `metrics` are the house's extra parameters (a terminal device's own metrics, not
+   * the catalogue's): null on the common path; the writer stores these in their own table.
+   */
+  extraKeys?: string[] | null;
 }
 
 export type DecodeResult =
@@ -45,7 +51,11 @@ const refuse = (reason: RejectReason, detail: string): DecodeResult => ({
  * Decodes one telemetry payload (MQTT bytes or an HTTP body) and checks it against the metric
  * catalogue. Nothing is half-accepted: one bad value refuses the whole message, with its reason.
  */
-export function decodeTelemetry(payload: Buffer | string | unknown, now: number): DecodeResult {
+export function decodeTelemetry(
+  payload: Buffer | string | unknown,
+  now: number,
+  extras: ExtraRanges | null = null,
+): DecodeResult {
   let json: unknown = payload;
   if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
     try {
@@ -72,10 +82,13 @@ export function decodeTelemetry(payload: Buffer | string | unknown, now: number)
   // out of it (rare), rather than copied value by value for every reading.
   const values = message.metrics;
   let faults: Record<string, SentinelKind> | null = null;
+  let extraKeys: string[] | null = null;
   for (const key in values) {
     const value = values[key]!;
-    const definition = METRIC_BY_KEY.get(key);
+    // Only a key the catalogue does not know looks further, so catalogue readings pay nothing.
+    const definition = METRIC_BY_KEY.get(key) ?? extras?.get(key);
     if (!definition) return refuse('unknownMetric', key);
+    if (extras?.has(key) && !METRIC_BY_KEY.has(key)) (extraKeys ??= []).push(key);
     const sentinel = sentinelOf(value);
     if (sentinel) {
       (faults ??= {})[key] = sentinel;
@@ -101,6 +114,7 @@ export function decodeTelemetry(payload: Buffer | string | unknown, now: number)
       metrics,
       faults: faults ?? {},
       devices,
+      extraKeys,
     },
   };
 }

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { gateways, houses } from '../db/schema';
 import { hashToken } from '../auth/tokens';
@@ -13,6 +13,9 @@ export interface GatewayInfo {
   tokenHash: string;
 }
 
+/** A house's extra parameters (terminal devices' own metrics): the range of each code. */
+export type ExtraRanges = ReadonlyMap<string, { min: number; max: number }>;
+
 /**
  * Gateway look-ups on the hot path. Entries live 30 s, so a gateway moved to another house or
  * given a new token is picked up within that time by every server process; unknown ids are
@@ -23,6 +26,7 @@ const MISSING_TTL_MS = 5_000;
 
 export class GatewayDirectory {
   private readonly cache = new Map<string, { info: GatewayInfo | null; until: number }>();
+  private readonly extras = new Map<number, { ranges: ExtraRanges | null; until: number }>();
 
   constructor(private readonly db: Db) {}
 
@@ -62,5 +66,35 @@ export class GatewayDirectory {
 
   forget(networkId: string): void {
     this.cache.delete(networkId);
+  }
+
+  /**
+   * A house's extra parameters (its terminal devices' own metrics) by code, from the cache:
+   * `undefined` when not cached or older than 30 s (then `loadExtras`). Kept per house, apart
+   * from the gateway entries, because an MQTT connection keeps the gateway it signed in as.
+   */
+  extrasOf(houseId: number, now = Date.now()): ExtraRanges | null | undefined {
+    const hit = this.extras.get(houseId);
+    return hit && hit.until > now ? hit.ranges : undefined;
+  }
+
+  async loadExtras(houseId: number, now = Date.now()): Promise<ExtraRanges | null> {
+    const rows = await this.db.execute<{ code: string; min: number; max: number }>(sql`
+      select e->>'code' as code, (e->>'min')::float8 as min, (e->>'max')::float8 as max
+      from terminal_devices d, jsonb_array_elements(d.extras) e where d.house_id = ${houseId}`);
+    const list = (rows as unknown as { rows: Array<{ code: string; min: number; max: number }> })
+      .rows;
+    const ranges =
+      list.length === 0
+        ? null
+        : new Map(list.map((r) => [r.code, { min: Number(r.min), max: Number(r.max) }]));
+    if (this.extras.size > 50_000) this.extras.clear();
+    this.extras.set(houseId, { ranges, until: now + FOUND_TTL_MS });
+    return ranges;
+  }
+
+  /** A house's extra parameters changed: the next reading reads them again. */
+  forgetHouse(houseId: number): void {
+    this.extras.delete(houseId);
   }
 }

@@ -104,7 +104,10 @@ export class IngestPipeline {
         gateway ? 'not assigned to a house' : 'no such network id',
       );
     }
-    const decoded = decodeTelemetry(payload, now);
+    // A Map look-up per reading; the house's parameters are read again at most every 30 s.
+    let extras = this.directory.extrasOf(gateway.houseId, now);
+    if (extras === undefined) extras = await this.directory.loadExtras(gateway.houseId, now);
+    const decoded = decodeTelemetry(payload, now, extras);
     if (!decoded.ok) return this.rejected(networkId, decoded.reason, decoded.detail);
     const reading: Reading = {
       ...decoded.reading,

@@ -1,5 +1,6 @@
 import { METRIC_KEYS } from '../../src/contract/metrics';
 import type { Query } from '../db/client';
+import { writeExtras } from '../devices/extraStore';
 import { STATE_COLUMNS, stateFromRow, type HouseLiveState, type StateRow } from '../houses/state';
 import type { Reading } from './types';
 
@@ -218,6 +219,7 @@ export async function writeBatch(query: Query, batch: readonly Reading[]): Promi
   );
   const inserted = counted?.n === batch.length ? [...batch] : newOnes(batch, counted?.keys ?? []);
   if (inserted.length === 0) return { inserted, duplicates: batch.length, states: [] };
+  if (inserted.some((r) => r.extraKeys)) await writeExtras(query, inserted);
   const heads = latestPerHouse(inserted);
   const [row] = await query<{ states: StateRow[] | string }>(APPLY_INSERTED, [
     ...hourlyIncrements(inserted),

@@ -1,4 +1,5 @@
 import { alarmReminders } from '../alarms/reminders';
+import { deviceExpiryReminders } from '../devices/reminders';
 import { paramChangeReminders } from '../envcontrol/reminders';
 import { taskReminders } from '../production/reminders';
 import type { ReminderSource } from './types';
@@ -7,5 +8,6 @@ import type { ReminderSource } from './types';
 export const REMINDER_SOURCES: readonly ReminderSource[] = [
   alarmReminders,
   taskReminders,
+  deviceExpiryReminders,
   paramChangeReminders,
 ];

@@ -1,5 +1,6 @@
 import {
   ClipboardIcon,
+  BuildIcon,
   CogIcon,
   ComparisonIcon,
   EditIcon,
@@ -80,6 +81,15 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
         ),
       },
     ],
+  },
+  {
+    path: '/shack/manage',
+    titleKey: 'shackManage',
+    icon: BuildIcon,
+    component: lazyPage(
+      () => import('./devices/ShackManagePage'),
+      (m) => m.ShackManagePage,
+    ),
   },
   {
     path: '/envcontrol/index',

@@ -1,6 +1,7 @@
 import { adminEn } from './features/admin';
 import { alarmsEn } from './features/alarms';
 import { envcontrolEn } from './features/envcontrol';
+import { devicesEn } from './features/devices';
 import { housesEn } from './features/houses';
 import { productionEn } from './features/production';
 import { remindersEn } from './features/reminders';
@@ -43,6 +44,7 @@ export const en = {
     productionInput: 'Data Input',
     productionFlocks: 'Flocks and KPIs',
     productionPower: 'Power Management',
+    shackManage: 'Shack Manage',
   },
   navbar: {
     toggleSidebar: 'Show or hide the menu',
@@ -194,6 +196,7 @@ export const en = {
   },
   houses: housesEn,
   alarms: alarmsEn,
+  devices: devicesEn,
   admin: adminEn,
   wall: wallEn,
   reminders: remindersEn,

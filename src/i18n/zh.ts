@@ -1,6 +1,7 @@
 import { adminZh } from './features/admin';
 import { alarmsZh } from './features/alarms';
 import { envcontrolZh } from './features/envcontrol';
+import { devicesZh } from './features/devices';
 import { housesZh } from './features/houses';
 import { productionZh } from './features/production';
 import { remindersZh } from './features/reminders';
@@ -40,6 +41,7 @@ export const zh: Translation = {
     productionInput: '数据录入',
     productionFlocks: '批次与指标',
     productionPower: '电力管理',
+    shackManage: '栋舍管理',
   },
   navbar: {
     toggleSidebar: '显示或隐藏菜单',
@@ -184,6 +186,7 @@ export const zh: Translation = {
   },
   houses: housesZh,
   alarms: alarmsZh,
+  devices: devicesZh,
   admin: adminZh,
   wall: wallZh,
   reminders: remindersZh,

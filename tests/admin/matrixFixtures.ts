@@ -15,6 +15,7 @@ import { writeOperationLog } from '../../server/oplog';
 import type { FunctionKey } from '../../src/contract/operationLog';
 import type { RoleKey } from '../../src/contract/roles';
 import type { TestApp } from '../helpers/testApp';
+import type { Query } from '../../server/db/client';
 
 export type Role = 'admin' | 'company' | 'area' | 'farm' | 'shack';
 export const ROLES: readonly Role[] = ['admin', 'company', 'area', 'farm', 'shack'];
@@ -44,6 +45,8 @@ export interface Maker {
   breed(orgId: number | null): Promise<number>;
   flock(houseId: number): Promise<number>;
   org(): Promise<number>;
+  /** Plain SQL on the test database, for rows of features that have no maker of their own. */
+  query: Query;
 }
 
 let serial = 0;
@@ -88,6 +91,7 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
   };
 
   const make: Maker = {
+    query: t.database.query,
     async user(roleKey, scope = {}) {
       const [row] = await db
         .insert(users)
@@ -207,6 +211,10 @@ const TABLES = [
   'notify_silences',
   'notify_phone_levels',
   'gateway_commands',
+  'concentrators',
+  'terminal_devices',
+  'maintenance_plans',
+  'maintenance_history',
 ] as const;
 
 /** Every row of every table an admin endpoint may touch, to prove a refusal changed nothing. */

@@ -5,6 +5,11 @@ import { REMINDER_ENDPOINTS } from './matrixReminders';
 import { NOTIFY_ENDPOINTS } from './matrixNotify';
 import { ENVCONTROL_ENDPOINTS } from './matrixEnvcontrol';
 import {
+  DEVICE_ENDPOINTS,
+  DEVICE_EXTRA_ENDPOINTS,
+  DEVICE_SUMMARY_ENDPOINTS,
+} from './matrixDevices';
+import {
   ADMIN,
   ALL,
   byId,
@@ -301,6 +306,9 @@ export const ENDPOINTS: Endpoint[] = [
   ...PRODUCTION_ENDPOINTS,
   ...NOTIFY_ENDPOINTS,
   ...ENVCONTROL_ENDPOINTS,
+  ...DEVICE_ENDPOINTS,
+  ...DEVICE_SUMMARY_ENDPOINTS,
+  ...DEVICE_EXTRA_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log
   {

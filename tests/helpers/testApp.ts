@@ -17,6 +17,8 @@ export interface TestApp {
   config: Config;
   /** What the first start did (the demo's gateways and, with its history, its house models). */
   boot: BootstrapResult;
+  /** The app's own ingest path (its bus's listeners hear what it stores). */
+  ingest: IngestPipeline;
   close(): Promise<void>;
   /** Signs in through the API (captcha off) and returns the token. */
   signIn(username: string, password?: string): Promise<string>;
@@ -63,6 +65,7 @@ export async function createTestApp(
     database,
     config,
     boot,
+    ingest,
     async close() {
       await app.close();
       await database.close();

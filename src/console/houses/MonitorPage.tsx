@@ -14,6 +14,7 @@ import { formatTime } from './format';
 import { useExport } from './useExport';
 import { useStores } from '../useStores';
 import { RemindersPanel } from '../reminders/RemindersPanel';
+import { ExtraMetricsCard } from '../devices/ExtraMetricsCard';
 import { AlarmsCard } from './monitor/AlarmsCard';
 import { DevicesCard, FlockCard, GatewayCard, SensorsCard } from './monitor/MonitorSections';
 
@@ -168,6 +169,7 @@ export const MonitorPage = observer(function MonitorPage() {
       ) : (
         <div className="roost-monitor">
           <SensorsCard house={house} />
+          <ExtraMetricsCard house={house} />
           <AlarmsCard house={house} />
           <DevicesCard house={house} />
           <FlockCard house={house} />

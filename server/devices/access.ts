@@ -1,0 +1,79 @@
+import type { FastifyRequest } from 'fastify';
+import { canSeeHouse, scopeOf, type Scope } from '../auth/scope';
+import type { Database } from '../db/client';
+import { sessionOf, sourceOf } from '../http/context';
+import type { GatewayDirectory } from '../ingest/gatewayDirectory';
+import { writeOperationLog } from '../oplog';
+import { Refusal } from '../refusal';
+import type { FunctionKey } from '../../src/contract/operationLog';
+
+/** SQL condition limiting a house id column to a scope; pushes its parameter. */
+export function houseScopeWhere(scope: Scope, params: unknown[], column: string): string {
+  if (scope.all) return 'true';
+  return `${column} = any($${params.push([...scope.houseIds])}::int[])`;
+}
+
+/** What every device route needs: the caller's scope now, a house check and the log. */
+export function deviceContext(database: Database, directory: GatewayDirectory) {
+  const scopeFor = (request: FastifyRequest) => scopeOf(database.db, sessionOf(request).user);
+
+  /** The house, if the caller may see it now; otherwise it does not exist for them. */
+  const houseIn = async (scope: Scope, houseId: number) => {
+    const [house] = await database.query<{ id: number; name: string }>(
+      'select id, name from houses where id = $1',
+      [houseId],
+    );
+    if (!house || !canSeeHouse(scope, houseId)) throw new Refusal('notFound', 'houses.notFound');
+    return house;
+  };
+
+  /** Changes need the user's operation permission. */
+  const requireOperate = (request: FastifyRequest) => {
+    if (!sessionOf(request).user.canOperate) throw new Refusal('forbidden', 'auth.forbidden');
+  };
+
+  const log = (
+    request: FastifyRequest,
+    fn: FunctionKey,
+    text: string,
+    house: { id: number; name: string } | null,
+  ) => {
+    const { user } = sessionOf(request);
+    return writeOperationLog(database.db, {
+      operator: { id: user.id, name: user.realName || user.username },
+      function: fn,
+      operation: { key: 'text', params: { text } },
+      house,
+      source: sourceOf(request),
+    });
+  };
+
+  const operatorName = (request: FastifyRequest) => {
+    const { user } = sessionOf(request);
+    return user.realName || user.username;
+  };
+
+  /** A house's extra parameters changed: its gateway's cached ones are dropped at once. */
+  const forgetGatewayOf = async (houseId: number) => {
+    const rows = await database.query<{ network_id: string }>(
+      'select network_id from gateways where house_id = $1',
+      [houseId],
+    );
+    for (const row of rows) directory.forget(row.network_id);
+    directory.forgetHouse(houseId);
+  };
+
+  return { database, scopeFor, houseIn, requireOperate, log, operatorName, forgetGatewayOf };
+}
+
+export type DeviceContext = ReturnType<typeof deviceContext>;
+
+/** PGlite answers json columns as text sometimes, pg as parsed JSON. */
+export const parseJson = <T>(v: T | string): T =>
+  typeof v === 'string' ? (JSON.parse(v) as T) : v;
+
+/** Postgres says 23505 for a unique violation, whichever driver. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } } | null;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}

@@ -1,0 +1,45 @@
+import type { Locale } from '../../../src/contract/envelope';
+
+/** Server messages of the devices feature, both languages; keys are prefixed `devices.`. */
+export const DEVICES_MESSAGES = {
+  'devices.saved': { en: 'Saved.', zh: '保存成功。' },
+  'devices.deleted': { en: 'Deleted.', zh: '删除成功。' },
+  'devices.completed': { en: 'Maintenance recorded.', zh: '维护已记录。' },
+  'devices.notFound': { en: 'There is no such device or plan.', zh: '设备或计划不存在。' },
+  'devices.codeTaken': {
+    en: 'This house already has one with this code.',
+    zh: '该栏舍已存在此编码。',
+  },
+  'devices.badCode': {
+    en: 'A parameter code is lower-case letters, digits and _, starting with a letter.',
+    zh: '参数编码须以小写字母开头，只含小写字母、数字和下划线。',
+  },
+  'devices.badRange': { en: 'The maximum must be above the minimum.', zh: '最大值须大于最小值。' },
+  'devices.badPort': {
+    en: 'A control port is the key the controller reports, such as fan_3.',
+    zh: '控制端口须为控制器上报的键，例如 fan_3。',
+  },
+  'devices.duplicateCode': {
+    en: 'Two extra parameters have the same code.',
+    zh: '两个附加参数的编码相同。',
+  },
+  'devices.codeIsCatalogue': {
+    en: 'The code {code} is already a standard metric or controller port.',
+    zh: '编码 {code} 已是标准指标或控制端口。',
+  },
+  'devices.extraTaken': {
+    en: 'Another device of this house already has the parameter {code}.',
+    zh: '该栏舍的其他设备已有参数 {code}。',
+  },
+  'devices.noConcentrator': {
+    en: 'Choose a concentrator of the same house.',
+    zh: '请选择同一栏舍的集中器。',
+  },
+  'devices.intervalRequired': { en: 'Enter the interval.', zh: '请输入间隔。' },
+  'devices.deviceRequired': {
+    en: 'Choose a device of this house.',
+    zh: '请选择该栏舍的设备。',
+  },
+  'devices.dateRequired': { en: 'Enter the planned date.', zh: '请输入计划日期。' },
+  'devices.nameExisted': { en: 'Name existed', zh: '名称已存在' },
+} as const satisfies Record<string, Record<Locale, string>>;
