@@ -16,7 +16,9 @@ export interface Exposition {
 
 const NAME = '[a-zA-Z_:][a-zA-Z0-9_:]*';
 const LABEL = '[a-zA-Z_][a-zA-Z0-9_]*';
-const VALUE = '(?:[+-]?Inf|NaN|[+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?)';
+// Prometheus reads values with Go's ParseFloat, which takes NaN and Inf in any case: prom-client
+// writes an empty event-loop histogram's mean as `Nan`.
+const VALUE = '(?:[+-]?[Ii][Nn][Ff]|[Nn][Aa][Nn]|[+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?)';
 const LABEL_VALUE = '"(?:[^"\\\\\\n]|\\\\[\\\\"n])*"';
 const HELP_LINE = new RegExp(`^# HELP (${NAME}) (.*)$`);
 const TYPE_LINE = new RegExp(`^# TYPE (${NAME}) (counter|gauge|histogram|summary|untyped)$`);
