@@ -27,6 +27,8 @@ const MISSING_TTL_MS = 5_000;
 export class GatewayDirectory {
   private readonly cache = new Map<string, { info: GatewayInfo | null; until: number }>();
   private readonly extras = new Map<number, { ranges: ExtraRanges | null; until: number }>();
+  /** Reads of a house's extra parameters under way; `forgetHouse` drops one so its answer is not kept. */
+  private readonly loadingExtras = new Map<number, Promise<ExtraRanges | null>>();
 
   constructor(private readonly db: Db) {}
 
@@ -69,32 +71,50 @@ export class GatewayDirectory {
   }
 
   /**
-   * A house's extra parameters (its terminal devices' own metrics) by code, from the cache:
-   * `undefined` when not cached or older than 30 s (then `loadExtras`). Kept per house, apart
+   * A house's extra parameters (its terminal devices' own metrics) by code. Kept per house, apart
    * from the gateway entries, because an MQTT connection keeps the gateway it signed in as.
+   * A value when cached: an entry older than 30 s is still answered while it is read again in
+   * the background, so no reading waits on it. Only a house's first reading gets a promise, the
+   * same one for every reading that arrives while it loads: they go on in the order they came,
+   * as the batches and the bus promise.
    */
-  extrasOf(houseId: number, now = Date.now()): ExtraRanges | null | undefined {
+  extrasFor(houseId: number, now = Date.now()): ExtraRanges | null | Promise<ExtraRanges | null> {
     const hit = this.extras.get(houseId);
-    return hit && hit.until > now ? hit.ranges : undefined;
+    if (hit && hit.until <= now && !this.loadingExtras.has(houseId))
+      void this.loadExtras(houseId, now).catch(() => undefined);
+    if (hit) return hit.ranges;
+    return this.loadingExtras.get(houseId) ?? this.loadExtras(houseId, now);
   }
 
-  async loadExtras(houseId: number, now = Date.now()): Promise<ExtraRanges | null> {
+  private loadExtras(houseId: number, now: number): Promise<ExtraRanges | null> {
+    const loading: Promise<ExtraRanges | null> = this.readExtras(houseId)
+      .then((ranges) => {
+        if (this.loadingExtras.get(houseId) !== loading) return ranges;
+        if (this.extras.size > 50_000) this.extras.clear();
+        this.extras.set(houseId, { ranges, until: now + FOUND_TTL_MS });
+        return ranges;
+      })
+      .finally(() => {
+        if (this.loadingExtras.get(houseId) === loading) this.loadingExtras.delete(houseId);
+      });
+    this.loadingExtras.set(houseId, loading);
+    return loading;
+  }
+
+  private async readExtras(houseId: number): Promise<ExtraRanges | null> {
     const rows = await this.db.execute<{ code: string; min: number; max: number }>(sql`
       select e->>'code' as code, (e->>'min')::float8 as min, (e->>'max')::float8 as max
       from terminal_devices d, jsonb_array_elements(d.extras) e where d.house_id = ${houseId}`);
     const list = (rows as unknown as { rows: Array<{ code: string; min: number; max: number }> })
       .rows;
-    const ranges =
-      list.length === 0
-        ? null
-        : new Map(list.map((r) => [r.code, { min: Number(r.min), max: Number(r.max) }]));
-    if (this.extras.size > 50_000) this.extras.clear();
-    this.extras.set(houseId, { ranges, until: now + FOUND_TTL_MS });
-    return ranges;
+    return list.length === 0
+      ? null
+      : new Map(list.map((r) => [r.code, { min: Number(r.min), max: Number(r.max) }]));
   }
 
   /** A house's extra parameters changed: the next reading reads them again. */
   forgetHouse(houseId: number): void {
     this.extras.delete(houseId);
+    this.loadingExtras.delete(houseId);
   }
 }

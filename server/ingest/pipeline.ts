@@ -104,9 +104,9 @@ export class IngestPipeline {
         gateway ? 'not assigned to a house' : 'no such network id',
       );
     }
-    // A Map look-up per reading; the house's parameters are read again at most every 30 s.
-    let extras = this.directory.extrasOf(gateway.houseId, now);
-    if (extras === undefined) extras = await this.directory.loadExtras(gateway.houseId, now);
+    // A Map look-up per reading; only a house's first reading since the start waits for a read.
+    let extras = this.directory.extrasFor(gateway.houseId, now);
+    if (extras instanceof Promise) extras = await extras;
     const decoded = decodeTelemetry(payload, now, extras);
     if (!decoded.ok) return this.rejected(networkId, decoded.reason, decoded.detail);
     const reading: Reading = {

@@ -20,6 +20,18 @@ export async function ackLinkSecret(database: Database): Promise<Buffer> {
   return Buffer.from(row!.value, 'base64url');
 }
 
+/**
+ * The key if a link was ever signed, else null: checking a link must not make one (a read that
+ * wrote would let anyone who guesses at links change the database).
+ */
+export async function existingAckLinkSecret(database: Database): Promise<Buffer | null> {
+  const [row] = await database.query<{ value: string }>(
+    'select value from settings where key = $1',
+    [SECRET_KEY],
+  );
+  return row ? Buffer.from(row.value, 'base64url') : null;
+}
+
 const mac = (secret: Buffer, body: string) =>
   createHmac('sha256', secret).update(`ack.${body}`).digest('base64url');
 

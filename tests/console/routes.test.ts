@@ -13,6 +13,11 @@ const OPEN = [
   '/alarm/list',
   '/alarm/settings',
   '/envcontrol/index',
+  '/shack/manage',
+  '/production',
+  '/production/input',
+  '/production/flocks',
+  '/production/power',
   '/log/index',
   '/404',
 ];

@@ -6,7 +6,7 @@ import type { Scope } from '../../auth/scope';
 import { sourceOf, type AppContext } from '../../http/context';
 import { ok, parseInput } from '../../http/envelope';
 import { Refusal } from '../../refusal';
-import { ackLinkSecret, checkAckToken } from '../ackLink';
+import { checkAckToken, existingAckLinkSecret } from '../ackLink';
 
 const tokenParams = z.object({ token: z.string().min(10).max(300) });
 
@@ -18,11 +18,14 @@ const tokenParams = z.object({ token: z.string().min(10).max(300) });
 export function ackRoutes(ctx: AppContext): FastifyPluginAsync {
   const { database } = ctx;
   const service = new AlarmService(database, ctx.events);
-  let secret: Promise<Buffer> | null = null;
+  /** Kept once found; until a link was signed there is no key, and no token can be valid. */
+  let secret: Buffer | null = null;
 
   const check = async (token: string) => {
-    secret ??= ackLinkSecret(database);
-    const result = checkAckToken(await secret, token, new Date());
+    secret ??= await existingAckLinkSecret(database);
+    const result: ReturnType<typeof checkAckToken> = secret
+      ? checkAckToken(secret, token, new Date())
+      : { ok: false, reason: 'invalid' };
     if (!result.ok)
       throw new Refusal(
         'forbidden',
