@@ -31,6 +31,8 @@ export class DataInputStore {
   farmId: number | null = null;
   day: string;
   grid: FarmDay | null = null;
+  /** The day the grid shows (`grid` answers for it): a later day's answer never lands on another. */
+  gridDay: string | null = null;
   drafts: Draft[] = [];
   /** `row:column` → why the cell is refused. */
   errors = new Map<string, CellError>();
@@ -71,11 +73,15 @@ export class DataInputStore {
 
   async loadDay(): Promise<void> {
     if (this.farmId === null) return;
-    const grid = await this.api.get(`/production/day?farmId=${this.farmId}&day=${this.day}`, {
+    const { farmId, day } = this;
+    const grid = await this.api.get(`/production/day?farmId=${farmId}&day=${day}`, {
       schema: farmDaySchema,
     });
+    // Answers may cross when the day is changed quickly: only the one asked last is shown.
+    if (farmId !== this.farmId || day !== this.day) return;
     runInAction(() => {
       this.grid = grid;
+      this.gridDay = day;
       this.drafts = grid.rows.map((r) => draftOf(r.record));
       this.errors = new Map();
       const first = grid.rows.find((r) => r.flockId !== null);

@@ -45,7 +45,9 @@ describe('Daily Business in the browser', () => {
       .toISOString()
       .slice(0, 10);
     await page.locator('#production-day').fill(yesterday);
-    await expect.poll(() => cell(page, 'House 2', 'Deaths AM').inputValue()).toBe('');
+    // The grid says which day it shows once that day's answer is in: typing before would be lost.
+    await grid.and(page.locator(`[data-day="${yesterday}"]`)).waitFor();
+    expect(await cell(page, 'House 2', 'Deaths AM').inputValue()).toBe('');
     // (House 1's demo flock was placed today; House 2's a week ago.)
     await fillRow(page, 'House 2', [4, 3, 1, 0, 1800]);
     await cell(page, 'House 2', 'Weight (g)').fill('150');
@@ -53,7 +55,8 @@ describe('Daily Business in the browser', () => {
     await page.locator('.bp6-toast', { hasText: 'Daily data saved' }).waitFor();
 
     await page.locator('#production-day').fill(today);
-    await expect.poll(() => cell(page, 'House 2', 'Deaths AM').inputValue()).toBe('');
+    await grid.and(page.locator(`[data-day="${today}"]`)).waitFor();
+    expect(await cell(page, 'House 2', 'Deaths AM').inputValue()).toBe('');
     // House 2 typed with the keyboard: arrows go across.
     await cell(page, 'House 2', 'Deaths AM').click();
     await page.keyboard.type('5');
@@ -75,7 +78,7 @@ describe('Daily Business in the browser', () => {
         new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
       );
     });
-    expect(await cell(page, 'House 4', 'Feed (kg)').inputValue()).toBe('1700');
+    await expect.poll(() => cell(page, 'House 4', 'Feed (kg)').inputValue()).toBe('1700');
     await page.getByTestId('save-day').click();
     await page.locator('.bp6-toast', { hasText: 'Daily data saved' }).last().waitFor();
     await page.getByRole('button', { name: 'House 2', exact: true }).click();

@@ -19,11 +19,16 @@ const OPEN_MENU = [
   '/shack/status/overview',
   '/shack/status/monitor',
   '/shack/status/compared',
+  '/shack/manage',
   '/envcontrol/index',
   '/log/index',
   '/alarm',
   '/alarm/list',
   '/alarm/settings',
+  '/production',
+  '/production/input',
+  '/production/flocks',
+  '/production/power',
 ];
 
 /** The menu of each demo user, and a path that role may not open. */

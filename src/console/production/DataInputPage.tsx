@@ -125,7 +125,13 @@ export const DataInputPage = observer(function DataInputPage() {
         <Callout intent={Intent.PRIMARY}>{t('production.input.readOnly')}</Callout>
       )}
       <ScrollRegion className="roost-production__scroll" label={t('route.productionInput')}>
-        <HTMLTable compact bordered className="roost-production__grid" data-testid="day-grid">
+        <HTMLTable
+          compact
+          bordered
+          className="roost-production__grid"
+          data-testid="day-grid"
+          data-day={store.gridDay ?? undefined}
+        >
           <thead>
             <tr>
               <th scope="col">{t('production.input.house')}</th>
