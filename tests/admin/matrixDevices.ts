@@ -1,26 +1,18 @@
 import type { Fixtures, Role } from './matrixFixtures';
-import { ALL, name, per, type Endpoint, type Outside, type Req } from './matrixShared';
-
-/** A house of the demo each scoped role may not see. */
-const OUTSIDE_HOUSE: Record<
-  Exclude<Role, 'admin'>,
-  { why: string; house: 'qy1' | 'tl1' | 'gc1' | 'wf4' }
-> = {
-  company: { why: 'a house of the other company', house: 'qy1' },
-  area: { why: 'a house of a farm it does not manage', house: 'tl1' },
-  farm: { why: 'a house of another farm', house: 'gc1' },
-  shack: { why: 'a house of its farm it was not given', house: 'wf4' },
-};
+import {
+  ALL,
+  name,
+  OUTSIDE_HOUSE,
+  outsideHouse,
+  per,
+  type Endpoint,
+  type Outside,
+  type Req,
+} from './matrixShared';
 
 const outside = (
   build: (f: Fixtures, houseId: number) => Req | Promise<Req>,
-): Partial<Record<Role, Outside[]>> =>
-  Object.fromEntries(
-    Object.entries(OUTSIDE_HOUSE).map(([role, { why, house }]) => [
-      role,
-      [{ why, build: (f: Fixtures) => build(f, f.house[house]) }],
-    ]),
-  );
+): Partial<Record<Role, Outside[]>> => outsideHouse((houseId, f) => build(f, houseId));
 
 const insertId = async (f: Fixtures, sql: string, params: unknown[]) =>
   (await f.make.query<{ id: number }>(`${sql} returning id`, params))[0]!.id;

@@ -1,26 +1,5 @@
 import type { Role } from './matrixFixtures';
-import { ALL, per, type Endpoint, type Outside } from './matrixShared';
-
-/** A house of the demo each scoped role may not see. */
-const OUTSIDE_HOUSE: Record<
-  Exclude<Role, 'admin'>,
-  { why: string; house: 'qy1' | 'tl1' | 'gc1' | 'wf4' }
-> = {
-  company: { why: 'a house of the other company', house: 'qy1' },
-  area: { why: 'a house of a farm it does not manage', house: 'tl1' },
-  farm: { why: 'a house of another farm', house: 'gc1' },
-  shack: { why: 'a house of its farm it was not given', house: 'wf4' },
-};
-
-const outside = (
-  build: (houseId: number) => { url: string; body?: object },
-  roles: readonly Role[] = ALL,
-): Partial<Record<Role, Outside[]>> =>
-  Object.fromEntries(
-    Object.entries(OUTSIDE_HOUSE)
-      .filter(([role]) => roles.includes(role as Role))
-      .map(([role, { why, house }]) => [role, [{ why, build: (f) => build(f.house[house]) }]]),
-  );
+import { ALL, outsideHouse as outside, per, type Endpoint } from './matrixShared';
 
 /** The demo gives remote configuration to the administrator and the company manager only. */
 const SENDERS: readonly Role[] = ['admin', 'company'];

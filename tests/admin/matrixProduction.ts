@@ -1,24 +1,4 @@
-import type { Role } from './matrixFixtures';
-import { ALL, next, per, today, type Endpoint, type Outside } from './matrixShared';
-
-/** A house of the demo each scoped role may not see. */
-const OUTSIDE_HOUSE: Record<
-  Exclude<Role, 'admin'>,
-  { why: string; house: 'qy1' | 'tl1' | 'gc1' | 'wf4' }
-> = {
-  company: { why: 'a house of the other company', house: 'qy1' },
-  area: { why: 'a house of a farm it does not manage', house: 'tl1' },
-  farm: { why: 'a house of another farm', house: 'gc1' },
-  shack: { why: 'a house of its farm it was not given', house: 'wf4' },
-};
-
-const outside = (build: (houseId: number) => { url: string; body?: object }) =>
-  Object.fromEntries(
-    Object.entries(OUTSIDE_HOUSE).map(([role, { why, house }]) => [
-      role,
-      [{ why, build: (f) => build(f.house[house]) }] satisfies Outside[],
-    ]),
-  ) as Partial<Record<Role, Outside[]>>;
+import { ALL, next, outsideHouse as outside, per, today, type Endpoint } from './matrixShared';
 
 const record = (houseId: number) => ({
   houseId,

@@ -59,3 +59,28 @@ export const byId = (id: number) => ({ body: { id } });
 export function expectAbsent(body: string, text: string): void {
   if (body.includes(text)) throw new Error(`shows ${text}`);
 }
+
+/** A house of the demo each scoped role may not see (matrixFixtures' houses). */
+export const OUTSIDE_HOUSE: Record<
+  Exclude<Role, 'admin'>,
+  { why: string; house: 'qy1' | 'tl1' | 'gc1' | 'wf4' }
+> = {
+  company: { why: 'a house of the other company', house: 'qy1' },
+  area: { why: 'a house of a farm it does not manage', house: 'tl1' },
+  farm: { why: 'a house of another farm', house: 'gc1' },
+  shack: { why: 'a house of its farm it was not given', house: 'wf4' },
+};
+
+/** For each scoped role of `roles`: the same request about a house it may not see. */
+export const outsideHouse = (
+  build: (houseId: number, f: Fixtures) => Req | Promise<Req>,
+  roles: readonly Role[] = ALL,
+): Partial<Record<Role, Outside[]>> =>
+  Object.fromEntries(
+    Object.entries(OUTSIDE_HOUSE)
+      .filter(([role]) => roles.includes(role as Role))
+      .map(([role, { why, house }]) => [
+        role,
+        [{ why, build: (f: Fixtures) => build(f.house[house], f) }],
+      ]),
+  );
