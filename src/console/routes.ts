@@ -50,12 +50,12 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   },
   {
     path: '/shack/status',
-    titleKey: 'shackStatus',
+    titleKey: 'houseStatus',
     icon: ShopIcon,
     children: [
       {
         path: 'overview',
-        titleKey: 'shackOverview',
+        titleKey: 'houseOverview',
         icon: ThIcon,
         component: lazyPage(
           () => import('./houses/OverviewPage'),
@@ -64,7 +64,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
       },
       {
         path: 'monitor',
-        titleKey: 'shackMonitor',
+        titleKey: 'houseMonitor',
         icon: PulseIcon,
         component: lazyPage(
           () => import('./houses/MonitorPage'),
@@ -73,7 +73,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
       },
       {
         path: 'compared',
-        titleKey: 'shackCompared',
+        titleKey: 'houseCompared',
         icon: ComparisonIcon,
         component: lazyPage(
           () => import('./houses/ComparisonPage'),
@@ -84,7 +84,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   },
   {
     path: '/shack/manage',
-    titleKey: 'shackManage',
+    titleKey: 'houseManage',
     icon: BuildIcon,
     component: lazyPage(
       () => import('./devices/ShackManagePage'),
@@ -218,13 +218,13 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   },
   {
     path: '/alarmOverview/index',
-    titleKey: 'alarmOverview',
+    titleKey: 'wallFrame',
     icon: NotificationsIcon,
     roles: ['administrator'],
     flag: 'alarmScreen',
     component: lazyPage(
-      () => import('./wall/AlarmOverviewPage'),
-      (m) => m.AlarmOverviewPage,
+      () => import('./wall/WallFramePage'),
+      (m) => m.WallFramePage,
     ),
   },
   {

@@ -23,10 +23,10 @@ export const en = {
     login: 'Sign in',
     notFound: 'Page not found',
     dashboard: 'Home',
-    shackStatus: 'House Status',
-    shackOverview: 'House Overview',
-    shackMonitor: 'House Monitor',
-    shackCompared: 'House Compared',
+    houseStatus: 'House Status',
+    houseOverview: 'House Overview',
+    houseMonitor: 'House Monitor',
+    houseCompared: 'House Compared',
     envControl: 'House Setting',
     log: 'User Log',
     system: 'System Manage',
@@ -34,7 +34,7 @@ export const en = {
     userManage: 'User Manage',
     farmManage: 'Farm Manage',
     poultryManage: 'Breed Manage',
-    alarmOverview: 'Alarm Overview',
+    wallFrame: 'Alarm Overview',
     redirect: 'Refreshing',
     screen: 'Alarm screen',
     alarm: 'Alarms',
@@ -44,7 +44,7 @@ export const en = {
     productionInput: 'Data Input',
     productionFlocks: 'Flocks and KPIs',
     productionPower: 'Power Management',
-    shackManage: 'Shack Manage',
+    houseManage: 'Shack Manage',
   },
   navbar: {
     toggleSidebar: 'Show or hide the menu',
@@ -139,60 +139,6 @@ export const en = {
     title: 'This page does not exist',
     description: 'The address may be mistyped, or the page is not available to your role.',
     home: 'Back to home',
-  },
-  empty: {
-    comingSoon: 'Coming in a later release',
-    dashboard: {
-      title: 'Your farms at a glance',
-      description:
-        'Home will summarise every house you manage: how many are online, in alarm or empty, with the latest readings.',
-    },
-    shackOverview: {
-      title: 'House overview',
-      description:
-        'A card per house with its temperature, humidity, run mode and alarms, filtered by status: all, online, offline, alarm, empty, normal.',
-    },
-    shackMonitor: {
-      title: 'House monitor',
-      description: 'Live readings and trends of one house, updated as the gateway reports them.',
-    },
-    shackCompared: {
-      title: 'House comparison',
-      description:
-        'Curves of up to six houses side by side, to compare their climate and production.',
-    },
-    envControl: {
-      title: 'House setting',
-      description:
-        'Environment-control settings of each house: targets, ventilation and controller parameters, with the record of every change.',
-    },
-    log: {
-      title: 'User log',
-      description:
-        'Every operation done in Roost: date, operator, function, house, source and network id, with export.',
-    },
-    orgManage: {
-      title: 'Organisations',
-      description: 'Organisations with their contacts, logo and map type (China or World).',
-    },
-    userManage: {
-      title: 'Users',
-      description:
-        'Users of your organisation, their roles, operation permission and the houses they may see.',
-    },
-    farmManage: {
-      title: 'Farms',
-      description: 'The tree of groups, companies and farms that houses belong to.',
-    },
-    poultryManage: {
-      title: 'Breeds',
-      description:
-        'Breeds with their per-age targets (temperature, humidity, CO2, light, water, feed) and immune reminders.',
-    },
-    screen: {
-      title: 'Alarm overview screen',
-      description: 'A full-screen map of every farm with its active alarms, for a wall display.',
-    },
   },
   houses: housesEn,
   alarms: alarmsEn,

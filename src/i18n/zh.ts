@@ -20,10 +20,10 @@ export const zh: Translation = {
     login: '登录',
     notFound: '页面不存在',
     dashboard: '首页',
-    shackStatus: '栋舍状态',
-    shackOverview: '栋舍总览',
-    shackMonitor: '栋舍监控',
-    shackCompared: '栋舍对比',
+    houseStatus: '栋舍状态',
+    houseOverview: '栋舍总览',
+    houseMonitor: '栋舍监控',
+    houseCompared: '栋舍对比',
     envControl: '栋舍设置',
     log: '用户日志',
     system: '系统管理',
@@ -31,7 +31,7 @@ export const zh: Translation = {
     userManage: '用户管理',
     farmManage: '场区管理',
     poultryManage: '品种管理',
-    alarmOverview: '报警总览',
+    wallFrame: '报警总览',
     redirect: '正在刷新',
     screen: '报警大屏',
     alarm: '报警管理',
@@ -41,7 +41,7 @@ export const zh: Translation = {
     productionInput: '数据录入',
     productionFlocks: '批次与指标',
     productionPower: '电力管理',
-    shackManage: '栋舍管理',
+    houseManage: '栋舍管理',
   },
   navbar: {
     toggleSidebar: '显示或隐藏菜单',
@@ -135,54 +135,6 @@ export const zh: Translation = {
     title: '页面不存在',
     description: '地址可能有误，或者您的角色无权访问此页面。',
     home: '返回首页',
-  },
-  empty: {
-    comingSoon: '将在后续版本中提供',
-    dashboard: {
-      title: '农场概况一目了然',
-      description: '首页将汇总您管理的所有栋舍：在线、报警、空舍的数量以及最新读数。',
-    },
-    shackOverview: {
-      title: '栋舍总览',
-      description:
-        '每栋舍一张卡片，显示温度、湿度、运行模式和报警，可按状态筛选：全部、在线、离线、报警、空舍、正常。',
-    },
-    shackMonitor: {
-      title: '栋舍监控',
-      description: '单个栋舍的实时读数和趋势，随网关上报实时更新。',
-    },
-    shackCompared: {
-      title: '栋舍对比',
-      description: '最多六个栋舍的曲线并排显示，对比环境和生产数据。',
-    },
-    envControl: {
-      title: '栋舍设置',
-      description: '各栋舍的环境控制设置：目标值、通风和控制器参数，并记录每一次修改。',
-    },
-    log: {
-      title: '用户日志',
-      description: 'Roost 中的每一次操作：日期、操作人、功能、栋舍、来源和网络 ID，支持导出。',
-    },
-    orgManage: {
-      title: '组织',
-      description: '组织及其联系方式、标志和地图类型（中国或世界）。',
-    },
-    userManage: {
-      title: '用户',
-      description: '本组织的用户、角色、操作权限以及可查看的栋舍。',
-    },
-    farmManage: {
-      title: '场区',
-      description: '栋舍所属的集团、公司和场区的层级结构。',
-    },
-    poultryManage: {
-      title: '品种',
-      description: '品种及其各日龄目标值（温度、湿度、二氧化碳、光照、饮水、采食）和免疫提醒。',
-    },
-    screen: {
-      title: '报警总览大屏',
-      description: '显示所有场区及其当前报警的全屏地图，适合大屏展示。',
-    },
   },
   houses: housesZh,
   alarms: alarmsZh,

@@ -487,7 +487,7 @@ describe('house comparison, scope and screens', () => {
           await page.goto(`${server.url}${path}`);
           await page
             .getByTestId('live-indicator')
-            .or(page.getByTestId('page-shackCompared'))
+            .or(page.getByTestId('page-houseCompared'))
             .first()
             .waitFor();
           if (name === 'compared') {

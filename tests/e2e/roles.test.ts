@@ -98,7 +98,7 @@ describe('menus and forbidden paths of each role', () => {
     try {
       await signIn(page, server.url, 'admin');
       await page.getByTestId('menu-/alarmOverview/index').click();
-      const frame = page.getByTestId('alarm-overview-frame');
+      const frame = page.getByTestId('wall-frame-frame');
       await expect.poll(() => frame.getAttribute('src')).toBe('/screenDatav/home?language=1');
       const [frameBox, contentBox] = await Promise.all([
         frame.boundingBox(),
@@ -106,7 +106,7 @@ describe('menus and forbidden paths of each role', () => {
       ]);
       expect(frameBox?.width).toBeCloseTo((contentBox?.width ?? 0) - 32, 0);
       await page
-        .frameLocator('[data-testid="alarm-overview-frame"]')
+        .frameLocator('[data-testid="wall-frame-frame"]')
         .getByTestId('screen-home')
         .waitFor();
     } finally {

@@ -50,7 +50,7 @@ describe('the console in Chromium', () => {
     await expect.poll(() => page.title()).toBe('Sign in - IoT data management platform');
     await signIn(page, server.url, 'admin');
     await page.waitForURL('**/shack/status/overview');
-    await page.getByTestId('page-shackOverview').waitFor();
+    await page.getByTestId('page-houseOverview').waitFor();
     await expect
       .poll(() => page.getByTestId('user-menu').textContent())
       .toContain('Demo Administrator');

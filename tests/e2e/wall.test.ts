@@ -337,11 +337,11 @@ describe('alarm overview wall', () => {
     async () => {
       await open();
       await page.goto(`${server.url}/alarmOverview/index`);
-      const frame = page.getByTestId('alarm-overview-frame');
+      const frame = page.getByTestId('wall-frame-frame');
       await frame.waitFor();
       expect(await frame.getAttribute('src')).toBe('/screenDatav/home?language=1');
-      await page.getByTestId('alarm-overview-fullscreen').waitFor();
-      const inner = page.frameLocator('[data-testid="alarm-overview-frame"]');
+      await page.getByTestId('wall-frame-fullscreen').waitFor();
+      const inner = page.frameLocator('[data-testid="wall-frame-frame"]');
       await inner
         .locator('[data-testid="wall-map"][data-map-loaded="true"]')
         .waitFor({ timeout: MAP_DRAWN_TIMEOUT_MS });

@@ -36,7 +36,7 @@ describe('wall kiosk link', () => {
       const adminErrors = collectErrors(admin);
       await signIn(admin, server.url, 'admin');
       await admin.goto(`${server.url}/alarmOverview/index`);
-      await admin.getByTestId('alarm-overview-kiosk').click();
+      await admin.getByTestId('wall-frame-kiosk').click();
       await admin.getByTestId('kiosk-name').fill('Control room east');
       // Blueprint's radios and checkboxes: the label is what a user clicks.
       await admin.locator('label', { has: admin.getByTestId('kiosk-scope-chosen') }).click();

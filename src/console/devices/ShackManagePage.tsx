@@ -108,7 +108,7 @@ export const ShackManagePage = observer(function ShackManagePage() {
   const house = houseId === null ? undefined : houses.get(houseId);
   const summaries = useSummaries(houseId === null);
   return (
-    <div className="roost-page roost-devices" data-testid="page-shackManage">
+    <div className="roost-page roost-devices" data-testid="page-houseManage">
       <div className="roost-houses-toolbar">
         {houseId !== null && (
           <Button

@@ -78,7 +78,7 @@ export const ComparisonPage = observer(function ComparisonPage() {
   };
 
   return (
-    <div className="roost-page" data-testid="page-shackCompared">
+    <div className="roost-page" data-testid="page-houseCompared">
       <Card style={{ marginBottom: 12 }}>
         <div className="roost-houses-toolbar" style={{ alignItems: 'flex-end' }}>
           <FormGroup

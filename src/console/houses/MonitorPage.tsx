@@ -140,7 +140,7 @@ export const MonitorPage = observer(function MonitorPage() {
   useHouseCurves(house ? house.houseId : null);
   const options = houses.all;
   return (
-    <div className="roost-page" data-testid="page-shackMonitor">
+    <div className="roost-page" data-testid="page-houseMonitor">
       <div className="roost-houses-toolbar">
         <HTMLSelect
           aria-label={t('houses.monitor.pick')}

@@ -148,7 +148,7 @@ export const OverviewPage = observer(function OverviewPage() {
   const { houses } = useStores();
   const [filter] = useState(() => new OverviewFilter(houses));
   return (
-    <div className="roost-page" data-testid="page-shackOverview">
+    <div className="roost-page" data-testid="page-houseOverview">
       <Toolbar filter={filter} />
       <Grid filter={filter} />
     </div>

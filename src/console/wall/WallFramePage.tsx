@@ -16,18 +16,18 @@ export function screenAddress(language: 'en' | 'zh'): string {
  * /alarmOverview/index: the alarm screen embedded full width, in the console's language, with
  * a button that puts the screen (not the console around it) in full screen.
  */
-export const AlarmOverviewPage = observer(function AlarmOverviewPage() {
+export const WallFramePage = observer(function WallFramePage() {
   const { ui } = useStores();
   const { t } = useTranslation();
   const frame = useRef<HTMLIFrameElement>(null);
   const [kioskOpen, setKioskOpen] = useState(false);
   return (
-    <div className="roost-alarm-overview" style={{ position: 'relative' }}>
+    <div className="roost-wall-frame" style={{ position: 'relative' }}>
       <iframe
         ref={frame}
         className="roost-embedded-screen"
-        data-testid="alarm-overview-frame"
-        title={t('route.alarmOverview')}
+        data-testid="wall-frame-frame"
+        title={t('route.wallFrame')}
         src={screenAddress(ui.language)}
         allow="fullscreen; autoplay"
       />
@@ -45,7 +45,7 @@ export const AlarmOverviewPage = observer(function AlarmOverviewPage() {
         <Button
           icon={<FullscreenIcon />}
           text={t('wall.fullscreen')}
-          data-testid="alarm-overview-fullscreen"
+          data-testid="wall-frame-fullscreen"
           disabled={!document.fullscreenEnabled}
           onClick={() => void frame.current?.requestFullscreen()}
         />
@@ -53,7 +53,7 @@ export const AlarmOverviewPage = observer(function AlarmOverviewPage() {
         <Button
           icon={<LinkIcon />}
           text={t('wall.kiosk.manage')}
-          data-testid="alarm-overview-kiosk"
+          data-testid="wall-frame-kiosk"
           onClick={() => setKioskOpen(true)}
         />
       </div>
