@@ -2,7 +2,13 @@ import type { MessageKey } from './http/messages';
 
 /** Why the domain refused something; the HTTP toolkit answers each with its status. */
 export type RefusalReason =
-  'invalid' | 'unauthenticated' | 'forbidden' | 'notFound' | 'conflict' | 'unprocessable';
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'notFound'
+  | 'conflict'
+  | 'unprocessable'
+  | 'tooMany';
 
 /**
  * A refusal the user should read, thrown by feature code that knows nothing of HTTP: what was

@@ -6,6 +6,7 @@ import type { SessionUser } from '../auth/sessions';
 import { writeOperationLog, type LogEntry } from '../oplog';
 import { sessionOf, sourceOf } from '../http/context';
 import { Refusal } from '../refusal';
+import type { TakenBudget } from './probes';
 import type { RoleKey } from '../../src/contract/roles';
 
 /** The signed-in user, refused with 403 unless its role is one of `roles`. */
@@ -72,14 +73,21 @@ export async function orgOfNode(db: Db, nodeId: number): Promise<number> {
   return row.orgId;
 }
 
-/** Turns a unique-constraint violation into a 409 with `key`; other errors pass through. */
+/**
+ * Turns a unique-constraint violation into a 409 with `key`; other errors pass through. With
+ * `counted`, the refusal counts against that user's budget of "taken" answers (probes.ts).
+ */
 export function conflictAs(
   key: 'admin.codeTaken' | 'admin.usernameTaken' | 'admin.networkIdTaken',
+  counted?: { budget: TakenBudget; userId: number },
 ) {
   return (error: unknown): never => {
     const code = (error as { code?: string; cause?: { code?: string } }).code;
     const causeCode = (error as { cause?: { code?: string } }).cause?.code;
-    if (code === '23505' || causeCode === '23505') throw new Refusal('conflict', key);
+    if (code === '23505' || causeCode === '23505') {
+      counted?.budget.note(counted.userId);
+      throw new Refusal('conflict', key);
+    }
     throw error;
   };
 }

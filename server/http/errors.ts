@@ -20,6 +20,7 @@ const STATUS_OF: Record<RefusalReason, ApiCode> = {
   notFound: 404,
   conflict: 409,
   unprocessable: 422,
+  tooMany: 429,
 };
 
 /** The HTTP answer to a feature's refusal. */

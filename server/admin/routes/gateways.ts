@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { hashToken, newToken } from '../../auth/tokens';
 import { breeds, flocks, gateways, houses } from '../../db/schema';
-import type { AppContext } from '../../http/context';
+import { sessionOf, type AppContext } from '../../http/context';
 import { ok, parseInput } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
 import {
@@ -15,9 +15,10 @@ import {
   type HouseRow,
 } from '../../../src/contract/admin';
 import { conflictAs, logChange } from '../access';
+import type { TakenBudget } from '../probes';
 import { houseForChange, nodeForChange } from './farms';
 
-export function gatewayRoutes(ctx: AppContext): FastifyPluginAsync {
+export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): FastifyPluginAsync {
   const { db } = ctx.database;
   return async (app) => {
     /** The houses of one farm with their gateway (never its token) and open flock. */
@@ -65,6 +66,8 @@ export function gatewayRoutes(ctx: AppContext): FastifyPluginAsync {
     app.post('/gateway/save', async (request, reply) => {
       const input = parseInput(gatewayInputSchema, request.body);
       const house = await houseForChange(db, request, input.houseId);
+      const userId = sessionOf(request).user.id;
+      taken.assert(userId);
       const [existing] = await db.select().from(gateways).where(eq(gateways.houseId, house.id));
       const values = {
         networkId: input.networkId,
@@ -82,7 +85,7 @@ export function gatewayRoutes(ctx: AppContext): FastifyPluginAsync {
           .insert(gateways)
           .values({ ...values, houseId: house.id, tokenHash: hashToken(token) })
           .returning()
-          .catch(conflictAs('admin.networkIdTaken'));
+          .catch(conflictAs('admin.networkIdTaken', { budget: taken, userId }));
         result = { id: row!.id, networkId: row!.networkId, token };
       } else {
         if (!existing || existing.id !== input.id) throw new ApiError(404, 'admin.notFound');
@@ -90,7 +93,7 @@ export function gatewayRoutes(ctx: AppContext): FastifyPluginAsync {
           .update(gateways)
           .set(values)
           .where(eq(gateways.id, existing.id))
-          .catch(conflictAs('admin.networkIdTaken'));
+          .catch(conflictAs('admin.networkIdTaken', { budget: taken, userId }));
         // A renamed gateway must not keep signing in under its old network id.
         ctx.ingest.directory.forget(existing.networkId);
         void ctx.events.emit('gatewayRevoked', existing.networkId);

@@ -6,9 +6,12 @@ import { gatewayRoutes } from './gateways';
 import { logRoutes } from './logs';
 import { orgRoutes } from './orgs';
 import type { AppContext } from '../../http/context';
+import { TakenBudget } from '../probes';
 
 /** System management: organisations, users, farms, houses, gateways, breeds, operation log. */
 export function adminRoutes(ctx: AppContext): FastifyPluginAsync {
+  // One budget of "taken" answers per user for login names and network ids alike.
+  const taken = new TakenBudget();
   return async (app) => {
     // Any change here may change who sees what (roles, assignments, a house's farm, an
     // organisation): open sockets are re-scoped before the change is answered.
@@ -18,10 +21,10 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsync {
       return payload;
     });
     await app.register(logRoutes(ctx));
-    await app.register(adminUserRoutes(ctx));
+    await app.register(adminUserRoutes(ctx, taken));
     await app.register(orgRoutes(ctx));
     await app.register(farmRoutes(ctx));
-    await app.register(gatewayRoutes(ctx));
+    await app.register(gatewayRoutes(ctx, taken));
     await app.register(breedRoutes(ctx));
   };
 }

@@ -25,6 +25,7 @@ import {
 } from '../../../src/contract/admin';
 import { newPasswordSchema } from '../../../src/contract/password';
 import { conflictAs, logChange, requireRole } from '../access';
+import type { TakenBudget } from '../probes';
 import {
   assignableRoles,
   manageableUser,
@@ -76,7 +77,7 @@ function checkAssignment(viewer: Viewer, input: SaveInput): void {
   if (!scopeInside(scope, viewer.scope)) throw new ApiError(404, 'admin.notFound');
 }
 
-export function adminUserRoutes(ctx: AppContext): FastifyPluginAsync {
+export function adminUserRoutes(ctx: AppContext, taken: TakenBudget): FastifyPluginAsync {
   const { db } = ctx.database;
   const { edition } = ctx.config;
 
@@ -100,6 +101,7 @@ export function adminUserRoutes(ctx: AppContext): FastifyPluginAsync {
       const actor = requireRole(request, USER_ADMIN_ROLES);
       const viewer = await viewerOf(db, actor);
       const input = parseInput(userSaveSchema, request.body, edition);
+      taken.assert(actor.id);
       const admin = actor.roleKey === 'administrator';
       if (input.id !== undefined) await manageableUser(db, viewer, input.id);
       checkAssignment(viewer, input);
@@ -159,7 +161,7 @@ export function adminUserRoutes(ctx: AppContext): FastifyPluginAsync {
             await tx.insert(userHouses).values(shackIds.map((houseId) => ({ userId, houseId })));
           return userId;
         })
-        .catch(conflictAs('admin.usernameTaken'));
+        .catch(conflictAs('admin.usernameTaken', { budget: taken, userId: actor.id }));
       await logChange(db, request, {
         function: 'user.save',
         operation:

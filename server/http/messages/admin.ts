@@ -64,6 +64,10 @@ export const ADMIN_MESSAGES = {
     zh: '网络 ID 为 3–32 位字母、数字、_ 或 -。',
   },
   'admin.networkIdTaken': { en: 'This network id is taken.', zh: '该网络 ID 已存在。' },
+  'admin.tooManyTaken': {
+    en: 'Too many names already taken were tried. Try again in an hour.',
+    zh: '尝试了过多已被占用的名称，请一小时后再试。',
+  },
   'admin.gatewayTypeInvalid': { en: 'Choose a gateway type.', zh: '请选择网关类型。' },
   'admin.houseHasOtherGateway': {
     en: 'This house already has a gateway.',
