@@ -4,7 +4,7 @@ import mqtt from 'mqtt';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, type Config } from '../../server/config';
-import { farms, gateways, houses } from '../../server/db/schema';
+import { farms, gateways, houses, userHouses, users } from '../../server/db/schema';
 import { hashToken } from '../../server/auth/tokens';
 import { disableNagle } from '../../server/mqtt/noDelay';
 import { startRoost, type RunningRoost } from '../../server/roost';
@@ -139,6 +139,93 @@ describe.runIf(TEST_DATABASE_URL && TEST_MQTT_URL && TEST_REDIS_URL)(
         () => `B's browser saw ${JSON.stringify(seen)}`,
       );
       gateway.end(true);
+      socket.close();
+    });
+
+    it("stops a house manager's socket on one process hearing a house taken away on the other", async () => {
+      const signIn = (url: string, username: string) =>
+        fetch(`${url}/api/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username, password: 'Roost12345' }),
+        }).then((r) => r.json() as Promise<{ data: { token: string } }>);
+      const [shack] = await a.database.db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.username, 'shack'));
+      const assigned = await a.database.db
+        .select({ houseId: userHouses.houseId, networkId: gateways.networkId })
+        .from(userHouses)
+        .innerJoin(gateways, eq(gateways.houseId, userHouses.houseId))
+        .where(eq(userHouses.userId, shack!.id))
+        .orderBy(userHouses.houseId);
+      expect(assigned.length).toBeGreaterThanOrEqual(2);
+      const [taken, kept] = assigned as [(typeof assigned)[0], (typeof assigned)[0]];
+
+      const socket = io(b.url, {
+        auth: { token: (await signIn(b.url, 'shack')).data.token },
+        transports: ['websocket'],
+        reconnection: false,
+      });
+      const heard = new Map<number, number[]>();
+      const hear = (houseId: number, value: number | undefined) => {
+        if (value !== undefined) heard.set(houseId, [...(heard.get(houseId) ?? []), value]);
+      };
+      socket.on('house:updated', (batch: HouseUpdated) => {
+        for (const d of batch.deltas) hear(d.houseId, d.metrics?.temperature);
+      });
+      socket.on('house:reading', (r: { houseId: number; metrics: { temperature?: number } }) =>
+        hear(r.houseId, r.metrics.temperature),
+      );
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      const subscribe = (houseId: number) =>
+        socket.emitWithAck('house:subscribe', houseId) as Promise<{ ok: boolean }>;
+      expect(await subscribe(taken.houseId)).toEqual({ ok: true });
+
+      // The administrator, signed in on process A, leaves the house manager only `kept`.
+      const admin = (await signIn(a.url, 'admin')).data.token;
+      const saved = await fetch(`${a.url}/api/user/saveUserShacks`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: shack!.id, roleKey: 'shack_manager', shackIds: [kept.houseId] }),
+      });
+      expect(saved.status).toBe(200);
+      // Process B re-scopes the open socket: the taken house can no longer be followed.
+      await waitFor(
+        async () => !(await subscribe(taken.houseId)).ok,
+        20_000,
+        () => 'the socket on B may still follow the house taken away',
+      );
+      expect(await subscribe(kept.houseId)).toEqual({ ok: true });
+
+      // Readings for both houses, stored by process A: B's socket hears only the kept house.
+      for (const house of [taken, kept]) {
+        await a.database.db
+          .update(gateways)
+          .set({ tokenHash: hashToken(`scope-${house.houseId}`) })
+          .where(eq(gateways.networkId, house.networkId));
+        a.ingest.directory.forget(house.networkId);
+      }
+      const send = (house: typeof taken, temperature: number) =>
+        fetch(`${a.url}/api/ingest/${house.networkId}`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer scope-${house.houseId}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ ts: Date.now(), metrics: { temperature } }),
+        });
+      expect((await send(taken, 41.1)).status).toBe(200);
+      expect((await send(kept, 42.2)).status).toBe(200);
+      await waitFor(
+        async () => (heard.get(kept.houseId) ?? []).includes(42.2),
+        20_000,
+        () => `B's socket heard ${JSON.stringify([...heard])}`,
+      );
+      expect(heard.get(taken.houseId) ?? []).not.toContain(41.1);
       socket.close();
     });
   },
