@@ -14,7 +14,7 @@ import { findSession } from './auth/sessions';
 import { houseRoutes } from './houses/routes';
 import { tokenOf, type AppContext } from './http/context';
 import { envelope, localeOf, sendError } from './http/envelope';
-import { ApiError, apiErrorOf, inputRefusedByDatabase } from './http/errors';
+import { ApiError, apiErrorOf, databaseUnavailable, inputRefusedByDatabase } from './http/errors';
 import { translate } from './http/messages';
 import { isSameSite } from './http/origin';
 import { registerConsole } from './http/staticConsole';
@@ -22,6 +22,7 @@ import { ingestRoutes } from './ingest/routes';
 import { opsRoutes } from './ops/routes';
 import { systemRoutes } from './system/routes';
 import { Refusal } from './refusal';
+import { ThrottledLog } from './throttledLog';
 import { reminderRoutes } from './reminders/routes';
 import { productionRoutes } from './production/routes';
 import { wallRoutes } from './wall/routes';
@@ -117,6 +118,7 @@ export async function buildApp(
     if (!request.session) throw new ApiError(401, 'auth.expired');
   });
 
+  const failures = new ThrottledLog(app.log);
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ApiError) return sendError(request, reply, error);
     if (error instanceof Refusal) return sendError(request, reply, apiErrorOf(error));
@@ -140,7 +142,16 @@ export async function buildApp(
     if (refused) return sendError(request, reply, refused);
     if (status >= 400 && status < 500)
       return sendError(request, reply, new ApiError(400, 'http.badRequest'));
-    request.log.error({ err: error, url: request.url }, 'request failed');
+    if (databaseUnavailable(error)) {
+      failures.error(
+        'database',
+        { err: error, url: request.url },
+        'request failed: database unavailable',
+      );
+      void reply.header('retry-after', '10');
+      return sendError(request, reply, new ApiError(503, 'http.storageUnavailable'));
+    }
+    failures.error('request', { err: error, url: request.url }, 'request failed');
     return reply.code(500).send(envelope(500, translate('http.internal', localeOf(request)), null));
   });
 

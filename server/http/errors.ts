@@ -34,6 +34,19 @@ export function apiErrorOf(refusal: Refusal): ApiError {
  * before writing; this is the net under them, so bad input never turns into a 500.
  * SQLSTATE class 22 is "data exception", 23503 "foreign key violation".
  */
+/**
+ * The database cannot take the request now (disk full, out of memory or connections, the
+ * connection lost, switched to read-only): a 503 the client may retry, not a 500. SQLSTATE
+ * classes 53 (insufficient resources), 08 (connection), 57P0x (shut down), 58030 (I/O error)
+ * and 25006 (read-only transaction).
+ */
+export function databaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && /^(53|08)|^57P0[1-3]$|^58030$|^25006$/.test(code)) return true;
+  const message = error instanceof Error ? error.message : '';
+  return /No space left on device|Connection terminated|ECONNREFUSED|ECONNRESET/.test(message);
+}
+
 export function inputRefusedByDatabase(error: unknown): ApiError | null {
   const code = (error as { code?: unknown }).code;
   if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return null;

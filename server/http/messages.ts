@@ -31,6 +31,10 @@ const CORE_MESSAGES = {
     en: 'Requests from another site are refused.',
     zh: '拒绝来自其他站点的请求。',
   },
+  'http.storageUnavailable': {
+    en: 'The server cannot store data right now. Nothing was saved; please try again shortly.',
+    zh: '服务器暂时无法保存数据，本次未保存，请稍后重试。',
+  },
   'http.internal': {
     en: 'Something went wrong on the server. Please try again.',
     zh: '服务器出错，请重试。',

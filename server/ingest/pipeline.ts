@@ -1,3 +1,4 @@
+import { ThrottledLog } from '../throttledLog';
 import type { FastifyBaseLogger } from 'fastify';
 import { gatewayStatusSchema } from '../../src/contract/metrics';
 import type { Database } from '../db/client';
@@ -58,7 +59,11 @@ export class IngestPipeline {
     readonly directory: GatewayDirectory,
     private readonly events: ServerEvents,
     readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.failures = new ThrottledLog(log);
+  }
+
+  private readonly failures: ThrottledLog;
 
   /** Who handles the gateways' event topic (controller alarms, DI inputs): the alarm engine. */
   handleEvents(handler: (networkId: string, payload: Buffer) => Promise<unknown>): void {
@@ -227,7 +232,8 @@ export class IngestPipeline {
       this.counters.batchWritten(batch.length, startedAt, true);
     } catch (error) {
       this.counters.batchWritten(batch.length, startedAt, false);
-      this.log.error(
+      this.failures.error(
+        'store',
         { err: error, readings: batch.length },
         'storing telemetry failed: nothing acknowledged',
       );
