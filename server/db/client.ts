@@ -5,7 +5,19 @@ import type * as schema from './schema';
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 /** Plain parameterised SQL, for the hot paths where a hand-written statement is the point. */
-export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+/**
+ * `copyData`: the rows of a `copy … from '/dev/blob'` statement (binaryCopy.ts). Only the
+ * embedded database takes them; PostgreSQL would need COPY FROM STDIN over its protocol.
+ */
+export interface QueryOptions {
+  copyData?: Uint8Array;
+}
+
+export type Query = <T = Record<string, unknown>>(
+  text: string,
+  params?: unknown[],
+  options?: QueryOptions,
+) => Promise<T[]>;
 
 export interface Database {
   db: Db;

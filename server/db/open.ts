@@ -8,7 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PgliteRemote } from './pgliteRemote';
 import * as schema from './schema';
-import type { Database, Db } from './client';
+import type { Database, Db, QueryOptions } from './client';
 
 const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -39,11 +39,14 @@ async function openPglite(dataDir: string): Promise<Database> {
   return {
     db,
     kind: 'pglite',
-    query: async <T>(text: string, params?: unknown[]) =>
-      (await client.query<T>(text, params)).rows,
+    query: async <T>(text: string, params?: unknown[], options?: QueryOptions) =>
+      (await client.query<T>(text, params, options)).rows,
     transaction: (fn) =>
       client.transaction((tx) =>
-        fn(async <T>(text: string, params?: unknown[]) => (await tx.query<T>(text, params)).rows),
+        fn(
+          async <T>(text: string, params?: unknown[], options?: QueryOptions) =>
+            (await tx.query<T>(text, params, options)).rows,
+        ),
       ),
     ping: () => ping(db),
     dump: () => client.dump(),
@@ -87,15 +90,15 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     db,
     kind: 'postgres',
-    query: async <T>(text: string, params?: unknown[]) =>
-      (await pool.query(text, params)).rows as T[],
+    query: async <T>(text: string, params?: unknown[], options?: QueryOptions) =>
+      (await pool.query(noCopyData(text, options), params)).rows as T[],
     async transaction(fn) {
       const client = await pool.connect();
       try {
         await client.query('begin');
         const result = await fn(
-          async <T>(text: string, params?: unknown[]) =>
-            (await client.query(text, params)).rows as T[],
+          async <T>(text: string, params?: unknown[], options?: QueryOptions) =>
+            (await client.query(noCopyData(text, options), params)).rows as T[],
         );
         await client.query('commit');
         return result;
@@ -118,4 +121,10 @@ async function ping(db: Db): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** PostgreSQL takes no `copyData` here: callers check `kind` first; this says so if one did not. */
+function noCopyData(text: string, options?: QueryOptions): string {
+  if (options?.copyData) throw new Error('copyData is for the embedded database only');
+  return text;
 }

@@ -13,6 +13,8 @@ export interface RemoteResults<T> {
 interface QueryOptions {
   rowMode?: 'array' | 'object';
   parsers?: Record<number, unknown>;
+  /** The rows of a `copy … from '/dev/blob'` statement. */
+  copyData?: Uint8Array;
 }
 
 /** The query side of a client or of one of its transactions, as drizzle's PGlite driver calls it. */
@@ -80,6 +82,7 @@ export class PgliteRemote implements RemoteQueryable {
       params,
       rowMode: options?.rowMode,
       drizzleParsers: options?.parsers !== undefined,
+      copyData: options?.copyData,
     }) as Promise<RemoteResults<T>>;
   }
 
@@ -95,6 +98,7 @@ export class PgliteRemote implements RemoteQueryable {
           tx,
           rowMode: options?.rowMode,
           drizzleParsers: options?.parsers !== undefined,
+          copyData: options?.copyData,
         }) as Promise<RemoteResults<R>>,
     };
     let result: T;

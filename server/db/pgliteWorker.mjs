@@ -8,7 +8,7 @@
  * Plain JavaScript on purpose: a worker thread started from Vitest or plain Node has no
  * TypeScript loader.
  *
- * Messages in: { id, op: 'query', sql, params, rowMode?, drizzleParsers?, tx? } |
+ * Messages in: { id, op: 'query', sql, params, rowMode?, drizzleParsers?, copyData?, tx? } |
  * { id, op: 'begin' } | { id, op: 'end', tx, commit } | { id, op: 'dump' } | { id, op: 'close' }.
  * Messages out: { id, ok: true, result } | { id, error }. Message id 0 answers the start-up.
  * A dump's result (an ArrayBuffer) is transferred, not copied.
@@ -111,10 +111,11 @@ async function run(message) {
       const target = message.tx ? transactions.get(message.tx)?.tx : client;
       if (!target) throw new Error('the transaction has already ended');
       const options =
-        message.rowMode || message.drizzleParsers
+        message.rowMode || message.drizzleParsers || message.copyData
           ? {
               rowMode: message.rowMode,
               parsers: message.drizzleParsers ? DRIZZLE_PARSERS : undefined,
+              blob: message.copyData ? new Blob([message.copyData]) : undefined,
             }
           : undefined;
       const result = await target.query(message.sql, message.params, options);

@@ -15,6 +15,7 @@ import {
   type HouseHistory,
   type HouseIds,
 } from './generate';
+import { copyRaw, copyRollups } from './copyRows';
 import { dayStartIn } from './zone';
 
 const HOUR_MS = 3_600_000;
@@ -73,7 +74,8 @@ const INSERT_FLOCKS = `
  * Gives a new demo the past a real farm would have: `HISTORY_DAYS` of hourly and daily rollups
  * and `RAW_HOURS` of raw readings per house, made by the simulator's own house models on a
  * simulated clock, the alarms that past raised and cleared, and the flocks before the open one.
- * Everything goes in with multi-row inserts; the rollups are summed here from the readings,
+ * Everything goes in with binary COPY on the embedded database (copyRows.ts) and multi-row
+ * inserts on PostgreSQL; the rollups are summed here from the readings,
  * not recomputed by the rollup worker. Answers the models, standing at the present, for the
  * live simulator to carry on from.
  */
@@ -167,6 +169,17 @@ async function writeHouse(
   history: HouseHistory,
   dayOf: (ms: number) => number,
 ): Promise<void> {
+  if (database.kind === 'pglite') {
+    await database.transaction(async (query) => {
+      const metrics = reportedMetrics(history.hours);
+      await copyRaw(query, history.raw);
+      await copyRollups(query, 'telemetry_hourly', ids.houseId, history.hours, metrics);
+      const days = rollDays(history.hours, dayOf);
+      await copyRollups(query, 'telemetry_daily', ids.houseId, days, metrics);
+      await insertAlarms(query, ids, history);
+    });
+    return;
+  }
   await database.transaction(async (query) => {
     for (let at = 0; at < history.raw.length; at += RAW_ROWS_PER_INSERT)
       await query(

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BinaryCopy, copyStatement } from '../../server/db/binaryCopy';
+import type { Database } from '../../server/db/client';
+import { openDatabase } from '../../server/db/open';
+import { testDatabaseTargets } from '../helpers/databases';
+
+describe('binary COPY into the embedded database', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openDatabase({ kind: 'pglite', dataDir: 'memory://' });
+    await database.query(
+      'create table copied (a smallint, b int, c real, d float8, e timestamptz, f jsonb)',
+    );
+  }, 120_000);
+  afterAll(() => database?.close());
+
+  it('stores every value as given: negatives, nulls, old dates, Chinese text, and many rows', async () => {
+    const copy = new BinaryCopy(['int2', 'int4', 'float4', 'float8', 'timestamptz', 'jsonb']);
+    copy.row([
+      -3,
+      -2_000_000,
+      -12.5,
+      0.1 + 0.2,
+      new Date('1999-12-31T23:59:59.250Z'),
+      '{"温度":"断线"}',
+    ]);
+    copy.row([null, undefined, null, null, null, null]);
+    for (let i = 0; i < 20_000; i += 1)
+      copy.row([i % 100, i, i / 4, i * 1.5, Date.UTC(2026, 10, 23) + i * 60_000, null]);
+    const columns = ['a', 'b', 'c', 'd', 'e', 'f'];
+    await database.transaction((query) =>
+      query(copyStatement('copied', columns), [], { copyData: copy.finish() }),
+    );
+    const [first] = await database.query<Record<string, unknown>>(
+      'select a, b, c, d, e, f from copied where b = -2000000',
+    );
+    expect(first).toEqual({
+      a: -3,
+      b: -2_000_000,
+      c: -12.5,
+      d: 0.1 + 0.2,
+      e: new Date('1999-12-31T23:59:59.250Z'),
+      f: { 温度: '断线' },
+    });
+    const [nulls] = await database.query<{ n: number }>(
+      'select count(*)::int as n from copied where a is null and b is null and e is null and f is null',
+    );
+    expect(nulls!.n).toBe(1);
+    const [sum] = await database.query<{ n: number; last: Date }>(
+      'select count(*)::int as n, max(e) as last from copied where b >= 0',
+    );
+    expect(sum).toEqual({ n: 20_000, last: new Date(Date.UTC(2026, 10, 23) + 19_999 * 60_000) });
+  });
+
+  const postgres = testDatabaseTargets().find((t) => t.name === 'postgres');
+  it.runIf(postgres)(
+    'refuses copy data on PostgreSQL instead of sending a statement that would wait for it',
+    async () => {
+      const created = await postgres!.create();
+      const other = await openDatabase(created.target);
+      try {
+        await expect(
+          other.query('copy x from stdin', [], { copyData: new Uint8Array(1) }),
+        ).rejects.toThrow(/embedded database only/);
+      } finally {
+        await other.close();
+        await created.drop();
+      }
+    },
+    120_000,
+  );
+});
