@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 export interface ProgressBarProps {
   /** Whether something is loading (a navigation or a request). */
@@ -13,6 +14,7 @@ const FINISH_MS = 300;
 /** The thin top progress bar, without a spinner. */
 export function ProgressBar({ active }: ProgressBarProps) {
   // `shown` follows `active` with a delay each way: late to appear, a moment to finish.
+  const { t } = useTranslation();
   const [shown, setShown] = useState(false);
   useEffect(() => {
     const timer = setTimeout(() => setShown(active), active ? SHOW_DELAY_MS : FINISH_MS);
@@ -23,6 +25,7 @@ export function ProgressBar({ active }: ProgressBarProps) {
     <div
       className={`roost-progress roost-progress--${phase}`}
       role="progressbar"
+      aria-label={t('common.loading')}
       aria-hidden={phase === 'idle'}
       data-testid="progress-bar"
       data-active={active}
