@@ -12,6 +12,7 @@ export default defineConfig({
     './server/db/envcontrolSchema.ts',
     './server/db/hardenSchema.ts',
     './server/db/devicesSchema.ts',
+    './server/db/upgradeSchema.ts',
   ],
   out: './server/db/migrations',
 });

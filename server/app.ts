@@ -27,6 +27,7 @@ import { reminderRoutes } from './reminders/routes';
 import { productionRoutes } from './production/routes';
 import { wallRoutes } from './wall/routes';
 import { notifyRoutes } from './notify/routes';
+import { upgradeRoutes } from './upgrade/routes';
 
 /**
  * Every feature's routes, mounted under /api: each feature folder owns its route modules
@@ -45,6 +46,7 @@ const FEATURE_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [
   notifyRoutes,
   envcontrolRoutes,
   deviceRoutes,
+  upgradeRoutes,
 ];
 
 export interface RegisteredRoute {

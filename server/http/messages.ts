@@ -8,6 +8,7 @@ import { OPS_MESSAGES } from './messages/ops';
 import { PRODUCTION_MESSAGES } from './messages/production';
 import { NOTIFY_MESSAGES } from './messages/notify';
 import { WALL_MESSAGES } from './messages/wall';
+import { UPGRADE_MESSAGES } from './messages/upgrade';
 
 /**
  * What the server says to people, in both languages. The keys are also the `message` of zod
@@ -103,6 +104,7 @@ const MESSAGES = {
   ...WALL_MESSAGES,
   ...OPS_MESSAGES,
   ...ENVCONTROL_MESSAGES,
+  ...UPGRADE_MESSAGES,
 };
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -74,6 +74,7 @@ const FUNCTION_TEXTS = {
   'notify.silence.create': { en: 'Silence alarm notifications', zh: '静默报警通知' },
   'notify.silence.end': { en: 'End silence', zh: '结束静默' },
   'notify.escalation.save': { en: 'Save escalation level', zh: '保存升级级别' },
+  'upgrade.uploadFile': { en: 'Upload upgrade file', zh: '上传升级文件' },
 } as const satisfies Record<string, Texts>;
 
 export type FunctionKey = keyof typeof FUNCTION_TEXTS;
@@ -119,6 +120,7 @@ const FIXED_OPERATION_TEXTS = {
   saveImmune: { en: 'Save immune reminders', zh: '保存免疫提醒' },
   createKioskLink: { en: 'Create wall link', zh: '创建大屏链接' },
   revokeKioskLink: { en: 'Revoke wall link', zh: '撤销大屏链接' },
+  uploadUpgradeFile: { en: 'Upload upgrade file', zh: '上传升级文件' },
 } as const satisfies Record<string, Texts>;
 
 export type FixedOperationKey = keyof typeof FIXED_OPERATION_TEXTS;

@@ -4,6 +4,7 @@ import { PRODUCTION_ENDPOINTS } from './matrixProduction';
 import { REMINDER_ENDPOINTS } from './matrixReminders';
 import { NOTIFY_ENDPOINTS } from './matrixNotify';
 import { ENVCONTROL_ENDPOINTS } from './matrixEnvcontrol';
+import { UPGRADE_ENDPOINTS } from './matrixUpgrade';
 import {
   DEVICE_ENDPOINTS,
   DEVICE_EXTRA_ENDPOINTS,
@@ -309,6 +310,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...DEVICE_ENDPOINTS,
   ...DEVICE_SUMMARY_ENDPOINTS,
   ...DEVICE_EXTRA_ENDPOINTS,
+  ...UPGRADE_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log
   {

@@ -1,0 +1,74 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { UPGRADE_FILE_MAX_BYTES, type UpgradeFile } from '../../src/contract/upgrade';
+
+/** Why a received file was not stored: the route turns these into 4xx answers. */
+export type UpgradeFileRefusal = 'tooLarge' | 'empty';
+
+export type StoreResult =
+  { ok: true; file: UpgradeFile } | { ok: false; reason: UpgradeFileRefusal };
+
+/**
+ * Upgrade files, kept under their SHA-256 so the same bytes are stored once and a gateway can
+ * check what it downloaded. On disk (DATA_DIR/upgrades) the bytes are streamed to a temporary
+ * file and renamed only when complete and within the limit, so a cut upload or an oversized
+ * one never leaves a file a gateway could be sent. `memory://` (tests, demos) keeps them in
+ * the process.
+ */
+export class UpgradeFileStore {
+  private readonly memory = new Map<string, { meta: UpgradeFile; bytes: Buffer }>();
+  private readonly dir: string | null;
+
+  constructor(dataDir: string) {
+    this.dir = dataDir === 'memory://' ? null : path.join(dataDir, 'upgrades');
+  }
+
+  /** Reads the stream to its end or to one byte past the limit, whichever comes first. */
+  async store(
+    chunks: AsyncIterable<Buffer>,
+    meta: { version: string; fileName: string },
+  ): Promise<StoreResult> {
+    const hash = createHash('sha256');
+    let size = 0;
+    const held: Buffer[] = [];
+    const tmp = this.dir ? path.join(this.dir, `.upload-${randomUUID()}`) : null;
+    if (this.dir) await mkdir(this.dir, { recursive: true });
+    const handle = tmp ? await open(tmp, 'wx') : null;
+    try {
+      for await (const chunk of chunks) {
+        size += chunk.length;
+        if (size > UPGRADE_FILE_MAX_BYTES) break;
+        hash.update(chunk);
+        if (handle) await handle.write(chunk);
+        else held.push(chunk);
+      }
+    } finally {
+      await handle?.close();
+    }
+    if (size > UPGRADE_FILE_MAX_BYTES || size === 0) {
+      if (tmp) await rm(tmp, { force: true });
+      return { ok: false, reason: size === 0 ? 'empty' : 'tooLarge' };
+    }
+    const file: UpgradeFile = {
+      sha256: hash.digest('hex'),
+      version: meta.version,
+      fileName: meta.fileName,
+      size,
+      uploadedAt: new Date().toISOString(),
+    };
+    if (this.dir && tmp) {
+      await rename(tmp, path.join(this.dir, file.sha256));
+    } else {
+      this.memory.set(file.sha256, { meta: file, bytes: Buffer.concat(held) });
+    }
+    return { ok: true, file };
+  }
+
+  /** The bytes of a stored file, or null. */
+  async bytes(sha256: string): Promise<Buffer | null> {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) return null;
+    if (!this.dir) return this.memory.get(sha256)?.bytes ?? null;
+    return readFile(path.join(this.dir, sha256)).catch(() => null);
+  }
+}

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UPGRADE_FILE_MAX_BYTES, type UpgradeFile } from '../../src/contract/upgrade';
+import { testDatabaseTargets } from '../helpers/databases';
+import { createTestApp, type TestApp } from '../helpers/testApp';
+import { call, injectLogged, signInAll } from '../admin/client';
+
+function multipart(filename: string, bytes: Buffer) {
+  const boundary = '----roostUpgradeBoundary';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
+      `Content-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    payload: Buffer.concat([head, bytes, tail]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+describe.each(testDatabaseTargets())('upgrade files on $name', (target) => {
+  let t: TestApp;
+  let tokens: Awaited<ReturnType<typeof signInAll>>;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    // A real data directory: the files must land on disk, whole or not at all.
+    dataDir = await mkdtemp(path.join(tmpdir(), 'roost-upgrade-'));
+    t = await createTestApp(target, { DATA_DIR: dataDir });
+    tokens = await signInAll(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const upload = (
+    filename: string,
+    bytes: Buffer,
+    version = '2.1.0',
+    token = tokens.admin,
+    locale = 'en',
+  ) => {
+    const body = multipart(filename, bytes);
+    return injectLogged(t, token, {
+      method: 'POST',
+      url: `/api/upgrade/uploadFile?version=${encodeURIComponent(version)}`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': body.contentType, locale },
+      payload: body.payload,
+    });
+  };
+  const stored = async () =>
+    (await readdir(path.join(dataDir, 'upgrades')).catch(() => [] as string[])).sort();
+
+  it('stores exactly 5 MB under its SHA-256, with any file name, and lists it', async () => {
+    const bytes = Buffer.alloc(UPGRADE_FILE_MAX_BYTES, 3);
+    const res = await upload('gateway-firmware', bytes);
+    expect(res.statusCode).toBe(200);
+    const file = res.json<{ data: UpgradeFile }>().data;
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect(file).toMatchObject({ sha256, size: UPGRADE_FILE_MAX_BYTES, version: '2.1.0' });
+    expect((await readFile(path.join(dataDir, 'upgrades', sha256))).equals(bytes)).toBe(true);
+
+    // No suffix is required and none is refused.
+    const other = await upload('fw.bin.exe', Buffer.from('firmware 2.2'), '2.2.0');
+    expect(other.statusCode).toBe(200);
+
+    const list = await call<UpgradeFile[]>(t, tokens.admin, 'GET', '/upgrade/files');
+    expect(list.data.map((f) => f.version).sort()).toEqual(['2.1.0', '2.2.0']);
+  });
+
+  it('refuses 5 MB + 1 byte with 413 in the user language and keeps nothing of it', async () => {
+    const before = await stored();
+    const res = await upload(
+      'big',
+      Buffer.alloc(UPGRADE_FILE_MAX_BYTES + 1, 4),
+      '3.0.0',
+      tokens.admin,
+      'zh',
+    );
+    expect(res.statusCode).toBe(413);
+    expect(res.json<{ msg: string }>().msg).toBe('升级文件不能超过 5MB。');
+    expect(await stored()).toEqual(before);
+  });
+
+  it('refuses an empty file, a missing file and a bad version with clear 400s', async () => {
+    const empty = await upload('empty', Buffer.alloc(0));
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json<{ msg: string }>().msg).toBe('The upgrade file is empty.');
+
+    const badVersion = await upload('fw', Buffer.from('x'), '../etc');
+    expect(badVersion.statusCode).toBe(400);
+    expect(badVersion.json<{ msg: string }>().msg).toMatch(/version/i);
+
+    const noFile = await call(t, tokens.admin, 'POST', '/upgrade/uploadFile?version=1.0.0', {});
+    expect(noFile.status).toBe(400);
+  });
+
+  it('is for administrators only', async () => {
+    for (const token of [tokens.company, tokens.area, tokens.farm, tokens.shack]) {
+      expect((await upload('fw', Buffer.from('x'), '1.0.0', token)).statusCode).toBe(403);
+      expect((await call(t, token, 'GET', '/upgrade/files')).status).toBe(403);
+    }
+  });
+});
