@@ -36,6 +36,14 @@ const plan = (f: Fixtures, houseId: number) =>
     [houseId],
   );
 
+const camera = (f: Fixtures, houseId: number) =>
+  insertId(
+    f,
+    `insert into cameras (org_id, house_id, name, code, vendor)
+     select f.org_id, h.id, $2, 'MK', 'dahua' from houses h join farms f on f.id = h.farm_id where h.id = $1`,
+    [houseId, name('MK')],
+  );
+
 const concentratorBody = (houseId: number) => ({
   houseId,
   type: 'controller',
@@ -43,6 +51,13 @@ const concentratorBody = (houseId: number) => ({
   name: 'Matrix',
 });
 const deviceBody = (houseId: number) => ({ houseId, name: 'Matrix', code: name('D'), type: 'fan' });
+const cameraBody = (houseId: number) => ({
+  houseId,
+  name: name('K'),
+  code: 'K1',
+  vendor: 'hikvision',
+  password: 'matrix-secret',
+});
 const planBody = (houseId: number) => ({
   houseId,
   type: 'regular',
@@ -104,11 +119,12 @@ function crud(
   ];
 }
 
-/** Concentrators, terminal devices and maintenance: every role, inside its houses only. */
+/** Concentrators, terminal devices, maintenance and cameras: every role, inside its houses only. */
 export const DEVICE_ENDPOINTS: Endpoint[] = [
   ...crud('concentrator', concentrator, concentratorBody),
   ...crud('terminal', device, deviceBody),
   ...crud('maintenance', plan, planBody),
+  ...crud('camera', camera, cameraBody),
   {
     method: 'POST',
     path: '/maintenance/complete',

@@ -215,6 +215,7 @@ const TABLES = [
   'terminal_devices',
   'maintenance_plans',
   'maintenance_history',
+  'cameras',
 ] as const;
 
 /** Every row of every table an admin endpoint may touch, to prove a refusal changed nothing. */

@@ -6,6 +6,10 @@ export const DEVICES_MESSAGES = {
   'devices.deleted': { en: 'Deleted.', zh: '删除成功。' },
   'devices.completed': { en: 'Maintenance recorded.', zh: '维护已记录。' },
   'devices.notFound': { en: 'There is no such device or plan.', zh: '设备或计划不存在。' },
+  'devices.badStreamUrl': {
+    en: 'A stream address starts with http:// or https://.',
+    zh: '视频流地址须以 http:// 或 https:// 开头。',
+  },
   'devices.codeTaken': {
     en: 'This house already has one with this code.',
     zh: '该栏舍已存在此编码。',
