@@ -184,3 +184,21 @@ export const cameras = pgTable(
   },
   (t) => [uniqueIndex('cameras_org_name_uniq').on(t.orgId, t.name)],
 );
+
+/**
+ * Each maintenance notice sent to an alarm phone entry, one a day per plan and entry: the
+ * primary key is the claim, so several processes never send the same day's notice twice.
+ */
+export const deviceNoticeSends = pgTable(
+  'device_notice_sends',
+  {
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => maintenancePlans.id, { onDelete: 'cascade' }),
+    phoneId: integer('phone_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    at: at('at').notNull(),
+    ok: boolean('ok').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.planId, t.phoneId, t.day] })],
+);
