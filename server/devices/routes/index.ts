@@ -3,6 +3,7 @@ import type { AppContext } from '../../http/context';
 import { deviceContext } from '../access';
 import { secretBoxFrom } from '../secrets';
 import { countRunTime } from '../runtime';
+import { cameraPlayRoutes } from './cameraPlay';
 import { cameraRoutes } from './cameras';
 import { concentratorRoutes } from './concentrators';
 import { extraRoutes } from './extras';
@@ -31,7 +32,9 @@ export function deviceRoutesWith(clock: Clock): (ctx: AppContext) => FastifyPlug
     await app.register(extraRoutes(dc));
     // Camera credentials are sealed with ROOST_SECRET_KEY or a key file in DATA_DIR.
     const box = secretBoxFrom(process.env, ctx.config.dataDir);
-    await app.register(cameraRoutes(dc, box, process.env.ROOST_MEDIA_URL || null));
+    const mediaUrl = process.env.ROOST_MEDIA_URL || null;
+    await app.register(cameraRoutes(dc, box, mediaUrl));
+    await app.register(cameraPlayRoutes(dc, mediaUrl));
   };
 }
 

@@ -113,6 +113,17 @@ export const devicesEn = {
   confirmDelete: 'Delete {{name}} permanently? {{remaining}} will be left in this house.',
   completeTitle: 'Complete: {{content}}',
   monitor: { extras: 'Extra parameters' },
+  camera: {
+    title: 'Cameras',
+    connecting: 'Connecting…',
+    noVideo: 'No video',
+    reason: {
+      noAddress: 'No stream address and no media gateway set',
+      unreachable: 'The media gateway does not answer',
+      timeout: 'The stream sent no picture in a few seconds',
+      unsupported: 'This browser cannot play the stream',
+    },
+  },
   reminder: {
     planned: '{{content}} {{device}} is due ({{date}})',
     runHours: '{{content}} — {{device}} has run {{hours}} h of {{interval}} h',
@@ -228,6 +239,17 @@ export const devicesZh: TextTree<typeof devicesEn> = {
   confirmDelete: '确定永久删除 {{name}} 吗？删除后该栋舍还剩 {{remaining}} 项。',
   completeTitle: '完成：{{content}}',
   monitor: { extras: '附加参数' },
+  camera: {
+    title: '摄像头',
+    connecting: '连接中…',
+    noVideo: '无视频',
+    reason: {
+      noAddress: '未设置视频流地址或媒体网关',
+      unreachable: '媒体网关无响应',
+      timeout: '视频流几秒内没有画面',
+      unsupported: '此浏览器无法播放该视频流',
+    },
+  },
   reminder: {
     planned: '{{content}} {{device}} 已到期（{{date}}）',
     runHours: '{{content}}——{{device}} 已运行 {{hours}} 小时（周期 {{interval}} 小时）',
