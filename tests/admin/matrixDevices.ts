@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Fixtures, Role } from './matrixFixtures';
 import {
   ALL,
@@ -43,6 +45,27 @@ const camera = (f: Fixtures, houseId: number) =>
      select f.org_id, h.id, $2, 'MK', 'dahua' from houses h join farms f on f.id = h.farm_id where h.id = $1`,
     [houseId, name('MK')],
   );
+
+/** A media gateway on this machine answering any playlist (started once, on first use). */
+let mediaUrl: Promise<string> | null = null;
+const mediaGateway = () =>
+  (mediaUrl ??= new Promise((resolve) => {
+    const server = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' }).end('#EXTM3U\n'),
+    );
+    server.unref();
+    server.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/cam/index.m3u8`),
+    );
+  }));
+const playable = async (f: Fixtures, houseId: number) => {
+  const id = await camera(f, houseId);
+  await f.make.query('update cameras set stream_url = $2 where id = $1', [
+    id,
+    await mediaGateway(),
+  ]);
+  return id;
+};
 
 const concentratorBody = (houseId: number) => ({
   houseId,
@@ -144,6 +167,22 @@ export const DEVICE_ENDPOINTS: Endpoint[] = [
     roles: ALL,
     inside: per((f) => ({ url: `/maintenance/history?houseId=${f.house.wf1}` }), ALL),
     outside: outside((_f, houseId) => ({ url: `/maintenance/history?houseId=${houseId}` })),
+  },
+];
+
+/** A camera's live stream, relayed: every role, the cameras of its houses only. */
+export const CAMERA_PLAY_ENDPOINTS: Endpoint[] = [
+  {
+    method: 'GET',
+    path: '/camera/play/:id/*',
+    roles: ALL,
+    inside: per(
+      async (f) => ({ url: `/camera/play/${await playable(f, f.house.wf1)}/index.m3u8` }),
+      ALL,
+    ),
+    outside: outside(async (f, houseId) => ({
+      url: `/camera/play/${await playable(f, houseId)}/index.m3u8`,
+    })),
   },
 ];
 

@@ -8,6 +8,7 @@ import {
   DEVICE_ENDPOINTS,
   DEVICE_EXTRA_ENDPOINTS,
   DEVICE_SUMMARY_ENDPOINTS,
+  CAMERA_PLAY_ENDPOINTS,
 } from './matrixDevices';
 import {
   ADMIN,
@@ -309,6 +310,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...DEVICE_ENDPOINTS,
   ...DEVICE_SUMMARY_ENDPOINTS,
   ...DEVICE_EXTRA_ENDPOINTS,
+  ...CAMERA_PLAY_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log
   {

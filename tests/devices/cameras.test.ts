@@ -1,9 +1,12 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Camera } from '../../src/contract/cameras';
 import { KEY_FILE, secretBoxFrom } from '../../server/devices/secrets';
+import { freePort } from '../helpers/processes';
 import { testDatabaseTargets, type TestDatabaseTarget } from '../helpers/databases';
 import { createTestApp, type TestApp } from '../helpers/testApp';
 import { caller, houseNamed } from './helpers';
@@ -144,5 +147,38 @@ describe.each(targets)('cameras on $name', (target) => {
       id: created.data.id,
     });
     expect(gone.data.remaining).toBe(0);
+  });
+
+  it('the live stream is relayed from the media gateway; a dead address answers why, in the caller language', async () => {
+    const served = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' }).end('#EXTM3U\n'),
+    );
+    await new Promise<void>((r) => served.listen(0, '127.0.0.1', () => r()));
+    const port = (served.address() as AddressInfo).port;
+    const farm = caller(t, await t.signIn('farm'));
+    const { houseId } = await houseNamed(t, 'Weifang Broiler Farm', 'House 2');
+    const make = async (name: string, streamUrl: string) =>
+      (
+        await farm<Camera>('POST', '/camera/create', {
+          houseId,
+          name,
+          code: name,
+          vendor: 'dahua',
+          streamUrl,
+        })
+      ).data.id;
+    const live = await make('Relay live', `http://127.0.0.1:${port}/cam/index.m3u8`);
+    const dead = await make('Relay dead', `http://127.0.0.1:${await freePort()}/cam/index.m3u8`);
+    const token = await t.signIn('farm');
+    const get = (url: string, locale = 'en') =>
+      t.app.inject({ url: `/api${url}`, headers: { authorization: token, locale } });
+    const ok = await get(`/camera/play/${live}/index.m3u8`);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.body).toBe('#EXTM3U\n');
+    const refused = await get(`/camera/play/${dead}/index.m3u8`, 'zh');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json<{ msg: string }>().msg).toBe('摄像头的媒体网关无响应。');
+    expect((await get(`/camera/play/${live}/..%2F..%2Fetc`)).statusCode).toBe(400);
+    await new Promise<void>((r) => served.close(() => r()));
   });
 });
