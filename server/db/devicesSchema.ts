@@ -103,6 +103,21 @@ export const telemetryExtraHourly = pgTable(
   (t) => [primaryKey({ columns: [t.houseId, t.code, t.bucket] })],
 );
 
+/** Extra parameters by day of the installation's time zone (stored as its midnight). */
+export const telemetryExtraDaily = pgTable(
+  'telemetry_extra_daily',
+  {
+    houseId: integer('house_id').notNull(),
+    code: text('code').notNull(),
+    bucket: at('bucket').notNull(),
+    min: real('min').notNull(),
+    max: real('max').notNull(),
+    sum: doublePrecision('sum').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.houseId, t.code, t.bucket] })],
+);
+
 /**
  * How long each controller port of a house has run, counted from the on/off states of the
  * gateway's readings: the time from one reading to the next counts when the first said "on".
