@@ -125,3 +125,30 @@ it('in Chinese on a phone: 无视频 for the dead address, the live one plays', 
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/monitor-zh-390.png`, fullPage: true });
   await context.close();
 });
+
+it('Shack Manage: a camera is added in the house Cameras tab, a second one with the same name is refused with "Name existed", the password never shows, delete says how many are left', async () => {
+  const { page, context } = await openSignedIn(browser, server.url, 'farm');
+  await page.goto(`${server.url}/shack/manage`);
+  await page.getByTestId(`manage-open-${houseId}`).click();
+  await page.getByRole('tab', { name: 'Cameras' }).click();
+  await expect.poll(() => page.getByTestId('camera-row').count()).toBe(2);
+  const add = async (name: string) => {
+    await page.getByTestId('camera-add').click();
+    await page.getByTestId('camera-name').fill(name);
+    await page.getByTestId('camera-code').fill('C9');
+    await page.getByTestId('camera-password').fill('never-shown-991');
+    await page.getByTestId('camera-save').click();
+  };
+  await add('Feed camera');
+  await expect.poll(() => page.getByTestId('camera-row').count()).toBe(3);
+  await add('Feed camera');
+  await expect
+    .poll(() => page.locator('.bp6-toast').allInnerTexts())
+    .toEqual(expect.arrayContaining([expect.stringContaining('Name existed')]));
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  expect(await page.content()).not.toContain('never-shown-991');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/manage-cameras-en-1440.png` });
+  await page.getByRole('button', { name: 'Delete Feed camera' }).click();
+  expect(await page.getByTestId('confirm-delete').innerText()).toContain('2 will be left');
+  await context.close();
+});
