@@ -23,6 +23,8 @@ export interface DispatcherOptions {
   timeZone: string;
   log: FastifyBaseLogger;
   now?: Clock;
+  /** Called on every round: sends the day's maintenance notices (server/devices). */
+  deviceNotices?: (now: Date) => Promise<number>;
 }
 
 interface Claimed {
@@ -82,7 +84,7 @@ export class NotificationDispatcher {
 
   /** Handles every notification due now; answers how many were sent. */
   async tick(): Promise<number> {
-    let sent = 0;
+    let sent = (await this.options.deviceNotices?.(this.now())) ?? 0;
     for (;;) {
       const now = this.now();
       const claimed = await this.database.query<Claimed>(

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
+import { DeviceNoticeSender } from '../devices/noticeSender';
 import type { ServerEvents } from '../events';
 import type { IngestPipeline } from '../ingest/pipeline';
 import { ackLinkMaker } from '../notify/ackLink';
@@ -61,10 +62,19 @@ export function wireAlarms(options: {
   );
   const { publicUrl, ackLinkHours } = options.channels;
   const heard = options.onNotification;
+  const sending = heard
+    ? { sms: counted(adapters.sms, heard), voice: counted(adapters.voice, heard) }
+    : adapters;
+  const { timeZone } = options;
+  const deviceNotices = new DeviceNoticeSender(database, {
+    adapters: sending,
+    timeZone,
+    locale: options.channels.locale,
+    log,
+  });
   const dispatcher = new NotificationDispatcher(database, {
-    adapters: heard
-      ? { sms: counted(adapters.sms, heard), voice: counted(adapters.voice, heard) }
-      : adapters,
+    adapters: sending,
+    deviceNotices: (now) => deviceNotices.send(now),
     group,
     linkOf: publicUrl ? ackLinkMaker(database, publicUrl, ackLinkHours) : undefined,
     timeZone: options.timeZone,

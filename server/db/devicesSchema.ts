@@ -103,6 +103,21 @@ export const telemetryExtraHourly = pgTable(
   (t) => [primaryKey({ columns: [t.houseId, t.code, t.bucket] })],
 );
 
+/** Extra parameters by day of the installation's time zone (stored as its midnight). */
+export const telemetryExtraDaily = pgTable(
+  'telemetry_extra_daily',
+  {
+    houseId: integer('house_id').notNull(),
+    code: text('code').notNull(),
+    bucket: at('bucket').notNull(),
+    min: real('min').notNull(),
+    max: real('max').notNull(),
+    sum: doublePrecision('sum').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.houseId, t.code, t.bucket] })],
+);
+
 /**
  * How long each controller port of a house has run, counted from the on/off states of the
  * gateway's readings: the time from one reading to the next counts when the first said "on".
@@ -183,4 +198,22 @@ export const cameras = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('cameras_org_name_uniq').on(t.orgId, t.name)],
+);
+
+/**
+ * Each maintenance notice sent to an alarm phone entry, one a day per plan and entry: the
+ * primary key is the claim, so several processes never send the same day's notice twice.
+ */
+export const deviceNoticeSends = pgTable(
+  'device_notice_sends',
+  {
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => maintenancePlans.id, { onDelete: 'cascade' }),
+    phoneId: integer('phone_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    at: at('at').notNull(),
+    ok: boolean('ok').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.planId, t.phoneId, t.day] })],
 );

@@ -1,4 +1,14 @@
-import type { Query } from '../db/client';
+import type { Database, Query } from '../db/client';
+import { MAX_TREND_POINTS, type TrendGranularity } from '../../src/contract/overview';
+import { Refusal } from '../refusal';
+
+/** A trend's bucket widths, as the catalogue's trends count them (a month as 30 days). */
+const TREND_BUCKET_MS: Record<TrendGranularity, number> = {
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+  month: 30 * 86_400_000,
+};
 import type { Reading } from '../ingest/types';
 
 /**
@@ -37,4 +47,88 @@ export async function writeExtras(query: Query, readings: readonly Reading[]): P
     }
   }
   if (houses.length > 0) await query(INSERT_EXTRA, [houses, codes, times, values]);
+}
+
+/**
+ * The days of `houses`/`days` (local midnights) recomputed from their hourly rows: called by
+ * the daily rollup with the days it rolls for catalogue metrics, so both stay in step.
+ */
+export async function rollExtraDays(
+  query: Query,
+  houseIds: number[],
+  days: Date[],
+  timeZone: string,
+): Promise<void> {
+  await query(
+    `insert into telemetry_extra_daily as x (house_id, code, bucket, min, max, sum, n)
+     select d.house_id, h.code, d.day, min(h.min), max(h.max), sum(h.sum), sum(h.n)
+     from unnest($1::int[], $2::timestamptz[]) as d(house_id, day)
+     join telemetry_extra_hourly h on h.house_id = d.house_id and h.bucket >= d.day
+       and h.bucket < ((d.day at time zone $3) + interval '1 day') at time zone $3
+     group by d.house_id, h.code, d.day
+     on conflict (house_id, code, bucket) do update set min = excluded.min, max = excluded.max,
+       sum = excluded.sum, n = excluded.n`,
+    [houseIds, days, timeZone],
+  );
+}
+
+/** Whether `code` is an extra parameter of a device in any of the houses. */
+export async function isExtraOf(
+  database: Database,
+  houseIds: number[],
+  code: string,
+): Promise<boolean> {
+  const rows = await database.query(
+    `select 1 from terminal_devices where house_id = any($1::int[])
+     and extras @> jsonb_build_array(jsonb_build_object('code', $2::text)) limit 1`,
+    [houseIds, code],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * An extra parameter's mean per bucket for several houses, in the shape of the catalogue's
+ * trends: minutes from the raw rows, hours and days from their rollups, months from days.
+ */
+export async function readExtraTrends(
+  database: Database,
+  q: { houseIds: number[]; code: string; from: number; to: number; granularity: TrendGranularity },
+  timeZone: string,
+) {
+  const points = Math.ceil((q.to - q.from) / TREND_BUCKET_MS[q.granularity]);
+  if (points > MAX_TREND_POINTS)
+    throw new Refusal('unprocessable', 'trend.tooManyPoints', { points, max: MAX_TREND_POINTS });
+  const params: unknown[] = [q.houseIds, q.code, new Date(q.from), new Date(q.to)];
+  const window = `house_id = any($1::int[]) and code = $2`;
+  const sql = {
+    minute: `select house_id, date_trunc('minute', ts) as t, avg(value) as v from telemetry_extra
+             where ${window} and ts >= $3 and ts < $4 group by 1, 2`,
+    hour: `select house_id, bucket as t, sum / nullif(n, 0) as v from telemetry_extra_hourly
+           where ${window} and bucket >= $3 and bucket < $4`,
+    day: `select house_id, bucket as t, sum / nullif(n, 0) as v from telemetry_extra_daily
+          where ${window} and bucket >= $3 and bucket < $4`,
+    month: `select house_id, (date_trunc('month', bucket at time zone $5) at time zone $5) as t,
+              sum(sum) / nullif(sum(n), 0) as v
+            from telemetry_extra_daily where ${window} and bucket >= $3 and bucket < $4 group by 1, 2`,
+  }[q.granularity];
+  if (q.granularity === 'month') params.push(timeZone);
+  const rows = await database.query<{ house_id: number; t: Date | string; v: number | null }>(
+    `select house_id, t, v::float8 as v from (${sql}) b order by house_id, t`,
+    params,
+  );
+  return q.houseIds.map((houseId) => {
+    const mine = rows.filter((r) => r.house_id === houseId);
+    return {
+      houseId,
+      granularity: q.granularity,
+      times: mine.map((r) => new Date(r.t).getTime()),
+      series: {
+        [q.code]: {
+          avg: mine.map((r) => (r.v === null ? null : Math.round(Number(r.v) * 1000) / 1000)),
+          min: [],
+          max: [],
+        },
+      },
+    };
+  });
 }

@@ -3,6 +3,7 @@ import type { CompareAlign, Comparison } from '../../src/contract/houses';
 import type { TrendGranularity } from '../../src/contract/overview';
 import { canSeeHouse, type Scope } from '../auth/scope';
 import type { Database } from '../db/client';
+import { isExtraOf, readExtraTrends } from '../devices/extraStore';
 import { Refusal } from '../refusal';
 import { alignByAge } from './alignByAge';
 import { readTrends } from './readTrend';
@@ -35,10 +36,12 @@ export async function compareHouses(
   input: CompareInput,
   timeZone: string,
 ): Promise<Comparison> {
-  if (!METRIC_BY_KEY.has(input.metric))
-    throw new Refusal('invalid', 'trend.unknownMetric', { metric: input.metric });
   const ids = [...new Set(input.houseIds)];
   if (ids.some((id) => !canSeeHouse(scope, id))) throw new Refusal('notFound', 'http.notFound');
+  // A terminal device's extra parameter compares like a catalogue metric.
+  const extra = !METRIC_BY_KEY.has(input.metric) && (await isExtraOf(database, ids, input.metric));
+  if (!METRIC_BY_KEY.has(input.metric) && !extra)
+    throw new Refusal('invalid', 'trend.unknownMetric', { metric: input.metric });
   const names = await database.query<HouseNameRow>(
     `select h.id, h.name as house_name, f.name as farm_name
      from houses h join farms f on f.id = h.farm_id where h.id = any($1::int[])`,
@@ -47,18 +50,20 @@ export async function compareHouses(
   if (names.length !== ids.length) throw new Refusal('notFound', 'http.notFound');
   const byId = new Map(names.map((n) => [n.id, n]));
   // One statement for every house, averages only: the chart and its export show nothing else.
-  const trends = await readTrends(
-    database,
-    {
-      houseIds: ids,
-      metrics: [input.metric],
-      from: input.from,
-      to: input.to,
-      granularity: input.granularity,
-      parts: ['avg'],
-    },
-    timeZone,
-  );
+  const trends = extra
+    ? await readExtraTrends(database, { ...input, houseIds: ids, code: input.metric }, timeZone)
+    : await readTrends(
+        database,
+        {
+          houseIds: ids,
+          metrics: [input.metric],
+          from: input.from,
+          to: input.to,
+          granularity: input.granularity,
+          parts: ['avg'],
+        },
+        timeZone,
+      );
   const houses: Comparison['houses'] = trends.map((trend) => {
     const name = byId.get(trend.houseId)!;
     return {

@@ -17,6 +17,9 @@ const CSP = [
   // 'self' covers this host's ws: and wss: too; "ws: wss:" let a script talk to any host.
   "connect-src 'self'",
   "worker-src 'self' blob:",
+  // Camera live view: hls.js feeds the video element a blob: Media Source; the stream itself
+  // comes through Roost (/api/camera/play), so connect-src stays this site only.
+  "media-src 'self' blob:",
   "frame-ancestors 'self'",
   "object-src 'none'",
   "base-uri 'self'",

@@ -1,5 +1,6 @@
 import { METRIC_KEYS } from '../../src/contract/metrics';
 import type { Database } from '../db/client';
+import { rollExtraDays } from '../devices/extraStore';
 
 /** Dirty hours taken per statement: bounds one transaction's work on the shared thread. */
 const DIRTY_PER_PASS = 1_000;
@@ -49,6 +50,12 @@ export async function rollUp(database: Database, timeZone: string): Promise<numb
       ]);
       if (marked.length > 0) {
         await query(ROLL_DAYS, [marked.map((d) => d.house_id), marked.map((d) => d.day), timeZone]);
+        await rollExtraDays(
+          query,
+          marked.map((d) => d.house_id),
+          marked.map((d) => d.day),
+          timeZone,
+        );
       }
       return { days: marked.length, taken: marked[0]?.taken ?? 0 };
     });

@@ -55,6 +55,12 @@ interface Envelope {
 export class ApiClient {
   constructor(private readonly host: ApiHost) {}
 
+  /** The session's headers, for requests a library makes itself (a video player's). */
+  authHeaders(): Record<string, string> {
+    const token = this.host.token();
+    return token ? { Authorization: `Bearer ${token}`, Locale: this.host.locale() } : {};
+  }
+
   get<T>(path: string, options: RequestOptions<T> = {}): Promise<T> {
     return this.request('GET', path, options);
   }

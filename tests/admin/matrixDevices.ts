@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Fixtures, Role } from './matrixFixtures';
 import {
   ALL,
@@ -36,6 +38,35 @@ const plan = (f: Fixtures, houseId: number) =>
     [houseId],
   );
 
+const camera = (f: Fixtures, houseId: number) =>
+  insertId(
+    f,
+    `insert into cameras (org_id, house_id, name, code, vendor)
+     select f.org_id, h.id, $2, 'MK', 'dahua' from houses h join farms f on f.id = h.farm_id where h.id = $1`,
+    [houseId, name('MK')],
+  );
+
+/** A media gateway on this machine answering any playlist (started once, on first use). */
+let mediaUrl: Promise<string> | null = null;
+const mediaGateway = () =>
+  (mediaUrl ??= new Promise((resolve) => {
+    const server = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' }).end('#EXTM3U\n'),
+    );
+    server.unref();
+    server.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/cam/index.m3u8`),
+    );
+  }));
+const playable = async (f: Fixtures, houseId: number) => {
+  const id = await camera(f, houseId);
+  await f.make.query('update cameras set stream_url = $2 where id = $1', [
+    id,
+    await mediaGateway(),
+  ]);
+  return id;
+};
+
 const concentratorBody = (houseId: number) => ({
   houseId,
   type: 'controller',
@@ -43,6 +74,13 @@ const concentratorBody = (houseId: number) => ({
   name: 'Matrix',
 });
 const deviceBody = (houseId: number) => ({ houseId, name: 'Matrix', code: name('D'), type: 'fan' });
+const cameraBody = (houseId: number) => ({
+  houseId,
+  name: name('K'),
+  code: 'K1',
+  vendor: 'hikvision',
+  password: 'matrix-secret',
+});
 const planBody = (houseId: number) => ({
   houseId,
   type: 'regular',
@@ -104,11 +142,12 @@ function crud(
   ];
 }
 
-/** Concentrators, terminal devices and maintenance: every role, inside its houses only. */
+/** Concentrators, terminal devices, maintenance and cameras: every role, inside its houses only. */
 export const DEVICE_ENDPOINTS: Endpoint[] = [
   ...crud('concentrator', concentrator, concentratorBody),
   ...crud('terminal', device, deviceBody),
   ...crud('maintenance', plan, planBody),
+  ...crud('camera', camera, cameraBody),
   {
     method: 'POST',
     path: '/maintenance/complete',
@@ -128,6 +167,22 @@ export const DEVICE_ENDPOINTS: Endpoint[] = [
     roles: ALL,
     inside: per((f) => ({ url: `/maintenance/history?houseId=${f.house.wf1}` }), ALL),
     outside: outside((_f, houseId) => ({ url: `/maintenance/history?houseId=${houseId}` })),
+  },
+];
+
+/** A camera's live stream, relayed: every role, the cameras of its houses only. */
+export const CAMERA_PLAY_ENDPOINTS: Endpoint[] = [
+  {
+    method: 'GET',
+    path: '/camera/play/:id/*',
+    roles: ALL,
+    inside: per(
+      async (f) => ({ url: `/camera/play/${await playable(f, f.house.wf1)}/index.m3u8` }),
+      ALL,
+    ),
+    outside: outside(async (f, houseId) => ({
+      url: `/camera/play/${await playable(f, houseId)}/index.m3u8`,
+    })),
   },
 ];
 

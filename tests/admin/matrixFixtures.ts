@@ -216,6 +216,7 @@ const TABLES = [
   'maintenance_plans',
   'maintenance_history',
   'upgrade_files',
+  'cameras',
 ] as const;
 
 /** Every row of every table an admin endpoint may touch, to prove a refusal changed nothing. */

@@ -9,6 +9,7 @@ import {
   DEVICE_ENDPOINTS,
   DEVICE_EXTRA_ENDPOINTS,
   DEVICE_SUMMARY_ENDPOINTS,
+  CAMERA_PLAY_ENDPOINTS,
 } from './matrixDevices';
 import {
   ADMIN,
@@ -311,6 +312,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...DEVICE_SUMMARY_ENDPOINTS,
   ...DEVICE_EXTRA_ENDPOINTS,
   ...UPGRADE_ENDPOINTS,
+  ...CAMERA_PLAY_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log
   {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtraTrend, Terminal } from '../../src/contract/devices';
+import { rollUp } from '../../server/ingest/rollup';
+import type { Comparison } from '../../src/contract/houses';
 import { testDatabaseTargets } from '../helpers/databases';
 import { createTestApp, type TestApp } from '../helpers/testApp';
 import { caller, houseNamed, terminal } from './helpers';
@@ -64,5 +66,60 @@ describe.each(testDatabaseTargets())('extra parameters through ingest on $name',
     const dust = trend.data.series.find((s) => s.code === 'dust');
     expect(dust).toMatchObject({ name: 'Dust', unit: 'mg/m³', deviceName: 'Dust sensor' });
     expect(dust!.points.map((p) => p.v)).toEqual([12.5, 14.5]);
+  });
+
+  it('an extra parameter is rolled up by day and offered in House Compared and its export like a catalogue metric', async () => {
+    const farm = caller(t, await t.signIn('farm'));
+    const a = await houseNamed(t, 'Weifang Broiler Farm', 'House 2');
+    const b = await houseNamed(t, 'Weifang Broiler Farm', 'House 3');
+    for (const h of [a, b])
+      expect((await farm('POST', '/terminal/create', terminal(h.houseId))).status).toBe(200);
+    // Two hours of yesterday (local day), dust at 10 and 20 in house a, 4 in house b.
+    const tz = t.config.timeZone;
+    const day = new Date(Date.now() - 86_400_000);
+    const hourA = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 4);
+    for (const [h, ts, dust] of [
+      [a, hourA + 60_000, 10],
+      [a, hourA + 3_600_000 + 60_000, 20],
+      [b, hourA + 120_000, 4],
+    ] as const) {
+      const r = await t.ingest.submitTelemetry(h.networkId, { ts, metrics: { dust } });
+      expect(r.status).toBe('stored');
+    }
+    await t.ingest.drain();
+    await rollUp(t.database, tz);
+    const [daily] = await t.database.query<{ n: number; sum: number }>(
+      `select n, sum::float8 as sum from telemetry_extra_daily where house_id = $1 and code = 'dust'`,
+      [a.houseId],
+    );
+    expect(daily).toEqual({ n: 2, sum: 30 });
+
+    const window = `from=${hourA - 86_400_000}&to=${hourA + 86_400_000}`;
+    const ids = `houseIds=${a.houseId},${b.houseId}&metric=dust`;
+    const hourly = await farm<Comparison>(
+      'GET',
+      `/houses/compare?${ids}&${window}&granularity=hour`,
+    );
+    expect(hourly.status).toBe(200);
+    expect(hourly.data.houses.map((h) => h.values)).toEqual([[10, 20], [4]]);
+    const byDay = await farm<Comparison>('GET', `/houses/compare?${ids}&${window}&granularity=day`);
+    expect(byDay.data.houses.map((h) => h.values)).toEqual([[15], [4]]);
+
+    const token = await t.signIn('farm');
+    const csv = await t.app.inject({
+      url: `/api/houses/compare/export?${ids}&${window}&granularity=hour&format=csv`,
+      headers: { authorization: token, locale: 'en' },
+    });
+    expect(csv.statusCode).toBe(200);
+    const lines = csv.body.trim().split(/\r?\n/);
+    expect(lines[0]).toContain('House 2');
+    expect(lines.slice(1).map((l) => l.split(',').slice(1).join(','))).toEqual(['10,4', '20,']);
+
+    // A code no device of these houses has is still refused.
+    const unknown = await farm(
+      'GET',
+      `/houses/compare?houseIds=${a.houseId}&metric=nope&${window}&granularity=hour`,
+    );
+    expect(unknown.status).toBe(400);
   });
 });

@@ -1,7 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../http/context';
 import { deviceContext } from '../access';
+import { secretBoxFrom } from '../secrets';
 import { countRunTime } from '../runtime';
+import { cameraPlayRoutes } from './cameraPlay';
+import { cameraRoutes } from './cameras';
 import { concentratorRoutes } from './concentrators';
 import { extraRoutes } from './extras';
 import { maintenanceRoutes, type Clock } from './maintenance';
@@ -27,6 +30,11 @@ export function deviceRoutesWith(clock: Clock): (ctx: AppContext) => FastifyPlug
     await app.register(maintenanceRoutes(dc, ctx.config.timeZone, clock));
     await app.register(summaryRoutes(dc, ctx.config.timeZone, clock));
     await app.register(extraRoutes(dc));
+    // Camera credentials are sealed with ROOST_SECRET_KEY or a key file in DATA_DIR.
+    const box = secretBoxFrom(process.env, ctx.config.dataDir);
+    const mediaUrl = process.env.ROOST_MEDIA_URL || null;
+    await app.register(cameraRoutes(dc, box, mediaUrl));
+    await app.register(cameraPlayRoutes(dc, mediaUrl));
   };
 }
 

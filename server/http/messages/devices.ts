@@ -6,6 +6,19 @@ export const DEVICES_MESSAGES = {
   'devices.deleted': { en: 'Deleted.', zh: '删除成功。' },
   'devices.completed': { en: 'Maintenance recorded.', zh: '维护已记录。' },
   'devices.notFound': { en: 'There is no such device or plan.', zh: '设备或计划不存在。' },
+  'devices.noStream': {
+    en: 'This camera has no stream address, and no media gateway is set.',
+    zh: '该摄像头没有视频流地址，也未配置媒体网关。',
+  },
+  'devices.streamUnreachable': {
+    en: "The camera's media gateway does not answer.",
+    zh: '摄像头的媒体网关无响应。',
+  },
+  'devices.badStreamFile': { en: 'There is no such stream file.', zh: '视频流文件名无效。' },
+  'devices.badStreamUrl': {
+    en: 'A stream address starts with http:// or https://.',
+    zh: '视频流地址须以 http:// 或 https:// 开头。',
+  },
   'devices.codeTaken': {
     en: 'This house already has one with this code.',
     zh: '该栏舍已存在此编码。',

@@ -18,6 +18,7 @@ import { ArrowKeyTabs } from '../ArrowKeyTabs';
 import { ScrollRegion } from '../ScrollRegion';
 import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
+import { CamerasPanel } from './CamerasPanel';
 import { CompleteDialog } from './CompleteDialog';
 import { ConcentratorDialog } from './ConcentratorDialog';
 import { PlanDialog } from './PlanDialog';
@@ -341,6 +342,11 @@ export const HouseDevices = observer(function HouseDevices({ house }: { house: H
           { id: 'concentrators', title: t('devices.tabs.concentrators'), panel: concentratorTable },
           { id: 'plans', title: t('devices.tabs.plans'), panel: planTable },
           { id: 'history', title: t('devices.tabs.history'), panel: historyTable },
+          {
+            id: 'cameras',
+            title: t('devices.tabs.cameras'),
+            panel: <CamerasPanel houseId={houseId} operate={operate} />,
+          },
         ]}
       />
       {cEdit && (

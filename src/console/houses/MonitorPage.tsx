@@ -15,6 +15,7 @@ import { useExport } from './useExport';
 import { useStores } from '../useStores';
 import { RemindersPanel } from '../reminders/RemindersPanel';
 import { ExtraMetricsCard } from '../devices/ExtraMetricsCard';
+import { MonitorCameras } from '../devices/MonitorCameras';
 import { AlarmsCard } from './monitor/AlarmsCard';
 import { DevicesCard, FlockCard, GatewayCard, SensorsCard } from './monitor/MonitorSections';
 
@@ -170,6 +171,7 @@ export const MonitorPage = observer(function MonitorPage() {
         <div className="roost-monitor">
           <SensorsCard house={house} />
           <ExtraMetricsCard house={house} />
+          <MonitorCameras houseId={house.houseId} />
           <AlarmsCard house={house} />
           <DevicesCard house={house} />
           <FlockCard house={house} />

@@ -2,6 +2,8 @@ import { Button, Classes } from '@blueprintjs/core';
 import { GlobeIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
+import type { ApiClient } from '../../api/client';
+import { CameraGrid } from '../cameras/CameraGrid';
 import { STATE_HEX } from './constants';
 import { houseState, type FarmView, type WallHouseInput } from './wallModel';
 import { type WallStore } from './WallStore';
@@ -16,6 +18,8 @@ export interface DrillPanelProps {
   store: WallStore;
   /** Opens the console's monitor of a house; absent on a read-only wall (a kiosk link). */
   onOpenHouse?: (houseId: number) => void;
+  /** Shows the farm's house cameras (a signed-in wall; a kiosk link has no camera access). */
+  cameraApi?: ApiClient;
 }
 
 function Dot({ color }: { color: string }) {
@@ -95,7 +99,11 @@ const HouseRow = observer(function HouseRow({
 });
 
 /** The drill-down beside the map: an area's farms, then a farm's houses with live values. */
-export const DrillPanel = observer(function DrillPanel({ store, onOpenHouse }: DrillPanelProps) {
+export const DrillPanel = observer(function DrillPanel({
+  store,
+  onOpenHouse,
+  cameraApi,
+}: DrillPanelProps) {
   const { t } = useTranslation();
   if (store.selectedRegion === null && store.selectedFarmId === null) return null;
   const farm = store.views.find((f) => f.farmId === store.selectedFarmId);
@@ -122,6 +130,7 @@ export const DrillPanel = observer(function DrillPanel({ store, onOpenHouse }: D
               <HouseRow key={house.houseId} house={house} onOpen={onOpenHouse} />
             ))}
           </ul>
+          {cameraApi && <CameraGrid api={cameraApi} houseIds={houses.map((h) => h.houseId)} />}
         </>
       ) : (
         <>

@@ -73,7 +73,11 @@ export const WallScreen = observer(function WallScreen({
       <main className="roost-wall__center">
         <WallMap store={store} />
         <StaleBanner store={store} />
-        <DrillPanel store={store} onOpenHouse={onOpenHouse} />
+        <DrillPanel
+          store={store}
+          onOpenHouse={onOpenHouse}
+          cameraApi={onOpenHouse ? sources.api : undefined}
+        />
         <MapLegendList store={store} />
       </main>
       <aside className="roost-wall__right">

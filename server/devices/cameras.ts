@@ -1,0 +1,54 @@
+import type { Camera, CameraVendor } from '../../src/contract/cameras';
+import type { Scope } from '../auth/scope';
+import type { Database } from '../db/client';
+import { houseScopeWhere } from './access';
+
+interface CameraRow {
+  id: number;
+  houseId: number;
+  houseName: string;
+  name: string;
+  code: string;
+  channel: number;
+  vendor: CameraVendor;
+  streamUrl: string;
+  hasUserName: boolean;
+  hasPassword: boolean;
+  hasVerifyCode: boolean;
+}
+
+/**
+ * What the console plays: the camera's own address, else the installation's media gateway
+ * (ROOST_MEDIA_URL, e.g. a MediaMTX `http://nvr:8888`) with the camera's code as its path.
+ */
+export function playUrlOf(camera: { streamUrl: string; code: string }, mediaUrl: string | null) {
+  if (camera.streamUrl) return camera.streamUrl;
+  if (!mediaUrl) return null;
+  return `${mediaUrl.replace(/\/+$/, '')}/${encodeURIComponent(camera.code)}/index.m3u8`;
+}
+
+/** Cameras of the houses in scope; the credentials only as "set or not". */
+export async function readCameras(
+  database: Database,
+  scope: Scope,
+  filter: { id?: number; houseId?: number; search?: string },
+  mediaUrl: string | null,
+): Promise<Camera[]> {
+  const params: unknown[] = [];
+  const where = [houseScopeWhere(scope, params, 'c.house_id')];
+  if (filter.id !== undefined) where.push(`c.id = $${params.push(filter.id)}`);
+  if (filter.houseId !== undefined) where.push(`c.house_id = $${params.push(filter.houseId)}`);
+  if (filter.search)
+    where.push(
+      `(c.name ilike $${params.push(`%${filter.search}%`)} or c.code ilike $${params.length})`,
+    );
+  const rows = await database.query<CameraRow>(
+    `select c.id, c.house_id as "houseId", h.name as "houseName", c.name, c.code, c.channel,
+       c.vendor, c.stream_url as "streamUrl", c.user_name_secret <> '' as "hasUserName",
+       c.password_secret <> '' as "hasPassword", c.verify_code_secret <> '' as "hasVerifyCode"
+     from cameras c join houses h on h.id = c.house_id
+     where ${where.join(' and ')} order by h.name, c.name, c.id`,
+    params,
+  );
+  return rows.map((r) => ({ ...r, playUrl: playUrlOf(r, mediaUrl) }));
+}

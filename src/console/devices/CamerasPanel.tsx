@@ -1,0 +1,224 @@
+import { useCallback, useEffect, useState } from 'react';
+import {
+  Alert,
+  Button,
+  ButtonGroup,
+  Classes,
+  FormGroup,
+  HTMLTable,
+  InputGroup,
+  Intent,
+} from '@blueprintjs/core';
+import { AddIcon, EditIcon, TrashIcon } from '@blueprintjs/icons';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import {
+  CAMERA_VENDORS,
+  cameraSchema,
+  type Camera,
+  type CameraInput,
+} from '../../contract/cameras';
+import { deletedSchema } from '../../contract/devices';
+import { NOTIFICATION_MS, showToast } from '../toaster';
+import { useStores } from '../useStores';
+import { Choice, DeviceDialog, useForm } from './DeviceDialog';
+
+const listSchema = z.object({ rows: z.array(cameraSchema) });
+
+function CameraDialog(props: {
+  houseId: number;
+  camera: Camera | null;
+  onSave(input: CameraInput & { id?: number }): Promise<boolean>;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const { camera } = props;
+  const [v, set] = useForm<CameraInput>(() => ({
+    houseId: props.houseId,
+    name: camera?.name ?? '',
+    code: camera?.code ?? '',
+    channel: camera?.channel ?? 1,
+    vendor: camera?.vendor ?? 'hikvision',
+    userName: '',
+    streamUrl: camera?.streamUrl ?? '',
+  }));
+  // Secrets are never sent back: an edit shows empty fields that keep the stored value.
+  const field = (key: 'name' | 'code' | 'userName' | 'streamUrl' | 'password' | 'verifyCode') => (
+    <FormGroup
+      label={t(`devices.field.${key}`)}
+      helperText={
+        camera && (key === 'password' || key === 'verifyCode' || key === 'userName')
+          ? t('devices.field.keepSecret')
+          : undefined
+      }
+    >
+      <InputGroup
+        type={key === 'password' ? 'password' : 'text'}
+        value={String(v[key] ?? '')}
+        data-testid={`camera-${key}`}
+        autoComplete={key === 'password' ? 'new-password' : 'off'}
+        onValueChange={(x) => set({ [key]: x })}
+      />
+    </FormGroup>
+  );
+  return (
+    <DeviceDialog
+      title={t(camera ? 'devices.action.edit' : 'devices.action.add')}
+      onSave={() => props.onSave(camera ? { ...v, id: camera.id } : v)}
+      onClose={props.onClose}
+      saveTestId="camera-save"
+    >
+      {field('name')}
+      {field('code')}
+      <Choice
+        label={t('devices.field.vendor')}
+        value={v.vendor}
+        choices={CAMERA_VENDORS}
+        text={(x) => t(`devices.camera.vendor.${x}`)}
+        onChange={(vendor) => set({ vendor })}
+      />
+      <FormGroup label={t('devices.field.channel')}>
+        <InputGroup
+          inputMode="numeric"
+          value={String(v.channel ?? '')}
+          onValueChange={(x) => set({ channel: Number(x) || 1 })}
+        />
+      </FormGroup>
+      {field('userName')}
+      {field('password')}
+      {v.vendor === 'hikvision' && field('verifyCode')}
+      {field('streamUrl')}
+    </DeviceDialog>
+  );
+}
+
+/** The cameras tab of a house: list, create, edit, delete with the count left. */
+export function CamerasPanel({ houseId, operate }: { houseId: number; operate: boolean }) {
+  const { t } = useTranslation();
+  const { api } = useStores();
+  const [rows, setRows] = useState<Camera[] | null>(null);
+  const [editing, setEditing] = useState<Camera | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Camera | null>(null);
+  const load = useCallback(
+    () =>
+      api
+        .get('/camera/list', { query: { houseId }, schema: listSchema })
+        .then((r) => setRows(r.rows))
+        .catch(() => undefined),
+    [api, houseId],
+  );
+  useEffect(() => void load(), [load]);
+  const save = async (input: CameraInput & { id?: number }) => {
+    try {
+      if (input.id) await api.put('/camera/update', { body: input, schema: cameraSchema });
+      else await api.post('/camera/create', { body: input, schema: cameraSchema });
+    } catch {
+      return false;
+    }
+    showToast({ message: t('devices.saved'), intent: Intent.SUCCESS, timeoutMs: NOTIFICATION_MS });
+    await load();
+    return true;
+  };
+  const remove = async (camera: Camera) => {
+    setDeleting(null);
+    try {
+      const r = await api.delete('/camera/delete', {
+        body: { id: camera.id },
+        schema: deletedSchema,
+      });
+      showToast({
+        message: t('devices.deleted', { remaining: r.remaining }),
+        intent: Intent.SUCCESS,
+        timeoutMs: NOTIFICATION_MS,
+      });
+    } catch {
+      return;
+    }
+    await load();
+  };
+  const yes = (set: boolean) => t(set ? 'devices.camera.set' : 'devices.camera.notSet');
+  return (
+    <div data-testid="camera-panel">
+      {operate && (
+        <Button
+          className="roost-devices__add"
+          icon={<AddIcon />}
+          text={t('devices.action.add')}
+          data-testid="camera-add"
+          onClick={() => setEditing('new')}
+        />
+      )}
+      <HTMLTable compact striped className="roost-devices__table">
+        <thead>
+          <tr>
+            {['name', 'code', 'vendor', 'channel', 'credentials', 'streamUrl', 'actions'].map(
+              (k) => (
+                <th key={k}>{t(`devices.field.${k}` as 'devices.field.name')}</th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {(rows === null || rows.length === 0) && (
+            <tr>
+              <td colSpan={7} className={Classes.TEXT_MUTED}>
+                {t(rows === null ? 'devices.loading' : 'devices.empty')}
+              </td>
+            </tr>
+          )}
+          {rows?.map((c) => (
+            <tr key={c.id} data-testid="camera-row">
+              <td>{c.name}</td>
+              <td>{c.code}</td>
+              <td>{t(`devices.camera.vendor.${c.vendor}`)}</td>
+              <td>{c.channel}</td>
+              <td>{`${t('devices.field.password')}: ${yes(c.hasPassword)}`}</td>
+              <td className="roost-devices__url">{c.streamUrl || '—'}</td>
+              <td>
+                {operate && (
+                  <ButtonGroup variant="minimal">
+                    <Button
+                      icon={<EditIcon />}
+                      aria-label={`${t('devices.action.edit')} ${c.name}`}
+                      onClick={() => setEditing(c)}
+                    />
+                    <Button
+                      icon={<TrashIcon />}
+                      intent={Intent.DANGER}
+                      aria-label={`${t('devices.action.delete')} ${c.name}`}
+                      onClick={() => setDeleting(c)}
+                    />
+                  </ButtonGroup>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+      {editing && (
+        <CameraDialog
+          houseId={houseId}
+          camera={editing === 'new' ? null : editing}
+          onSave={save}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      <Alert
+        isOpen={deleting !== null}
+        intent={Intent.DANGER}
+        icon={<TrashIcon />}
+        confirmButtonText={t('devices.action.delete')}
+        cancelButtonText={t('devices.action.cancel')}
+        onConfirm={() => deleting && void remove(deleting)}
+        onCancel={() => setDeleting(null)}
+      >
+        <p data-testid="confirm-delete">
+          {t('devices.confirmDelete', {
+            name: deleting?.name ?? '',
+            remaining: Math.max(0, (rows?.length ?? 1) - 1),
+          })}
+        </p>
+      </Alert>
+    </div>
+  );
+}

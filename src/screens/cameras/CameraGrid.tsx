@@ -1,0 +1,140 @@
+import { useEffect, useRef, useState } from 'react';
+import { Card, Classes, H5 } from '@blueprintjs/core';
+import Hls from 'hls.js';
+import { useTranslation } from 'react-i18next';
+import { API_BASE, type ApiClient } from '../../api/client';
+import { cameraSchema, type Camera } from '../../contract/cameras';
+import { z } from 'zod';
+import './cameras.css';
+
+/** A stream that has not shown a frame in this long is "No video" (the reason says why). */
+export const NO_VIDEO_MS = 6_000;
+
+type Reason = 'noAddress' | 'unreachable' | 'timeout' | 'unsupported';
+type TileState = { kind: 'loading' } | { kind: 'playing' } | { kind: 'noVideo'; reason: Reason };
+
+const listSchema = z.object({ rows: z.array(cameraSchema) });
+
+/** The camera's playlist, relayed through Roost (the only host the console may talk to). */
+function playPath(camera: Camera): string | null {
+  if (!camera.playUrl) return null;
+  const file = new URL(camera.playUrl).pathname.split('/').pop() || 'index.m3u8';
+  return `${API_BASE}/camera/play/${camera.id}/${file}`;
+}
+
+function CameraTile({ camera, api }: { camera: Camera; api: ApiClient }) {
+  const { t } = useTranslation();
+  const video = useRef<HTMLVideoElement>(null);
+  const [played, setState] = useState<TileState>({ kind: 'loading' });
+  const src = playPath(camera);
+  // What is known before trying: no address at all, or a browser without Media Source.
+  const known: Reason | null = !src ? 'noAddress' : Hls.isSupported() ? null : 'unsupported';
+  const state: TileState = known ? { kind: 'noVideo', reason: known } : played;
+  useEffect(() => {
+    const element = video.current;
+    if (!element || !src || known) return;
+    let playing = false;
+    const fail = (reason: Reason) => {
+      if (playing) return;
+      setState({ kind: 'noVideo', reason });
+      hls.destroy();
+    };
+    const headers = api.authHeaders();
+    const hls = new Hls({
+      xhrSetup: (xhr) => {
+        for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+      },
+      manifestLoadingMaxRetry: 0,
+      liveDurationInfinity: true,
+    });
+    const timer = setTimeout(() => fail('timeout'), NO_VIDEO_MS);
+    const onTime = () => {
+      if (element.currentTime > 0 && !playing) {
+        playing = true;
+        clearTimeout(timer);
+        setState({ kind: 'playing' });
+      }
+    };
+    element.addEventListener('timeupdate', onTime);
+    hls.on(Hls.Events.ERROR, (_event, data) => {
+      if (data.fatal) fail(data.type === Hls.ErrorTypes.NETWORK_ERROR ? 'unreachable' : 'timeout');
+    });
+    hls.on(Hls.Events.MANIFEST_PARSED, () => {
+      void element.play().catch(() => undefined);
+    });
+    hls.loadSource(src);
+    hls.attachMedia(element);
+    return () => {
+      clearTimeout(timer);
+      element.removeEventListener('timeupdate', onTime);
+      hls.destroy();
+    };
+  }, [api, src, known]);
+  return (
+    <figure
+      className="roost-camera"
+      data-testid="camera-tile"
+      data-camera-id={camera.id}
+      data-state={state.kind}
+    >
+      <video
+        ref={video}
+        className="roost-camera__video"
+        muted
+        playsInline
+        data-testid="camera-video"
+      />
+      {state.kind !== 'playing' && (
+        <div className="roost-camera__cover" data-testid="camera-cover">
+          {state.kind === 'loading' ? (
+            <span className={Classes.TEXT_MUTED}>{t('devices.camera.connecting')}</span>
+          ) : (
+            <>
+              <strong>{t('devices.camera.noVideo')}</strong>
+              <span className={Classes.TEXT_MUTED} data-testid="camera-reason">
+                {t(`devices.camera.reason.${state.reason}`)}
+              </span>
+            </>
+          )}
+        </div>
+      )}
+      <figcaption className="roost-camera__name">
+        {camera.name}
+        <span className={Classes.TEXT_MUTED}>{` · ${camera.houseName}`}</span>
+      </figcaption>
+    </figure>
+  );
+}
+
+/**
+ * The live view of a house's cameras (or several houses'), played with hls.js from the media
+ * gateway through Roost. Nothing shows where no camera is set up.
+ */
+export function CameraGrid({ api, houseIds }: { api: ApiClient; houseIds: readonly number[] }) {
+  const { t } = useTranslation();
+  const [cameras, setCameras] = useState<Camera[]>([]);
+  const key = houseIds.join(',');
+  useEffect(() => {
+    let cancelled = false;
+    const wanted = new Set(key.split(',').map(Number));
+    const query = wanted.size === 1 ? { houseId: [...wanted][0] } : undefined;
+    api
+      .get('/camera/list', { query, schema: listSchema, quiet: () => true })
+      .then((r) => !cancelled && setCameras(r.rows.filter((c) => wanted.has(c.houseId))))
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [api, key]);
+  if (cameras.length === 0) return null;
+  return (
+    <Card className="roost-monitor__wide roost-cameras" data-testid="camera-grid">
+      <H5>{t('devices.camera.title')}</H5>
+      <div className="roost-cameras__grid">
+        {cameras.map((c) => (
+          <CameraTile key={c.id} camera={c} api={api} />
+        ))}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,154 @@
+import { execFile } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
+import { freePort } from '../helpers/processes';
+import { launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
+
+let server: TestServer;
+let browser: Browser;
+let media: Server;
+let streamDir: string;
+let houseId = 0;
+const SHOTS = process.env.SHOTS_DIR;
+
+/**
+ * A short HLS test stream made by Debian's ffmpeg now (a test pattern with a running clock),
+ * served by a plain HTTP server like a farm's media gateway would.
+ */
+async function makeStream(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'roost-hls-'));
+  await promisify(execFile)('ffmpeg', [
+    ...['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=25', '-t', '30'],
+    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'ultrafast', '-g', '25'],
+    ...['-f', 'hls', '-hls_time', '1', '-hls_list_size', '0', '-hls_playlist_type', 'vod'],
+    path.join(dir, 'index.m3u8'),
+  ]);
+  return dir;
+}
+
+beforeAll(async () => {
+  streamDir = await makeStream();
+  media = createServer((req, res) => {
+    const name = path.basename(new URL(req.url ?? '/', 'http://x').pathname);
+    const type = name.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t';
+    const stream = createReadStream(path.join(streamDir, name));
+    stream.on('error', () => res.writeHead(404).end());
+    stream.once('open', () => res.writeHead(200, { 'content-type': type }));
+    stream.pipe(res);
+  });
+  await new Promise<void>((r) => media.listen(0, '127.0.0.1', () => r()));
+  [server, browser] = await Promise.all([startServer({ ROOST_SIMULATOR: 'off' }), launchBrowser()]);
+  const [row] = await server.roost.database.query<{ id: number }>(
+    `select h.id from houses h join farms f on f.id = h.farm_id
+     where f.name = 'Weifang Broiler Farm' and h.name = 'House 1'`,
+  );
+  houseId = row!.id;
+  const login = await fetch(`${server.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'farm', password: DEMO_PASSWORD, codeId: '', code: 'x' }),
+  });
+  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  const port = (media.address() as AddressInfo).port;
+  const dead = await freePort();
+  for (const [name, code, streamUrl] of [
+    ['Gate camera', 'GATE', `http://127.0.0.1:${port}/gate/index.m3u8`],
+    ['Dead camera', 'DEAD', `http://127.0.0.1:${dead}/dead/index.m3u8`],
+  ] as const) {
+    const res = await fetch(`${server.url}/api/camera/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        houseId,
+        name,
+        code,
+        vendor: 'hikvision',
+        userName: 'admin',
+        password: 'cam-secret-1',
+        streamUrl,
+      }),
+    });
+    expect(res.status).toBe(200);
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await new Promise<void>((r) => (media ? media.close(() => r()) : r()));
+  if (streamDir) await rm(streamDir, { recursive: true, force: true });
+});
+
+const tile = (page: Page, name: string) =>
+  page.getByTestId('camera-tile').filter({ hasText: name });
+
+it('the house monitor plays a camera stream (video time advances) and shows "No video" with the reason for a dead address', async () => {
+  const { page, context } = await openSignedIn(browser, server.url, 'farm');
+  await page.goto(`${server.url}/shack/status/monitor?houseId=${houseId}`);
+  const live = tile(page, 'Gate camera');
+  await expect.poll(() => live.getAttribute('data-state'), { timeout: 30_000 }).toBe('playing');
+  const video = live.getByTestId('camera-video');
+  const timeOf = () => video.evaluate((v: HTMLVideoElement) => v.currentTime);
+  const first = await timeOf();
+  await expect.poll(timeOf, { timeout: 15_000 }).toBeGreaterThan(first + 1);
+
+  const dead = tile(page, 'Dead camera');
+  await expect.poll(() => dead.getAttribute('data-state'), { timeout: 10_000 }).toBe('noVideo');
+  await expect.poll(() => dead.textContent()).toContain('No video');
+  await expect
+    .poll(() => dead.getByTestId('camera-reason').textContent())
+    .toBe('The media gateway does not answer');
+  if (SHOTS)
+    await page.getByTestId('camera-grid').screenshot({ path: `${SHOTS}/monitor-en-1440.png` });
+  await context.close();
+});
+
+it('in Chinese on a phone: 无视频 for the dead address, the live one plays', async () => {
+  const { page, context } = await openSignedIn(browser, server.url, 'farm', {
+    language: 'zh',
+    viewport: { width: 390, height: 844 },
+  });
+  await page.goto(`${server.url}/shack/status/monitor?houseId=${houseId}`);
+  const dead = tile(page, 'Dead camera');
+  await expect.poll(() => dead.getAttribute('data-state'), { timeout: 10_000 }).toBe('noVideo');
+  await expect.poll(() => dead.textContent()).toContain('无视频');
+  await expect
+    .poll(() => tile(page, 'Gate camera').getAttribute('data-state'), { timeout: 30_000 })
+    .toBe('playing');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/monitor-zh-390.png`, fullPage: true });
+  await context.close();
+});
+
+it('Shack Manage: a camera is added in the house Cameras tab, a second one with the same name is refused with "Name existed", the password never shows, delete says how many are left', async () => {
+  const { page, context } = await openSignedIn(browser, server.url, 'farm');
+  await page.goto(`${server.url}/shack/manage`);
+  await page.getByTestId(`manage-open-${houseId}`).click();
+  await page.getByRole('tab', { name: 'Cameras' }).click();
+  await expect.poll(() => page.getByTestId('camera-row').count()).toBe(2);
+  const add = async (name: string) => {
+    await page.getByTestId('camera-add').click();
+    await page.getByTestId('camera-name').fill(name);
+    await page.getByTestId('camera-code').fill('C9');
+    await page.getByTestId('camera-password').fill('never-shown-991');
+    await page.getByTestId('camera-save').click();
+  };
+  await add('Feed camera');
+  await expect.poll(() => page.getByTestId('camera-row').count()).toBe(3);
+  await add('Feed camera');
+  await expect
+    .poll(() => page.locator('.bp6-toast').allInnerTexts())
+    .toEqual(expect.arrayContaining([expect.stringContaining('Name existed')]));
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  expect(await page.content()).not.toContain('never-shown-991');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/manage-cameras-en-1440.png` });
+  await page.getByRole('button', { name: 'Delete Feed camera' }).click();
+  expect(await page.getByTestId('confirm-delete').innerText()).toContain('2 will be left');
+  await context.close();
+});
