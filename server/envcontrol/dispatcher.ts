@@ -18,6 +18,15 @@ export type GatewayPublish = (topic: string, payload: string) => Promise<void>;
 export const RESEND_AFTER_MS = 15_000;
 /** Expiry and resends are checked this often: a command's expiry shows within a second. */
 const SWEEP_INTERVAL_MS = 1_000;
+/** At most this many acknowledgements in one transaction. */
+const ACK_BATCH = 500;
+
+interface PendingAck {
+  gateway: GatewayInfo;
+  ack: z.infer<typeof configAckSchema>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
 
 export const configAckSchema = z.object({
   id: z.string().min(1).max(64),
@@ -52,6 +61,8 @@ export class CommandDispatcher {
   private timer: NodeJS.Timeout | null = null;
   private sweeping: Promise<void> | null = null;
   private readonly resendAfterMs: number;
+  private pendingAcks: PendingAck[] = [];
+  private ackFlush: Promise<void> | null = null;
 
   constructor(private readonly options: DispatcherOptions) {
     this.resendAfterMs = options.resendAfterMs ?? RESEND_AFTER_MS;
@@ -85,6 +96,7 @@ export class CommandDispatcher {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.sweeping;
+    await this.ackFlush;
   }
 
   /** A gateway's answer (config/ack, config/report …); false when the payload was refused. */
@@ -112,39 +124,84 @@ export class CommandDispatcher {
     return true;
   }
 
-  private async acknowledged(
-    gateway: GatewayInfo,
-    ack: z.infer<typeof configAckSchema>,
-  ): Promise<void> {
+  /**
+   * Acknowledgements are written in batches: those that arrive while a batch is being written
+   * wait for the next one, so 500 gateways answering at once cost a few transactions, not 500.
+   * Each caller still waits until its own acknowledgement is stored.
+   */
+  private acknowledged(gateway: GatewayInfo, ack: z.infer<typeof configAckSchema>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pendingAcks.push({ gateway, ack, resolve, reject });
+      this.flushAcks();
+    });
+  }
+
+  private flushAcks(): void {
+    if (this.ackFlush || this.pendingAcks.length === 0) return;
+    const batch = this.pendingAcks.splice(0, ACK_BATCH);
+    this.ackFlush = this.writeAcks(batch)
+      .then(
+        () => batch.forEach((a) => a.resolve()),
+        (error: unknown) => batch.forEach((a) => a.reject(error)),
+      )
+      .finally(() => {
+        this.ackFlush = null;
+        this.flushAcks();
+      });
+  }
+
+  private async writeAcks(batch: readonly PendingAck[]): Promise<void> {
     const { database } = this.options;
+    // The first answer to an id wins; a repeat in the same batch is a duplicate.
+    const seen = new Set<string>();
+    const acks = batch.filter((a) => {
+      const key = `${a.gateway.gatewayId}:${a.ack.id}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
     const done = await database.transaction(async (query) => {
-      // Only this gateway's own command, and only once: a duplicate or a foreign id matches no row.
-      const [row] = await query<{ id: string; house_id: number; requested_by_name: string }>(
-        `update gateway_commands set state = $3, read_back = $4::jsonb, reason = $5, finished_at = now()
-         where id = $1 and gateway_id = $2 and state in ('queued', 'sent')
-         returning id, house_id, requested_by_name`,
+      // Only each gateway's own command, and only once: a duplicate or a foreign id matches no row.
+      const rows = await query<{
+        id: string;
+        house_id: number;
+        gateway_id: number;
+        requested_by_name: string;
+        state: string;
+        read_back: unknown;
+      }>(
+        `update gateway_commands c set state = a.status, read_back = a.vals::jsonb, reason = a.reason,
+           finished_at = now()
+         from unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[]) as a(id, gateway_id, status, vals, reason)
+         where c.id = a.id and c.gateway_id = a.gateway_id and c.state in ('queued', 'sent')
+         returning c.id, c.house_id, c.gateway_id, c.requested_by_name, c.state, c.read_back`,
         [
-          ack.id,
-          gateway.gatewayId,
-          ack.status,
-          ack.values ? JSON.stringify(ack.values) : null,
-          ack.status === 'rejected' ? (ack.reason ?? 'rejected') : null,
+          acks.map((a) => a.ack.id),
+          acks.map((a) => a.gateway.gatewayId),
+          acks.map((a) => a.ack.status),
+          acks.map((a) => (a.ack.values ? JSON.stringify(a.ack.values) : null)),
+          acks.map((a) => (a.ack.status === 'rejected' ? (a.ack.reason ?? 'rejected') : null)),
         ],
       );
-      if (!row) return null;
-      if (ack.status === 'applied' && ack.values)
+      // In gateway order, so two batches never lock gateway rows in opposite orders.
+      const applied = rows
+        .filter((r) => r.state === 'applied' && r.read_back !== null)
+        .sort((a, b) => Number(a.gateway_id) - Number(b.gateway_id));
+      for (const row of applied)
         await recordParams(query, {
-          gatewayId: gateway.gatewayId,
+          gatewayId: Number(row.gateway_id),
           houseId: Number(row.house_id),
-          values: ack.values,
+          values: (typeof row.read_back === 'string'
+            ? JSON.parse(row.read_back)
+            : row.read_back) as Record<string, number>,
           source: 'console',
           operatorName: row.requested_by_name,
           commandId: row.id,
           replace: false,
         });
-      return row.id;
+      return rows.map((r) => r.id);
     });
-    if (done) await this.changed([done]);
+    await this.changed(done);
   }
 
   private async reported(
@@ -166,25 +223,16 @@ export class CommandDispatcher {
     await this.dispatch(gateway.gatewayId, true);
   }
 
-  private async dispatchMany(gatewayIds: readonly number[], known: boolean): Promise<void> {
-    for (const id of gatewayIds) await this.dispatch(id, known);
-  }
-
   /**
-   * Sends the gateway's open commands. `online` says the caller knows the gateway is there
-   * (it just spoke); otherwise its last status decides, and an offline gateway's commands wait.
+   * Sends the open commands of these gateways. `online` says the caller knows they are there
+   * (they just spoke); otherwise their last status decides, and an offline gateway's commands
+   * wait. One read for all gateways, the messages published together, one write marking them
+   * sent: a change to 500 houses is a few queries, not 1,500.
    */
-  async dispatch(gatewayId: number, online: boolean): Promise<void> {
+  async dispatchMany(gatewayIds: readonly number[], online: boolean): Promise<void> {
     const publish = this.publish;
-    if (!publish) return;
+    if (!publish || gatewayIds.length === 0) return;
     const { database, log } = this.options;
-    if (!online) {
-      const [state] = await database.query<{ online: boolean }>(
-        'select online from house_state where gateway_id = $1',
-        [gatewayId],
-      );
-      if (!state?.online) return;
-    }
     const open = await database.query<{
       id: string;
       network_id: string;
@@ -194,34 +242,44 @@ export class CommandDispatcher {
     }>(
       `select c.id, g.network_id, c.params, c.expires_at, c.state from gateway_commands c
        join gateways g on g.id = c.gateway_id
-       where c.gateway_id = $1 and c.state in ('queued', 'sent') and c.expires_at > now()
+       ${online ? '' : 'join house_state s on s.gateway_id = c.gateway_id and s.online'}
+       where c.gateway_id = any($1::int[]) and c.state in ('queued', 'sent') and c.expires_at > now()
        order by c.created_at`,
-      [gatewayId],
+      [[...new Set(gatewayIds)]],
     );
-    const nowSent: string[] = [];
-    for (const command of open) {
-      const params = (
-        typeof command.params === 'string' ? JSON.parse(command.params) : command.params
-      ) as Record<string, number>;
-      const message = JSON.stringify({
-        id: command.id,
-        params,
-        expiresAt: new Date(command.expires_at).toISOString(),
-      });
-      try {
-        await publish(gatewayTopic(command.network_id, 'config/set'), message);
-      } catch (error) {
-        log.warn({ err: error, command: command.id }, 'sending a command failed');
-        continue;
-      }
-      const [row] = await database.query<{ was: string }>(
-        `update gateway_commands set state = 'sent', sent_at = now()
-         where id = $1 and state in ('queued', 'sent') returning $2::text as was`,
-        [command.id, command.state],
-      );
-      if (row && command.state === 'queued') nowSent.push(command.id);
-    }
-    await this.changed(nowSent);
+    if (open.length === 0) return;
+    const published = await Promise.all(
+      open.map(async (command) => {
+        const params = (
+          typeof command.params === 'string' ? JSON.parse(command.params) : command.params
+        ) as Record<string, number>;
+        const message = JSON.stringify({
+          id: command.id,
+          params,
+          expiresAt: new Date(command.expires_at).toISOString(),
+        });
+        try {
+          await publish(gatewayTopic(command.network_id, 'config/set'), message);
+          return command;
+        } catch (error) {
+          log.warn({ err: error, command: command.id }, 'sending a command failed');
+          return null;
+        }
+      }),
+    );
+    const sent = published.filter((c) => c !== null);
+    if (sent.length === 0) return;
+    const rows = await database.query<{ id: string }>(
+      `update gateway_commands set state = 'sent', sent_at = now()
+       where id = any($1::text[]) and state in ('queued', 'sent') returning id`,
+      [sent.map((c) => c.id)],
+    );
+    const wasQueued = new Set(sent.filter((c) => c.state === 'queued').map((c) => c.id));
+    await this.changed(rows.map((r) => r.id).filter((id) => wasQueued.has(id)));
+  }
+
+  async dispatch(gatewayId: number, online: boolean): Promise<void> {
+    await this.dispatchMany([gatewayId], online);
   }
 
   /** Expires commands past their time; sends again what was sent and not answered. */

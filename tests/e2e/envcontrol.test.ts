@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import { startSimulator, type RunningSimulator } from '../../server/simulator/simulator';
+import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
 import type { DemoGateway } from '../../server/demo/seed';
 import { freePort } from '../helpers/processes';
 import { LIVE_WAIT, launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
@@ -155,6 +156,44 @@ describe('House Setting', () => {
     await expect.poll(() => stateOfNewest(page), LIVE_WAIT).toBe('queued');
     sim.gateway(down.networkId)!.holdOffline(false);
     await context.close();
+  });
+
+  it('shows a command its gateway never answered as expired, with the reason, in en and zh', async () => {
+    const silent = gatewaysOf('Weifang Broiler Farm')[3]!;
+    const en = await openSignedIn(browser, server.url, 'admin');
+    const zh = await openSignedIn(browser, server.url, 'company', { language: 'zh' });
+    await Promise.all([openHouse(en.page, silent.houseId), openHouse(zh.page, silent.houseId)]);
+    // The controller stays silent: the command waits, then runs out of time.
+    sim.gateway(silent.networkId)!.holdOffline(true);
+    const login = await fetch(`${server.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: DEMO_PASSWORD, code: 'x' }),
+    });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    // The shortest expiry the API takes, so the test sees the end of the wait.
+    const sent = await fetch(`${server.url}/api/envcontrol/send`, {
+      method: 'POST',
+      headers: { authorization: token, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        houseIds: [silent.houseId],
+        params: { light_hours: 19 },
+        expiresInSeconds: 5,
+      }),
+    });
+    expect(sent.status).toBe(200);
+    for (const page of [en.page, zh.page])
+      await expect.poll(() => stateOfNewest(page), LIVE_WAIT).toBe('expired');
+    expect(await en.page.getByTestId('command-state').first().textContent()).toBe('Expired');
+    expect(await en.page.getByTestId('command-result').first().textContent()).toBe(
+      'No answer in time',
+    );
+    expect(await zh.page.getByTestId('command-state').first().textContent()).toBe('已过期');
+    await en.page.screenshot({ path: `${SHOTS}/expired-en-1440.png`, fullPage: true });
+    await zh.page.screenshot({ path: `${SHOTS}/expired-zh-1440.png`, fullPage: true });
+    sim.gateway(silent.networkId)!.holdOffline(false);
+    await en.context.close();
+    await zh.context.close();
   });
 
   it('shows parameters read-only to a user without remote configuration, in both sizes and languages', async () => {
