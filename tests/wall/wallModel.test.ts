@@ -43,6 +43,17 @@ const house = (houseId: number, farmId: number, online: boolean, alarms = 0): Wa
 });
 
 describe('wall model', () => {
+  it('pulses a farm whose alarm was raised since the farms were fetched, though its count is no higher than then', () => {
+    // Fetched with one acknowledged alarm; it cleared and a new one was raised: still one alarm.
+    const farms = [farm(1, { alarmCount: 1, unacknowledged: 0, worstState: 'alarm' }), farm(2)];
+    const houses = [house(1, 1, true, 1), house(2, 2, true)];
+    const region = (f: WallFarm) => f.provinceAdcode;
+    expect(farmViews(farms, houses, region)[0]?.pulsing).toBe(false);
+    expect(farmViews(farms, houses, region, new Set([1]))[0]?.pulsing).toBe(true);
+    // Raised, then cleared: nothing left to pulse for.
+    expect(farmViews(farms, [house(1, 1, true, 0)], region, new Set([1]))[0]?.pulsing).toBe(false);
+  });
+
   it('gives a farm its worst house state (alarm over offline over normal) and its region the worst farm', () => {
     const farms = [
       farm(1),

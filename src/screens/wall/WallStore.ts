@@ -1,7 +1,15 @@
-import { action, computed, makeObservable, observable, observableRef, reaction } from 'mobx';
+import {
+  action,
+  computed,
+  computedStruct,
+  makeObservable,
+  observable,
+  observableRef,
+  reaction,
+} from 'mobx';
 import { type ApiClient } from '../../api/client';
 import { alarmTodaySchema, type Alarm, type AlarmToday } from '../../contract/alarms';
-import { wallMapSchema, type WallFarm } from '../../contract/wall';
+import { WALL_STATES, wallMapSchema, type WallFarm, type WallState } from '../../contract/wall';
 import { type LiveStore } from '../../stores/LiveStore';
 import {
   GEO_FILES,
@@ -12,6 +20,8 @@ import {
 import {
   CLOCK_TICK_MS,
   IDLE_RESET_MS,
+  MAX_LISTED_FARMS,
+  MAX_PULSE_MARKERS,
   ACK_REFETCH_DELAY_MS,
   MAP_REFETCH_DEBOUNCE_MS,
   STALE_AFTER_MS,
@@ -45,6 +55,24 @@ export interface TickerEntry extends AlarmChange {
   at: number;
 }
 
+/** A pulsing farm's marker: only what drawing it needs. */
+export interface PulseMarker {
+  /** Its marker: kept while the farm pulses, then given to the next farm that starts. */
+  slot: number;
+  farmId: number;
+  longitude: number;
+  latitude: number;
+  houseCount: number;
+}
+
+/** A farm as the screen reader's list names it. */
+export interface ListedFarm {
+  farmId: number;
+  name: string;
+  state: WallState;
+  pulsing: boolean;
+}
+
 export type Regions = ChinaProvinceCollection | WorldCountryCollection;
 
 /** China's ISO numeric code: a farm with a province adcode is in China on the World map. */
@@ -72,11 +100,22 @@ export class WallStore {
   private nextTickerId = 1;
   private readonly disposers: (() => void)[] = [];
   private readonly regionOfFarm = new Map<number, string | null>();
+  /**
+   * Farms where a house raised an alarm since the farms were last fetched: that alarm is
+   * unacknowledged, so the farm pulses without fetching every farm again (at 10,000 farms the
+   * fetch and its validation cost more than a second's update).
+   */
+  private raisedSince: ReadonlySet<number> = new Set();
+  /** The marker slot of each pulsing farm (see pulseMarkers). */
+  private readonly pulseSlots = new Map<number, number>();
   /** Each province's city file, fetched once (34 at most). */
   private readonly cityFiles = new Map<string, Promise<ChinaCityCollection | null>>();
 
   constructor(private readonly sources: WallSources) {
-    makeObservable<WallStore, 'applyChanges'>(this, {
+    makeObservable<WallStore, 'applyChanges' | 'raisedSince'>(this, {
+      raisedSince: observableRef,
+      pulseMarkers: computedStruct,
+      listedFarms: computedStruct,
       mapType: observable,
       farms: observableRef,
       regions: observableRef,
@@ -102,7 +141,60 @@ export class WallStore {
   }
 
   get views(): FarmView[] {
-    return farmViews(this.farms, this.sources.houses.all, (farm) => this.regionOf(farm));
+    return farmViews(
+      this.farms,
+      this.sources.houses.all,
+      (farm) => this.regionOf(farm),
+      this.raisedSince,
+    );
+  }
+
+  /**
+   * The pulsing farms' markers (at most MAX_PULSE_MARKERS), each in a slot it keeps while it
+   * pulses; a farm that starts pulsing takes a free slot. Keyed by slot, a marker is moved, never
+   * mounted again, and compared by value the list renders only when a marker changes.
+   */
+  get pulseMarkers(): PulseMarker[] {
+    const wanted: Omit<PulseMarker, 'slot'>[] = [];
+    for (const f of this.views) {
+      if (wanted.length >= MAX_PULSE_MARKERS) break;
+      if (f.pulsing && f.longitude !== null && f.latitude !== null)
+        wanted.push({
+          farmId: f.farmId,
+          longitude: f.longitude,
+          latitude: f.latitude,
+          houseCount: f.houseCount,
+        });
+    }
+    const slots = this.pulseSlots;
+    const ids = new Set(wanted.map((m) => m.farmId));
+    for (const id of [...slots.keys()]) if (!ids.has(id)) slots.delete(id);
+    const used = new Set(slots.values());
+    let free = 0;
+    const markers = wanted.map((m) => {
+      let slot = slots.get(m.farmId);
+      if (slot === undefined) {
+        while (used.has(free)) free += 1;
+        slot = free;
+        used.add(slot);
+        slots.set(m.farmId, slot);
+      }
+      return { ...m, slot };
+    });
+    return markers.sort((a, b) => a.slot - b.slot);
+  }
+
+  /** The farms named in the screen reader's list: worst first, at most MAX_LISTED_FARMS. */
+  get listedFarms(): ListedFarm[] {
+    const listed: ListedFarm[] = [];
+    // One pass per state instead of sorting every farm each second; the same order.
+    for (const state of WALL_STATES)
+      for (const f of this.views) {
+        if (listed.length >= MAX_LISTED_FARMS) return listed;
+        if (f.worstState === state)
+          listed.push({ farmId: f.farmId, name: f.name, state, pulsing: f.pulsing });
+      }
+    return listed;
   }
 
   get regionStates() {
@@ -172,20 +264,21 @@ export class WallStore {
         { fireImmediately: true },
       ),
     );
-    // New alarm total: the farms' unacknowledged counts and today's causes changed too.
+    // New alarm total: today's causes changed. The farms are not fetched again: a raise marks its
+    // farm as pulsing (raisedSince), an acknowledgement fetches them below.
     let timer: ReturnType<typeof setTimeout> | null = null;
-    const refetch = (delayMs = MAP_REFETCH_DEBOUNCE_MS) => {
+    const refetch = (withFarms: boolean, delayMs = MAP_REFETCH_DEBOUNCE_MS) => {
       if (timer !== null) clearTimeout(timer);
       timer = setTimeout(() => {
         timer = null;
-        void this.loadFarms();
+        if (withFarms) void this.loadFarms();
         void this.loadToday();
       }, delayMs);
     };
     this.disposers.push(
       reaction(
         () => this.sources.houses.all.reduce((n, h) => n + h.live.alarm.count, 0),
-        () => refetch(),
+        () => refetch(false),
       ),
       () => {
         if (timer !== null) clearTimeout(timer);
@@ -204,7 +297,7 @@ export class WallStore {
             return acknowledged;
           },
           // Acknowledgements come one at a time, by hand: no burst to wait out.
-          () => refetch(ACK_REFETCH_DELAY_MS),
+          () => refetch(true, ACK_REFETCH_DELAY_MS),
         ),
       );
     // Back to live after an outage: everything may have changed meanwhile.
@@ -266,6 +359,8 @@ export class WallStore {
         this.regions = regions;
         this.mapType = map.mapType;
         this.farms = map.farms;
+        // The fetched unacknowledged counts include every raise seen until now.
+        this.raisedSince = new Set();
       })();
     } catch {
       // Retried on the next alarm change or reconnect; the stale banner tells the wall.
@@ -333,6 +428,9 @@ export class WallStore {
     const at = Date.now();
     const entries = changes.map((c) => ({ ...c, id: this.nextTickerId++, at }));
     this.ticker = [...entries.reverse(), ...this.ticker].slice(0, TICKER_MAX_ENTRIES);
-    for (const change of changes) if (change.kind === 'raised') this.sources.onRaised?.(change);
+    const raised = changes.filter((c) => c.kind === 'raised');
+    if (raised.length > 0)
+      this.raisedSince = new Set([...this.raisedSince, ...raised.map((c) => c.farmId)]);
+    for (const change of raised) this.sources.onRaised?.(change);
   }
 }

@@ -36,12 +36,13 @@ export interface FarmView extends WallFarm {
 /**
  * Farms with their live state: the houses the console keeps live override the server's
  * snapshot, so a delta turns a point at once. An alarm count above the snapshot's means a new,
- * unacknowledged alarm.
+ * unacknowledged alarm, and so is one raised since the snapshot (`raisedSince`).
  */
 export function farmViews(
   farms: readonly WallFarm[],
   houses: Iterable<WallHouseInput>,
   regionOf: (farm: WallFarm) => string | null,
+  raisedSince: ReadonlySet<number> = new Set(),
 ): FarmView[] {
   const live = new Map<number, { count: number; state: WallState; alarms: number }>();
   for (const house of houses) {
@@ -54,12 +55,21 @@ export function farmViews(
   return farms.map((farm) => {
     const now = live.get(farm.farmId);
     const alarmCount = now ? now.alarms : farm.alarmCount;
+    // Field by field, not a spread: this runs for every farm on every live update.
     return {
-      ...farm,
+      farmId: farm.farmId,
+      name: farm.name,
+      provinceAdcode: farm.provinceAdcode,
+      provinceName: farm.provinceName,
+      longitude: farm.longitude,
+      latitude: farm.latitude,
+      unacknowledged: farm.unacknowledged,
       houseCount: now ? now.count : farm.houseCount,
       worstState: now ? now.state : farm.worstState,
       alarmCount,
-      pulsing: alarmCount > 0 && (farm.unacknowledged > 0 || alarmCount > farm.alarmCount),
+      pulsing:
+        alarmCount > 0 &&
+        (farm.unacknowledged > 0 || alarmCount > farm.alarmCount || raisedSince.has(farm.farmId)),
       region: regionOf(farm),
     };
   });
