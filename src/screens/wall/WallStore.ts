@@ -9,7 +9,7 @@ import {
 } from 'mobx';
 import { type ApiClient } from '../../api/client';
 import { alarmTodaySchema, type Alarm, type AlarmToday } from '../../contract/alarms';
-import { WALL_STATES, wallMapSchema, type WallFarm, type WallState } from '../../contract/wall';
+import { wallMapSchema, type WallFarm } from '../../contract/wall';
 import { type LiveStore } from '../../stores/LiveStore';
 import {
   GEO_FILES,
@@ -33,6 +33,10 @@ import {
   countersOf,
   diffAlarms,
   farmViews,
+  pulseMarkersOf,
+  worstFarms,
+  type ListedFarm,
+  type PulseMarker,
   regionStates,
   type AlarmChange,
   type FarmView,
@@ -53,24 +57,6 @@ export interface WallSources {
 export interface TickerEntry extends AlarmChange {
   id: number;
   at: number;
-}
-
-/** A pulsing farm's marker: only what drawing it needs. */
-export interface PulseMarker {
-  /** Its marker: kept while the farm pulses, then given to the next farm that starts. */
-  slot: number;
-  farmId: number;
-  longitude: number;
-  latitude: number;
-  houseCount: number;
-}
-
-/** A farm as the screen reader's list names it. */
-export interface ListedFarm {
-  farmId: number;
-  name: string;
-  state: WallState;
-  pulsing: boolean;
 }
 
 export type Regions = ChinaProvinceCollection | WorldCountryCollection;
@@ -155,46 +141,12 @@ export class WallStore {
    * mounted again, and compared by value the list renders only when a marker changes.
    */
   get pulseMarkers(): PulseMarker[] {
-    const wanted: Omit<PulseMarker, 'slot'>[] = [];
-    for (const f of this.views) {
-      if (wanted.length >= MAX_PULSE_MARKERS) break;
-      if (f.pulsing && f.longitude !== null && f.latitude !== null)
-        wanted.push({
-          farmId: f.farmId,
-          longitude: f.longitude,
-          latitude: f.latitude,
-          houseCount: f.houseCount,
-        });
-    }
-    const slots = this.pulseSlots;
-    const ids = new Set(wanted.map((m) => m.farmId));
-    for (const id of [...slots.keys()]) if (!ids.has(id)) slots.delete(id);
-    const used = new Set(slots.values());
-    let free = 0;
-    const markers = wanted.map((m) => {
-      let slot = slots.get(m.farmId);
-      if (slot === undefined) {
-        while (used.has(free)) free += 1;
-        slot = free;
-        used.add(slot);
-        slots.set(m.farmId, slot);
-      }
-      return { ...m, slot };
-    });
-    return markers.sort((a, b) => a.slot - b.slot);
+    return pulseMarkersOf(this.views, this.pulseSlots, MAX_PULSE_MARKERS);
   }
 
   /** The farms named in the screen reader's list: worst first, at most MAX_LISTED_FARMS. */
   get listedFarms(): ListedFarm[] {
-    const listed: ListedFarm[] = [];
-    // One pass per state instead of sorting every farm each second; the same order.
-    for (const state of WALL_STATES)
-      for (const f of this.views) {
-        if (listed.length >= MAX_LISTED_FARMS) return listed;
-        if (f.worstState === state)
-          listed.push({ farmId: f.farmId, name: f.name, state, pulsing: f.pulsing });
-      }
-    return listed;
+    return worstFarms(this.views, MAX_LISTED_FARMS);
   }
 
   get regionStates() {
