@@ -29,6 +29,21 @@ export interface WallBenchResult {
   farms: number;
   minutes: number;
   frameMs: { p50: number; p95: number; max: number; frames: number };
+  /**
+   * Main-thread time per second (one update each second), from Chromium's Performance metrics:
+   * script (JS, our update and deck.gl/MapLibre's draw calls) apart from style and layout; the
+   * raster is SwiftShader's, in the GPU process, and not in these.
+   */
+  perUpdateMs: {
+    scriptP50: number;
+    scriptP95: number;
+    scriptMax: number;
+    styleLayoutP95: number;
+    taskP95: number;
+    samples: number;
+  };
+  /** Main-thread tasks over 50 ms during the sample (PerformanceObserver 'longtask'). */
+  longTasks: { count: number; maxMs: number; totalMs: number };
   /** Heap after the warm-up, after 5 minutes of updates (when the run is that long), at the end. */
   heapMb: {
     afterWarmUp: number;
@@ -70,6 +85,13 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
   let timer: NodeJS.Timeout | null = null;
   try {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    // Long tasks from the first paint on; the sample reads those after its start.
+    await page.addInitScript(`(() => {
+      const tasks = (window.__benchLongTasks = []);
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) tasks.push([e.startTime, e.duration]);
+      }).observe({ type: 'longtask', buffered: true });
+    })()`);
     await page.goto(`${roost.url}/login`);
     await page.locator('input[name="username"]').fill('admin');
     await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
@@ -140,8 +162,56 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
       writeFileSync(profileFile, JSON.stringify(profile));
     }
     const heapWarm = await heapMb();
-    const sample = (await frames(FRAME_SAMPLE_MS)).sort((a, b) => a - b);
+    const metricsNow = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const of = (name: string) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
+      return {
+        script: of('ScriptDuration'),
+        style: of('RecalcStyleDuration') + of('LayoutDuration'),
+        task: of('TaskDuration'),
+      };
+    };
+    // One update a second: the main thread's time in each second is one update's cost.
+    const perSecond = async (ms: number) => {
+      const out = { script: [] as number[], style: [] as number[], task: [] as number[] };
+      let before = await metricsNow();
+      let beforeAt = Date.now();
+      const end = beforeAt + ms;
+      while (Date.now() < end) {
+        await page.waitForTimeout(UPDATE_EVERY_MS);
+        const now = await metricsNow();
+        // A busy page answers late: a window of several seconds holds several updates.
+        const updates = Math.max(1, (Date.now() - beforeAt) / UPDATE_EVERY_MS);
+        out.script.push((now.script - before.script) / updates);
+        out.style.push((now.style - before.style) / updates);
+        out.task.push((now.task - before.task) / updates);
+        before = now;
+        beforeAt = Date.now();
+      }
+      for (const list of Object.values(out)) list.sort((a, b) => a - b);
+      return out;
+    };
+    const sampleStart = await page.evaluate<number>('performance.now()');
+    const [sample, seconds] = await Promise.all([
+      frames(FRAME_SAMPLE_MS).then((f) => f.sort((a, b) => a - b)),
+      perSecond(FRAME_SAMPLE_MS),
+    ]);
+    const longTasks = await page.evaluate<Array<[number, number]>>(
+      `window.__benchLongTasks.filter(([start]) => start >= ${sampleStart})`,
+    );
+    const perUpdateMs = {
+      scriptP50: pct(seconds.script, 0.5),
+      scriptP95: pct(seconds.script, 0.95),
+      scriptMax: Math.round((seconds.script.at(-1) ?? 0) * 10) / 10,
+      styleLayoutP95: pct(seconds.style, 0.95),
+      taskP95: pct(seconds.task, 0.95),
+      samples: seconds.script.length,
+    };
+    const longTaskMs = longTasks.map(([, d]) => d);
     console.log(`  frames: p50 ${pct(sample, 0.5)} ms, p95 ${pct(sample, 0.95)} ms`);
+    console.log(
+      `  per update: script p50 ${perUpdateMs.scriptP50} / p95 ${perUpdateMs.scriptP95} ms, long tasks ${longTasks.length} (max ${Math.round(Math.max(0, ...longTaskMs))} ms)`,
+    );
     let heap5: number | null = null;
     if (minutes >= HEAP_BASE_MINUTES) {
       await until(HEAP_BASE_MINUTES * 60_000);
@@ -159,6 +229,12 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
         p95: pct(sample, 0.95),
         max: Math.round((sample.at(-1) ?? 0) * 10) / 10,
         frames: sample.length,
+      },
+      perUpdateMs,
+      longTasks: {
+        count: longTasks.length,
+        maxMs: Math.round(Math.max(0, ...longTaskMs)),
+        totalMs: Math.round(longTaskMs.reduce((a, b) => a + b, 0)),
       },
       heapMb: {
         afterWarmUp: heapWarm,

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import type { IngestPipeline } from './pipeline';
-import { deleteOldRaw, rollUp } from './rollup';
+import { runRetention } from './retention';
+import { rollUp } from './rollup';
 import { sweepSilentGateways } from './status';
 
 /** Rollups trail ingestion by at most this; trends of the current hour are this fresh. */
@@ -28,7 +29,7 @@ export function startMaintenance(
     rollup: () => rollUp(database, options.timeZone),
     sweep: async () =>
       pipeline.announceStatus(await sweepSilentGateways(database, pipeline.hearingForSeconds())),
-    retention: () => deleteOldRaw(database, options.rawRetentionDays),
+    retention: () => runRetention(database, options.rawRetentionDays),
   };
   const busy = new Set<keyof typeof jobs>();
   const run = (name: keyof typeof jobs) => {

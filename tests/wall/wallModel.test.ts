@@ -6,6 +6,8 @@ import {
   countersOf,
   diffAlarms,
   farmViews,
+  pulseMarkersOf,
+  worstFarms,
   regionStates,
   type WallHouseInput,
 } from '../../src/screens/wall/wallModel';
@@ -43,6 +45,47 @@ const house = (houseId: number, farmId: number, online: boolean, alarms = 0): Wa
 });
 
 describe('wall model', () => {
+  it('keeps a pulsing farm in its marker slot while others start and stop, and gives a free slot to a new one', () => {
+    const region = (f: WallFarm) => f.provinceAdcode;
+    const views = (alarmed: number[]) =>
+      farmViews(
+        [1, 2, 3, 4].map((id) => farm(id, { unacknowledged: 1 })),
+        [1, 2, 3, 4].map((id) => house(id, id, true, alarmed.includes(id) ? 1 : 0)),
+        region,
+      );
+    const slots = new Map<number, number>();
+    const slotOf = (markers: { farmId: number; slot: number }[]) =>
+      Object.fromEntries(markers.map((m) => [m.farmId, m.slot]));
+    expect(slotOf(pulseMarkersOf(views([1, 2, 3]), slots, 10))).toEqual({ 1: 0, 2: 1, 3: 2 });
+    // Farm 1 stops, farm 4 starts: 2 and 3 keep their markers, 4 takes the one 1 left.
+    expect(slotOf(pulseMarkersOf(views([2, 3, 4]), slots, 10))).toEqual({ 2: 1, 3: 2, 4: 0 });
+    expect(pulseMarkersOf(views([1, 2, 3, 4]), slots, 2)).toHaveLength(2);
+    // The screen reader's list: alarm first, then offline, then normal, bounded.
+    const listed = worstFarms(
+      farmViews(
+        [farm(1), farm(2), farm(3)],
+        [house(1, 1, true), house(2, 2, false), house(3, 3, true, 1)],
+        region,
+      ),
+      2,
+    );
+    expect(listed.map((f) => [f.farmId, f.state])).toEqual([
+      [3, 'alarm'],
+      [2, 'offline'],
+    ]);
+  });
+
+  it('pulses a farm whose alarm was raised since the farms were fetched, though its count is no higher than then', () => {
+    // Fetched with one acknowledged alarm; it cleared and a new one was raised: still one alarm.
+    const farms = [farm(1, { alarmCount: 1, unacknowledged: 0, worstState: 'alarm' }), farm(2)];
+    const houses = [house(1, 1, true, 1), house(2, 2, true)];
+    const region = (f: WallFarm) => f.provinceAdcode;
+    expect(farmViews(farms, houses, region)[0]?.pulsing).toBe(false);
+    expect(farmViews(farms, houses, region, new Set([1]))[0]?.pulsing).toBe(true);
+    // Raised, then cleared: nothing left to pulse for.
+    expect(farmViews(farms, [house(1, 1, true, 0)], region, new Set([1]))[0]?.pulsing).toBe(false);
+  });
+
   it('gives a farm its worst house state (alarm over offline over normal) and its region the worst farm', () => {
     const farms = [
       farm(1),

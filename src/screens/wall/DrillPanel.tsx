@@ -148,32 +148,18 @@ export const DrillPanel = observer(function DrillPanel({
 });
 
 /**
- * The map's content as text is bounded: with 10,000 farms a full list would cost more to render
- * each second than the map itself; the gravest farms come first.
- */
-const MAX_LISTED_FARMS = 200;
-const GRAVITY = { alarm: 0, offline: 1, normal: 2 } as const;
-
-/**
  * The map's content as text, for screen readers and for tests: the gravest farms' and each
  * area's state, from the same computed values the layers draw.
  */
 export const MapLegendList = observer(function MapLegendList({ store }: { store: WallStore }) {
   const { t } = useTranslation();
-  const farms = [...store.views]
-    .sort((a, b) => GRAVITY[a.worstState] - GRAVITY[b.worstState])
-    .slice(0, MAX_LISTED_FARMS);
+  const farms = store.listedFarms;
   return (
     <div className="roost-wall__sr" data-testid="wall-states">
       <ul>
         {farms.map((f) => (
-          <li
-            key={f.farmId}
-            data-farm-id={f.farmId}
-            data-state={f.worstState}
-            data-pulsing={f.pulsing}
-          >
-            {f.name}: {t(`wall.state.${f.worstState}`)}
+          <li key={f.farmId} data-farm-id={f.farmId} data-state={f.state} data-pulsing={f.pulsing}>
+            {f.name}: {t(`wall.state.${f.state}`)}
           </li>
         ))}
       </ul>

@@ -1,4 +1,5 @@
 import { type PickingInfo } from '@deck.gl/core';
+import { type MapLibreOverlay } from '@deck.gl/maplibre';
 import { GeoJsonLayer, ScatterplotLayer } from '@deck.gl/layers';
 import { setWorkerUrl } from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
@@ -8,10 +9,11 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Map, Marker, type MapRef } from 'react-map-gl/maplibre';
 import type { Feature } from 'geojson';
-import { type WallFarm } from '../../contract/wall';
+import { type WallState } from '../../contract/wall';
 import { type AreaGeometry, type ChinaCityCollection, type LngLat } from '../geo/geoTypes';
-import { DESIGN_WIDTH_PX, POINT_BASE_PX, POINT_PER_SQRT_HOUSE_PX, STATE_RGB } from './constants';
+import { DESIGN_WIDTH_PX, STATE_RGB } from './constants';
 import { DeckOverlay } from './DeckOverlay';
+import { FarmPoints, radiusOf } from './farmPoints';
 import { wallMapStyle } from './mapStyle';
 import { boundsOf } from './wallModel';
 import { type WallStore } from './WallStore';
@@ -54,15 +56,21 @@ function cameraOf(map: { getCenter(): { lng: number; lat: number }; getZoom(): n
   return { longitude: lng, latitude: lat, zoom: map.getZoom() };
 }
 
-/**
- * Farms with an unacknowledged alarm pulse as DOM markers with a CSS animation: the compositor
- * draws it, so a pulse never re-renders the WebGL map. Beyond this many, the rest stay still.
- */
-const MAX_PULSE_MARKERS = 100;
+/** One style object: a new one each render would make the Marker set it again. */
+const PULSE_MARKER_STYLE = { pointerEvents: 'none' } as const;
 
-/** A farm's point radius in pixels: grows with its house count and with the wall's width. */
-function radiusOf(farm: Pick<WallFarm, 'houseCount'>, scale: number): number {
-  return (POINT_BASE_PX + POINT_PER_SQRT_HOUSE_PX * Math.sqrt(farm.houseCount)) * scale;
+interface SelectedPoint {
+  farmId: number;
+  position: LngLat;
+  radius: number;
+  state: WallState;
+}
+
+interface LiveLayerState {
+  states: Map<string, WallState>;
+  /** The region states as a string: the shading is recomputed only when it changes. */
+  statesKey: string;
+  selected: SelectedPoint | null;
 }
 
 const regionKey = (f: AreaFeature) => f.properties.adcode ?? f.properties.id ?? '';
@@ -75,41 +83,128 @@ export interface WallMapProps {
 /** The map: regions shaded by their worst farm, farms as points; picking drives the drill-down. */
 export const WallMap = observer(function WallMap({ store }: WallMapProps) {
   const mapRef = useRef<MapRef>(null);
+  const overlayRef = useRef<MapLibreOverlay | null>(null);
   const [loaded, setLoaded] = useState(false);
   const [rendered, setRendered] = useState(false);
   /** The camera after its last move, on the container for tests and diagnostics. */
   const [view, setView] = useState<Camera | null>(null);
   const [cities, setCities] = useState<ChinaCityCollection | null>(null);
-  const { regions, mapType, selectedRegion, selectedFarmId } = store;
+  // Only what changes by hand or on a refetch is read here: the live state of the farms never
+  // renders this component (see the reaction below).
+  const { regions, mapType, selectedRegion, selectedFarmId, farms } = store;
   const world = mapType === '2';
   const style = useMemo(() => (regions ? wallMapStyle(regions) : null), [regions]);
-  const views = store.views;
-  const states = store.regionStates;
   const scale = Math.max(0.5, window.innerWidth / DESIGN_WIDTH_PX);
-  // The points' data changes only when the farms do (a refetch); a live update changes their
-  // colour (and rarely their size), so deck.gl recomputes those attributes only, and only when a
-  // state really changed: at 10,000 farms a full rebuild each second costs more than the draw.
-  const farms = store.farms;
-  const placed = useMemo(
-    () => farms.filter((f) => f.longitude !== null && f.latitude !== null),
-    [farms],
-  );
-  // globalThis: `Map` here is react-map-gl's component.
-  const viewOf = useMemo(() => new globalThis.Map(views.map((v) => [v.farmId, v])), [views]);
-  const viewOfRef = useRef(viewOf);
-  viewOfRef.current = viewOf;
-  const pointsKey = useMemo(
-    () => views.map((v) => `${v.worstState[0]}${v.houseCount}`).join(''),
-    [views],
-  );
-  const regionsKey = useMemo(() => [...states].map(([k, v]) => `${k}${v[0]}`).join(), [states]);
-  const pulsing = useMemo(
-    () =>
-      views
-        .filter((f) => f.pulsing && f.longitude !== null && f.latitude !== null)
-        .slice(0, MAX_PULSE_MARKERS),
-    [views],
-  );
+  const points = useMemo(() => new FarmPoints(farms), [farms]);
+  /** The live part of the layers: region shading and the selected farm's state. */
+  const live = useRef<LiveLayerState>({
+    // globalThis: `Map` here is react-map-gl's component.
+    states: new globalThis.Map(),
+    statesKey: '',
+    selected: null,
+  });
+
+  const buildLayers = () => {
+    const { states, statesKey, selected } = live.current;
+    return [
+      new GeoJsonLayer<AreaFeature['properties']>({
+        id: 'regions',
+        data: regions as never,
+        pickable: true,
+        stroked: true,
+        filled: true,
+        lineWidthUnits: 'pixels',
+        getLineWidth: (f) => (regionKey(f as AreaFeature) === selectedRegion ? 3 : 1),
+        getLineColor: (f) =>
+          regionKey(f as AreaFeature) === selectedRegion
+            ? [120, 200, 255, 255]
+            : [60, 110, 160, 255],
+        getFillColor: (f) => {
+          const state = states.get(regionKey(f as AreaFeature));
+          return state ? [...STATE_RGB[state], REGION_ALPHA[state]] : [0, 0, 0, 0];
+        },
+        updateTriggers: {
+          getFillColor: [statesKey],
+          getLineWidth: [selectedRegion],
+          getLineColor: [selectedRegion],
+        },
+      }),
+      new GeoJsonLayer({
+        id: 'cities',
+        data: (cities ?? { type: 'FeatureCollection', features: [] }) as never,
+        visible: cities !== null,
+        stroked: true,
+        filled: false,
+        lineWidthUnits: 'pixels',
+        getLineWidth: 1,
+        getLineColor: [90, 150, 210, 160],
+      }),
+      // Binary attributes: a live update hands deck.gl new colour and radius arrays (uploaded as
+      // they are), never 10,000 accessor calls; positions keep their buffer.
+      new ScatterplotLayer({
+        id: 'farms',
+        data: points.data,
+        pickable: true,
+        radiusUnits: 'pixels',
+        stroked: true,
+        lineWidthUnits: 'pixels',
+        getLineWidth: scale,
+        getLineColor: [10, 20, 30, 255],
+        radiusScale: scale,
+      }),
+      // The selected farm drawn again on top, outlined: one point, so the 10,000 keep their
+      // attributes when the selection changes.
+      new ScatterplotLayer<SelectedPoint>({
+        id: 'farm-selected',
+        data: selected ? [selected] : [],
+        radiusUnits: 'pixels',
+        stroked: true,
+        lineWidthUnits: 'pixels',
+        getLineWidth: 3 * scale,
+        getLineColor: [255, 255, 255, 255],
+        getPosition: (f) => f.position,
+        getRadius: (f) => f.radius * scale,
+        getFillColor: (f) => STATE_RGB[f.state],
+        updateTriggers: { getRadius: [scale], getFillColor: [selected?.state] },
+      }),
+    ];
+  };
+  const buildRef = useRef(buildLayers);
+  buildRef.current = buildLayers;
+
+  // The per-second path: a live update writes the changed farms into the points' arrays and
+  // hands the overlay new layers, with no React render.
+  useEffect(() => {
+    const redraw = () => overlayRef.current?.setProps({ layers: buildRef.current() });
+    return reaction(
+      () => store.views,
+      (views) => {
+        const pointsChanged = points.update(views);
+        const states = store.regionStates;
+        const statesKey = [...states].map(([k, v]) => `${k}${v[0]}`).join();
+        const farm =
+          selectedFarmId === null ? null : views.find((f) => f.farmId === selectedFarmId);
+        const selected =
+          farm && farm.longitude !== null && farm.latitude !== null
+            ? {
+                farmId: farm.farmId,
+                position: [farm.longitude, farm.latitude] as LngLat,
+                radius: radiusOf(farm),
+                state: farm.worstState,
+              }
+            : null;
+        const before = live.current;
+        const selectedChanged =
+          before.selected?.farmId !== selected?.farmId ||
+          before.selected?.state !== selected?.state ||
+          before.selected?.radius !== selected?.radius ||
+          (before.selected === null) !== (selected === null);
+        live.current = { states, statesKey, selected };
+        if (pointsChanged || statesKey !== before.statesKey || selectedChanged) redraw();
+      },
+      { fireImmediately: true },
+    );
+  }, [store, points, selectedFarmId]);
 
   // Drill-down camera: fit the selected area, or the farm, or go back to the whole map. Only a
   // change of selection moves it, never a live update of the farms.
@@ -120,7 +215,7 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
       ([farmId, region, type]) => {
         const map = mapRef.current;
         if (!map) return;
-        const farm = untracked(() => store.views.find((f) => f.farmId === farmId));
+        const farm = untracked(() => store.farms.find((f) => f.farmId === farmId));
         const feature = (store.regions?.features as AreaFeature[] | undefined)?.find(
           (f) => regionKey(f) === region,
         );
@@ -154,67 +249,9 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
     };
   }, [store, world, selectedRegion]);
 
-  const layers = useMemo(
-    () => [
-      new GeoJsonLayer<AreaFeature['properties']>({
-        id: 'regions',
-        data: regions as never,
-        pickable: true,
-        stroked: true,
-        filled: true,
-        lineWidthUnits: 'pixels',
-        getLineWidth: (f) => (regionKey(f as AreaFeature) === selectedRegion ? 3 : 1),
-        getLineColor: (f) =>
-          regionKey(f as AreaFeature) === selectedRegion
-            ? [120, 200, 255, 255]
-            : [60, 110, 160, 255],
-        getFillColor: (f) => {
-          const state = states.get(regionKey(f as AreaFeature));
-          return state ? [...STATE_RGB[state], REGION_ALPHA[state]] : [0, 0, 0, 0];
-        },
-        updateTriggers: {
-          getFillColor: [regionsKey],
-          getLineWidth: [selectedRegion],
-          getLineColor: [selectedRegion],
-        },
-      }),
-      new GeoJsonLayer({
-        id: 'cities',
-        data: (cities ?? { type: 'FeatureCollection', features: [] }) as never,
-        visible: cities !== null,
-        stroked: true,
-        filled: false,
-        lineWidthUnits: 'pixels',
-        getLineWidth: 1,
-        getLineColor: [90, 150, 210, 160],
-      }),
-      new ScatterplotLayer<WallFarm>({
-        id: 'farms',
-        data: placed,
-        pickable: true,
-        radiusUnits: 'pixels',
-        stroked: true,
-        lineWidthUnits: 'pixels',
-        getLineWidth: (f) => (f.farmId === selectedFarmId ? 3 : 1) * scale,
-        getLineColor: (f) =>
-          f.farmId === selectedFarmId ? [255, 255, 255, 255] : [10, 20, 30, 255],
-        getPosition: (f) => [f.longitude ?? 0, f.latitude ?? 0],
-        getRadius: (f) => radiusOf(viewOfRef.current.get(f.farmId) ?? f, scale),
-        getFillColor: (f) => STATE_RGB[(viewOfRef.current.get(f.farmId) ?? f).worstState],
-        updateTriggers: {
-          getLineWidth: [selectedFarmId, scale],
-          getLineColor: [selectedFarmId],
-          getRadius: [scale, pointsKey],
-          getFillColor: [pointsKey],
-        },
-      }),
-    ],
-    [regions, regionsKey, states, selectedRegion, selectedFarmId, cities, placed, pointsKey, scale],
-  );
-
   const handleClick = (info: PickingInfo) => {
-    if (info.layer?.id === 'farms' && info.object)
-      store.selectFarm((info.object as WallFarm).farmId);
+    const farm = info.layer?.id === 'farms' ? points.farms[info.index] : undefined;
+    if (farm) store.selectFarm(farm.farmId);
     else if (info.layer?.id === 'regions' && info.object)
       store.selectRegion(regionKey(info.object as AreaFeature));
   };
@@ -244,25 +281,10 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
         }}
         onMoveEnd={(event) => setView(cameraOf(event.target))}
       >
-        {pulsing.map((farm) => (
-          <Marker
-            key={farm.farmId}
-            longitude={farm.longitude ?? 0}
-            latitude={farm.latitude ?? 0}
-            style={{ pointerEvents: 'none' }}
-          >
-            <span
-              className="roost-wall__pulse"
-              data-farm-id={farm.farmId}
-              style={{
-                width: `${2 * radiusOf(farm, scale)}px`,
-                height: `${2 * radiusOf(farm, scale)}px`,
-              }}
-            />
-          </Marker>
-        ))}
+        <PulseMarkers store={store} scale={scale} />
         <DeckOverlay
-          layers={layers}
+          overlayRef={overlayRef}
+          layers={buildLayers()}
           onClick={handleClick}
           onAfterRender={() => !rendered && setRendered(true)}
           getCursor={({ isHovering }) => (isHovering ? 'pointer' : 'default')}
@@ -270,4 +292,35 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
       </Map>
     </div>
   );
+});
+
+/**
+ * The pulsing farms as DOM markers with a CSS animation. Its own observer of a value-compared
+ * list: live updates that leave the pulsing farms as they were render nothing, and a marker
+ * stays mounted (its animation running) while its slot is in use.
+ */
+const PulseMarkers = observer(function PulseMarkers({
+  store,
+  scale,
+}: {
+  store: WallStore;
+  scale: number;
+}) {
+  return store.pulseMarkers.map((farm) => (
+    <Marker
+      key={farm.slot}
+      longitude={farm.longitude}
+      latitude={farm.latitude}
+      style={PULSE_MARKER_STYLE}
+    >
+      <span
+        className="roost-wall__pulse"
+        data-farm-id={farm.farmId}
+        style={{
+          width: `${2 * radiusOf(farm) * scale}px`,
+          height: `${2 * radiusOf(farm) * scale}px`,
+        }}
+      />
+    </Marker>
+  ));
 });

@@ -1,4 +1,12 @@
-import { action, computed, makeObservable, observable, observableRef, reaction } from 'mobx';
+import {
+  action,
+  computed,
+  computedStruct,
+  makeObservable,
+  observable,
+  observableRef,
+  reaction,
+} from 'mobx';
 import { type ApiClient } from '../../api/client';
 import { alarmTodaySchema, type Alarm, type AlarmToday } from '../../contract/alarms';
 import { wallMapSchema, type WallFarm } from '../../contract/wall';
@@ -12,6 +20,8 @@ import {
 import {
   CLOCK_TICK_MS,
   IDLE_RESET_MS,
+  MAX_LISTED_FARMS,
+  MAX_PULSE_MARKERS,
   ACK_REFETCH_DELAY_MS,
   MAP_REFETCH_DEBOUNCE_MS,
   STALE_AFTER_MS,
@@ -23,6 +33,10 @@ import {
   countersOf,
   diffAlarms,
   farmViews,
+  pulseMarkersOf,
+  worstFarms,
+  type ListedFarm,
+  type PulseMarker,
   regionStates,
   type AlarmChange,
   type FarmView,
@@ -72,11 +86,22 @@ export class WallStore {
   private nextTickerId = 1;
   private readonly disposers: (() => void)[] = [];
   private readonly regionOfFarm = new Map<number, string | null>();
+  /**
+   * Farms where a house raised an alarm since the farms were last fetched: that alarm is
+   * unacknowledged, so the farm pulses without fetching every farm again (at 10,000 farms the
+   * fetch and its validation cost more than a second's update).
+   */
+  private raisedSince: ReadonlySet<number> = new Set();
+  /** The marker slot of each pulsing farm (see pulseMarkers). */
+  private readonly pulseSlots = new Map<number, number>();
   /** Each province's city file, fetched once (34 at most). */
   private readonly cityFiles = new Map<string, Promise<ChinaCityCollection | null>>();
 
   constructor(private readonly sources: WallSources) {
-    makeObservable<WallStore, 'applyChanges'>(this, {
+    makeObservable<WallStore, 'applyChanges' | 'raisedSince'>(this, {
+      raisedSince: observableRef,
+      pulseMarkers: computedStruct,
+      listedFarms: computedStruct,
       mapType: observable,
       farms: observableRef,
       regions: observableRef,
@@ -102,7 +127,26 @@ export class WallStore {
   }
 
   get views(): FarmView[] {
-    return farmViews(this.farms, this.sources.houses.all, (farm) => this.regionOf(farm));
+    return farmViews(
+      this.farms,
+      this.sources.houses.all,
+      (farm) => this.regionOf(farm),
+      this.raisedSince,
+    );
+  }
+
+  /**
+   * The pulsing farms' markers (at most MAX_PULSE_MARKERS), each in a slot it keeps while it
+   * pulses; a farm that starts pulsing takes a free slot. Keyed by slot, a marker is moved, never
+   * mounted again, and compared by value the list renders only when a marker changes.
+   */
+  get pulseMarkers(): PulseMarker[] {
+    return pulseMarkersOf(this.views, this.pulseSlots, MAX_PULSE_MARKERS);
+  }
+
+  /** The farms named in the screen reader's list: worst first, at most MAX_LISTED_FARMS. */
+  get listedFarms(): ListedFarm[] {
+    return worstFarms(this.views, MAX_LISTED_FARMS);
   }
 
   get regionStates() {
@@ -172,20 +216,21 @@ export class WallStore {
         { fireImmediately: true },
       ),
     );
-    // New alarm total: the farms' unacknowledged counts and today's causes changed too.
+    // New alarm total: today's causes changed. The farms are not fetched again: a raise marks its
+    // farm as pulsing (raisedSince), an acknowledgement fetches them below.
     let timer: ReturnType<typeof setTimeout> | null = null;
-    const refetch = (delayMs = MAP_REFETCH_DEBOUNCE_MS) => {
+    const refetch = (withFarms: boolean, delayMs = MAP_REFETCH_DEBOUNCE_MS) => {
       if (timer !== null) clearTimeout(timer);
       timer = setTimeout(() => {
         timer = null;
-        void this.loadFarms();
+        if (withFarms) void this.loadFarms();
         void this.loadToday();
       }, delayMs);
     };
     this.disposers.push(
       reaction(
         () => this.sources.houses.all.reduce((n, h) => n + h.live.alarm.count, 0),
-        () => refetch(),
+        () => refetch(false),
       ),
       () => {
         if (timer !== null) clearTimeout(timer);
@@ -204,7 +249,7 @@ export class WallStore {
             return acknowledged;
           },
           // Acknowledgements come one at a time, by hand: no burst to wait out.
-          () => refetch(ACK_REFETCH_DELAY_MS),
+          () => refetch(true, ACK_REFETCH_DELAY_MS),
         ),
       );
     // Back to live after an outage: everything may have changed meanwhile.
@@ -266,6 +311,8 @@ export class WallStore {
         this.regions = regions;
         this.mapType = map.mapType;
         this.farms = map.farms;
+        // The fetched unacknowledged counts include every raise seen until now.
+        this.raisedSince = new Set();
       })();
     } catch {
       // Retried on the next alarm change or reconnect; the stale banner tells the wall.
@@ -333,6 +380,9 @@ export class WallStore {
     const at = Date.now();
     const entries = changes.map((c) => ({ ...c, id: this.nextTickerId++, at }));
     this.ticker = [...entries.reverse(), ...this.ticker].slice(0, TICKER_MAX_ENTRIES);
-    for (const change of changes) if (change.kind === 'raised') this.sources.onRaised?.(change);
+    const raised = changes.filter((c) => c.kind === 'raised');
+    if (raised.length > 0)
+      this.raisedSince = new Set([...this.raisedSince, ...raised.map((c) => c.farmId)]);
+    for (const change of raised) this.sources.onRaised?.(change);
   }
 }

@@ -34,3 +34,13 @@ export const POINT_BASE_PX = 7;
 export const POINT_PER_SQRT_HOUSE_PX = 3;
 /** Design width: sizes in pixels scale with the wall's width from here (4K doubles them). */
 export const DESIGN_WIDTH_PX = 1920;
+/**
+ * Farms with an unacknowledged alarm pulse as DOM markers with a CSS animation: the compositor
+ * draws it, so a pulse never re-renders the WebGL map. Beyond this many, the rest stay still.
+ */
+export const MAX_PULSE_MARKERS = 100;
+/**
+ * The map's content as text is bounded: with 10,000 farms a full list would cost more to render
+ * each second than the map itself; the gravest farms come first.
+ */
+export const MAX_LISTED_FARMS = 200;

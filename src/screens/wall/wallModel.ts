@@ -1,6 +1,6 @@
 import { type AlarmCause, type AlarmSeverity } from '../../contract/alarms';
 import { type HouseLive } from '../../contract/live';
-import { type WallFarm, type WallState } from '../../contract/wall';
+import { WALL_STATES, type WallFarm, type WallState } from '../../contract/wall';
 import { type AreaGeometry, type LngLat } from '../geo/geoTypes';
 
 /** What the wall needs of a house (the console's House satisfies it). */
@@ -36,12 +36,13 @@ export interface FarmView extends WallFarm {
 /**
  * Farms with their live state: the houses the console keeps live override the server's
  * snapshot, so a delta turns a point at once. An alarm count above the snapshot's means a new,
- * unacknowledged alarm.
+ * unacknowledged alarm, and so is one raised since the snapshot (`raisedSince`).
  */
 export function farmViews(
   farms: readonly WallFarm[],
   houses: Iterable<WallHouseInput>,
   regionOf: (farm: WallFarm) => string | null,
+  raisedSince: ReadonlySet<number> = new Set(),
 ): FarmView[] {
   const live = new Map<number, { count: number; state: WallState; alarms: number }>();
   for (const house of houses) {
@@ -54,12 +55,21 @@ export function farmViews(
   return farms.map((farm) => {
     const now = live.get(farm.farmId);
     const alarmCount = now ? now.alarms : farm.alarmCount;
+    // Field by field, not a spread: this runs for every farm on every live update.
     return {
-      ...farm,
+      farmId: farm.farmId,
+      name: farm.name,
+      provinceAdcode: farm.provinceAdcode,
+      provinceName: farm.provinceName,
+      longitude: farm.longitude,
+      latitude: farm.latitude,
+      unacknowledged: farm.unacknowledged,
       houseCount: now ? now.count : farm.houseCount,
       worstState: now ? now.state : farm.worstState,
       alarmCount,
-      pulsing: alarmCount > 0 && (farm.unacknowledged > 0 || alarmCount > farm.alarmCount),
+      pulsing:
+        alarmCount > 0 &&
+        (farm.unacknowledged > 0 || alarmCount > farm.alarmCount || raisedSince.has(farm.farmId)),
       region: regionOf(farm),
     };
   });
@@ -189,4 +199,73 @@ export function diffAlarms(
   }
   for (const id of [...seen.keys()]) if (!present.has(id)) seen.delete(id);
   return changes;
+}
+
+/** A pulsing farm's marker: only what drawing it needs. */
+export interface PulseMarker {
+  /** Its marker: kept while the farm pulses, then given to the next farm that starts. */
+  slot: number;
+  farmId: number;
+  longitude: number;
+  latitude: number;
+  houseCount: number;
+}
+
+/** A farm as the screen reader's list names it. */
+export interface ListedFarm {
+  farmId: number;
+  name: string;
+  state: WallState;
+  pulsing: boolean;
+}
+
+/**
+ * The pulsing farms' markers (at most `max`), each in a slot it keeps while it pulses; a farm
+ * that starts pulsing takes a free slot. `slots` (farm → slot) is updated in place. Keyed by
+ * slot, a marker is moved, never mounted again.
+ */
+export function pulseMarkersOf(
+  views: readonly FarmView[],
+  slots: Map<number, number>,
+  max: number,
+): PulseMarker[] {
+  const wanted: Omit<PulseMarker, 'slot'>[] = [];
+  for (const f of views) {
+    if (wanted.length >= max) break;
+    if (f.pulsing && f.longitude !== null && f.latitude !== null)
+      wanted.push({
+        farmId: f.farmId,
+        longitude: f.longitude,
+        latitude: f.latitude,
+        houseCount: f.houseCount,
+      });
+  }
+  const ids = new Set(wanted.map((m) => m.farmId));
+  for (const id of [...slots.keys()]) if (!ids.has(id)) slots.delete(id);
+  const used = new Set(slots.values());
+  let free = 0;
+  const markers = wanted.map((m) => {
+    let slot = slots.get(m.farmId);
+    if (slot === undefined) {
+      while (used.has(free)) free += 1;
+      slot = free;
+      used.add(slot);
+      slots.set(m.farmId, slot);
+    }
+    return { ...m, slot };
+  });
+  return markers.sort((a, b) => a.slot - b.slot);
+}
+
+/** The worst farms first (alarm, offline, normal; the views' order within), at most `max`. */
+export function worstFarms(views: readonly FarmView[], max: number): ListedFarm[] {
+  const listed: ListedFarm[] = [];
+  // One pass per state instead of sorting every farm each second; the same order.
+  for (const state of WALL_STATES)
+    for (const f of views) {
+      if (listed.length >= max) return listed;
+      if (f.worstState === state)
+        listed.push({ farmId: f.farmId, name: f.name, state, pulsing: f.pulsing });
+    }
+  return listed;
 }
