@@ -87,8 +87,8 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     titleKey: 'houseManage',
     icon: BuildIcon,
     component: lazyPage(
-      () => import('./devices/ShackManagePage'),
-      (m) => m.ShackManagePage,
+      () => import('./devices/HouseManagePage'),
+      (m) => m.HouseManagePage,
     ),
   },
   {

@@ -99,7 +99,7 @@ const HouseRow = observer(function HouseRow({
 });
 
 /** Shack Manage: the houses in scope with their gateway, flock, devices and maintenance; one house's devices. */
-export const ShackManagePage = observer(function ShackManagePage() {
+export const HouseManagePage = observer(function HouseManagePage() {
   const { houses } = useStores();
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
