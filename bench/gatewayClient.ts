@@ -20,14 +20,23 @@ export class BenchGateway {
     socket.on('error', (error) => this.fail(error));
   }
 
-  static async connect(port: number, username: string, password: string): Promise<BenchGateway> {
+  /**
+   * `keepAliveSeconds`: the broker drops a client silent for 1.5 times this; a bench that
+   * connects thousands of gateways before any of them publishes needs it longer than that wait.
+   */
+  static async connect(
+    port: number,
+    username: string,
+    password: string,
+    keepAliveSeconds = 60,
+  ): Promise<BenchGateway> {
     const socket = connect(port, '127.0.0.1');
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
       socket.once('error', reject);
     });
     const client = new BenchGateway(socket);
-    await client.signIn(username, password);
+    await client.signIn(username, password, keepAliveSeconds);
     return client;
   }
 
@@ -57,7 +66,7 @@ export class BenchGateway {
     this.socket.end(Buffer.from([0xe0, 0x00])); // DISCONNECT
   }
 
-  private signIn(username: string, password: string): Promise<void> {
+  private signIn(username: string, password: string, keepAliveSeconds: number): Promise<void> {
     const field = (text: string) => {
       const bytes = Buffer.from(text, 'utf8');
       const length = Buffer.alloc(2);
@@ -66,7 +75,8 @@ export class BenchGateway {
     };
     const body = Buffer.concat([
       field('MQTT'),
-      Buffer.from([4, 0xc2, 0, 60]), // level 4, user name + password + clean session, keep-alive 60 s
+      // level 4, user name + password + clean session, keep-alive
+      Buffer.from([4, 0xc2, keepAliveSeconds >> 8, keepAliveSeconds & 0xff]),
       field(`bench-${username}`),
       field(username),
       field(password),

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchAlarms } from './alarms';
 import { benchCommands } from './commands';
+import { benchScale } from './scale';
 import { benchDemoHistory } from './demoHistory';
 import { benchFoundation } from './foundation';
 import { benchFuzz } from './fuzz';
@@ -20,8 +21,8 @@ import { benchWall } from './wall';
  * parts run only when named, as they need `npm run build` and Chromium: `overview` (the
  * console's house grid with 5,000 houses), `transfer` (a first visit's bytes and a slow link)
  * and `wall` (the alarm wall, BENCH_WALL_MINUTES, default 30). `production` (the KPIs of 500
- * flocks over their whole lives) and `commands` (remote configuration with 1,000 gateways
- * connected) run only when named too, and so does `fuzz` (BENCH_FUZZ_REQUESTS generated requests
+ * flocks over their whole lives), `commands` (remote configuration with 1,000 gateways
+ * connected) and `scale` (20,000 houses on PostgreSQL, BENCH_SCALE_HOUSES) run only when named too, and so does `fuzz` (BENCH_FUZZ_REQUESTS generated requests
  * to every /api route, default 100,000).
  */
 const only = new Set(
@@ -144,6 +145,32 @@ async function main(): Promise<void> {
       `${c.roundTripMs.p50} / ${c.roundTripMs.p99} ms`,
     );
     row(`one change to ${c.fanOut.houses} houses: all applied`, `${c.fanOut.allAppliedMs} ms`);
+  }
+  if (only.has('scale')) {
+    console.log('One node on PostgreSQL: every house reporting a full reading every 10 s');
+    const sc = await benchScale();
+    results.scale = sc;
+    if (sc) {
+      row(
+        `${sc.houses} houses: acknowledged / offered readings a second`,
+        `${sc.acknowledgedPerSecond} / ${sc.offeredPerSecond}`,
+        'keep up (1.00)',
+        `${sc.keptUp.toFixed(2)} of offered`,
+      );
+      row('  PUBACK (after commit) p50 / p99', `${sc.pubackP50Ms} / ${sc.pubackP99Ms} ms`);
+      row(
+        '  reading over a limit → alarm count p50 / p99',
+        `${sc.alarmP50Ms} / ${sc.alarmP99Ms} ms`,
+      );
+      row(
+        '  GET overview / wall map / wall houses p50',
+        `${sc.overviewP50Ms} / ${sc.wallMapP50Ms} / ${sc.wallHousesP50Ms} ms`,
+      );
+      row(
+        '  server RSS; load average start → end',
+        `${sc.serverRssMiB} MiB; ${sc.loadAverage.join(' → ')}`,
+      );
+    } else row('scale', 'needs TEST_DATABASE_URL (PostgreSQL)');
   }
   if (only.has('fuzz')) {
     // Only when named: the long run of the CI fuzz, ~100,000 requests.

@@ -14,7 +14,13 @@ import { findSession } from './auth/sessions';
 import { houseRoutes } from './houses/routes';
 import { tokenOf, type AppContext } from './http/context';
 import { envelope, localeOf, sendError } from './http/envelope';
-import { ApiError, apiErrorOf, databaseUnavailable, inputRefusedByDatabase } from './http/errors';
+import {
+  ApiError,
+  apiErrorOf,
+  databaseBusy,
+  databaseUnavailable,
+  inputRefusedByDatabase,
+} from './http/errors';
 import { translate } from './http/messages';
 import { isSameSite } from './http/origin';
 import { registerConsole } from './http/staticConsole';
@@ -144,6 +150,11 @@ export async function buildApp(
     if (refused) return sendError(request, reply, refused);
     if (status >= 400 && status < 500)
       return sendError(request, reply, new ApiError(400, 'http.badRequest'));
+    if (databaseBusy(error)) {
+      failures.error('databaseBusy', { err: error, url: request.url }, 'request failed: pool busy');
+      void reply.header('retry-after', '5');
+      return sendError(request, reply, new ApiError(503, 'http.busy'));
+    }
     if (databaseUnavailable(error)) {
       failures.error(
         'database',

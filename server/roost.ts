@@ -15,6 +15,7 @@ import { embeddedPublish, type GatewayPublish } from './envcontrol/publish';
 import { startExternalIngest } from './mqtt/externalIngest';
 import { GatewayDirectory } from './ingest/gatewayDirectory';
 import { startMaintenance, type Maintenance } from './ingest/maintenance';
+import { startWarningTick } from './production/warningTick';
 import { IngestPipeline } from './ingest/pipeline';
 import { LiveHub } from './live/hub';
 import { wireAlarms } from './alarms/wiring';
@@ -148,7 +149,16 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       onNotification: (channel, sent) => metrics.notification(channel, sent),
     });
     cleanups.push(() => alarms.stop());
-    const commands = wireCommands({ database, events, ingest, publish, log });
+    // Upgrade download links: ROOST_PUBLIC_URL, else the address this server listens on.
+    let downloadBase: string | null = config.notify.publicUrl;
+    const commands = wireCommands({
+      database,
+      events,
+      ingest,
+      publish,
+      log,
+      downloadBase: () => downloadBase,
+    });
     cleanups.push(() => commands.stop());
     if (boot.demo && config.runSimulator) {
       const simulator = await startDemoSimulator(
@@ -165,6 +175,9 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       log,
     });
     cleanups.push(() => maintenance.stop());
+    // Daily Business's early warnings judge metered water as it arrives, not only on a save.
+    const warningTick = startWarningTick({ database, events, config }, { log });
+    cleanups.push(() => warningTick.stop());
     // Runs first on close, before the simulator and the broker end their connections.
     cleanups.push(() => ingest.stopping());
 
@@ -176,6 +189,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const shownHost = localHost(config.host);
+    downloadBase ??= `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
     let closing: Promise<void> | null = null;
     return {
       url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,

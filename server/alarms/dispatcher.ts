@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import { escalate } from '../notify/escalation';
 import type { GroupAdapter } from '../notify/group';
+import { applyPrefs, prefsForPhone } from '../notify/prefs';
 import { markSilenced, silenceCovering, SILENCE_RECHECK_MS } from '../notify/silences';
 import { CHANNELS_OF, type Channel, type ChannelAdapter, type TryResult } from './channels';
 import { inWindow, nextWindowStart, type PhoneWindow } from './schedule';
@@ -25,6 +26,8 @@ export interface DispatcherOptions {
   now?: Clock;
   /** Called on every round: sends the day's maintenance notices (server/devices). */
   deviceNotices?: (now: Date) => Promise<number>;
+  /** Called on every round: starts scheduled alarm drills and sends started ones (server/notify/drill.ts). */
+  drills?: (now: Date) => Promise<number>;
 }
 
 interface Claimed {
@@ -85,6 +88,7 @@ export class NotificationDispatcher {
   /** Handles every notification due now; answers how many were sent. */
   async tick(): Promise<number> {
     let sent = (await this.options.deviceNotices?.(this.now())) ?? 0;
+    sent += (await this.options.drills?.(this.now())) ?? 0;
     for (;;) {
       const now = this.now();
       const claimed = await this.database.query<Claimed>(
@@ -142,6 +146,23 @@ export class NotificationDispatcher {
     }
     // A repeat that finds the alarm still unacknowledged is the moment to call the next level.
     if (row.sent >= 1 && alarm.state === 'active') await escalate(query, alarm, row.phone_id, now);
+    // The person's own preferences (server/notify/prefs.ts): their farms, severities, channels
+    // and quiet hours, which hold back all but critical alarms until they end.
+    const wanted = applyPrefs(
+      await prefsForPhone(query, phone.phone),
+      alarm,
+      CHANNELS_OF[phone.alarm_type] ?? [],
+      now,
+      this.options.timeZone,
+    );
+    if (wanted.kind === 'skip') return finish(wanted.reason).then(() => 0);
+    if (wanted.kind === 'wait') {
+      await query(
+        `update alarm_notifications set next_at = $2, claimed_until = null where id = $1`,
+        [row.id, wanted.until],
+      );
+      return 0;
+    }
     const sequence = row.sent + 1;
     const link = (await this.options.linkOf?.(row.alarm_id, row.phone_id, now)) ?? null;
     const notification = { alarm, phone: phone.phone, sequence, at: now.toISOString(), link };
@@ -163,7 +184,7 @@ export class NotificationDispatcher {
           ],
         );
       };
-    const sends = (CHANNELS_OF[phone.alarm_type] ?? []).map((channel) => {
+    const sends = wanted.channels.map((channel) => {
       const adapter = this.options.adapters[channel];
       return adapter.send({ ...notification, channel }, record(channel, adapter));
     });

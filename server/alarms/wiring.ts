@@ -6,6 +6,7 @@ import type { IngestPipeline } from '../ingest/pipeline';
 import { ackLinkMaker } from '../notify/ackLink';
 import { notifyAdapters } from '../notify/adapters';
 import type { NotifyConfig } from '../notify/config';
+import { DrillSender } from '../notify/drill';
 import { LogAdapter, WebhookAdapter, type Channel, type ChannelAdapter } from './channels';
 import { NotificationDispatcher } from './dispatcher';
 import { AlarmEngine } from './engine';
@@ -72,9 +73,18 @@ export function wireAlarms(options: {
     locale: options.channels.locale,
     log,
   });
+  const drills = new DrillSender(database, {
+    adapters: sending,
+    locale: options.channels.locale,
+    timeZone,
+    log,
+    publicUrl,
+    linkHours: ackLinkHours,
+  });
   const dispatcher = new NotificationDispatcher(database, {
     adapters: sending,
     deviceNotices: (now) => deviceNotices.send(now),
+    drills: (now) => drills.send(now),
     group,
     linkOf: publicUrl ? ackLinkMaker(database, publicUrl, ackLinkHours) : undefined,
     timeZone: options.timeZone,

@@ -85,3 +85,25 @@ export const paramChanges = pgTable(
   },
   (t) => [index('param_changes_house_idx').on(t.houseId, t.at)],
 );
+
+/**
+ * Device logs: what a gateway answered to "load device log", its last few kept per gateway
+ * (DEVICE_LOG_KEEP), each with the command that asked for it.
+ */
+export const gatewayLogs = pgTable(
+  'gateway_logs',
+  {
+    commandId: text('command_id')
+      .primaryKey()
+      .references(() => gatewayCommands.id, { onDelete: 'cascade' }),
+    gatewayId: integer('gateway_id')
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    houseId: integer('house_id')
+      .notNull()
+      .references(() => houses.id, { onDelete: 'cascade' }),
+    lines: jsonb('lines').$type<string[]>().notNull(),
+    receivedAt: at('received_at').notNull().defaultNow(),
+  },
+  (t) => [index('gateway_logs_gateway_idx').on(t.gatewayId, t.receivedAt)],
+);

@@ -1,4 +1,14 @@
-import { index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { alarmPhones, alarms } from './alarmSchema';
 import { farms, houses, users } from './schema';
 
@@ -64,4 +74,86 @@ export const notifyPhoneLevels = pgTable('notify_phone_levels', {
     .primaryKey()
     .references(() => alarmPhones.id, { onDelete: 'cascade' }),
   level: integer('level').notNull(),
+});
+
+/**
+ * A user's own notification preferences. They apply to the alarm phone entries whose number is
+ * the user's mobile (the entries are per number; the account is how a person says what they
+ * want on it). Null farms: every farm the user may see.
+ */
+export const notifyPrefs = pgTable('notify_prefs', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  farmIds: jsonb('farm_ids').$type<number[] | null>(),
+  severities: jsonb('severities').$type<string[]>().notNull(),
+  channels: jsonb('channels').$type<string[]>().notNull(),
+  /** Local HH:MM (ROOST_TIMEZONE); both null: no quiet hours. Critical alarms still go. */
+  quietStart: text('quiet_start'),
+  quietEnd: text('quiet_end'),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});
+
+/**
+ * An alarm drill: a test alarm for one house that goes to every alarm phone entry covering
+ * it, through every channel the entry uses, to prove each person is reachable.
+ */
+export const notifyDrills = pgTable(
+  'notify_drills',
+  {
+    id: serial('id').primaryKey(),
+    farmId: integer('farm_id')
+      .notNull()
+      .references(() => farms.id, { onDelete: 'cascade' }),
+    houseId: integer('house_id')
+      .notNull()
+      .references(() => houses.id, { onDelete: 'cascade' }),
+    startedBy: text('started_by').notNull(),
+    /** Started by the weekly schedule rather than by hand. */
+    scheduled: boolean('scheduled').notNull().default(false),
+    startedAt: at('started_at').notNull(),
+    /** Set by the process that claimed it for sending (the alarm dispatcher's round). */
+    dispatchedAt: at('dispatched_at'),
+  },
+  (t) => [index('notify_drills_house_idx').on(t.houseId, t.startedAt)],
+);
+
+/** One person (alarm phone entry) and channel of a drill: when it was sent, delivered, confirmed. */
+export const notifyDrillReceipts = pgTable(
+  'notify_drill_receipts',
+  {
+    drillId: integer('drill_id')
+      .notNull()
+      .references(() => notifyDrills.id, { onDelete: 'cascade' }),
+    phoneId: integer('phone_id').notNull(),
+    phone: text('phone').notNull(),
+    channel: text('channel').notNull(),
+    level: integer('level').notNull().default(0),
+    adapter: text('adapter'),
+    tries: integer('tries').notNull().default(0),
+    sentAt: at('sent_at'),
+    /** Set when the provider reports delivery; null where it does not. */
+    deliveredAt: at('delivered_at'),
+    /** Provider's message or call id, to match its delivery report. */
+    providerId: text('provider_id'),
+    failedDetail: text('failed_detail'),
+    acknowledgedAt: at('acknowledged_at'),
+    ackComment: text('ack_comment'),
+  },
+  (t) => [primaryKey({ columns: [t.drillId, t.phoneId, t.channel] })],
+);
+
+/** A house's weekly drill: weekday (0 Sunday … 6) and local HH:MM. */
+export const notifyDrillSchedules = pgTable('notify_drill_schedules', {
+  houseId: integer('house_id')
+    .primaryKey()
+    .references(() => houses.id, { onDelete: 'cascade' }),
+  farmId: integer('farm_id')
+    .notNull()
+    .references(() => farms.id, { onDelete: 'cascade' }),
+  weekday: integer('weekday').notNull(),
+  time: text('time').notNull(),
+  createdBy: text('created_by').notNull(),
+  /** The last drill it started, so one minute never starts two. */
+  lastRunAt: at('last_run_at'),
 });

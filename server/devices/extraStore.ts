@@ -86,8 +86,10 @@ export async function isExtraOf(
   return rows.length > 0;
 }
 
+const round3 = (v: number | null) => (v === null ? null : Math.round(Number(v) * 1000) / 1000);
+
 /**
- * An extra parameter's mean per bucket for several houses, in the shape of the catalogue's
+ * An extra parameter's mean, lowest and highest per bucket for several houses, in the shape of the catalogue's
  * trends: minutes from the raw rows, hours and days from their rollups, months from days.
  */
 export async function readExtraTrends(
@@ -101,19 +103,27 @@ export async function readExtraTrends(
   const params: unknown[] = [q.houseIds, q.code, new Date(q.from), new Date(q.to)];
   const window = `house_id = any($1::int[]) and code = $2`;
   const sql = {
-    minute: `select house_id, date_trunc('minute', ts) as t, avg(value) as v from telemetry_extra
-             where ${window} and ts >= $3 and ts < $4 group by 1, 2`,
-    hour: `select house_id, bucket as t, sum / nullif(n, 0) as v from telemetry_extra_hourly
-           where ${window} and bucket >= $3 and bucket < $4`,
-    day: `select house_id, bucket as t, sum / nullif(n, 0) as v from telemetry_extra_daily
-          where ${window} and bucket >= $3 and bucket < $4`,
+    minute: `select house_id, date_trunc('minute', ts) as t, avg(value) as v, min(value) as lo,
+               max(value) as hi
+             from telemetry_extra where ${window} and ts >= $3 and ts < $4 group by 1, 2`,
+    hour: `select house_id, bucket as t, sum / nullif(n, 0) as v, min as lo, max as hi
+           from telemetry_extra_hourly where ${window} and bucket >= $3 and bucket < $4`,
+    day: `select house_id, bucket as t, sum / nullif(n, 0) as v, min as lo, max as hi
+          from telemetry_extra_daily where ${window} and bucket >= $3 and bucket < $4`,
     month: `select house_id, (date_trunc('month', bucket at time zone $5) at time zone $5) as t,
-              sum(sum) / nullif(sum(n), 0) as v
+              sum(sum) / nullif(sum(n), 0) as v, min(min) as lo, max(max) as hi
             from telemetry_extra_daily where ${window} and bucket >= $3 and bucket < $4 group by 1, 2`,
   }[q.granularity];
   if (q.granularity === 'month') params.push(timeZone);
-  const rows = await database.query<{ house_id: number; t: Date | string; v: number | null }>(
-    `select house_id, t, v::float8 as v from (${sql}) b order by house_id, t`,
+  const rows = await database.query<{
+    house_id: number;
+    t: Date | string;
+    v: number | null;
+    lo: number | null;
+    hi: number | null;
+  }>(
+    `select house_id, t, v::float8 as v, lo::float8 as lo, hi::float8 as hi
+     from (${sql}) b order by house_id, t`,
     params,
   );
   return q.houseIds.map((houseId) => {
@@ -124,11 +134,26 @@ export async function readExtraTrends(
       times: mine.map((r) => new Date(r.t).getTime()),
       series: {
         [q.code]: {
-          avg: mine.map((r) => (r.v === null ? null : Math.round(Number(r.v) * 1000) / 1000)),
-          min: [],
-          max: [],
+          avg: mine.map((r) => round3(r.v)),
+          min: mine.map((r) => round3(r.lo)),
+          max: mine.map((r) => round3(r.hi)),
         },
       },
     };
   });
+}
+
+/** A house's extra parameters, in the order of its devices and their lists. */
+export async function extrasOfHouse(
+  database: Database,
+  houseId: number,
+): Promise<Array<{ code: string; name: string; unit: string; deviceName: string }>> {
+  const rows = await database.query<{ device: string; code: string; name: string; unit: string }>(
+    `select d.name as device, e.x->>'code' as code, e.x->>'name' as name,
+       coalesce(e.x->>'unit', '') as unit
+     from terminal_devices d cross join lateral jsonb_array_elements(d.extras) with ordinality e(x, o)
+     where d.house_id = $1 order by d.id, e.o`,
+    [houseId],
+  );
+  return rows.map((r) => ({ code: r.code, name: r.name, unit: r.unit, deviceName: r.device }));
 }

@@ -1,11 +1,16 @@
 import type { Command, CommandState } from '../../src/contract/envcontrol';
+import type { UpgradeStage } from '../../src/contract/upgrade';
 import type { Query } from '../db/client';
 
 /** The columns every command read selects, joined with its house and gateway. */
 export const COMMAND_SELECT = `c.id, c.house_id as "houseId", h.name as "houseName", g.network_id as "networkId",
   c.kind, c.state, c.params, c.read_back as "readBack", c.reason, c.requested_by_name as "requestedBy",
-  c.created_at as "createdAt", c.sent_at as "sentAt", c.finished_at as "finishedAt", c.expires_at as "expiresAt"`;
-export const COMMAND_FROM = `gateway_commands c join houses h on h.id = c.house_id join gateways g on g.id = c.gateway_id`;
+  c.created_at as "createdAt", c.sent_at as "sentAt", c.finished_at as "finishedAt", c.expires_at as "expiresAt",
+  u.version as "upVersion", u.from_version as "upFrom", u.file_name as "upFile", u.sha256 as "upSha",
+  u.stage as "upStage", u.percent as "upPercent"`;
+/** Upgrade commands carry their file and progress in `gateway_upgrades`, beside the state. */
+export const COMMAND_FROM = `gateway_commands c join houses h on h.id = c.house_id join gateways g on g.id = c.gateway_id
+  left join gateway_upgrades u on u.command_id = c.id`;
 
 interface CommandRow {
   id: string;
@@ -22,6 +27,12 @@ interface CommandRow {
   sentAt: Date | string | null;
   finishedAt: Date | string | null;
   expiresAt: Date | string;
+  upVersion: string | null;
+  upFrom: string | null;
+  upFile: string | null;
+  upSha: string | null;
+  upStage: string | null;
+  upPercent: number | null;
 }
 
 const iso = (v: Date | string): string => new Date(v).toISOString();
@@ -47,6 +58,17 @@ export function presentCommand(row: CommandRow): Command {
     sentAt: isoOrNull(row.sentAt),
     finishedAt: isoOrNull(row.finishedAt),
     expiresAt: iso(row.expiresAt),
+    upgrade:
+      row.upVersion === null
+        ? null
+        : {
+            version: row.upVersion,
+            fromVersion: row.upFrom ?? '',
+            fileName: row.upFile ?? '',
+            sha256: row.upSha ?? '',
+            stage: (row.upStage as UpgradeStage | null) ?? null,
+            percent: row.upPercent === null ? null : Number(row.upPercent),
+          },
   };
 }
 

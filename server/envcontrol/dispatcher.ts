@@ -1,6 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { paramValuesSchema } from '../../src/contract/envcontrol';
+import { upgradeProgressSchema } from '../../src/contract/upgrade';
+import { DEVICE_LOG_LINES, deviceLogReplySchema } from '../../src/contract/deviceLog';
+import { recordDeviceLog } from './deviceLog';
+import { recordProgress, upgradeOrder } from '../upgrade/commands';
 import type { Database } from '../db/client';
 import type { ServerEvents } from '../events';
 import type { GatewayDirectory, GatewayInfo } from '../ingest/gatewayDirectory';
@@ -20,6 +24,16 @@ export const RESEND_AFTER_MS = 15_000;
 const SWEEP_INTERVAL_MS = 1_000;
 /** At most this many acknowledgements in one transaction. */
 const ACK_BATCH = 500;
+
+interface OpenCommand {
+  id: string;
+  kind: string;
+  gateway_id: number;
+  network_id: string;
+  params: unknown;
+  expires_at: Date | string;
+  state: string;
+}
 
 interface PendingAck {
   gateway: GatewayInfo;
@@ -48,6 +62,11 @@ export interface DispatcherOptions {
   directory: GatewayDirectory;
   log: FastifyBaseLogger;
   resendAfterMs?: number;
+  /**
+   * Where gateways reach this server over HTTP (`http://host:port`), for upgrade download
+   * links; null until known (upgrade commands wait).
+   */
+  downloadBase?: () => string | null;
 }
 
 /**
@@ -121,6 +140,22 @@ export class CommandDispatcher {
       await this.reported(gateway, report.data);
       return true;
     }
+    if (kind === 'log') {
+      const reply = deviceLogReplySchema.safeParse(body);
+      if (!reply.success) return false;
+      await this.changed(
+        await recordDeviceLog(this.options.database, gateway.gatewayId, reply.data),
+      );
+      return true;
+    }
+    if (kind === 'upgrade/progress') {
+      const progress = upgradeProgressSchema.safeParse(body);
+      if (!progress.success) return false;
+      await this.changed(
+        await recordProgress(this.options.database, gateway.gatewayId, progress.data),
+      );
+      return true;
+    }
     return true;
   }
 
@@ -173,7 +208,7 @@ export class CommandDispatcher {
         `update gateway_commands c set state = a.status, read_back = a.vals::jsonb, reason = a.reason,
            finished_at = now()
          from unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[]) as a(id, gateway_id, status, vals, reason)
-         where c.id = a.id and c.gateway_id = a.gateway_id and c.state in ('queued', 'sent')
+         where c.id = a.id and c.gateway_id = a.gateway_id and c.kind = 'config' and c.state in ('queued', 'sent')
          returning c.id, c.house_id, c.gateway_id, c.requested_by_name, c.state, c.read_back`,
         [
           acks.map((a) => a.ack.id),
@@ -233,14 +268,8 @@ export class CommandDispatcher {
     const publish = this.publish;
     if (!publish || gatewayIds.length === 0) return;
     const { database, log } = this.options;
-    const open = await database.query<{
-      id: string;
-      network_id: string;
-      params: unknown;
-      expires_at: Date | string;
-      state: string;
-    }>(
-      `select c.id, g.network_id, c.params, c.expires_at, c.state from gateway_commands c
+    const open = await database.query<OpenCommand>(
+      `select c.id, c.kind, c.gateway_id, g.network_id, c.params, c.expires_at, c.state from gateway_commands c
        join gateways g on g.id = c.gateway_id
        ${online ? '' : 'join house_state s on s.gateway_id = c.gateway_id and s.online'}
        where c.gateway_id = any($1::int[]) and c.state in ('queued', 'sent') and c.expires_at > now()
@@ -250,16 +279,10 @@ export class CommandDispatcher {
     if (open.length === 0) return;
     const published = await Promise.all(
       open.map(async (command) => {
-        const params = (
-          typeof command.params === 'string' ? JSON.parse(command.params) : command.params
-        ) as Record<string, number>;
-        const message = JSON.stringify({
-          id: command.id,
-          params,
-          expiresAt: new Date(command.expires_at).toISOString(),
-        });
         try {
-          await publish(gatewayTopic(command.network_id, 'config/set'), message);
+          const message = await this.messageOf(command);
+          if (!message) return null;
+          await publish(gatewayTopic(command.network_id, message.topic), message.payload);
           return command;
         } catch (error) {
           log.warn({ err: error, command: command.id }, 'sending a command failed');
@@ -276,6 +299,36 @@ export class CommandDispatcher {
     );
     const wasQueued = new Set(sent.filter((c) => c.state === 'queued').map((c) => c.id));
     await this.changed(rows.map((r) => r.id).filter((id) => wasQueued.has(id)));
+  }
+
+  /** What sends a command: its topic and payload by kind; null when it cannot go yet. */
+  private async messageOf(
+    command: OpenCommand,
+  ): Promise<{ topic: 'config/set' | 'upgrade' | 'log/get'; payload: string } | null> {
+    if (command.kind === 'log')
+      return {
+        topic: 'log/get',
+        payload: JSON.stringify({ id: command.id, lines: DEVICE_LOG_LINES }),
+      };
+    if (command.kind === 'upgrade') {
+      const base = this.options.downloadBase?.() ?? null;
+      if (!base) return null;
+      const order = await upgradeOrder(
+        this.options.database.query,
+        { id: command.id, gatewayId: Number(command.gateway_id), networkId: command.network_id },
+        base,
+      );
+      return order ? { topic: 'upgrade', payload: JSON.stringify(order) } : null;
+    }
+    const params = (
+      typeof command.params === 'string' ? JSON.parse(command.params) : command.params
+    ) as Record<string, number>;
+    const payload = JSON.stringify({
+      id: command.id,
+      params,
+      expiresAt: new Date(command.expires_at).toISOString(),
+    });
+    return { topic: 'config/set', payload };
   }
 
   async dispatch(gatewayId: number, online: boolean): Promise<void> {

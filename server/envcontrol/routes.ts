@@ -3,73 +3,41 @@ import {
   checkParam,
   houseQuerySchema,
   PARAM_BY_KEY,
+  paramChangeExportQuerySchema,
   paramChangeQuerySchema,
+  PARAM_CHANGE_EXPORT_MAX,
   paramGroupsOf,
   sendConfigSchema,
   type GatewayDetails,
-  type ParamChange,
 } from '../../src/contract/envcontrol';
+import { DEVICE_LOG_WAIT_SECONDS, deviceLogRequestSchema } from '../../src/contract/deviceLog';
 import { canSeeHouse, scopeOf, type Scope } from '../auth/scope';
-import type { SessionUser } from '../auth/sessions';
 import { sessionOf, sourceOf, type AppContext } from '../http/context';
 import { localeOf, ok, parseInput } from '../http/envelope';
+import { ApiError } from '../http/errors';
 import { Refusal } from '../refusal';
 import { autoConfig } from './autoConfig';
 import { commandsOfHouse, paramsOfGateway } from './commandRows';
+import { deviceLogsOfHouse, finalCommand, requestDeviceLog } from './deviceLog';
+import { housesInScope } from './houses';
+import { countRecords, readRecords, recordsCsv, recordsWhere } from './records';
+import { canSend, DEFAULT_EXPIRY_SECONDS } from './rules';
 import { queueConfig, type CommandTarget } from './queue';
 
-/** A command waits this long for its gateway unless the request says otherwise. */
-export const DEFAULT_EXPIRY_SECONDS = 3600;
 /** Commands shown with a house: enough for a day of changes. */
 const HOUSE_COMMANDS = 30;
 /** Online log entries shown with a house. */
 const ONLINE_LOG_ROWS = 20;
 
-/** Remote configuration needs both the operating permission and the remote-configuration flag. */
-export function canSend(user: SessionUser): boolean {
-  return user.canOperate && user.remoteConfig;
-}
-
-interface HouseRow {
-  houseId: number;
-  houseName: string;
-  farmId: number;
-  farmName: string;
-  province: string | null;
-  breedName: string | null;
-  gatewayId: number | null;
-  networkId: string | null;
-  typeKey: number | null;
-  version: string | null;
-  simCard: string | null;
-  number: string | null;
-  online: boolean | null;
-  network: string | null;
-  onlineSince: Date | string | null;
-}
+export { canSend, DEFAULT_EXPIRY_SECONDS } from './rules';
 
 /** House Setting: a house's gateway, its parameters and commands; sending a change. */
 export function envcontrolRoutes(ctx: AppContext): FastifyPluginAsync {
   const { database } = ctx;
   const scopeFor = (request: FastifyRequest) => scopeOf(database.db, sessionOf(request).user);
 
-  const housesOf = async (scope: Scope, houseIds: readonly number[]): Promise<HouseRow[]> => {
-    const visible = houseIds.filter((id) => canSeeHouse(scope, id));
-    if (visible.length === 0) return [];
-    return database.query<HouseRow>(
-      `select h.id as "houseId", h.name as "houseName", f.id as "farmId", f.name as "farmName",
-         f.province_name as province, b.name as "breedName", g.id as "gatewayId", g.network_id as "networkId",
-         g.type_key as "typeKey", g.version, g.sim_card as "simCard", g.number, s.online, s.network,
-         s.online_since as "onlineSince"
-       from houses h join farms f on f.id = h.farm_id
-       left join gateways g on g.house_id = h.id
-       left join house_state s on s.house_id = h.id
-       left join flocks fl on fl.house_id = h.id and fl.closed_on is null
-       left join breeds b on b.id = fl.breed_id
-       where h.id = any($1::int[]) order by h.id`,
-      [visible],
-    );
-  };
+  const housesOf = async (scope: Scope, houseIds: readonly number[]) =>
+    housesInScope(database, scope, houseIds);
 
   return async (app) => {
     app.get('/envcontrol/house', async (request, reply) => {
@@ -180,40 +148,70 @@ export function envcontrolRoutes(ctx: AppContext): FastifyPluginAsync {
       return ok(request, reply, { commands }, 'envcontrol.sent');
     });
 
+    /**
+     * "Load device log": asks the gateway and waits for its answer (a few seconds); an offline
+     * gateway is refused at once with a message saying so.
+     */
+    app.post('/envcontrol/deviceLog', async (request, reply) => {
+      const { houseId } = parseInput(deviceLogRequestSchema, request.body);
+      const { user } = sessionOf(request);
+      if (!user.canOperate) throw new Refusal('forbidden', 'auth.forbidden');
+      const [house] = await housesOf(await scopeFor(request), [houseId]);
+      if (!house) throw new Refusal('notFound', 'http.notFound');
+      if (house.gatewayId === null) throw new Refusal('invalid', 'envcontrol.noGateway');
+      if (!house.online) throw new Refusal('conflict', 'envcontrol.gatewayOffline');
+      const id = await requestDeviceLog(database, ctx.events, {
+        target: {
+          houseId: Number(house.houseId),
+          houseName: house.houseName,
+          gatewayId: Number(house.gatewayId),
+          networkId: house.networkId ?? '',
+        },
+        operator: { id: user.id, name: user.realName || user.username },
+        source: sourceOf(request),
+      });
+      const command = await finalCommand(database, id, DEVICE_LOG_WAIT_SECONDS * 1000);
+      if (command?.state !== 'applied') throw new Refusal('conflict', 'envcontrol.logNoAnswer');
+      const logs = await deviceLogsOfHouse(database.query, Number(house.houseId));
+      return ok(request, reply, logs, 'envcontrol.logLoaded');
+    });
+
+    app.get('/envcontrol/deviceLog', async (request, reply) => {
+      const { houseId } = parseInput(houseQuerySchema, request.query);
+      const [house] = await housesOf(await scopeFor(request), [houseId]);
+      if (!house) throw new Refusal('notFound', 'http.notFound');
+      return ok(request, reply, await deviceLogsOfHouse(database.query, houseId));
+    });
+
     app.get('/envcontrol/records', async (request, reply) => {
       const q = parseInput(paramChangeQuerySchema, request.query);
       const scope = await scopeFor(request);
       // A house outside the caller's scope answers like one that does not exist.
       if (q.houseId && !canSeeHouse(scope, q.houseId))
         throw new Refusal('notFound', 'http.notFound');
-      const params: unknown[] = [];
-      const where: string[] = [];
-      if (!scope.all) where.push(`c.house_id = any($${params.push([...scope.houseIds])}::int[])`);
-      if (q.houseId) where.push(`c.house_id = $${params.push(q.houseId)}`);
-      if (q.source) where.push(`c.source = $${params.push(q.source)}`);
-      const clause = where.length > 0 ? where.join(' and ') : 'true';
-      const [count] = await database.query<{ n: number }>(
-        `select count(*)::int as n from param_changes c where ${clause}`,
-        params,
-      );
-      const rows = await database.query<ParamChange & { at: Date | string }>(
-        `select c.id, c.house_id as "houseId", h.name as "houseName", c.at, c.source,
-           c.operator_name as operator, c.key, c.old_value as "oldValue", c.new_value as "newValue"
-         from param_changes c join houses h on h.id = c.house_id where ${clause}
-         order by c.at desc, c.id desc limit $${params.push(q.size)} offset $${params.push((q.page - 1) * q.size)}`,
-        params,
-      );
-      return ok(request, reply, {
-        rows: rows.map((r) => ({
-          ...r,
-          id: Number(r.id),
-          houseId: Number(r.houseId),
-          at: new Date(r.at).toISOString(),
-          oldValue: r.oldValue === null ? null : Number(r.oldValue),
-          newValue: Number(r.newValue),
-        })),
-        total: Number(count?.n ?? 0),
-      });
+      const where = recordsWhere(scope, q);
+      const [rows, total] = await Promise.all([
+        readRecords(database.query, where, q.size, (q.page - 1) * q.size),
+        countRecords(database.query, where),
+      ]);
+      return ok(request, reply, { rows, total });
+    });
+
+    /** The modify records the filters select, as CSV with old and new values. */
+    app.get('/envcontrol/records/export', async (request, reply) => {
+      const q = parseInput(paramChangeExportQuerySchema, request.query);
+      const scope = await scopeFor(request);
+      if (q.houseId && !canSeeHouse(scope, q.houseId))
+        throw new Refusal('notFound', 'http.notFound');
+      const where = recordsWhere(scope, q);
+      if ((await countRecords(database.query, where)) > PARAM_CHANGE_EXPORT_MAX)
+        throw new ApiError(422, 'admin.exportTooLarge', { max: PARAM_CHANGE_EXPORT_MAX });
+      const rows = await readRecords(database.query, where, PARAM_CHANGE_EXPORT_MAX, 0);
+      const stamp = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="modify-records-${stamp}.csv"`)
+        .send(recordsCsv(rows, localeOf(request), ctx.config.timeZone));
     });
   };
 }

@@ -11,6 +11,8 @@ export interface CommandWiring {
   /** Null without a broker (MQTT_PORT=0): commands wait in the database. */
   publish: GatewayPublish | null;
   log: FastifyBaseLogger;
+  /** Where gateways download upgrade files: `http://host:port`, null until the server listens. */
+  downloadBase?: () => string | null;
 }
 
 /** Starts the command dispatcher and hands it the gateways' answers. */
@@ -20,6 +22,7 @@ export function wireCommands(wiring: CommandWiring): CommandDispatcher {
     events: wiring.events,
     directory: wiring.ingest.directory,
     log: wiring.log,
+    downloadBase: wiring.downloadBase,
   });
   wiring.ingest.handleReplies((networkId, kind, payload) =>
     dispatcher.submitReply(networkId, kind, payload),

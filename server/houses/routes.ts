@@ -5,18 +5,17 @@ import {
   trendExportQuerySchema,
   type ExportFormat,
 } from '../../src/contract/houses';
-import { METRIC_BY_KEY } from '../../src/contract/metrics';
 import { overviewQuerySchema, trendQuerySchema } from '../../src/contract/overview';
 import { canSeeHouse, scopeOf } from '../auth/scope';
 import { compareHouses, comparisonTable } from './compare';
-import { CONTENT_TYPES, formatTime, toCsv, toXlsx, type ExportTable } from './exportTable';
+import { CONTENT_TYPES, toCsv, toXlsx, type ExportTable } from './exportTable';
 import { overviewOf } from './overview';
 import { readTrend } from './readTrend';
+import { trendExportTable } from './trendExport';
 import { sessionOf, type AppContext } from '../http/context';
 import { localeOf, ok, parseInput } from '../http/envelope';
 import { ApiError } from '../http/errors';
 
-const TIME_HEADER = { en: 'Time', zh: '时间' } as const;
 /** The comparison export's first column and standard columns, by locale. */
 const COMPARE_HEADERS = {
   en: { time: 'Time', age: 'Day of age', standard: 'Breed standard: ' },
@@ -70,24 +69,7 @@ export function houseRoutes(ctx: AppContext): FastifyPluginAsync {
       const query = parseInput(trendExportQuerySchema, request.query);
       const scope = await scopeOf(database.db, sessionOf(request).user);
       if (!canSeeHouse(scope, query.houseId)) throw new ApiError(404, 'http.notFound');
-      const trend = await readTrend(database, query, config.timeZone);
-      const locale = localeOf(request);
-      const table: ExportTable = {
-        header: [
-          TIME_HEADER[locale],
-          ...query.metrics.flatMap((m) => {
-            const label = METRIC_BY_KEY.get(m)?.label[locale] ?? m;
-            return [`${label} (avg)`, `${label} (min)`, `${label} (max)`];
-          }),
-        ],
-        rows: trend.times.map((t, i) => [
-          formatTime(t, config.timeZone),
-          ...query.metrics.flatMap((m) => {
-            const s = trend.series[m]!;
-            return [s.avg[i] ?? null, s.min[i] ?? null, s.max[i] ?? null];
-          }),
-        ]),
-      };
+      const table = await trendExportTable(database, query, config.timeZone, localeOf(request));
       return send(reply, table, query.format, `trend-${query.houseId}-${query.granularity}`);
     });
 

@@ -41,10 +41,29 @@ export function apiErrorOf(refusal: Refusal): ApiError {
  * and 25006 (read-only transaction).
  */
 export function databaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && /^(53|08)|^57P0[1-3]$|^58030$|^25006$/.test(code)) return true;
-  const message = error instanceof Error ? error.message : '';
-  return /No space left on device|Connection terminated|ECONNREFUSED|ECONNRESET/.test(message);
+  return causes(error).some((e) => {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(53|08)|^57P0[1-3]$|^58030$|^25006$/.test(code)) return true;
+    const message = e instanceof Error ? e.message : '';
+    return /No space left on device|Connection terminated|ECONNREFUSED|ECONNRESET/.test(message);
+  });
+}
+
+/**
+ * Every connection of the PostgreSQL pool stayed busy for its whole wait (a burst of thousands
+ * of gateways signing in at once): the request could not start. A moment later it can.
+ */
+export function databaseBusy(error: unknown): boolean {
+  return causes(error).some(
+    (e) => e instanceof Error && e.message === 'timeout exceeded when trying to connect',
+  );
+}
+
+/** The error and what caused it, as drizzle wraps the driver's error in its own. */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e = error; e && chain.length < 5; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
 }
 
 export function inputRefusedByDatabase(error: unknown): ApiError | null {

@@ -32,6 +32,10 @@ const CORE_MESSAGES = {
     en: 'Requests from another site are refused.',
     zh: '拒绝来自其他站点的请求。',
   },
+  'http.busy': {
+    en: 'The server is busy. Please try again in a few seconds.',
+    zh: '服务器繁忙，请几秒后重试。',
+  },
   'http.storageUnavailable': {
     en: 'The server cannot store data right now. Nothing was saved; please try again shortly.',
     zh: '服务器暂时无法保存数据，本次未保存，请稍后重试。',

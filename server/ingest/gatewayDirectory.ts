@@ -23,12 +23,19 @@ export type ExtraRanges = ReadonlyMap<string, { min: number; max: number }>;
  */
 const FOUND_TTL_MS = 30_000;
 const MISSING_TTL_MS = 5_000;
+/** How long a read of extra parameters waits for others to share its statement. */
+const EXTRAS_BATCH_MS = 5;
 
 export class GatewayDirectory {
   private readonly cache = new Map<string, { info: GatewayInfo | null; until: number }>();
   private readonly extras = new Map<number, { ranges: ExtraRanges | null; until: number }>();
   /** Reads of a house's extra parameters under way; `forgetHouse` drops one so its answer is not kept. */
   private readonly loadingExtras = new Map<number, Promise<ExtraRanges | null>>();
+  private readonly extrasBatch: Array<{
+    houseId: number;
+    resolve(ranges: ExtraRanges | null): void;
+    reject(error: unknown): void;
+  }> = [];
 
   constructor(private readonly db: Db) {}
 
@@ -101,15 +108,46 @@ export class GatewayDirectory {
     return loading;
   }
 
-  private async readExtras(houseId: number): Promise<ExtraRanges | null> {
-    const rows = await this.db.execute<{ code: string; min: number; max: number }>(sql`
-      select e->>'code' as code, (e->>'min')::float8 as min, (e->>'max')::float8 as max
-      from terminal_devices d, jsonb_array_elements(d.extras) e where d.house_id = ${houseId}`);
-    const list = (rows as unknown as { rows: Array<{ code: string; min: number; max: number }> })
-      .rows;
-    return list.length === 0
-      ? null
-      : new Map(list.map((r) => [r.code, { min: Number(r.min), max: Number(r.max) }]));
+  /**
+   * Reads asked for in the same few milliseconds go as one statement: every house's entry
+   * expires every 30 s, which at 20,000 houses was 667 single-house queries a second waiting
+   * for the same pool connections as ingest and the console's requests.
+   */
+  private readExtras(houseId: number): Promise<ExtraRanges | null> {
+    return new Promise((resolve, reject) => {
+      this.extrasBatch.push({ houseId, resolve, reject });
+      if (this.extrasBatch.length === 1) setTimeout(() => void this.flushExtras(), EXTRAS_BATCH_MS);
+    });
+  }
+
+  private async flushExtras(): Promise<void> {
+    const batch = this.extrasBatch.splice(0);
+    try {
+      const houseIds = [...new Set(batch.map((b) => b.houseId))];
+      const result = await this.db.execute<{
+        house_id: number;
+        code: string;
+        min: number;
+        max: number;
+      }>(sql`
+        select d.house_id, e->>'code' as code, (e->>'min')::float8 as min, (e->>'max')::float8 as max
+        from terminal_devices d, jsonb_array_elements(d.extras) e
+        where d.house_id = any(${`{${houseIds.join(',')}}`}::int[])`);
+      const rows = (
+        result as unknown as {
+          rows: Array<{ house_id: number; code: string; min: number; max: number }>;
+        }
+      ).rows;
+      const byHouse = new Map<number, Map<string, { min: number; max: number }>>();
+      for (const r of rows) {
+        const ranges = byHouse.get(Number(r.house_id)) ?? new Map();
+        ranges.set(r.code, { min: Number(r.min), max: Number(r.max) });
+        byHouse.set(Number(r.house_id), ranges);
+      }
+      for (const b of batch) b.resolve(byHouse.get(b.houseId) ?? null);
+    } catch (error) {
+      for (const b of batch) b.reject(error);
+    }
   }
 
   /** A house's extra parameters changed: the next reading reads them again. */

@@ -7,6 +7,9 @@ import { FeishuRobotAdapter } from './feishu';
 import type { GroupAdapter } from './group';
 import { TencentSmsAdapter } from './tencent';
 import { TwilioSmsAdapter, TwilioVoiceAdapter } from './twilio';
+
+/** Where Twilio posts its delivery reports (server/notify/routes/receipts.ts). */
+export const TWILIO_RECEIPT_PATH = '/api/notify/receipt/twilio';
 import { WecomRobotAdapter } from './wecom';
 
 export interface NotifyAdapters {
@@ -26,7 +29,12 @@ export function notifyAdapters(
   timeZone: string,
 ): NotifyAdapters {
   const common = { locale: c.locale, timeZone };
-  const twilio = c.twilio && { ...c.twilio, countryCode: c.countryCode, ...common };
+  const twilio = c.twilio && {
+    ...c.twilio,
+    countryCode: c.countryCode,
+    ...common,
+    statusCallback: c.publicUrl ? `${c.publicUrl}${TWILIO_RECEIPT_PATH}` : null,
+  };
   let sms: ChannelAdapter = base.sms;
   if (c.sms === 'aliyun' && c.aliyun)
     sms = new AliyunSmsAdapter({

@@ -1,18 +1,26 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import type { ChannelAdapter, Notification, TryResult } from '../alarms/channels';
 import { alarmParts, type NotifyLocale } from './message';
 import { realSleep, refused, request, withRetry, type Sleep } from './retry';
 
 /**
- * Alibaba Cloud's RPC-style APIs (SMS: dysmsapi, voice: dyvmsapi), signed with signature v1:
- * the parameters sorted by name and percent-encoded (RFC 3986: space as %20, `*` as %2A, `~`
- * kept), the string `POST&%2F&<encoded query>` signed with HMAC-SHA1 under `<secret>&`, base64.
+ * Alibaba Cloud's SMS (dysmsapi) and voice (dyvmsapi) APIs, both RPC-style, version 2017-05-25,
+ * signed with **signature method V3 (ACS3-HMAC-SHA256)** ("Request syntax and signature method
+ * V3", Alibaba Cloud SDK documentation). Why V3 and not the older RPC signature (v1,
+ * HMAC-SHA1, still described on the SMS product's own page): Alibaba Cloud documents V3 as the
+ * method for every API published in OpenAPI Explorer, which both of these are, and asks callers
+ * of the older methods to move to it; it signs the headers and a hash of the body as well as the
+ * parameters, with SHA-256 instead of SHA-1. Parameters go in the query string (the APIs list
+ * them as query parameters), there is no body and the hash of the empty one is still signed.
  */
 export interface AliyunCredentials {
   accessKeyId: string;
   accessKeySecret: string;
 }
 
+export const ACS3 = 'ACS3-HMAC-SHA256';
+
+/** RFC 3986 percent-encoding as V3 asks for it: space as %20, `*` as %2A, `~` kept. */
 export function percentEncode(value: string): string {
   return encodeURIComponent(value)
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
@@ -26,33 +34,79 @@ export function canonicalQuery(params: Record<string, string>): string {
     .join('&');
 }
 
-export function aliyunSignature(method: string, params: Record<string, string>, secret: string) {
-  const toSign = `${method}&${percentEncode('/')}&${percentEncode(canonicalQuery(params))}`;
-  return createHmac('sha1', `${secret}&`).update(toSign).digest('base64');
+const sha256Hex = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/**
+ * The V3 signature of a request: the canonical request (method, `/`, the sorted query, the
+ * signed headers as `name:value` lines, their names, the body's SHA-256), hashed, prefixed
+ * with the algorithm, signed with HMAC-SHA256 under the AccessKey secret, lowercase hex.
+ */
+export function acs3Signature(
+  secret: string,
+  method: string,
+  query: string,
+  headers: Record<string, string>,
+  body: string,
+): { signature: string; signedHeaders: string } {
+  const names = Object.keys(headers)
+    .map((h) => h.toLowerCase())
+    .sort();
+  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const canonicalHeaders = names.map((h) => `${h}:${(lower[h] ?? '').trim()}\n`).join('');
+  const signedHeaders = names.join(';');
+  const canonicalRequest = [
+    method,
+    '/',
+    query,
+    canonicalHeaders,
+    signedHeaders,
+    sha256Hex(body),
+  ].join('\n');
+  const stringToSign = `${ACS3}\n${sha256Hex(canonicalRequest)}`;
+  const signature = createHmac('sha256', secret).update(stringToSign).digest('hex');
+  return { signature, signedHeaders };
 }
 
-/** The common parameters, the action's own and the signature, as the form body to POST. */
-export function signedAliyunBody(
+/**
+ * The one signed POST both adapters make: a fresh nonce and date on every try (Alibaba Cloud
+ * refuses a replayed nonce), the action's parameters in the query string.
+ */
+export function signedAliyunRequest(
   credentials: AliyunCredentials,
+  url: string,
   action: string,
-  version: string,
-  own: Record<string, string>,
+  params: Record<string, string>,
   now: Date = new Date(),
-): string {
-  const params: Record<string, string> = {
-    AccessKeyId: credentials.accessKeyId,
-    Action: action,
-    Format: 'JSON',
-    RegionId: 'cn-hangzhou',
-    SignatureMethod: 'HMAC-SHA1',
-    SignatureNonce: randomUUID(),
-    SignatureVersion: '1.0',
-    Timestamp: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    Version: version,
-    ...own,
+): { url: string; init: RequestInit } {
+  const query = canonicalQuery(params);
+  const body = '';
+  const headers: Record<string, string> = {
+    host: new URL(url).host,
+    'x-acs-action': action,
+    'x-acs-version': '2017-05-25',
+    'x-acs-date': now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    'x-acs-signature-nonce': randomUUID(),
+    'x-acs-content-sha256': sha256Hex(body),
   };
-  const signature = aliyunSignature('POST', params, credentials.accessKeySecret);
-  return `${canonicalQuery(params)}&Signature=${percentEncode(signature)}`;
+  const { signature, signedHeaders } = acs3Signature(
+    credentials.accessKeySecret,
+    'POST',
+    query,
+    headers,
+    body,
+  );
+  // fetch writes the same Host itself (it may not be set by hand).
+  const sent = Object.fromEntries(Object.entries(headers).filter(([k]) => k !== 'host'));
+  return {
+    url: `${url.replace(/\/?$/, '/')}?${query}`,
+    init: {
+      method: 'POST',
+      headers: {
+        ...sent,
+        authorization: `${ACS3} Credential=${credentials.accessKeyId},SignedHeaders=${signedHeaders},Signature=${signature}`,
+      },
+    },
+  };
 }
 
 /** Alibaba Cloud answers HTTP 200 with `Code: "OK"`; anything else names its error code. */
@@ -78,27 +132,38 @@ function templateParam(n: Notification, o: AliyunBase): string {
   return JSON.stringify({ farm: p.farm, house: p.house, cause: p.cause, value: p.value });
 }
 
+/** Sends one action with retries; each try is signed anew. */
+function sendAction(
+  o: AliyunBase,
+  action: string,
+  params: Record<string, string>,
+  onTry: (tryNo: number, result: TryResult) => Promise<void>,
+) {
+  const post = () => {
+    const signed = signedAliyunRequest(o.credentials, o.url, action, params);
+    return request(signed.url, signed.init, judge);
+  };
+  return withRetry(post, onTry, o.sleep ?? realSleep);
+}
+
+const digitsOf = (phone: string) => phone.replace(/[\s-]/g, '');
+
 export class AliyunSmsAdapter implements ChannelAdapter {
   readonly name = 'aliyun-sms';
   constructor(private readonly o: AliyunBase & { signName: string; templateCode: string }) {}
 
   send(n: Notification, onTry: (tryNo: number, result: TryResult) => Promise<void>) {
-    const post = () =>
-      request(
-        this.o.url,
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: signedAliyunBody(this.o.credentials, 'SendSms', '2017-05-25', {
-            PhoneNumbers: n.phone.replace(/[\s-]/g, ''),
-            SignName: this.o.signName,
-            TemplateCode: this.o.templateCode,
-            TemplateParam: templateParam(n, this.o),
-          }),
-        },
-        judge,
-      );
-    return withRetry(post, onTry, this.o.sleep ?? realSleep);
+    return sendAction(
+      this.o,
+      'SendSms',
+      {
+        PhoneNumbers: digitsOf(n.phone),
+        SignName: this.o.signName,
+        TemplateCode: this.o.templateCode,
+        TemplateParam: templateParam(n, this.o),
+      },
+      onTry,
+    );
   }
 }
 
@@ -108,21 +173,16 @@ export class AliyunVoiceAdapter implements ChannelAdapter {
   constructor(private readonly o: AliyunBase & { ttsCode: string; showNumber: string }) {}
 
   send(n: Notification, onTry: (tryNo: number, result: TryResult) => Promise<void>) {
-    const post = () =>
-      request(
-        this.o.url,
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: signedAliyunBody(this.o.credentials, 'SingleCallByTts', '2017-05-25', {
-            CalledNumber: n.phone.replace(/[\s-]/g, ''),
-            CalledShowNumber: this.o.showNumber,
-            TtsCode: this.o.ttsCode,
-            TtsParam: templateParam(n, this.o),
-          }),
-        },
-        judge,
-      );
-    return withRetry(post, onTry, this.o.sleep ?? realSleep);
+    return sendAction(
+      this.o,
+      'SingleCallByTts',
+      {
+        CalledNumber: digitsOf(n.phone),
+        CalledShowNumber: this.o.showNumber,
+        TtsCode: this.o.ttsCode,
+        TtsParam: templateParam(n, this.o),
+      },
+      onTry,
+    );
   }
 }

@@ -13,7 +13,15 @@ export interface TwilioOptions {
   locale: NotifyLocale;
   timeZone: string;
   sleep?: Sleep;
+  /**
+   * Where Twilio reports each message's and call's outcome (StatusCallback): Roost's
+   * /api/notify/receipt/twilio under the public address; without one, nothing is reported.
+   */
+  statusCallback?: string | null;
 }
+
+const callback = (o: TwilioOptions): Record<string, string> =>
+  o.statusCallback ? { StatusCallback: o.statusCallback } : {};
 
 /** Twilio answers 201 with the resource (its `sid`); errors as JSON `{ code, message }`. */
 function judge(status: number, body: unknown): TryResult {
@@ -53,6 +61,7 @@ export class TwilioSmsAdapter implements ChannelAdapter {
       To: e164(n.phone, this.o.countryCode),
       From: this.o.from,
       Body: alarmText(n, this.o.locale, this.o.timeZone),
+      ...callback(this.o),
     };
     return withRetry(() => post(this.o, 'Messages', form), onTry, this.o.sleep ?? realSleep);
   }
@@ -70,6 +79,7 @@ export class TwilioVoiceAdapter implements ChannelAdapter {
       To: e164(n.phone, this.o.countryCode),
       From: this.o.from,
       Twiml: `<Response>${say}<Pause length="1"/>${say}</Response>`,
+      ...callback(this.o),
     };
     return withRetry(() => post(this.o, 'Calls', form), onTry, this.o.sleep ?? realSleep);
   }

@@ -1,5 +1,7 @@
 import type { PowerAnswer, Tariff } from '../../src/contract/production';
+import { canSeeFarm, canSeeHouse, type Scope } from '../auth/scope';
 import type { Database } from '../db/client';
+import { Refusal } from '../refusal';
 import { powerDay } from './tariff';
 
 /** The organisation's time-of-use tariff, or null when none was set. */
@@ -19,6 +21,35 @@ export async function saveTariff(database: Database, orgId: number, tariff: Tari
      on conflict (org_id) do update set hours = excluded.hours, prices = excluded.prices, updated_at = now()`,
     [orgId, JSON.stringify(tariff.hours), JSON.stringify(tariff.prices)],
   );
+}
+
+/**
+ * The houses a power question is about (one house, or a farm's houses inside the scope) and the
+ * tariff that bills them. Outside the scope answers like not existing.
+ */
+export async function powerPlace(
+  database: Database,
+  scope: Scope,
+  q: { houseId?: number; farmId?: number },
+): Promise<{ houseIds: number[]; tariff: Tariff | null }> {
+  let houseIds: number[];
+  if (q.houseId !== undefined) {
+    if (!canSeeHouse(scope, q.houseId)) throw new Refusal('notFound', 'houses.notFound');
+    houseIds = [q.houseId];
+  } else {
+    if (!canSeeFarm(scope, q.farmId!)) throw new Refusal('notFound', 'houses.notFound');
+    const rows = await database.query<{ id: number }>('select id from houses where farm_id = $1', [
+      q.farmId,
+    ]);
+    houseIds = rows.map((r) => Number(r.id)).filter((id) => canSeeHouse(scope, id));
+  }
+  // The farm's organisation bills it; a user's own organisation when it has none of its own.
+  const [org] = await database.query<{ org_id: number }>(
+    'select f.org_id from houses h join farms f on f.id = h.farm_id where h.id = any($1::int[]) limit 1',
+    [houseIds],
+  );
+  const tariff = org ? await readTariff(database, Number(org.org_id)) : null;
+  return { houseIds, tariff };
 }
 
 /**

@@ -1,11 +1,31 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { powerQuerySchema, tariffInputSchema } from '../../src/contract/production';
-import { canSeeFarm, canSeeHouse, scopeOf } from '../auth/scope';
+import { powerMonthQuerySchema, tariffQuerySchema } from '../../src/contract/productionPower';
+import { scopeOf } from '../auth/scope';
 import { sessionOf, sourceOf, type AppContext } from '../http/context';
 import { ok, parseInput } from '../http/envelope';
 import { writeOperationLog } from '../oplog';
 import { Refusal } from '../refusal';
-import { readPowerDay, readTariff, saveTariff } from './power';
+import { loadFlockKpis } from './flockKpis';
+import { powerPlace, readPowerDay, readTariff, saveTariff } from './power';
+import { daysOfMonth, readPowerMonth } from './powerMonth';
+import { localDay, readFlocks } from './records';
+
+/**
+ * The tariff bills the whole organisation: its administrators and company managers read and set
+ * it (setting needs canOperate). A company manager sees its own organisation's; another answers
+ * like one that does not exist.
+ */
+function mayBill(
+  user: { roleKey: string; canOperate: boolean; orgId: number | null },
+  orgId: number | null,
+  write: boolean,
+): void {
+  if ((write && !user.canOperate) || !['administrator', 'company_manager'].includes(user.roleKey))
+    throw new Refusal('forbidden', 'auth.forbidden');
+  if (orgId !== null && user.roleKey !== 'administrator' && orgId !== user.orgId)
+    throw new Refusal('notFound', 'production.noOrganisation');
+}
 
 /** Power management: a house's or a farm's electricity of a day and its time-of-use cost; the tariff. */
 export function powerRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -14,24 +34,7 @@ export function powerRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get('/production/power', async (request, reply) => {
       const q = parseInput(powerQuerySchema, request.query);
       const scope = await scopeOf(database.db, sessionOf(request).user);
-      let houseIds: number[];
-      if (q.houseId !== undefined) {
-        if (!canSeeHouse(scope, q.houseId)) throw new Refusal('notFound', 'houses.notFound');
-        houseIds = [q.houseId];
-      } else {
-        if (!canSeeFarm(scope, q.farmId!)) throw new Refusal('notFound', 'houses.notFound');
-        const rows = await database.query<{ id: number }>(
-          'select id from houses where farm_id = $1',
-          [q.farmId],
-        );
-        houseIds = rows.map((r) => Number(r.id)).filter((id) => canSeeHouse(scope, id));
-      }
-      // The farm's organisation bills it; a user's own organisation when it has none of its own.
-      const [org] = await database.query<{ org_id: number }>(
-        'select f.org_id from houses h join farms f on f.id = h.farm_id where h.id = any($1::int[]) limit 1',
-        [houseIds],
-      );
-      const tariff = org ? await readTariff(database, Number(org.org_id)) : null;
+      const { houseIds, tariff } = await powerPlace(database, scope, q);
       return ok(
         request,
         reply,
@@ -39,15 +42,47 @@ export function powerRoutes(ctx: AppContext): FastifyPluginAsync {
       );
     });
 
+    app.get('/production/power/month', async (request, reply) => {
+      const q = parseInput(powerMonthQuerySchema, request.query);
+      const scope = await scopeOf(database.db, sessionOf(request).user);
+      const { houseIds, tariff } = await powerPlace(database, scope, q);
+      const days = daysOfMonth(q.month);
+      const [first, last] = [days[0]!, days[days.length - 1]!];
+      // The flocks housed in those houses at some time of the month give the per-bird figures.
+      const flocks = (
+        await readFlocks(
+          database,
+          scope,
+          q.houseId !== undefined ? { houseId: q.houseId } : { farmId: q.farmId },
+        )
+      ).filter(
+        (f) =>
+          houseIds.includes(f.houseId) &&
+          f.placedOn <= last &&
+          (f.closedOn === null || f.closedOn >= first),
+      );
+      const today = localDay(new Date(), config.timeZone);
+      const kpis = await loadFlockKpis(database, flocks, today, config.timeZone);
+      return ok(
+        request,
+        reply,
+        await readPowerMonth(database, houseIds, q.month, config.timeZone, tariff, kpis),
+      );
+    });
+
+    app.get('/production/tariff', async (request, reply) => {
+      const { orgId } = parseInput(tariffQuerySchema, request.query);
+      mayBill(sessionOf(request).user, orgId, false);
+      const [org] = await database.query('select id from organizations where id = $1', [orgId]);
+      if (!org) throw new Refusal('notFound', 'production.noOrganisation');
+      return ok(request, reply, { orgId, tariff: await readTariff(database, orgId) });
+    });
+
     app.put('/production/tariff', async (request, reply) => {
       const { user } = sessionOf(request);
-      // The tariff bills the whole organisation: its administrators and company managers set it.
-      if (!user.canOperate || !['administrator', 'company_manager'].includes(user.roleKey))
-        throw new Refusal('forbidden', 'auth.forbidden');
+      mayBill(user, null, true);
       const { orgId, ...tariff } = parseInput(tariffInputSchema, request.body);
-      // A company manager sets its own organisation's; another answers like one that does not exist.
-      if (user.roleKey !== 'administrator' && orgId !== user.orgId)
-        throw new Refusal('notFound', 'production.noOrganisation');
+      mayBill(user, orgId, true);
       const [org] = await database.query('select id from organizations where id = $1', [orgId]);
       if (!org) throw new Refusal('notFound', 'production.noOrganisation');
       await saveTariff(database, orgId, tariff);

@@ -15,6 +15,8 @@ import { writeOperationLog } from '../oplog';
 import { Refusal } from '../refusal';
 import { loadFlockKpis } from './flockKpis';
 import { powerRoutes } from './powerRoutes';
+import { compareRoutes } from './compareRoutes';
+import { exportRoutes } from './exportRoutes';
 import { localDay, readFarmDay, readFlocks, readHouseMonth, saveDays } from './records';
 import { decideTask } from './tasks';
 import { evaluateDailyWarnings } from './warnings';
@@ -39,6 +41,8 @@ export function productionRoutes(ctx: AppContext): FastifyPluginAsync {
 
   return async (app) => {
     await app.register(powerRoutes(ctx));
+    await app.register(compareRoutes(ctx));
+    await app.register(exportRoutes(ctx));
     app.get('/production/day', async (request, reply) => {
       const q = parseInput(farmDayQuerySchema, request.query);
       const scope = await scopeFor(request);

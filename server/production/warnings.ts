@@ -17,6 +17,8 @@ export async function evaluateDailyWarnings(
   ctx: Pick<AppContext, 'database' | 'events' | 'config'>,
   houseIds: readonly number[],
   today: string,
+  /** The moment of the evaluation: the alarm's raise and clear time (a test's clock). */
+  nowMs = Date.now(),
 ): Promise<AlarmChange[]> {
   if (houseIds.length === 0) return [];
   const { database, events, config } = ctx;
@@ -42,7 +44,7 @@ export async function evaluateDailyWarnings(
         limit: w.limit,
         text: w.text,
       }));
-      const steps = stepsOf(conditions, emptyRuleState(), open, Date.now(), IMMEDIATE);
+      const steps = stepsOf(conditions, emptyRuleState(), open, nowMs, IMMEDIATE);
       if (steps.length === 0) continue;
       const [house] = await query<{ farm_id: number }>('select farm_id from houses where id = $1', [
         flock.houseId,

@@ -83,15 +83,14 @@ export class ConfigAgent {
   constructor(
     private readonly typeKey: number,
     private readonly link: GatewayLink,
-    readonly version: string,
     options: ConfigAgentOptions = {},
   ) {
     this.params = Object.fromEntries(paramsOfType(typeKey).map((s) => [s.key, DEFAULTS[s.key]!]));
     this.delay = options.applyDelayMs ?? APPLY_DELAY_MS;
     this.localChance = options.localChangeChance ?? LOCAL_CHANGE_CHANCE;
     this.random = options.random ?? Math.random;
-    link.onConnected = () => this.report('device');
-    link.onCommand = (kind, payload) => this.command(kind, payload);
+    link.onConnected(() => this.report('device'));
+    link.onCommand((kind, payload) => this.command(kind, payload));
   }
 
   /** Called once per reading: sometimes a person at the controller changes a set-point. */
@@ -117,7 +116,7 @@ export class ConfigAgent {
   private report(source: 'device' | 'local'): void {
     this.link.enqueue('config/report', {
       ts: Date.now(),
-      version: this.version,
+      version: this.link.version,
       params: { ...this.params },
       source,
     });

@@ -1,5 +1,5 @@
 import { connect, type IClientOptions, type MqttClient } from 'mqtt';
-import { gatewayTopic } from '../mqtt/topics';
+import { GATEWAY_SUBSCRIBES, gatewayTopic } from '../mqtt/topics';
 import { Outbox } from './outbox';
 
 /** Per gateway: 10,000 readings is a week at the default 60 s interval, about 6 MB of JSON. */
@@ -53,13 +53,16 @@ export class GatewayLink {
   private failures = 0;
   private lastError = '';
 
-  /** Commands addressed to this gateway (config/set …), and a connection made: the controller's side. */
-  onCommand: ((kind: string, payload: Buffer) => void) | null = null;
-  onConnected: (() => void) | null = null;
+  /**
+   * Commands addressed to this gateway (config/set, upgrade, log/get), and a connection made:
+   * the controller's side. Each part of the gateway (configuration, upgrades, log) listens.
+   */
+  private readonly commandHandlers: Array<(kind: string, payload: Buffer) => void> = [];
+  private readonly connectedHandlers: Array<() => void> = [];
 
   constructor(
     private readonly url: string,
-    private readonly identity: GatewayIdentity,
+    private identity: GatewayIdentity,
     private readonly onError: (error: Error) => void,
   ) {}
 
@@ -67,12 +70,46 @@ export class GatewayLink {
     return this.state === 'connected';
   }
 
+  /** The firmware version the gateway runs (and says in its status). */
+  get version(): string {
+    return this.identity.version;
+  }
+
+  onCommand(handler: (kind: string, payload: Buffer) => void): void {
+    this.commandHandlers.push(handler);
+  }
+
+  onConnected(handler: () => void): void {
+    this.connectedHandlers.push(handler);
+  }
+
+  /**
+   * Restarts the gateway as after installing firmware: the connection drops without goodbye
+   * (the broker publishes the will), and after `downMs` it connects again on `version`.
+   * Queued messages wait in the outbox meanwhile.
+   */
+  restart(version: string, downMs: number): void {
+    this.identity = { ...this.identity, version };
+    if (this.state === 'stopped' || this.state === 'refused' || this.state === 'faultOffline')
+      return;
+    this.clearRetry();
+    this.drop();
+    this.state = 'waiting';
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.state === 'waiting') this.open();
+    }, downMs);
+  }
+
   start(): void {
     if (this.state === 'waiting') this.open();
   }
 
   /** Queues a message and sends what the connection allows. */
-  enqueue(kind: 'telemetry' | 'event' | 'config/ack' | 'config/report', payload: unknown): void {
+  enqueue(
+    kind: 'telemetry' | 'event' | 'config/ack' | 'config/report' | 'upgrade/progress' | 'log',
+    payload: unknown,
+  ): void {
     if (this.state === 'stopped') return;
     this.outbox.push(
       gatewayTopic(this.identity.networkId, kind),
@@ -162,15 +199,17 @@ export class GatewayLink {
       client.publish(status, JSON.stringify(online), { qos: 1, retain: true }, () => undefined);
       // Commands: subscribed before the controller reports its parameters, because the report
       // tells the server this gateway listens now and it sends what waits.
-      client.subscribe(gatewayTopic(networkId, 'config/set'), { qos: 1 }, () => {
-        if (this.client === client) this.onConnected?.();
+      const commands = GATEWAY_SUBSCRIBES.map((kind) => gatewayTopic(networkId, kind));
+      client.subscribe(commands, { qos: 1 }, () => {
+        if (this.client === client) for (const handler of this.connectedHandlers) handler();
       });
       this.pump();
     });
     client.on('message', (topic, payload) => {
       if (this.client !== client) return;
       const prefix = `${gatewayTopic(networkId, 'config/set').slice(0, -'config/set'.length)}`;
-      if (topic.startsWith(prefix)) this.onCommand?.(topic.slice(prefix.length), payload);
+      if (!topic.startsWith(prefix)) return;
+      for (const handler of this.commandHandlers) handler(topic.slice(prefix.length), payload);
     });
     client.on('error', (error) => {
       if (this.client !== client) return;

@@ -4,6 +4,8 @@ import { ConfigAgent, type ConfigAgentOptions } from './configAgent';
 import { GatewayLink, type GatewayIdentity } from './gatewayLink';
 import { createFleet, type HouseModel } from './houseModel';
 import { hashString } from './random';
+import { LogAgent } from './logAgent';
+import { UpgradeAgent, type UpgradeAgentOptions } from './upgradeAgent';
 
 export interface SimulatorOptions {
   /** mqtt://host:port (also mqtts, tcp, ws, wss). */
@@ -21,6 +23,8 @@ export interface SimulatorOptions {
   onError?: (error: Error) => void;
   /** The controllers' timing (apply delay, local changes); tests make them quick and quiet. */
   controller?: ConfigAgentOptions;
+  /** How upgrades go (speed, refusals, failures); tests make them quick and certain. */
+  upgrade?: UpgradeAgentOptions;
 }
 
 /** One simulated gateway, for tests that hold it offline or change it at its keypad. */
@@ -29,6 +33,8 @@ export interface SimulatedGateway {
   /** Holds the gateway off the network (true) until released (false). */
   holdOffline(offline: boolean): void;
   readonly connected: boolean;
+  /** The firmware version it runs now. */
+  readonly version: string;
 }
 
 export interface SimulatorStats {
@@ -88,9 +94,12 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   if (models.length !== gateways.length) throw new Error('one house model per gateway');
   const links = gateways.map((gateway) => new GatewayLink(url, identityOf(gateway), onError));
   const controllers = gateways.map(
-    (gateway, i) =>
-      new ConfigAgent(gateway.typeKey, links[i]!, identityOf(gateway).version, options.controller),
+    (gateway, i) => new ConfigAgent(gateway.typeKey, links[i]!, options.controller),
   );
+  const upgraders = gateways.map(
+    (gateway, i) => new UpgradeAgent(links[i]!, gateway.token, options.upgrade),
+  );
+  const logs = links.map((link) => new LogAgent(link));
   const held = new Set<number>();
   let readings = 0;
   const timers: NodeJS.Timeout[] = [];
@@ -101,6 +110,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     link.setOfflineFault(step.offline || held.has(index));
     controllers[index]!.tick();
     link.enqueue('telemetry', step.message);
+    // Now and then the climate, as a controller logs it.
+    if (readings % 10 === index % 10) logs[index]!.note(climateLine(step.message));
     for (const event of step.events) link.enqueue('event', event);
   };
 
@@ -122,6 +133,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       stopping ??= (async () => {
         for (const timer of timers) clearTimeout(timer);
         for (const controller of controllers) controller.stop();
+        for (const upgrader of upgraders) upgrader.stop();
+        for (const log of logs) log.stop();
         await Promise.all(links.map((link) => link.stop()));
       })();
       return stopping;
@@ -139,6 +152,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
         },
         get connected() {
           return link.connected;
+        },
+        get version() {
+          return link.version;
         },
       };
     },
@@ -186,4 +202,15 @@ function identityOf(gateway: DemoGateway): GatewayIdentity {
     network: wireless ? 'wireless' : 'wired',
     version: gateway.typeKey === 60 ? '3.2.1' : '2.8.4',
   };
+}
+
+/** "climate 24.1 ℃ 62 % CO2 1450 ppm": what a controller writes to its log now and then. */
+function climateLine(message: unknown): string {
+  const metrics = (message as { metrics?: Record<string, number> }).metrics ?? {};
+  const parts = [
+    metrics.temperature === undefined ? null : `${metrics.temperature.toFixed(1)} ℃`,
+    metrics.humidity === undefined ? null : `${Math.round(metrics.humidity)} %`,
+    metrics.co2 === undefined ? null : `CO2 ${Math.round(metrics.co2)} ppm`,
+  ].filter((p) => p !== null);
+  return `climate ${parts.join(' ')}`;
 }

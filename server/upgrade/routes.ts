@@ -1,19 +1,51 @@
 import type { FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
-import { desc } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { upgradeFiles } from '../db/upgradeSchema';
-import { sessionOf, type AppContext } from '../http/context';
+import { sessionOf, sourceOf, tokenOf, type AppContext } from '../http/context';
 import { ok, parseInput } from '../http/envelope';
 import { ApiError } from '../http/errors';
-import { UPGRADE_FILE_MAX_BYTES, upgradeUploadQuerySchema } from '../../src/contract/upgrade';
+import {
+  UPGRADE_FILE_MAX_BYTES,
+  sendUpgradeSchema,
+  upgradeDownloadParamsSchema,
+  upgradeUploadQuerySchema,
+} from '../../src/contract/upgrade';
 import { logChange, requireRole } from '../admin/access';
+import { scopeOf } from '../auth/scope';
+import { housesInScope } from '../envcontrol/houses';
+import { canSend, DEFAULT_EXPIRY_SECONDS } from '../envcontrol/rules';
+import { Refusal } from '../refusal';
+import { claimDownload, queueUpgrade, type UpgradeTarget } from './commands';
 import { UpgradeFileStore } from './files';
 
 const ADMIN = ['administrator'] as const;
 
-/** Gateway upgrade files: administrators upload them and list them. */
+/** Why a download was refused, as the gateway's log would want it (no detail for strangers). */
+const DOWNLOAD_REFUSED = {
+  unknown: 'upgrade.linkInvalid',
+  used: 'upgrade.linkUsed',
+  expired: 'upgrade.linkExpired',
+  finished: 'upgrade.linkInvalid',
+} as const;
+
+/**
+ * Gateway upgrade files: administrators upload them and list them; remote configurers send
+ * one to gateways of their scope; a gateway downloads it with its single-use link.
+ */
 export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
   const store = new UpgradeFileStore(ctx.config.dataDir);
+  /** The stored files, newest first, as the upload list and the upgrade dialog show them. */
+  const listFiles = async () =>
+    (await ctx.database.db.select().from(upgradeFiles).orderBy(desc(upgradeFiles.uploadedAt))).map(
+      (r) => ({
+        sha256: r.sha256,
+        version: r.version,
+        fileName: r.fileName,
+        size: r.size,
+        uploadedAt: r.uploadedAt.toISOString(),
+      }),
+    );
   return async (app) => {
     // One file per request. busboy stops reading one byte past the limit and marks the
     // stream truncated, so an oversized upload is never held whole (→ 413 below).
@@ -21,23 +53,87 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
       limits: { fileSize: UPGRADE_FILE_MAX_BYTES + 1, files: 1, fields: 4, parts: 5 },
     });
 
-    app.get('/upgrade/files', async (request, reply) => {
-      requireRole(request, ADMIN);
-      const rows = await ctx.database.db
+    /** The files a manager may send, for the upgrade dialog (every role may read the list). */
+    app.get('/upgrade/choices', async (request, reply) => {
+      sessionOf(request);
+      return ok(request, reply, await listFiles());
+    });
+
+    /**
+     * Sends a stored file to the gateways of these houses. A gateway that already runs the
+     * file's version is left alone; when every one does, "No updates detected" (409).
+     */
+    app.post('/upgrade/send', async (request, reply) => {
+      const body = parseInput(sendUpgradeSchema, request.body);
+      const { user } = sessionOf(request);
+      if (!canSend(user)) throw new Refusal('forbidden', 'envcontrol.noRemoteConfig');
+      const ids = [...new Set(body.houseIds)];
+      const houses = await housesInScope(ctx.database, await scopeOf(ctx.database.db, user), ids);
+      // A house outside the caller's scope answers like one that does not exist.
+      if (houses.length !== ids.length) throw new Refusal('notFound', 'http.notFound');
+      const [file] = await ctx.database.db
         .select()
         .from(upgradeFiles)
-        .orderBy(desc(upgradeFiles.uploadedAt));
-      return ok(
-        request,
-        reply,
-        rows.map((r) => ({
-          sha256: r.sha256,
-          version: r.version,
-          fileName: r.fileName,
-          size: r.size,
-          uploadedAt: r.uploadedAt.toISOString(),
-        })),
-      );
+        .where(eq(upgradeFiles.sha256, body.sha256));
+      if (!file) throw new ApiError(404, 'upgrade.fileNotFound');
+      const targets: UpgradeTarget[] = [];
+      const upToDate: number[] = [];
+      for (const house of houses) {
+        if (house.gatewayId === null) throw new Refusal('invalid', 'envcontrol.noGateway');
+        if (house.version === file.version) {
+          upToDate.push(Number(house.houseId));
+          continue;
+        }
+        targets.push({
+          houseId: Number(house.houseId),
+          houseName: house.houseName,
+          gatewayId: Number(house.gatewayId),
+          networkId: house.networkId ?? '',
+          version: house.version ?? '',
+        });
+      }
+      if (targets.length === 0) throw new ApiError(409, 'upgrade.noUpdates');
+      const commands = await queueUpgrade(ctx.database, ctx.events, {
+        targets,
+        file: { sha256: file.sha256, version: file.version, fileName: file.fileName },
+        expiresAt: new Date(Date.now() + DEFAULT_EXPIRY_SECONDS * 1000),
+        operator: { id: user.id, name: user.realName || user.username },
+        source: sourceOf(request),
+      });
+      return ok(request, reply, { commands, upToDate }, 'upgrade.sent');
+    });
+
+    /**
+     * A gateway fetches its file: the link's token (single use, minutes) and its own device
+     * token (`Authorization: Bearer`), as for readings over HTTP. Another gateway's link, a
+     * spent one and an expired one are refused.
+     */
+    app.get(
+      '/upgrade/download/:networkId/:token',
+      { config: { public: true } },
+      async (request, reply) => {
+        const { networkId, token } = parseInput(upgradeDownloadParamsSchema, request.params);
+        const gateway = await ctx.ingest.directory.verifyToken(networkId, tokenOf(request) ?? '');
+        if (!gateway) throw new ApiError(401, 'ingest.badToken');
+        const claim = await claimDownload(ctx.database.query, gateway.gatewayId, token);
+        if (!claim.ok)
+          throw new ApiError(
+            claim.reason === 'unknown' ? 404 : 403,
+            DOWNLOAD_REFUSED[claim.reason],
+          );
+        const bytes = await store.bytes(claim.sha256);
+        if (!bytes) throw new ApiError(404, 'upgrade.fileNotFound');
+        return reply
+          .header('content-type', 'application/octet-stream')
+          .header('cache-control', 'no-store')
+          .header('x-content-sha256', claim.sha256)
+          .send(bytes);
+      },
+    );
+
+    app.get('/upgrade/files', async (request, reply) => {
+      requireRole(request, ADMIN);
+      return ok(request, reply, await listFiles());
     });
 
     /** multipart/form-data with one file field; `?version=` names what the file installs. */

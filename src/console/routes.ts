@@ -2,12 +2,18 @@ import {
   ClipboardIcon,
   BuildIcon,
   CogIcon,
+  DollarIcon,
+  DashboardIcon,
   ComparisonIcon,
   EditIcon,
   HistoryIcon,
   HomeIcon,
   LightningIcon,
   NotificationsIcon,
+  NotificationsSnoozeIcon,
+  NotificationsUpdatedIcon,
+  LayersIcon,
+  ConfirmIcon,
   OfficeIcon,
   PeopleIcon,
   PhoneIcon,
@@ -101,6 +107,16 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     ),
   },
   {
+    path: '/envcontrol/ai6000',
+    titleKey: 'ai6000',
+    icon: DashboardIcon,
+    hidden: true,
+    component: lazyPage(
+      () => import('./envcontrol/Ai6000Page'),
+      (m) => m.Ai6000Page,
+    ),
+  },
+  {
     path: '/log/index',
     titleKey: 'log',
     icon: HistoryIcon,
@@ -130,6 +146,43 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
         component: lazyPage(
           () => import('./alarms/AlarmSettingsPage'),
           (m) => m.AlarmSettingsPage,
+        ),
+      },
+      {
+        path: 'silences',
+        titleKey: 'notifySilences',
+        icon: NotificationsSnoozeIcon,
+        component: lazyPage(
+          () => import('./notify/SilencesPage'),
+          (m) => m.SilencesPage,
+        ),
+      },
+      {
+        path: 'escalation',
+        titleKey: 'notifyEscalation',
+        icon: LayersIcon,
+        component: lazyPage(
+          () => import('./notify/EscalationPage'),
+          (m) => m.EscalationPage,
+        ),
+      },
+      {
+        path: 'preferences',
+        titleKey: 'notifyPrefs',
+        icon: NotificationsUpdatedIcon,
+        component: lazyPage(
+          () => import('./notify/PrefsPage'),
+          (m) => m.PrefsPage,
+        ),
+      },
+      {
+        path: 'drills',
+        titleKey: 'notifyDrills',
+        icon: ConfirmIcon,
+        roles: ['administrator'],
+        component: lazyPage(
+          () => import('./notify/DrillsPage'),
+          (m) => m.DrillsPage,
         ),
       },
     ],
@@ -164,6 +217,16 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
         component: lazyPage(
           () => import('./production/PowerPage'),
           (m) => m.PowerPage,
+        ),
+      },
+      {
+        path: 'tariff',
+        titleKey: 'productionTariff',
+        icon: DollarIcon,
+        roles: ['administrator', 'company_manager'],
+        component: lazyPage(
+          () => import('./production/TariffPage'),
+          (m) => m.TariffPage,
         ),
       },
     ],

@@ -111,6 +111,8 @@ export const alarmSchema = alarmCoreSchema.extend({
   clearedBy: z.enum(['condition', 'user']).nullable(),
   /** How often the cause came back while this alarm was open (a flapping sensor). */
   occurrences: z.number().int().positive(),
+  /** The alarm list only: a silence held its notifications (absent: none did). */
+  silenced: z.boolean().optional(),
 });
 export type Alarm = z.infer<typeof alarmSchema>;
 

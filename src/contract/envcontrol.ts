@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { gatewayKind, isGatewayTypeKey } from './gatewayTypes';
+import { commandUpgradeSchema } from './upgrade';
 
 /**
  * The house controllers' parameters, their sets per kind of gateway, and the commands that
@@ -150,6 +151,8 @@ export const commandSchema = z.object({
   sentAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   expiresAt: z.string(),
+  /** An upgrade command's file, versions and progress (absent for other kinds). */
+  upgrade: commandUpgradeSchema.nullable().optional(),
 });
 export type Command = z.infer<typeof commandSchema>;
 
@@ -224,7 +227,19 @@ export const paramChangeQuerySchema = z.object({
   source: z.enum(PARAM_SOURCES).optional(),
   page: z.coerce.number().int().positive().default(1),
   size: z.coerce.number().int().positive().max(200).default(50),
+  /** Who made the change: part of the operator's name. */
+  operator: z.string().trim().max(64).optional(),
+  /** One parameter of the catalogue. */
+  key: z.string().max(64).optional(),
+  /** Changes at or after / before these instants. */
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
 });
+
+/** GET /envcontrol/records/export: the same filters, every matching row as CSV. */
+export const paramChangeExportQuerySchema = paramChangeQuerySchema.omit({ page: true, size: true });
+/** At most this many rows in one export. */
+export const PARAM_CHANGE_EXPORT_MAX = 100_000;
 
 export const paramChangeListSchema = z.object({
   rows: z.array(paramChangeSchema),

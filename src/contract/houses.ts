@@ -104,7 +104,11 @@ export const compareExportQuerySchema = compareFields
 
 /** GET /api/houses/trend/export: one house's trend (several metrics) as a file. */
 export const trendExportQuerySchema = trendQueryFields
-  .extend({ format: z.enum(EXPORT_FORMATS) })
+  .extend({
+    format: z.enum(EXPORT_FORMATS),
+    /** `all`: every extra parameter of the house's terminal devices beside `metrics`. */
+    extras: z.enum(['all']).optional(),
+  })
   .refine(forwardRange, { message: 'trend.badRange', path: ['from'] });
 
 /** An export above this many rows warns 'Too much data to export please wait'. */

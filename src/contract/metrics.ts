@@ -41,7 +41,7 @@ export const METRICS: readonly MetricDefinition[] = [
   {
     key: 'temperature',
     unit: '℃',
-    label: { en: 'Indoor temperature', zh: '舍内温度' },
+    label: { en: 'Indoor temperature', zh: '栏舍内温度' },
     min: -40,
     max: 70,
     group: 'climate',
@@ -159,7 +159,7 @@ export const METRICS: readonly MetricDefinition[] = [
   },
   {
     key: 'power',
-    unit: 'kW·h',
+    unit: 'kWh',
     label: { en: 'Electricity', zh: '用电量' },
     min: 0,
     max: 100_000,

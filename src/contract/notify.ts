@@ -87,6 +87,8 @@ export const ackPageSchema = z.object({
   ackComment: z.string().nullable(),
   /** When the link stops working. */
   expiresAt: z.string(),
+  /** An alarm drill's confirm link: the page says it is a drill, the tap confirms receipt. */
+  drill: z.boolean().optional(),
 });
 export type AckPage = z.infer<typeof ackPageSchema>;
 

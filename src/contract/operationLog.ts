@@ -74,7 +74,12 @@ const FUNCTION_TEXTS = {
   'notify.silence.create': { en: 'Silence alarm notifications', zh: '静默报警通知' },
   'notify.silence.end': { en: 'End silence', zh: '结束静默' },
   'notify.escalation.save': { en: 'Save escalation level', zh: '保存升级级别' },
+  'notify.prefs.save': { en: 'Save notification preferences', zh: '保存通知偏好' },
+  'notify.drill.start': { en: 'Start alarm drill', zh: '发起报警演练' },
+  'notify.drill.schedule': { en: 'Schedule weekly alarm drill', zh: '设置每周报警演练' },
   'upgrade.uploadFile': { en: 'Upload upgrade file', zh: '上传升级文件' },
+  'upgrade.send': { en: 'Upgrade gateway', zh: '网关升级' },
+  'envcontrol.deviceLog': { en: 'Load device log', zh: '加载设备日志' },
 } as const satisfies Record<string, Texts>;
 
 export type FunctionKey = keyof typeof FUNCTION_TEXTS;
@@ -121,6 +126,7 @@ const FIXED_OPERATION_TEXTS = {
   createKioskLink: { en: 'Create wall link', zh: '创建大屏链接' },
   revokeKioskLink: { en: 'Revoke wall link', zh: '撤销大屏链接' },
   uploadUpgradeFile: { en: 'Upload upgrade file', zh: '上传升级文件' },
+  loadDeviceLog: { en: 'Load device log', zh: '加载设备日志' },
 } as const satisfies Record<string, Texts>;
 
 export type FixedOperationKey = keyof typeof FIXED_OPERATION_TEXTS;
@@ -139,6 +145,7 @@ const PARAM_OPERATION_TEXTS = {
   dailyRecord: { en: 'Daily record', zh: '日报记录' },
   flockTask: { en: 'Flock task', zh: '批次任务' },
   configCommand: { en: 'Configuration command', zh: '配置命令' },
+  upgradeCommand: { en: 'Upgrade command', zh: '升级命令' },
 } as const satisfies Record<string, Texts>;
 
 export const OPERATION_KEYS = [...FIXED_KEYS, ...Object.keys(PARAM_OPERATION_TEXTS)] as [
@@ -168,6 +175,10 @@ export const operationSchema = z.discriminatedUnion('key', [
   z.object({
     key: z.literal('configCommand'),
     params: z.object({ command: z.string(), values: z.string() }),
+  }),
+  z.object({
+    key: z.literal('upgradeCommand'),
+    params: z.object({ command: z.string(), version: z.string() }),
   }),
 ]);
 export type Operation = z.infer<typeof operationSchema>;
@@ -239,6 +250,8 @@ export function renderOperation(
     case 'configCommand':
       // The values as asked (JSON of parameter keys): numbers read the same in every language.
       return `${str(params.values)} #${str(params.command).slice(0, 8)}`;
+    case 'upgradeCommand':
+      return `${lang === 'zh' ? '升级到' : 'to'} ${str(params.version)} #${str(params.command).slice(0, 8)}`;
     default:
       return Object.hasOwn(FIXED_OPERATION_TEXTS, key)
         ? FIXED_OPERATION_TEXTS[key as FixedOperationKey][lang]

@@ -27,3 +27,64 @@ export const upgradeFileSchema = z.object({
   uploadedAt: z.string(),
 });
 export type UpgradeFile = z.infer<typeof upgradeFileSchema>;
+
+/**
+ * What a gateway reports while it upgrades (`upgrade/progress`): downloading (with a percent),
+ * installing, restarting, then `done` with the version it came back on, or `failed` with its
+ * reason. `noUpdate` as a failure reason says it already runs that version.
+ */
+export const UPGRADE_STAGES = [
+  'downloading',
+  'installing',
+  'restarting',
+  'done',
+  'failed',
+] as const;
+export type UpgradeStage = (typeof UPGRADE_STAGES)[number];
+/** The reason a gateway gives when it already runs the version it was sent. */
+export const UPGRADE_NO_UPDATE = 'noUpdate';
+/** A download link works this long after it is sent, and once. */
+export const UPGRADE_TOKEN_SECONDS = 300;
+
+export const upgradeProgressSchema = z.object({
+  id: z.string().min(1).max(64),
+  status: z.enum(UPGRADE_STAGES),
+  percent: z.number().min(0).max(100).optional(),
+  version: z.string().max(64).optional(),
+  reason: z.string().max(500).optional(),
+});
+export type UpgradeProgress = z.infer<typeof upgradeProgressSchema>;
+
+/** `roost/v1/{networkId}/upgrade`: what the server sends a gateway to upgrade. */
+export const upgradeOrderSchema = z.object({
+  id: z.string(),
+  version: z.string(),
+  url: z.string(),
+  sha256: z.string(),
+  size: z.number().int(),
+});
+export type UpgradeOrder = z.infer<typeof upgradeOrderSchema>;
+
+/** An upgrade command's own facts, beside its state: what it installs and how far it got. */
+export const commandUpgradeSchema = z.object({
+  version: z.string(),
+  fromVersion: z.string(),
+  fileName: z.string(),
+  sha256: z.string(),
+  stage: z.enum(UPGRADE_STAGES).nullable(),
+  percent: z.number().nullable(),
+});
+export type CommandUpgrade = z.infer<typeof commandUpgradeSchema>;
+
+/** POST /upgrade/send: one stored file to one or many houses' gateways. */
+export const sendUpgradeSchema = z.object({
+  houseIds: z.array(z.number().int().positive()).min(1).max(1000),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'upgrade.fileNotFound'),
+});
+export type SendUpgrade = z.infer<typeof sendUpgradeSchema>;
+
+/** GET /upgrade/download/:networkId/:token (the gateway also sends its device token). */
+export const upgradeDownloadParamsSchema = z.object({
+  networkId: z.string().min(1).max(64),
+  token: z.string().min(16).max(128),
+});

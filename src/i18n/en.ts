@@ -7,6 +7,8 @@ import { productionEn } from './features/production';
 import { remindersEn } from './features/reminders';
 import { notifyEn } from './features/notify';
 import { wallEn } from './features/wall';
+import { formsEn } from './features/forms';
+import { gatewayOpsEn } from './features/gatewayOps';
 
 /**
  * English texts of the console. This object defines the keys: `zh.ts` must have the same shape
@@ -28,6 +30,7 @@ export const en = {
     houseMonitor: 'House Monitor',
     houseCompared: 'House Compared',
     envControl: 'House Setting',
+    ai6000: 'AI6000 dashboard',
     log: 'User Log',
     system: 'System Manage',
     orgManage: 'Org Manage',
@@ -40,10 +43,15 @@ export const en = {
     alarm: 'Alarms',
     alarmList: 'Alarm List',
     alarmSettings: 'Alarm Settings',
+    notifySilences: 'Silences',
+    notifyEscalation: 'Escalation',
+    notifyPrefs: 'My Notifications',
+    notifyDrills: 'Alarm Drills',
     production: 'Daily Business',
     productionInput: 'Data Input',
     productionFlocks: 'Flocks and KPIs',
     productionPower: 'Power Management',
+    productionTariff: 'Electricity Tariff',
     houseManage: 'Shack Manage',
   },
   navbar: {
@@ -149,4 +157,6 @@ export const en = {
   production: productionEn,
   notify: notifyEn,
   envcontrol: envcontrolEn,
+  forms: formsEn,
+  gatewayOps: gatewayOpsEn,
 } as const;

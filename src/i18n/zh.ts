@@ -7,6 +7,8 @@ import { productionZh } from './features/production';
 import { remindersZh } from './features/reminders';
 import { notifyZh } from './features/notify';
 import { wallZh } from './features/wall';
+import { formsZh } from './features/forms';
+import { gatewayOpsZh } from './features/gatewayOps';
 import { type Translation } from './types';
 
 /** Chinese texts: the same keys as `en.ts` (the type refuses a missing or unknown key). */
@@ -20,11 +22,12 @@ export const zh: Translation = {
     login: '登录',
     notFound: '页面不存在',
     dashboard: '首页',
-    houseStatus: '栋舍状态',
-    houseOverview: '栋舍总览',
-    houseMonitor: '栋舍监控',
-    houseCompared: '栋舍对比',
-    envControl: '栋舍设置',
+    houseStatus: '栏舍状态',
+    houseOverview: '栏舍总览',
+    houseMonitor: '栏舍监控',
+    houseCompared: '栏舍对比',
+    envControl: '栏舍设置',
+    ai6000: 'AI6000 看板',
     log: '用户日志',
     system: '系统管理',
     orgManage: '组织管理',
@@ -37,16 +40,21 @@ export const zh: Translation = {
     alarm: '报警管理',
     alarmList: '报警列表',
     alarmSettings: '报警设置',
+    notifySilences: '静默',
+    notifyEscalation: '报警升级',
+    notifyPrefs: '我的通知',
+    notifyDrills: '报警演练',
     production: '日常业务',
     productionInput: '数据录入',
     productionFlocks: '批次与指标',
     productionPower: '电力管理',
-    houseManage: '栋舍管理',
+    productionTariff: '电价设置',
+    houseManage: '栏舍管理',
   },
   navbar: {
     toggleSidebar: '显示或隐藏菜单',
     home: '返回首页',
-    alarms: '当前报警：{{count}} 条。打开栋舍总览',
+    alarms: '当前报警：{{count}} 条。打开栏舍总览',
     fullscreen: '全屏',
     exitFullscreen: '退出全屏',
     fullscreenUnsupported: '您的浏览器不支持全屏',
@@ -79,7 +87,7 @@ export const zh: Translation = {
   },
   login: {
     heading: '登录',
-    subtitle: '在一处查看您的栋舍、网关和报警。',
+    subtitle: '在一处查看您的栏舍、网关和报警。',
     username: '用户名',
     password: '密码',
     code: '验证码',
@@ -145,4 +153,6 @@ export const zh: Translation = {
   production: productionZh,
   notify: notifyZh,
   envcontrol: envcontrolZh,
+  forms: formsZh,
+  gatewayOps: gatewayOpsZh,
 };

@@ -14,8 +14,34 @@ import {
   type ParamIssue,
   type ParamSpec,
 } from '../contract/envcontrol';
+import { upgradeFileSchema, type UpgradeFile } from '../contract/upgrade';
+import { deviceLogListSchema, type DeviceLog } from '../contract/deviceLog';
 
 const sentSchema = z.object({ commands: z.array(commandSchema) });
+const upgradeSentSchema = z.object({
+  commands: z.array(commandSchema),
+  upToDate: z.array(z.number()),
+});
+
+/** The modify records' filters as the page holds them ('' = any); dates as ISO instants. */
+export interface RecordFilters {
+  /** Every house the user may see, not only this one. */
+  allHouses: boolean;
+  operator: string;
+  key: string;
+  source: '' | 'console' | 'local';
+  from: string;
+  to: string;
+}
+
+const NO_FILTERS: RecordFilters = {
+  allHouses: false,
+  operator: '',
+  key: '',
+  source: '',
+  from: '',
+  to: '',
+};
 
 export interface ParamDiff {
   spec: ParamSpec;
@@ -36,8 +62,14 @@ export class EnvControlStore {
   draft: Record<string, string> = {};
   records: ParamChange[] = [];
   recordsTotal = 0;
+  recordFilters: RecordFilters = { ...NO_FILTERS };
   /** Values copied from a house, to paste into another. */
   clipboard: Record<string, number> | null = null;
+  /** Upgrade files that may be sent (the upgrade dialog's choices). */
+  upgradeFiles: UpgradeFile[] = [];
+  /** The gateway's kept device logs, newest first, and whether one is being loaded. */
+  deviceLogs: DeviceLog[] = [];
+  loadingLog = false;
 
   constructor(private readonly api: ApiClient) {
     makeAutoObservable<this, 'api'>(this, { api: false });
@@ -81,11 +113,67 @@ export class EnvControlStore {
 
   /** Commands not yet applied, rejected, expired or superseded. */
   get pending(): Command[] {
-    return (this.details?.commands ?? []).filter((c) => !FINAL_STATES.includes(c.state));
+    return (this.details?.commands ?? []).filter(
+      (c) => c.kind === 'config' && !FINAL_STATES.includes(c.state),
+    );
   }
 
   get lastApplied(): Command | undefined {
-    return this.details?.commands.find((c) => c.state === 'applied');
+    return this.details?.commands.find((c) => c.state === 'applied' && c.kind === 'config');
+  }
+
+  /** The house's latest upgrade command, running or finished. */
+  get lastUpgrade(): Command | undefined {
+    return this.details?.commands.find((c) => c.kind === 'upgrade');
+  }
+
+  async loadUpgradeFiles(): Promise<void> {
+    const files = await this.api.get('/upgrade/choices', { schema: z.array(upgradeFileSchema) });
+    runInAction(() => (this.upgradeFiles = files));
+  }
+
+  async loadDeviceLogs(): Promise<void> {
+    const houseId = this.houseId;
+    if (houseId === null) return;
+    const logs = await this.api.get('/envcontrol/deviceLog', {
+      query: { houseId },
+      schema: deviceLogListSchema,
+      quiet: (e) => e.status === 404,
+    });
+    runInAction(() => {
+      if (this.houseId === houseId) this.deviceLogs = logs;
+    });
+  }
+
+  /** Asks the gateway for its log and waits for it ("load device log"). */
+  async requestDeviceLog(): Promise<void> {
+    const houseId = this.houseId;
+    if (houseId === null) return;
+    this.loadingLog = true;
+    try {
+      const logs = await this.api.post('/envcontrol/deviceLog', {
+        body: { houseId },
+        schema: deviceLogListSchema,
+      });
+      runInAction(() => {
+        if (this.houseId === houseId) this.deviceLogs = logs;
+      });
+    } finally {
+      runInAction(() => (this.loadingLog = false));
+    }
+  }
+
+  /** Sends an upgrade file to this house's gateway; answers the commands made. */
+  async upgrade(sha256: string): Promise<Command[]> {
+    if (this.houseId === null) return [];
+    const answer = await this.api.post('/upgrade/send', {
+      body: { houseIds: [this.houseId], sha256 },
+      schema: upgradeSentSchema,
+    });
+    runInAction(() => {
+      for (const command of answer.commands) this.applyCommand(command);
+    });
+    return answer.commands;
   }
 
   async load(houseId: number): Promise<void> {
@@ -94,6 +182,7 @@ export class EnvControlStore {
       this.details = null;
       this.draft = {};
       this.records = [];
+      this.deviceLogs = [];
     }
     this.missing = false;
     try {
@@ -104,7 +193,7 @@ export class EnvControlStore {
           quiet: (e) => e.status === 404,
         }),
         this.api.get('/envcontrol/records', {
-          query: { houseId, size: 50 },
+          query: { ...this.recordsQuery, size: 50 },
           schema: paramChangeListSchema,
           quiet: (e) => e.status === 404,
         }),
@@ -121,6 +210,35 @@ export class EnvControlStore {
       });
       throw error;
     }
+  }
+
+  /** The records' query: this house (or all), and the filters that are set. */
+  get recordsQuery(): Record<string, string | number> {
+    const f = this.recordFilters;
+    const query: Record<string, string | number> = {};
+    if (!f.allHouses && this.houseId !== null) query.houseId = this.houseId;
+    for (const key of ['operator', 'key', 'source', 'from', 'to'] as const)
+      if (f[key].trim() !== '') query[key] = f[key].trim();
+    return query;
+  }
+
+  setRecordFilter<K extends keyof RecordFilters>(key: K, value: RecordFilters[K]): void {
+    this.recordFilters[key] = value;
+  }
+
+  resetRecordFilters(): void {
+    this.recordFilters = { ...NO_FILTERS };
+  }
+
+  async loadRecords(): Promise<void> {
+    const records = await this.api.get('/envcontrol/records', {
+      query: { ...this.recordsQuery, size: 50 },
+      schema: paramChangeListSchema,
+    });
+    runInAction(() => {
+      this.records = records.rows;
+      this.recordsTotal = records.total;
+    });
   }
 
   edit(key: string, text: string): void {
@@ -181,11 +299,16 @@ export class EnvControlStore {
     const details = this.details;
     if (!details || command.houseId !== details.houseId) return;
     const at = details.commands.findIndex((c) => c.id === command.id);
+    // Two server paths may report one command (its sending and its answer); their events can
+    // arrive out of order, and a final state never goes back to "sent".
+    const known = at >= 0 ? details.commands[at]! : null;
+    if (known && FINAL_STATES.includes(known.state) && !FINAL_STATES.includes(command.state))
+      return;
     if (at >= 0) details.commands[at] = command;
     else details.commands.unshift(command);
-    if (command.state === 'applied' && command.readBack) {
-      Object.assign(details.params, command.readBack);
-      // The records gained rows: fetch them again, quietly.
+    if (command.state === 'applied') {
+      if (command.readBack) Object.assign(details.params, command.readBack);
+      // The records gained rows, or the gateway a version: fetch them again, quietly.
       if (this.houseId !== null) void this.load(this.houseId).catch(() => undefined);
     }
   }

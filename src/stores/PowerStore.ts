@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type ApiClient } from '../api/client';
 import { alarmPlaceSchema, type AlarmPlace } from '../contract/alarms';
 import { powerAnswerSchema, type PowerAnswer } from '../contract/production';
+import { powerMonthSchema, type PowerMonth } from '../contract/productionPower';
 
 const placesSchema = z.array(alarmPlaceSchema);
 
@@ -13,6 +14,8 @@ export class PowerStore {
   target = '';
   day: string;
   power: PowerAnswer | null = null;
+  /** The chosen day's month, day by day. */
+  month: PowerMonth | null = null;
 
   constructor(
     private readonly api: ApiClient,
@@ -41,9 +44,17 @@ export class PowerStore {
     const [kind, id] = this.target.split(':');
     if (!id) return;
     const key = kind === 'house' ? 'houseId' : 'farmId';
-    const power = await this.api.get(`/production/power?${key}=${id}&day=${this.day}`, {
-      schema: powerAnswerSchema,
+    const [power, month] = await Promise.all([
+      this.api.get(`/production/power?${key}=${id}&day=${this.day}`, {
+        schema: powerAnswerSchema,
+      }),
+      this.api.get(`/production/power/month?${key}=${id}&month=${this.day.slice(0, 7)}`, {
+        schema: powerMonthSchema,
+      }),
+    ]);
+    runInAction(() => {
+      this.power = power;
+      this.month = month;
     });
-    runInAction(() => (this.power = power));
   }
 }

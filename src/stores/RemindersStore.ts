@@ -1,4 +1,5 @@
 import { action, makeObservable, observableRef } from 'mobx';
+import { z } from 'zod';
 import { type ApiClient } from '../api/client';
 import {
   REMINDER_KINDS,
@@ -39,6 +40,29 @@ export class RemindersStore {
     }
   }
 
+  /**
+   * Marks one of the day's flock tasks done or skipped, with the user's note, then reloads the
+   * reminders of that key (the home page's or one house's). Throws the server's refusal.
+   */
+  async decideTask(
+    task: Reminder,
+    state: 'done' | 'skipped',
+    note: string,
+    houseId?: number,
+  ): Promise<void> {
+    await this.api.post('/production/task', {
+      body: {
+        flockId: Number(task.params.flockId),
+        ageDay: Number(task.params.ageDay),
+        content: String(task.params.content),
+        state,
+        note,
+      },
+      schema: taskStateSchema,
+    });
+    await this.load(houseId);
+  }
+
   reset(): void {
     this.latestCall.clear();
     this.setRows(null, []);
@@ -50,6 +74,8 @@ export class RemindersStore {
     this.byKey = next;
   }
 }
+
+const taskStateSchema = z.object({ state: z.string() });
 
 const keyOf = (houseId?: number) => (houseId === undefined ? 'all' : String(houseId));
 

@@ -141,7 +141,7 @@ describe.each(testDatabaseTargets())('operation log on $name', (target) => {
     };
     expect(await rowsOf('zh')).toEqual(
       [
-        ['报警产生', '温度过高 · 舍内温度 #12'],
+        ['报警产生', '温度过高 · 栏舍内温度 #12'],
         ['custom.thing', 'as recorded'],
         ['编辑养殖场', '编辑场区'],
       ].sort(),

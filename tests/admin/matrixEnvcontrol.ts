@@ -38,4 +38,18 @@ export const ENVCONTROL_ENDPOINTS: Endpoint[] = [
     inside: per((f) => send(f.house.wf1), SENDERS),
     outside: outside(send, SENDERS),
   },
+  {
+    method: 'GET',
+    path: '/envcontrol/deviceLog',
+    roles: ALL,
+    inside: per((f) => ({ url: `/envcontrol/deviceLog?houseId=${f.house.wf1}` }), ALL),
+    outside: outside((houseId) => ({ url: `/envcontrol/deviceLog?houseId=${houseId}` })),
+  },
+  {
+    method: 'GET',
+    path: '/envcontrol/records/export',
+    roles: ALL,
+    inside: per((f) => ({ url: `/envcontrol/records/export?houseId=${f.house.wf1}` }), ALL),
+    outside: outside((houseId) => ({ url: `/envcontrol/records/export?houseId=${houseId}` })),
+  },
 ];

@@ -1,5 +1,5 @@
 import type { Fixtures, Role } from './matrixFixtures';
-import { ALL, expectAbsent, per, type Endpoint, type Req } from './matrixShared';
+import { ADMIN, ALL, expectAbsent, per, type Endpoint, type Req } from './matrixShared';
 
 /**
  * The alarm notification rows: silences and escalation levels. A silence is made by each role
@@ -26,6 +26,12 @@ const OWN: Record<Role, (f: Fixtures) => Req> = {
   shack: (f) => silence(f.node.weifang, f.house.wf1),
 };
 const SILENCE_ID: Record<Role, number> = { admin: 1, company: 2, area: 3, farm: 4, shack: 5 };
+
+/** One's own preferences, choosing these farms. */
+const prefs = (farmIds: number[]): Req => ({
+  url: '/notify/prefs/save',
+  body: { farmIds, severities: ['critical', 'major'], channels: ['sms'] },
+});
 
 const hasRows = (data: unknown) => {
   if (!Array.isArray((data as { rows?: unknown[] }).rows)) throw new Error('no rows');
@@ -105,5 +111,90 @@ export const NOTIFY_ENDPOINTS: Endpoint[] = [
       farm: hasRows,
       shack: hasRows,
     },
+  },
+  {
+    method: 'GET',
+    path: '/notify/prefs/mine',
+    roles: ALL,
+    inside: per(() => ({ url: '/notify/prefs/mine' }), ALL),
+    // The farms offered to choose from are the caller's own.
+    check: {
+      company: (_d, body) => expectAbsent(body, 'Qingyuan Layer Farm'),
+      area: (_d, body) => expectAbsent(body, 'Tieling Broiler Farm'),
+      farm: (_d, body) => expectAbsent(body, 'Gaocheng Broiler Farm'),
+      shack: (_d, body) => expectAbsent(body, 'Gaocheng Broiler Farm'),
+    },
+  },
+  {
+    method: 'POST',
+    path: '/notify/prefs/save',
+    roles: ALL,
+    inside: {
+      admin: (f) => prefs([f.node.qingyuan]),
+      company: (f) => prefs([f.node.tieling]),
+      area: (f) => prefs([f.node.gaocheng]),
+      farm: (f) => prefs([f.node.weifang]),
+      shack: (f) => prefs([f.node.weifang]),
+    },
+    outside: {
+      company: [{ why: 'a farm of the other company', build: (f) => prefs([f.node.qingyuan]) }],
+      area: [{ why: 'a farm it does not manage', build: (f) => prefs([f.node.tieling]) }],
+      farm: [{ why: 'another farm', build: (f) => prefs([f.node.gaocheng]) }],
+      shack: [{ why: 'another farm', build: (f) => prefs([f.node.gaocheng]) }],
+    },
+  },
+  // Drills are the administrator's: the other roles get the admin's request and a 403.
+  {
+    method: 'POST',
+    path: '/notify/drill/start',
+    roles: ADMIN,
+    inside: {
+      admin: async (f) => {
+        // The demo has no alarm phone entries: a drill needs someone to call.
+        await f.make.query(
+          `insert into alarm_phones (farm_id, house_id, phone, period1_start, period1_end, date_type,
+             repeat_minutes, closable, alarm_type, delay_minutes, status, notice_types)
+           select $1, $2, '13800000099', '00:00', '00:00', 'daily', 0, true, 'message', 0, 'open', '[]'
+           where not exists (select 1 from alarm_phones where phone = '13800000099')`,
+          [f.node.qingyuan, f.house.qy1],
+        );
+        return { url: '/notify/drill/start', body: { houseId: f.house.qy1 } };
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/notify/drill/list',
+    roles: ADMIN,
+    inside: { admin: () => ({ url: '/notify/drill/list' }) },
+  },
+  {
+    method: 'GET',
+    path: '/notify/drill/report',
+    roles: ADMIN,
+    inside: { admin: () => ({ url: '/notify/drill/report?id=1' }) },
+  },
+  {
+    method: 'GET',
+    path: '/notify/drill/report.csv',
+    roles: ADMIN,
+    inside: { admin: () => ({ url: '/notify/drill/report.csv?id=1' }) },
+  },
+  {
+    method: 'POST',
+    path: '/notify/drill/schedule',
+    roles: ADMIN,
+    inside: {
+      admin: (f) => ({
+        url: '/notify/drill/schedule',
+        body: { houseId: f.house.qy1, weekday: 1, time: '09:30' },
+      }),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/notify/drill/schedules',
+    roles: ADMIN,
+    inside: { admin: () => ({ url: '/notify/drill/schedules' }) },
   },
 ];

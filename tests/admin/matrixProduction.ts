@@ -1,4 +1,16 @@
+import type { Fixtures } from './matrixFixtures';
 import { ALL, next, outsideHouse as outside, per, today, type Endpoint } from './matrixShared';
+
+/** The newest flock of a house (every demo house has one). */
+const flockOf = async (f: Fixtures, houseId: number) =>
+  Number(
+    (
+      await f.make.query<{ id: number }>(
+        'select id from flocks where house_id = $1 order by placed_on desc, id desc limit 1',
+        [houseId],
+      )
+    )[0]!.id,
+  );
 
 const record = (houseId: number) => ({
   houseId,
@@ -120,6 +132,74 @@ export const PRODUCTION_ENDPOINTS: Endpoint[] = [
               prices: { peak: 1, flat: 1, valley: 1 },
             },
           }),
+        },
+      ],
+    },
+  },
+  {
+    method: 'GET',
+    path: '/production/compare',
+    roles: ALL,
+    inside: per(
+      async (f) => ({
+        url: `/production/compare?flockId=${await flockOf(f, f.house.wf1)}&with=farm`,
+      }),
+      ALL,
+    ),
+    outside: outside(async (houseId, f) => ({
+      url: `/production/compare?flockId=${await flockOf(f, houseId)}`,
+    })),
+  },
+  {
+    method: 'GET',
+    path: '/production/kpi/export',
+    roles: ALL,
+    inside: per(
+      async (f) => ({
+        url: `/production/kpi/export?flockId=${await flockOf(f, f.house.wf1)}&format=xlsx`,
+      }),
+      ALL,
+    ),
+    outside: outside(async (houseId, f) => ({
+      url: `/production/kpi/export?flockId=${await flockOf(f, houseId)}&format=csv`,
+    })),
+  },
+  {
+    method: 'GET',
+    path: '/production/power/export',
+    roles: ALL,
+    inside: per(
+      (f) => ({ url: `/production/power/export?houseId=${f.house.wf1}&day=${today()}` }),
+      ALL,
+    ),
+    outside: outside((houseId) => ({
+      url: `/production/power/export?houseId=${houseId}&day=${today()}&format=csv`,
+    })),
+  },
+  {
+    method: 'GET',
+    path: '/production/power/month',
+    roles: ALL,
+    inside: per(
+      (f) => ({
+        url: `/production/power/month?houseId=${f.house.wf1}&month=${today().slice(0, 7)}`,
+      }),
+      ALL,
+    ),
+    outside: outside((houseId) => ({
+      url: `/production/power/month?houseId=${houseId}&month=${today().slice(0, 7)}`,
+    })),
+  },
+  {
+    method: 'GET',
+    path: '/production/tariff',
+    roles: ['admin', 'company'],
+    inside: per((f) => ({ url: `/production/tariff?orgId=${f.orgId}` }), ['admin', 'company']),
+    outside: {
+      company: [
+        {
+          why: 'the other organisation',
+          build: (f) => ({ url: `/production/tariff?orgId=${f.otherOrgId}` }),
         },
       ],
     },

@@ -12,7 +12,11 @@ const OPEN = [
   '/alarm',
   '/alarm/list',
   '/alarm/settings',
+  '/alarm/silences',
+  '/alarm/escalation',
+  '/alarm/preferences',
   '/envcontrol/index',
+  '/envcontrol/ai6000',
   '/shack/manage',
   '/production',
   '/production/input',
@@ -34,6 +38,8 @@ describe('route generation from the role-filtered route table', () => {
 
   it('gives each role its /system children and the administrator the alarm overview', () => {
     expect(restricted(['administrator'])).toEqual([
+      '/alarm/drills',
+      '/production/tariff',
       '/system',
       '/system/org',
       '/system/user',
@@ -43,6 +49,7 @@ describe('route generation from the role-filtered route table', () => {
       '/screenDatav/home',
     ]);
     expect(restricted(['company_manager'])).toEqual([
+      '/production/tariff',
       '/system',
       '/system/user',
       '/system/farm',

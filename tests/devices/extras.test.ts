@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtraTrend, Terminal } from '../../src/contract/devices';
 import { rollUp } from '../../server/ingest/rollup';
@@ -121,5 +122,53 @@ describe.each(testDatabaseTargets())('extra parameters through ingest on $name',
       `/houses/compare?houseIds=${a.houseId}&metric=nope&${window}&granularity=hour`,
     );
     expect(unknown.status).toBe(400);
+
+    // The monitor's trend export of one house carries its extra parameters beside the
+    // catalogue's, each with average, lowest and highest, one row per hour any of them has.
+    const trendUrl = (rest: string, locale = 'en') =>
+      t.app.inject({
+        url: `/api/houses/trend/export?houseId=${a.houseId}&${window}&granularity=hour&${rest}`,
+        headers: { authorization: token, locale },
+      });
+    const withExtras = await trendUrl('metrics=temperature&extras=all&format=csv');
+    expect(withExtras.statusCode).toBe(200);
+    const rows = withExtras.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/)
+      .map((l) => l.split(','));
+    const header = rows[0]!;
+    const dustAvg = header.indexOf('Dust (mg/m³) avg');
+    expect(header).toEqual(
+      expect.arrayContaining([
+        'Time',
+        'Indoor temperature (℃) avg',
+        'Dust (mg/m³) max',
+        'Scale (kg) min',
+      ]),
+    );
+    expect(dustAvg).toBeGreaterThan(0);
+    expect(rows.slice(1).map((r) => r[dustAvg])).toEqual(['10', '20']);
+    // Named explicitly, in Chinese, as a workbook.
+    const zh = await trendUrl('metrics=dust&format=xlsx', 'zh');
+    expect(zh.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(zh.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      '时间',
+      'Dust (mg/m³) 平均',
+      'Dust (mg/m³) 最低',
+      'Dust (mg/m³) 最高',
+    ]);
+    expect([sheet.getCell('B2').value, sheet.getCell('B3').value]).toEqual([10, 20]);
+    // Another house's parameter, or none at all, is refused with a message.
+    const stranger = await t.app.inject({
+      url: `/api/houses/trend/export?houseId=${a.houseId}&metrics=nope&${window}&granularity=hour&format=csv`,
+      headers: { authorization: token, locale: 'en' },
+    });
+    expect(stranger.statusCode).toBe(400);
+    expect(JSON.parse(stranger.body).msg).toMatch(/nope/);
   });
 });

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser } from 'playwright-core';
-import { launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
+import { confirmSave, launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
 
 const SHOTS = '.tmp/screens-admin';
 
@@ -38,6 +38,7 @@ describe('system management pages', () => {
     await page.locator('#user-role').selectOption('shack_manager');
     await page.getByTestId('assign-shackIds').locator('label').first().click();
     await page.getByRole('button', { name: 'Save' }).click();
+    await confirmSave(page);
     const row = page.getByTestId('user-e2e.keeper');
     await row.waitFor();
 
@@ -64,6 +65,7 @@ describe('system management pages', () => {
     await page.locator('#org-name').fill('E2E 组织');
     await page.locator('#org-code').fill('E2E');
     await page.getByRole('button', { name: '保存' }).click();
+    await confirmSave(page);
     const row = page.getByTestId('org-E2E');
     await row.waitFor();
     await page.screenshot({ path: `${SHOTS}/org-zh.png` });
@@ -83,12 +85,14 @@ describe('system management pages', () => {
     await panel.getByRole('button', { name: 'New house' }).click();
     await page.locator('#field-name').fill('House 99');
     await page.getByRole('button', { name: 'Save' }).click();
+    await confirmSave(page);
     const house = panel.getByTestId('house-House 99');
     await house.waitFor();
     await house.getByRole('button', { name: 'Add gateway' }).click();
     await page.locator('#field-networkId').fill('GWE2E99');
     await page.locator('#field-typeKey').selectOption('25');
     await page.getByRole('button', { name: 'Save' }).click();
+    await confirmSave(page);
     const first = (await page.getByTestId('gateway-token').textContent()) ?? '';
     expect(first.length).toBeGreaterThanOrEqual(43);
     await page.screenshot({ path: `${SHOTS}/farm-token-en.png` });
@@ -127,6 +131,7 @@ describe('system management pages', () => {
     await page.locator('.bp6-alert').getByRole('button', { name: 'Apply' }).click();
     await expect.poll(() => page.getByTestId('breed-grid').locator('tbody tr').count()).toBe(2);
     await detail.getByRole('button', { name: 'Save' }).click();
+    await confirmSave(page);
     await page.getByText('Update succeeded').first().waitFor();
     await page.screenshot({ path: `${SHOTS}/poultry-en.png`, fullPage: true });
     await context.close();

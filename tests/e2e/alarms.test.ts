@@ -4,7 +4,14 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { hashToken } from '../../server/auth/tokens';
 import { disableNagle } from '../../server/mqtt/noDelay';
 import { freePort } from '../helpers/processes';
-import { LIVE_WAIT, launchBrowser, signIn, startServer, type TestServer } from './harness';
+import {
+  confirmSave,
+  launchBrowser,
+  LIVE_WAIT,
+  signIn,
+  startServer,
+  type TestServer,
+} from './harness';
 
 let server: TestServer;
 let browser: Browser;
@@ -236,6 +243,7 @@ describe('alarms in the console', () => {
           .locator('select')
           .selectOption('message');
         await page.getByTestId('phone-save').click();
+        await confirmSave(page);
         await page.locator('.bp6-dialog').waitFor({ state: 'detached' });
         await page
           .locator('tr', { hasText: '13800000002' })

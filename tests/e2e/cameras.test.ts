@@ -10,7 +10,8 @@ import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
 import { freePort } from '../helpers/processes';
-import { launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
+import { openWall, pixelOf } from './wallHelpers';
+import { confirmSave, launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
 
 let server: TestServer;
 let browser: Browser;
@@ -138,6 +139,7 @@ it('Shack Manage: a camera is added in the house Cameras tab, a second one with 
     await page.getByTestId('camera-code').fill('C9');
     await page.getByTestId('camera-password').fill('never-shown-991');
     await page.getByTestId('camera-save').click();
+    await confirmSave(page);
   };
   await add('Feed camera');
   await expect.poll(() => page.getByTestId('camera-row').count()).toBe(3);
@@ -151,4 +153,83 @@ it('Shack Manage: a camera is added in the house Cameras tab, a second one with 
   await page.getByRole('button', { name: 'Delete Feed camera' }).click();
   expect(await page.getByTestId('confirm-delete').innerText()).toContain('2 will be left');
   await context.close();
+});
+
+it(
+  "the wall's farm drill-down shows the farm's cameras: the live one plays, the dead one says why",
+  { timeout: 300_000 },
+  async () => {
+    const { page, context } = await openSignedIn(browser, server.url, 'admin', {
+      language: 'zh',
+      viewport: { width: 1440, height: 900 },
+    });
+    const [farm] = await server.roost.database.query<{
+      id: number;
+      name: string;
+      longitude: number;
+      latitude: number;
+    }>(`select id, name, longitude, latitude from farms where name = 'Weifang Broiler Farm'`);
+    await openWall(page, server.url, '0');
+    // No farm chosen, no camera: a wall does not open streams nobody asked for.
+    expect(await page.getByTestId('camera-tile').count()).toBe(0);
+    const point = await pixelOf(page, [farm!.longitude, farm!.latitude]);
+    await page.mouse.click(point.x, point.y);
+    await expect.poll(() => page.getByTestId('drill-title').textContent()).toBe(farm!.name);
+    const drill = page.getByTestId('wall-drill');
+    // The panel is drawn above deck.gl's overlay canvas (which sits in MapLibre's control corner
+    // with its own z-index), so no map outline crosses its rows and video.
+    const layers = await page.evaluate(() => {
+      const stackOf = (start: Element | null) => {
+        for (let e = start; e; e = e.parentElement) {
+          const z = getComputedStyle(e).zIndex;
+          if (z !== 'auto') return Number(z);
+        }
+        return 0;
+      };
+      const deck = [...document.querySelectorAll('canvas')].find(
+        (c) => !c.classList.contains('maplibregl-canvas'),
+      );
+      return {
+        deck: stackOf(deck ?? null),
+        drill: stackOf(document.querySelector('[data-testid="wall-drill"]')),
+      };
+    });
+    expect(layers.drill).toBeGreaterThan(layers.deck);
+    const live = drill.getByTestId('camera-tile').filter({ hasText: 'Gate camera' });
+    await expect.poll(() => live.getAttribute('data-state'), { timeout: 30_000 }).toBe('playing');
+    const video = live.getByTestId('camera-video');
+    const timeOf = () => video.evaluate((v: HTMLVideoElement) => v.currentTime);
+    const first = await timeOf();
+    await expect.poll(timeOf, { timeout: 15_000 }).toBeGreaterThan(first + 1);
+    const dead = drill.getByTestId('camera-tile').filter({ hasText: 'Dead camera' });
+    await expect.poll(() => dead.getAttribute('data-state'), { timeout: 10_000 }).toBe('noVideo');
+    await expect.poll(() => dead.textContent()).toContain('无视频');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/wall-drill-cameras-zh-1440.png` });
+    await context.close();
+  },
+);
+
+it('on a phone the house Cameras tab fits the screen; in Chinese at 1440 px the monitor plays', async () => {
+  const phone = await openSignedIn(browser, server.url, 'farm', {
+    viewport: { width: 390, height: 844 },
+  });
+  await phone.page.goto(`${server.url}/shack/manage`);
+  await phone.page.getByTestId(`manage-open-${houseId}`).click();
+  await phone.page.getByRole('tab', { name: 'Cameras' }).click();
+  await phone.page.getByTestId('camera-row').first().waitFor();
+  if (SHOTS)
+    await phone.page.screenshot({ path: `${SHOTS}/manage-cameras-en-390.png`, fullPage: true });
+  // Nothing of the page scrolls sideways: the table scrolls inside its own region if at all.
+  expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    390,
+  );
+  await expect.poll(() => phone.page.getByTestId('camera-add').isVisible()).toBe(true);
+  await phone.context.close();
+  const wide = await openSignedIn(browser, server.url, 'farm', { language: 'zh' });
+  await wide.page.goto(`${server.url}/shack/status/monitor?houseId=${houseId}`);
+  await expect
+    .poll(() => tile(wide.page, 'Gate camera').getAttribute('data-state'), { timeout: 30_000 })
+    .toBe('playing');
+  if (SHOTS) await wide.page.screenshot({ path: `${SHOTS}/monitor-zh-1440.png`, fullPage: true });
+  await wide.context.close();
 });

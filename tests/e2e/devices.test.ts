@@ -4,7 +4,14 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { hashToken } from '../../server/auth/tokens';
 import { disableNagle } from '../../server/mqtt/noDelay';
 import { freePort } from '../helpers/processes';
-import { LIVE_WAIT, launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
+import {
+  confirmSave,
+  launchBrowser,
+  LIVE_WAIT,
+  openSignedIn,
+  startServer,
+  type TestServer,
+} from './harness';
 
 let server: TestServer;
 let browser: Browser;
@@ -108,6 +115,10 @@ describe('devices in the console', () => {
         .first()
         .waitFor();
       await shot(page, `manage-house-${language}-${viewport.width}`);
+      // The house's tabs and tables never push the page wider than the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        viewport.width,
+      );
       await page.context().close();
     }
     expect(pageErrors).toEqual([]);
@@ -124,6 +135,7 @@ describe('devices in the console', () => {
     await page.getByTestId('concentrator-code').fill('C7');
     await page.getByTestId('concentrator-name').fill('Line controller');
     await page.getByTestId('concentrator-save').click();
+    await confirmSave(page);
     await page.getByTestId('concentrator-C7').waitFor();
 
     await page.getByRole('tab', { name: 'Terminal devices' }).click();
@@ -145,6 +157,7 @@ describe('devices in the console', () => {
       await row.getByLabel('Maximum').fill(max!);
     }
     await page.getByTestId('terminal-save').click();
+    await confirmSave(page);
     const device = page.getByTestId('terminal-DS1');
     await device.waitFor();
     expect(await device.innerText()).toContain('Dust (mg/m³), Scale (kg)');
@@ -174,7 +187,28 @@ describe('devices in the console', () => {
       .poll(() => server.roost.ingest.counters.rejected.outOfRange, LIVE_WAIT)
       .toBe(refused + 1);
     expect(await monitor.getByTestId('extra-value-dust').innerText()).toBe('17.5 mg/m³');
+    // Each extra parameter's chart names its unit on the value axis, as the climate charts do.
+    await expect
+      .poll(() => monitor.getByTestId('monitor-extras').getByTestId('chart-unit').allTextContents())
+      .toEqual(expect.arrayContaining(['mg/m³', 'kg']));
     await shot(monitor, 'monitor-extras-en-1440');
+
+    // House Compared offers the device's parameters beside the catalogue's and draws them.
+    const compared = await open('/shack/status/compared');
+    await compared.getByTestId('compare-add').selectOption(String(houseId));
+    const metric = compared.getByTestId('compare-metric');
+    await expect.poll(() => metric.locator('option[value="dust"]').count()).toBe(1);
+    expect(await metric.locator('option[value="dust"]').textContent()).toBe('Dust (mg/m³)');
+    await metric.selectOption('dust');
+    await compared.getByTestId('compare-granularity').selectOption('hour');
+    await compared.getByTestId('compare-run').click();
+    await expect
+      .poll(() => compared.locator('[data-testid="compare-table"] tbody td').allInnerTexts())
+      .toContain('17.5');
+    // The chart is drawn after the table (its module loads on first use): wait for it.
+    await expect
+      .poll(() => compared.locator('[data-testid="compare-chart"] path[data-series]').count())
+      .toBe(1);
 
     // Delete the concentrator: the confirmation says how many are left in the house.
     await page.getByRole('tab', { name: 'Concentrators' }).click();

@@ -105,3 +105,14 @@ export async function openSignedIn(
   await signIn(page, url, username, options.password);
   return { context, page };
 }
+
+/**
+ * Answers the console's "Save the changes?" (src/console/useConfirmSave.tsx) with Save, after a
+ * test clicked a form's save button, and waits until the question has gone.
+ */
+export async function confirmSave(page: Page): Promise<void> {
+  const question = page.locator('.roost-confirm-save');
+  await question.waitFor();
+  await question.locator('.bp6-alert-footer .bp6-intent-primary').click();
+  await question.waitFor({ state: 'detached' });
+}

@@ -99,4 +99,28 @@ describe('what houses say, in both languages', () => {
     expect(await units.allTextContents()).toEqual(['℃', '%', 'ppm', 'ppm']);
     await context.close();
   });
+
+  it('a house without readings says so instead of drawing axes with one repeated time', async () => {
+    const { row } = await gateway(9);
+    for (const [language, words] of [
+      ['en', 'No readings in this period'],
+      ['zh', '此时段暂无数据'],
+    ] as const) {
+      const { context, page } = await openSignedIn(browser, server.url, 'admin', { language });
+      await page.goto(`${server.url}/shack/status/monitor?houseId=${row.house_id}`);
+      const curves = page.getByTestId('monitor-curves');
+      // CO2 and NH3 have nothing to draw; temperature and humidity draw the breed's line when
+      // the house has a flock whose breed sets one, and nothing else.
+      const empty = curves.getByTestId('chart-empty');
+      await expect.poll(() => empty.count(), LIVE_WAIT).toBeGreaterThanOrEqual(2);
+      expect(await curves.getByTestId('chart-legend').count()).toBe(4);
+      expect(new Set(await empty.allTextContents())).toEqual(new Set([words]));
+      expect(
+        await curves
+          .locator('path[data-series]:not([stroke-dasharray]):not([data-points="0"])')
+          .count(),
+      ).toBe(0);
+      await context.close();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
-import { launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
+import { confirmSave, launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
 
 let server: TestServer;
 let browser: Browser;
@@ -52,6 +52,7 @@ describe('Daily Business in the browser', () => {
     await fillRow(page, 'House 2', [4, 3, 1, 0, 1800]);
     await cell(page, 'House 2', 'Weight (g)').fill('150');
     await page.getByTestId('save-day').click();
+    await confirmSave(page);
     await page.locator('.bp6-toast', { hasText: 'Daily data saved' }).waitFor();
 
     await page.locator('#production-day').fill(today);
@@ -80,6 +81,7 @@ describe('Daily Business in the browser', () => {
     });
     await expect.poll(() => cell(page, 'House 4', 'Feed (kg)').inputValue()).toBe('1700');
     await page.getByTestId('save-day').click();
+    await confirmSave(page);
     await page.locator('.bp6-toast', { hasText: 'Daily data saved' }).last().waitFor();
     await page.getByRole('button', { name: 'House 2', exact: true }).click();
     await page.locator(`[data-day="${today}"][data-state="entered"]`).waitFor();
@@ -100,6 +102,7 @@ describe('Daily Business in the browser', () => {
     await fillRow(page, 'House 4', [1, 1, 0, 0, 1000]);
     await cell(page, 'House 4', 'Feed (kg)').fill('');
     await page.getByTestId('save-day').click();
+    await confirmSave(page);
     await page.locator('.bp6-toast', { hasText: 'Value to send must not be empty' }).waitFor();
     expect(await cell(page, 'House 4', 'Feed (kg)').getAttribute('aria-invalid')).toBe('true');
 
@@ -108,6 +111,7 @@ describe('Daily Business in the browser', () => {
     await zh.getByRole('textbox', { name: 'House 4 上午死亡', exact: true }).fill('1');
     await feed.fill('');
     await zh.getByTestId('save-day').click();
+    await confirmSave(zh);
     await zh.locator('.bp6-toast', { hasText: '发送的值不能为空' }).waitFor();
   });
 
@@ -120,6 +124,7 @@ describe('Daily Business in the browser', () => {
     ]);
     await fillRow(shack, 'House 2', [0, 1, 0, 0, 1760]);
     await shack.getByTestId('save-day').click();
+    await confirmSave(shack);
     await shack.locator('.bp6-toast', { hasText: 'Daily data saved' }).waitFor();
 
     const reader = await openInput('area');

@@ -25,18 +25,35 @@ const OPEN_MENU = [
   '/alarm',
   '/alarm/list',
   '/alarm/settings',
+  '/alarm/silences',
+  '/alarm/escalation',
+  '/alarm/preferences',
   '/production',
   '/production/input',
   '/production/flocks',
   '/production/power',
 ];
 
+/** The administrator's: alarm drills are its own, after the other alarm pages. */
+const afterPrefs = OPEN_MENU.indexOf('/alarm/preferences') + 1;
+const ADMIN_OPEN_MENU = [
+  ...OPEN_MENU.slice(0, afterPrefs),
+  '/alarm/drills',
+  ...OPEN_MENU.slice(afterPrefs),
+];
+
+/** Administrators and company managers also set the organisation's tariff, after Power. */
+const TARIFF_MENU = (menu: readonly string[]) => {
+  const afterPower = menu.indexOf('/production/power') + 1;
+  return [...menu.slice(0, afterPower), '/production/tariff', ...menu.slice(afterPower)];
+};
+
 /** The menu of each demo user, and a path that role may not open. */
 const CASES = [
   {
     user: 'admin',
     menu: [
-      ...OPEN_MENU,
+      ...TARIFF_MENU(ADMIN_OPEN_MENU),
       '/system',
       '/system/org',
       '/system/user',
@@ -48,7 +65,7 @@ const CASES = [
   },
   {
     user: 'company',
-    menu: [...OPEN_MENU, '/system', '/system/user', '/system/farm', '/system/poultry'],
+    menu: [...TARIFF_MENU(OPEN_MENU), '/system', '/system/user', '/system/farm', '/system/poultry'],
     forbidden: '/system/org',
   },
   { user: 'area', menu: [...OPEN_MENU, '/system', '/system/user'], forbidden: '/system/farm' },

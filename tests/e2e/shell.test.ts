@@ -198,11 +198,11 @@ describe('the console in Chromium', () => {
     await toast(page, '切换语言成功').waitFor();
     await expect
       .poll(() => page.getByTestId('menu-/shack/status/overview').textContent())
-      .toBe('栋舍总览');
+      .toBe('栏舍总览');
     await expect
       .poll(() => page.getByTestId('sidebar-title').textContent())
       .toBe('物联网数据管理平台');
-    await expect.poll(() => page.title()).toBe('栋舍总览 - 物联网数据管理平台');
+    await expect.poll(() => page.title()).toBe('栏舍总览 - 物联网数据管理平台');
 
     const nextRequest = page.waitForRequest((request) =>
       request.url().includes('/api/user/getCurrent'),
@@ -210,7 +210,7 @@ describe('the console in Chromium', () => {
     await page.reload();
     expect((await nextRequest).headers()['locale']).toBe('zh');
     await expect.poll(() => page.getByTestId('menu-/log/index').textContent()).toBe('用户日志');
-    await expect.poll(() => page.title()).toBe('栋舍总览 - 物联网数据管理平台');
+    await expect.poll(() => page.title()).toBe('栏舍总览 - 物联网数据管理平台');
   });
 
   it('starts with the sidebar closed at 390 px, closes it again on navigation, and remembers it', async () => {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Locator, type Page } from 'playwright-core';
-import { launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
+import { confirmSave, launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
 
 const SHOTS = '.tmp/screens-admin';
 
@@ -121,6 +121,7 @@ describe('system management, end to end', () => {
     await page.locator('#user-org').selectOption({ label: orgName });
     await page.locator('#user-company').selectOption({ label: `${orgName} Co.` });
     await page.getByRole('button', { name: 'Save' }).click();
+    await confirmSave(page);
     await page.getByTestId(`user-${username}`).waitFor();
     await context.close();
 
@@ -177,6 +178,7 @@ describe('system management, end to end', () => {
     expect(Math.abs(marker.x + marker.width / 2 - (box.x + box.width * 0.8))).toBeLessThan(2);
     expect(Math.abs(marker.y + marker.height / 2 - (box.y + box.height * 0.4))).toBeLessThan(2);
     await page.getByRole('button', { name: 'Save' }).click();
+    await confirmSave(page);
 
     // Stored as picked: the edit form shows it again.
     await page.getByText(farmName, { exact: true }).click();
@@ -201,6 +203,7 @@ describe('system management, end to end', () => {
     await page.locator('#field-longitude').fill('118.35');
     await page.locator('#field-latitude').fill('35.05');
     await page.getByRole('button', { name: 'Save' }).click();
+    await confirmSave(page);
     await page.getByText(farmName, { exact: true }).click();
 
     // Two houses; the first gets a gateway whose device token is shown once.
@@ -209,6 +212,7 @@ describe('system management, end to end', () => {
       await panel.getByRole('button', { name: 'New house' }).click();
       await page.locator('#field-name').fill(name);
       await page.getByRole('button', { name: 'Save' }).click();
+      await confirmSave(page);
       await panel.getByTestId(`house-${name}`).waitFor();
     }
     const houseA = panel.getByTestId('house-E2E House A');
@@ -216,6 +220,7 @@ describe('system management, end to end', () => {
     await page.locator('#field-networkId').fill(`GWE2E${tag}`);
     await page.locator('#field-typeKey').selectOption('25');
     await page.getByRole('button', { name: 'Save' }).click();
+    await confirmSave(page);
     const token = (await page.getByTestId('gateway-token').textContent()) ?? '';
     expect(token).toMatch(/^[\w-]{43,}$/);
     await page.locator('.bp6-alert').getByRole('button', { name: 'Close', exact: true }).click();
@@ -244,6 +249,7 @@ describe('system management, end to end', () => {
     expect(await count.textContent()).toBe(`2 of ${total} chosen`);
     await page.screenshot({ path: `${SHOTS}/user-assign-en.png` });
     await page.getByRole('button', { name: 'Save' }).click();
+    await confirmSave(page);
     await page.getByTestId(`user-${username}`).waitFor();
     await context.close();
 

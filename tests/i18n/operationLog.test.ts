@@ -53,7 +53,7 @@ describe('the operation log texts', () => {
     expect(renderOperation('updateFarm', {}, 'en')).toBe('Edit farm');
     expect(renderOperation('deleteUser', {}, 'en-US')).toBe('Delete user');
     const alarm = { cause: 'temperatureHigh', metric: 'temperature', id: 12 };
-    expect(renderOperation('alarm', alarm, 'zh')).toBe('温度过高 · 舍内温度 #12');
+    expect(renderOperation('alarm', alarm, 'zh')).toBe('温度过高 · 栏舍内温度 #12');
     expect(renderOperation('alarm', alarm, 'en')).toMatch(/^Temperature too high · .+ #12$/);
     expect(renderOperation('alarm', { cause: 'gatewayOffline', id: 7 }, 'zh')).toBe('网关离线 #7');
     expect(renderOperation('alarmInput', { code: '2', id: 5 }, 'zh')).toBe('DI 2 #5');

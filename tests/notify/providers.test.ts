@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AliyunSmsAdapter, AliyunVoiceAdapter } from '../../server/notify/aliyun';
 import { TencentSmsAdapter } from '../../server/notify/tencent';
 import { TwilioSmsAdapter, TwilioVoiceAdapter } from '../../server/notify/twilio';
-import { json, noSleep, NOTE, standIn, tries } from './standIn';
+import { json, noSleep, NOTE, standIn, tries, type Received } from './standIn';
 
 // Each stand-in checks the request the way the provider documents it, computing the signature
 // itself (not with the adapter's code), and answers in the provider's own format.
@@ -13,29 +13,59 @@ afterEach(async () => {
   while (closers.length) await closers.pop()!();
 });
 
-/** Alibaba Cloud RPC signature v1, as its documentation describes it. */
+/**
+ * Alibaba Cloud signature V3 (ACS3-HMAC-SHA256), as "Request syntax and signature method V3"
+ * describes it: the canonical request of method, path, sorted query, signed headers and the
+ * body's SHA-256, its hash signed with HMAC-SHA256 under the AccessKey secret.
+ */
 function aliyunVerify(
-  body: string,
-  secret: string,
-): { ok: boolean; params: Record<string, string> } {
-  const pairs = body.split('&').map((kv) => kv.split('=') as [string, string]);
-  const params = Object.fromEntries(
-    pairs.map(([k, v]) => [decodeURIComponent(k), decodeURIComponent(v)]),
-  );
-  const { Signature, ...rest } = params;
+  r: Received,
+  credentials: { accessKeyId: string; accessKeySecret: string },
+): { ok: boolean; why: string; params: Record<string, string> } {
+  const url = new URL(r.url, 'http://stand.in');
+  const params = Object.fromEntries(url.searchParams);
   const enc = (s: string) =>
     encodeURIComponent(s)
-      .replace(/\+/g, '%20')
       .replace(/\*/g, '%2A')
       .replace(/%7E/g, '~')
       .replace(/[!'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  const canonical = Object.keys(rest)
+  const query = Object.keys(params)
     .sort()
-    .map((k) => `${enc(k)}=${enc(rest[k]!)}`)
+    .map((k) => `${enc(k)}=${enc(params[k]!)}`)
     .join('&');
-  const toSign = `POST&${enc('/')}&${enc(canonical)}`;
-  const expected = createHmac('sha1', `${secret}&`).update(toSign).digest('base64');
-  return { ok: expected === Signature, params };
+  const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+  const auth =
+    /^ACS3-HMAC-SHA256 Credential=([^,]+),SignedHeaders=([^,]+),Signature=([0-9a-f]{64})$/.exec(
+      String(r.headers.authorization ?? ''),
+    );
+  if (!auth) return { ok: false, why: 'authorization', params };
+  const [, keyId, signed, signature] = auth;
+  const names = signed!.split(';');
+  for (const required of [
+    'host',
+    'x-acs-action',
+    'x-acs-version',
+    'x-acs-date',
+    'x-acs-signature-nonce',
+    'x-acs-content-sha256',
+  ])
+    if (!names.includes(required)) return { ok: false, why: `unsigned ${required}`, params };
+  if (r.headers['x-acs-content-sha256'] !== sha(r.body))
+    return { ok: false, why: 'body hash', params };
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(String(r.headers['x-acs-date'])))
+    return { ok: false, why: 'date', params };
+  const canonical = [
+    r.method,
+    url.pathname,
+    query,
+    names.map((h) => `${h}:${String(r.headers[h] ?? '').trim()}\n`).join(''),
+    signed,
+    sha(r.body),
+  ].join('\n');
+  const toSign = `ACS3-HMAC-SHA256\n${sha(canonical)}`;
+  const expected = createHmac('sha256', credentials.accessKeySecret).update(toSign).digest('hex');
+  if (keyId !== credentials.accessKeyId) return { ok: false, why: 'key id', params };
+  return { ok: expected === signature, why: expected === signature ? '' : 'signature', params };
 }
 
 describe('Alibaba Cloud SMS and voice', () => {
@@ -43,7 +73,7 @@ describe('Alibaba Cloud SMS and voice', () => {
 
   it('sends a signed SendSms request with the template parameters', async () => {
     const api = await standIn((r, res) => {
-      const v = aliyunVerify(r.body, credentials.accessKeySecret);
+      const v = aliyunVerify(r, credentials);
       if (!v.ok) return json(res, 400, { Code: 'SignatureDoesNotMatch', Message: 'bad sign' });
       json(res, 200, { Code: 'OK', Message: 'OK', BizId: '900619746936498440^0', RequestId: 'r1' });
     });
@@ -63,21 +93,20 @@ describe('Alibaba Cloud SMS and voice', () => {
     expect(t.list).toEqual([[1, true, 'OK 900619746936498440^0']]);
     const r = api.got[0]!;
     expect(r.method).toBe('POST');
-    expect(r.headers['content-type']).toBe('application/x-www-form-urlencoded');
-    const { ok, params } = aliyunVerify(r.body, credentials.accessKeySecret);
+    expect(r.headers['x-acs-action']).toBe('SendSms');
+    expect(r.headers['x-acs-version']).toBe('2017-05-25');
+    const { ok, params } = aliyunVerify(r, credentials);
     expect(ok).toBe(true);
+    // The stand-in's check can fail: one changed parameter or a wrong secret breaks it.
+    expect(
+      aliyunVerify({ ...r, url: r.url.replace('13800000001', '13800000009') }, credentials).ok,
+    ).toBe(false);
+    expect(aliyunVerify(r, { ...credentials, accessKeySecret: 'other' }).ok).toBe(false);
     expect(params).toMatchObject({
-      Action: 'SendSms',
-      Version: '2017-05-25',
-      Format: 'JSON',
-      SignatureMethod: 'HMAC-SHA1',
-      SignatureVersion: '1.0',
-      AccessKeyId: 'LTAI-test',
       PhoneNumbers: '13800000001',
       SignName: '阿里云短信测试',
       TemplateCode: 'SMS_154950909',
     });
-    expect(params.Timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(JSON.parse(params.TemplateParam!)).toEqual({
       farm: 'Weifang Broiler Farm',
       house: 'House 3',
@@ -109,15 +138,13 @@ describe('Alibaba Cloud SMS and voice', () => {
     ]);
     expect(t.list[0]![2]).toBe('HTTP 200 isv.BUSINESS_LIMIT_CONTROL 触发分钟级流控');
     // Each try is signed anew (fresh nonce), as a replayed nonce is refused.
-    const nonces = api.got.map(
-      (r) => aliyunVerify(r.body, credentials.accessKeySecret).params.SignatureNonce,
-    );
+    const nonces = api.got.map((r) => r.headers['x-acs-signature-nonce']);
     expect(new Set(nonces).size).toBe(3);
   });
 
   it('places a text-to-speech call with SingleCallByTts', async () => {
     const api = await standIn((r, res) => {
-      const v = aliyunVerify(r.body, credentials.accessKeySecret);
+      const v = aliyunVerify(r, credentials);
       json(
         res,
         v.ok ? 200 : 400,
@@ -136,10 +163,10 @@ describe('Alibaba Cloud SMS and voice', () => {
     });
     const t = tries();
     expect((await adapter.send({ ...NOTE, channel: 'voice' }, t.onTry)).ok).toBe(true);
-    const { ok, params } = aliyunVerify(api.got[0]!.body, credentials.accessKeySecret);
+    const { ok, params } = aliyunVerify(api.got[0]!, credentials);
     expect(ok).toBe(true);
+    expect(api.got[0]!.headers['x-acs-action']).toBe('SingleCallByTts');
     expect(params).toMatchObject({
-      Action: 'SingleCallByTts',
       CalledNumber: '13800000001',
       CalledShowNumber: '057188773344',
       TtsCode: 'TTS_10001',

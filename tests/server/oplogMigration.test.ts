@@ -188,7 +188,7 @@ describe.each(testDatabaseTargets())('operation log keys migration on $name', (t
     expect(zh[18]).toBe('编辑场区');
     expect(zh[26]).toBe('更换设备令牌');
     expect(zh.slice(37)).toEqual([
-      '温度过高 · 舍内温度 #12',
+      '温度过高 · 栏舍内温度 #12',
       '网关离线 #7',
       'DI 2 #5',
       '13800138000 #3',

@@ -61,13 +61,18 @@ export function alarmListRoutes(ctx: AppContext): FastifyPluginAsync {
         `select count(*)::int as n from alarms a where ${sqlWhere}`,
         params,
       );
-      const rows = await database.query<AlarmRow>(
-        `select ${ALARM_SELECT} from ${ALARM_FROM} where ${sqlWhere}
+      const rows = await database.query<AlarmRow & { silenced: boolean }>(
+        `select ${ALARM_SELECT},
+           exists (select 1 from notify_silenced_alarms m where m.alarm_id = a.id) as silenced
+         from ${ALARM_FROM} where ${sqlWhere}
          order by (a.state = 'cleared'), a.raised_at desc, a.id desc
          limit ${q.size} offset ${(q.page - 1) * q.size}`,
         params,
       );
-      return ok(request, reply, { rows: rows.map(presentAlarm), total: Number(count?.n ?? 0) });
+      // A silence's mark (server/notify/silences.ts) only where there is one.
+      const present = (r: AlarmRow & { silenced: boolean }) =>
+        r.silenced ? { ...presentAlarm(r), silenced: true } : presentAlarm(r);
+      return ok(request, reply, { rows: rows.map(present), total: Number(count?.n ?? 0) });
     });
 
     app.post('/alarm/acknowledge', async (request, reply) => {

@@ -15,7 +15,9 @@ import {
   type HouseHistory,
   type HouseIds,
 } from './generate';
+import { localDay } from '../../production/records';
 import { copyRaw, copyRollups } from './copyRows';
+import { writeDemoDailyRecords } from './dailyRecords';
 import { dayStartIn } from './zone';
 
 const HOUR_MS = 3_600_000;
@@ -109,6 +111,12 @@ export async function writeDemoHistory(
   );
   const dayOf = dayStartIn(options.timeZone);
   await insertFlocks(database, gateways, ids, timelines);
+  await writeDemoDailyRecords(
+    database,
+    ids.map((i) => i.houseId),
+    localDay(new Date(plan.fromMs), options.timeZone),
+    localDay(new Date(toMs), options.timeZone),
+  );
   // Generating is CPU work here, writing is PGlite's thread (or PostgreSQL): one house is
   // written while the next is generated.
   let writing: Promise<void> = Promise.resolve();

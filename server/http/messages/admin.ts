@@ -33,7 +33,7 @@ export const ADMIN_MESSAGES = {
   },
   'admin.assignmentRequired': {
     en: 'Choose what this user looks after (a company, farms or houses).',
-    zh: '请为该用户分配管理范围（公司、场区或栋舍）。',
+    zh: '请为该用户分配管理范围（公司、场区或栏舍）。',
   },
   'admin.cannotDeleteSelf': { en: 'You cannot delete yourself.', zh: '不能删除自己。' },
   'admin.codeTaken': { en: 'This code is taken.', zh: '该编码已存在。' },
@@ -43,11 +43,11 @@ export const ADMIN_MESSAGES = {
   },
   'admin.farmHasChildren': {
     en: 'This node still has {nodes} child nodes and {houses} houses: delete them first.',
-    zh: '该节点下仍有 {nodes} 个子节点和 {houses} 个栋舍，请先删除。',
+    zh: '该节点下仍有 {nodes} 个子节点和 {houses} 个栏舍，请先删除。',
   },
   'admin.houseHasGateway': {
     en: 'This house still has a gateway or an open flock: remove them first.',
-    zh: '该栋舍仍有网关或未结束的批次，请先移除。',
+    zh: '该栏舍仍有网关或未结束的批次，请先移除。',
   },
   'admin.levelInvalid': { en: 'Choose group, company or farm.', zh: '请选择集团、公司或场区。' },
   'admin.parentInvalid': {
@@ -71,18 +71,18 @@ export const ADMIN_MESSAGES = {
   'admin.gatewayTypeInvalid': { en: 'Choose a gateway type.', zh: '请选择网关类型。' },
   'admin.houseHasOtherGateway': {
     en: 'This house already has a gateway.',
-    zh: '该栋舍已有网关。',
+    zh: '该栏舍已有网关。',
   },
   'admin.dateInvalid': { en: 'The date is not valid (YYYY-MM-DD).', zh: '日期格式不正确。' },
   'admin.headCountInvalid': { en: 'The head count is at least 1.', zh: '数量至少为 1。' },
   'admin.flockOpen': {
     en: 'This house has an open flock: close it before starting the next.',
-    zh: '该栋舍有未结束的批次，请先结束再开始新批次。',
+    zh: '该栏舍有未结束的批次，请先结束再开始新批次。',
   },
-  'admin.noOpenFlock': { en: 'This house has no open flock.', zh: '该栋舍没有进行中的批次。' },
+  'admin.noOpenFlock': { en: 'This house has no open flock.', zh: '该栏舍没有进行中的批次。' },
   'admin.closeBeforePlacement': {
     en: 'A flock cannot close before its placement date.',
-    zh: '结束日期不能早于入舍日期。',
+    zh: '结束日期不能早于入栏日期。',
   },
   'admin.commonReadOnly': {
     en: 'Common breeds are read-only: copy it to change it.',
@@ -108,7 +108,7 @@ export const ADMIN_MESSAGES = {
   'admin.logCol.at': { en: 'Date', zh: '日期' },
   'admin.logCol.operator': { en: 'Operator', zh: '操作人' },
   'admin.logCol.function': { en: 'Function', zh: '功能' },
-  'admin.logCol.house': { en: 'House', zh: '栋舍' },
+  'admin.logCol.house': { en: 'House', zh: '栏舍' },
   'admin.logCol.operation': { en: 'Operation', zh: '操作' },
   'admin.logCol.remark': { en: 'Remark', zh: '备注' },
   'admin.logCol.source': { en: 'Source', zh: '来源' },

@@ -26,4 +26,26 @@ export const NOTIFY_MESSAGES = {
     zh: '该确认链接已过期，请在 Roost 中打开报警。',
   },
   'notify.levelSaved': { en: 'Escalation level saved.', zh: '升级级别已保存。' },
+  'notify.prefsSaved': { en: 'Notification preferences saved.', zh: '通知偏好已保存。' },
+  'notify.timeInvalid': { en: 'Write times as HH:MM.', zh: '时间格式应为 HH:MM。' },
+  'notify.severityRequired': {
+    en: 'Choose at least one severity.',
+    zh: '请至少选择一个报警级别。',
+  },
+  'notify.channelRequired': { en: 'Choose at least one channel.', zh: '请至少选择一种通知方式。' },
+  'notify.quietBoth': {
+    en: 'Quiet hours need both a start and an end.',
+    zh: '免打扰时段需要同时填写开始和结束时间。',
+  },
+  'notify.quietEmpty': {
+    en: 'Quiet hours must not start and end at the same time.',
+    zh: '免打扰时段的开始和结束时间不能相同。',
+  },
+  'notify.drillStarted': { en: 'Alarm drill started.', zh: '报警演练已发起。' },
+  'notify.drillNobody': {
+    en: 'No open alarm phone entry covers this house: nobody to drill.',
+    zh: '没有覆盖该栏舍的启用报警电话，无法演练。',
+  },
+  'notify.drillScheduled': { en: 'Weekly drill saved.', zh: '每周演练已保存。' },
+  'notify.drillConfirmed': { en: 'Drill confirmed. Thank you.', zh: '演练已确认，谢谢。' },
 } as const satisfies Record<string, Record<Locale, string>>;

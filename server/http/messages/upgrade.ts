@@ -12,4 +12,10 @@ export const UPGRADE_MESSAGES = {
     zh: '版本只能包含字母、数字、点、横线和下划线（最多 32 个字符）。',
   },
   'upgrade.saved': { en: 'Upgrade file saved.', zh: '升级文件已保存。' },
+  'upgrade.fileNotFound': { en: 'No such upgrade file.', zh: '升级文件不存在。' },
+  'upgrade.noUpdates': { en: 'No updates detected.', zh: '未检测到更新。' },
+  'upgrade.sent': { en: 'Upgrade sent.', zh: '升级命令已发送。' },
+  'upgrade.linkInvalid': { en: 'This download link is not valid.', zh: '下载链接无效。' },
+  'upgrade.linkUsed': { en: 'This download link was already used.', zh: '下载链接已使用。' },
+  'upgrade.linkExpired': { en: 'This download link has expired.', zh: '下载链接已过期。' },
 } as const;

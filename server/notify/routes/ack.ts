@@ -7,6 +7,7 @@ import { sourceOf, type AppContext } from '../../http/context';
 import { ok, parseInput } from '../../http/envelope';
 import { Refusal } from '../../refusal';
 import { checkAckToken, existingAckLinkSecret } from '../ackLink';
+import { checkDrillToken, confirmDrill, isDrillToken } from '../drill';
 
 const tokenParams = z.object({ token: z.string().min(10).max(300) });
 
@@ -60,15 +61,71 @@ export function ackRoutes(ctx: AppContext): FastifyPluginAsync {
     expiresAt: expiresAt.toISOString(),
   });
 
+  /** A drill's confirm link: the same page, marked as a drill, for that drill and person. */
+  const drillPage = async (token: string, confirm: { comment: string | null } | null) => {
+    secret ??= await existingAckLinkSecret(database);
+    const now = new Date();
+    const result: ReturnType<typeof checkDrillToken> = secret
+      ? checkDrillToken(secret, token, now)
+      : { ok: false, reason: 'invalid' };
+    if (!result.ok)
+      throw new Refusal(
+        'forbidden',
+        result.reason === 'expired' ? 'notify.linkExpired' : 'notify.linkInvalid',
+      );
+    if (confirm)
+      await confirmDrill(database.query, result.drillId, result.phoneId, confirm.comment, now);
+    const [row] = await database.query<{
+      farm_name: string;
+      house_name: string;
+      started_at: Date | string;
+      phone: string;
+      acknowledged_at: Date | string | null;
+      ack_comment: string | null;
+    }>(
+      `select f.name as farm_name, h.name as house_name, d.started_at,
+         r.phone, r.acknowledged_at, r.ack_comment
+       from notify_drills d join farms f on f.id = d.farm_id join houses h on h.id = d.house_id
+       join notify_drill_receipts r on r.drill_id = d.id and r.phone_id = $2
+       where d.id = $1 limit 1`,
+      [result.drillId, result.phoneId],
+    );
+    if (!row) throw new Refusal('notFound', 'http.notFound');
+    const page: AckPage = {
+      alarmId: result.drillId,
+      cause: 'temperatureHigh',
+      severity: 'critical',
+      farmName: row.farm_name,
+      houseName: row.house_name,
+      value: null,
+      limit: null,
+      text: null,
+      state: row.acknowledged_at === null ? 'active' : 'acknowledged',
+      raisedAt: new Date(row.started_at).toISOString(),
+      acknowledgedAt:
+        row.acknowledged_at === null ? null : new Date(row.acknowledged_at).toISOString(),
+      acknowledgedBy: row.acknowledged_at === null ? null : row.phone,
+      ackComment: row.ack_comment,
+      expiresAt: result.expiresAt.toISOString(),
+      drill: true,
+    };
+    return page;
+  };
+
   return async (app) => {
     app.get('/notify/ack/:token', { config: { public: true } }, async (request, reply) => {
       const { token } = parseInput(tokenParams, request.params);
+      if (isDrillToken(token)) return ok(request, reply, await drillPage(token, null));
       const link = await check(token);
       return ok(request, reply, pageOf(link.alarm, link.expiresAt));
     });
 
     app.post('/notify/ack', { config: { public: true } }, async (request, reply) => {
       const input = parseInput(ackByLinkSchema, request.body);
+      if (isDrillToken(input.token)) {
+        const page = await drillPage(input.token, { comment: input.comment || null });
+        return ok(request, reply, page, 'notify.drillConfirmed');
+      }
       const link = await check(input.token);
       // The link's whole scope is its one alarm.
       const scope: Scope = {

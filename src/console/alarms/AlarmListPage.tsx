@@ -1,14 +1,5 @@
 import { useEffect, useState } from 'react';
-import {
-  Button,
-  Classes,
-  FormGroup,
-  HTMLSelect,
-  HTMLTable,
-  InputGroup,
-  Intent,
-  Tag,
-} from '@blueprintjs/core';
+import { Button, Classes, FormGroup, HTMLSelect, HTMLTable, Intent, Tag } from '@blueprintjs/core';
 import { SearchIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
@@ -30,6 +21,7 @@ import { alarmSubject } from '../houses/format';
 import { ScrollRegion } from '../ScrollRegion';
 import { formatTime, formatValue } from './format';
 import './alarms.css';
+import { DateField } from '../DateField';
 
 const SEVERITY_INTENT = {
   critical: Intent.DANGER,
@@ -37,7 +29,7 @@ const SEVERITY_INTENT = {
   minor: Intent.NONE,
 } as const;
 
-/** `datetime-local` input value → ISO, or undefined. */
+/** A date field's value (`2026-11-23T14:03`, local time) → ISO, or undefined. */
 const isoOf = (local: string) => (local ? new Date(local).toISOString() : undefined);
 
 /** /alarm/list: current and past alarms in the user's scope, with filters and acknowledge. */
@@ -155,10 +147,10 @@ export const AlarmListPage = observer(function AlarmListPage() {
           </HTMLSelect>
         </FormGroup>
         <FormGroup label={t('alarms.list.from')} labelFor="alarm-from">
-          <InputGroup id="alarm-from" type="datetime-local" value={from} onValueChange={setFrom} />
+          <DateField id="alarm-from" withTime value={from} onChange={setFrom} />
         </FormGroup>
         <FormGroup label={t('alarms.list.to')} labelFor="alarm-to">
-          <InputGroup id="alarm-to" type="datetime-local" value={to} onValueChange={setTo} />
+          <DateField id="alarm-to" withTime value={to} onChange={setTo} />
         </FormGroup>
         <Button
           intent={Intent.PRIMARY}
@@ -254,7 +246,14 @@ const AlarmRowView = observer(function AlarmRowView({ alarm: a }: { alarm: Alarm
         {subject && <span className={Classes.TEXT_MUTED}>{` · ${subject}`}</span>}
       </td>
       <td className="roost-alarms__nowrap">{formatValue(a.value, a.limit)}</td>
-      <td className="roost-alarms__nowrap">{t(`alarms.state.${a.state}`)}</td>
+      <td className="roost-alarms__nowrap">
+        {t(`alarms.state.${a.state}`)}
+        {a.silenced && (
+          <Tag minimal className="roost-alarms__silenced" data-testid="alarm-silenced">
+            {t('notify.silences.marked')}
+          </Tag>
+        )}
+      </td>
       <td>{formatTime(a.raisedAt)}</td>
       <td>
         {a.acknowledgedAt && `${formatTime(a.acknowledgedAt)} ${a.acknowledgedBy ?? ''}`}

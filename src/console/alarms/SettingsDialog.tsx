@@ -9,6 +9,7 @@ import {
   Intent,
 } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
+import { useConfirmSave } from '../useConfirmSave';
 
 /**
  * The values of a settings form and a setter that merges a patch. Typed per form: the alarm
@@ -47,6 +48,7 @@ export function SettingsDialog({
   children,
 }: SettingsDialogProps) {
   const { t } = useTranslation();
+  const confirmSave = useConfirmSave();
   return (
     <Dialog
       isOpen
@@ -63,11 +65,12 @@ export function SettingsDialog({
               intent={Intent.PRIMARY}
               text={t('alarms.settings.save')}
               data-testid={saveTestId}
-              onClick={() => void onSave().then((done) => done && onClose())}
+              onClick={() => confirmSave.ask(() => void onSave().then((done) => done && onClose()))}
             />
           </>
         }
       />
+      {confirmSave.dialog}
     </Dialog>
   );
 }

@@ -1,9 +1,8 @@
-/** `YYYY-MM-DD HH:mm:ss` in the browser's time zone (the console's date format), or ''. */
+import { formatDateTime } from '../../i18n/dates';
+
+/** An alarm's instant in the console's one date format (src/i18n/dates.ts), or ''. */
 export function formatTime(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return formatDateTime(iso);
 }
 
 /** A value with its limit, rounded for reading: `31.2 / 30`. */

@@ -1,6 +1,6 @@
 import { Card, Classes, H5, HTMLTable, Tag } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
-import { useEffect } from 'react';
+import { useEffect, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AlarmToday } from '../../contract/alarms';
 import { useNavigate } from 'react-router-dom';
@@ -54,7 +54,11 @@ const Stats = observer(function Stats({ today }: { today: AlarmToday | null }) {
       {stats.map(([key, label, value]) => (
         <Card key={key} className="roost-stat" data-testid={`stat-${key}`}>
           <div className={Classes.TEXT_MUTED}>{label}</div>
-          <div className="roost-stat__value" data-testid="stat-value">
+          <div
+            className="roost-stat__value"
+            data-testid="stat-value"
+            style={{ '--chars': value.length } as CSSProperties}
+          >
             {value}
           </div>
         </Card>

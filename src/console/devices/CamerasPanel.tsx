@@ -22,6 +22,7 @@ import { deletedSchema } from '../../contract/devices';
 import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import { Choice, DeviceDialog, useForm } from './DeviceDialog';
+import { ScrollRegion } from '../ScrollRegion';
 
 const listSchema = z.object({ rows: z.array(cameraSchema) });
 
@@ -148,53 +149,55 @@ export function CamerasPanel({ houseId, operate }: { houseId: number; operate: b
           onClick={() => setEditing('new')}
         />
       )}
-      <HTMLTable compact striped className="roost-devices__table">
-        <thead>
-          <tr>
-            {['name', 'code', 'vendor', 'channel', 'credentials', 'streamUrl', 'actions'].map(
-              (k) => (
-                <th key={k}>{t(`devices.field.${k}` as 'devices.field.name')}</th>
-              ),
-            )}
-          </tr>
-        </thead>
-        <tbody>
-          {(rows === null || rows.length === 0) && (
+      <ScrollRegion className="roost-devices__scroll" label={t('devices.tabs.cameras')}>
+        <HTMLTable compact striped className="roost-devices__table">
+          <thead>
             <tr>
-              <td colSpan={7} className={Classes.TEXT_MUTED}>
-                {t(rows === null ? 'devices.loading' : 'devices.empty')}
-              </td>
+              {['name', 'code', 'vendor', 'channel', 'credentials', 'streamUrl', 'actions'].map(
+                (k) => (
+                  <th key={k}>{t(`devices.field.${k}` as 'devices.field.name')}</th>
+                ),
+              )}
             </tr>
-          )}
-          {rows?.map((c) => (
-            <tr key={c.id} data-testid="camera-row">
-              <td>{c.name}</td>
-              <td>{c.code}</td>
-              <td>{t(`devices.camera.vendor.${c.vendor}`)}</td>
-              <td>{c.channel}</td>
-              <td>{`${t('devices.field.password')}: ${yes(c.hasPassword)}`}</td>
-              <td className="roost-devices__url">{c.streamUrl || '—'}</td>
-              <td>
-                {operate && (
-                  <ButtonGroup variant="minimal">
-                    <Button
-                      icon={<EditIcon />}
-                      aria-label={`${t('devices.action.edit')} ${c.name}`}
-                      onClick={() => setEditing(c)}
-                    />
-                    <Button
-                      icon={<TrashIcon />}
-                      intent={Intent.DANGER}
-                      aria-label={`${t('devices.action.delete')} ${c.name}`}
-                      onClick={() => setDeleting(c)}
-                    />
-                  </ButtonGroup>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </HTMLTable>
+          </thead>
+          <tbody>
+            {(rows === null || rows.length === 0) && (
+              <tr>
+                <td colSpan={7} className={Classes.TEXT_MUTED}>
+                  {t(rows === null ? 'devices.loading' : 'devices.empty')}
+                </td>
+              </tr>
+            )}
+            {rows?.map((c) => (
+              <tr key={c.id} data-testid="camera-row">
+                <td>{c.name}</td>
+                <td>{c.code}</td>
+                <td>{t(`devices.camera.vendor.${c.vendor}`)}</td>
+                <td>{c.channel}</td>
+                <td>{`${t('devices.field.password')}: ${yes(c.hasPassword)}`}</td>
+                <td className="roost-devices__url">{c.streamUrl || '—'}</td>
+                <td>
+                  {operate && (
+                    <ButtonGroup variant="minimal">
+                      <Button
+                        icon={<EditIcon />}
+                        aria-label={`${t('devices.action.edit')} ${c.name}`}
+                        onClick={() => setEditing(c)}
+                      />
+                      <Button
+                        icon={<TrashIcon />}
+                        intent={Intent.DANGER}
+                        aria-label={`${t('devices.action.delete')} ${c.name}`}
+                        onClick={() => setDeleting(c)}
+                      />
+                    </ButtonGroup>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </ScrollRegion>
       {editing && (
         <CameraDialog
           houseId={houseId}

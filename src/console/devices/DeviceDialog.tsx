@@ -9,6 +9,7 @@ import {
   Intent,
 } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
+import { useConfirmSave } from '../useConfirmSave';
 
 /** The values of a device form and a setter that merges a patch. */
 export function useForm<T extends object>(initial: () => T): [T, (patch: Partial<T>) => void] {
@@ -32,6 +33,7 @@ export interface DeviceDialogProps {
 /** The frame of a device form: title, fields, cancel and save. */
 export function DeviceDialog({ title, onSave, onClose, saveTestId, children }: DeviceDialogProps) {
   const { t } = useTranslation();
+  const confirmSave = useConfirmSave();
   return (
     <Dialog isOpen title={title} onClose={onClose} className="roost-devices__dialog">
       <DialogBody>
@@ -45,11 +47,14 @@ export function DeviceDialog({ title, onSave, onClose, saveTestId, children }: D
               intent={Intent.PRIMARY}
               text={t('devices.action.save')}
               data-testid={saveTestId}
-              onClick={() => void onSave().then((done) => done && onClose())}
+              onClick={() =>
+                confirmSave.ask(() => void onSave().then((done) => done && onClose()), title)
+              }
             />
           </>
         }
       />
+      {confirmSave.dialog}
     </Dialog>
   );
 }

@@ -70,6 +70,7 @@ export const ExtraMetricsCard = observer(function ExtraMetricsCard({ house }: { 
           <LineChart
             key={s.code}
             height={160}
+            unit={s.unit || undefined}
             formatX={(x) => formatTime(x, false)}
             series={[
               {

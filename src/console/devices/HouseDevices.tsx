@@ -11,6 +11,7 @@ import {
 import { AddIcon, EditIcon, SearchIcon, TickIcon, TrashIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../i18n/dates';
 import { type Concentrator, type MaintenancePlan, type Terminal } from '../../contract/devices';
 import { DevicesStore, type DeviceResource } from '../../stores/DevicesStore';
 import { type House } from '../../stores/HousesStore';
@@ -310,7 +311,7 @@ export const HouseDevices = observer(function HouseDevices({ house }: { house: H
         <tbody>
           {(store.history ?? []).map((h) => (
             <tr key={h.id}>
-              <td className="roost-devices__nowrap">{new Date(h.doneAt).toLocaleString()}</td>
+              <td className="roost-devices__nowrap">{formatDateTime(h.doneAt)}</td>
               <td>{t(`devices.planType.${h.type}`)}</td>
               <td>{h.deviceName ?? t('devices.field.wholeHouse')}</td>
               <td>{h.content}</td>

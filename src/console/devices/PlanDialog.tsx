@@ -7,6 +7,7 @@ import {
   type Terminal,
 } from '../../contract/devices';
 import { Choice, DeviceDialog, useForm } from './DeviceDialog';
+import { DateField } from '../DateField';
 
 export interface PlanDialogProps {
   /** The house the plan belongs to. */
@@ -70,11 +71,10 @@ export function PlanDialog({ houseId, plan, devices, onSave, onClose }: PlanDial
       </FormGroup>
       {v.type !== 'duration' && (
         <FormGroup label={t('devices.field.plannedDate')}>
-          <InputGroup
-            type="date"
+          <DateField
             value={v.plannedDate ?? ''}
             data-testid="plan-date"
-            onValueChange={(x) => set({ plannedDate: x || null })}
+            onChange={(x) => set({ plannedDate: x || null })}
           />
         </FormGroup>
       )}

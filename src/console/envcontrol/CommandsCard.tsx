@@ -5,6 +5,8 @@ import { type CommandState } from '../../contract/envcontrol';
 import { type EnvControlStore } from '../../stores/EnvControlStore';
 import { ScrollRegion } from '../ScrollRegion';
 import { commandResult, formatTime, paramLabel, valuesText } from './format';
+import { RecordsFilters } from './RecordsFilters';
+import { upgradeResult, upgradeValues } from './UpgradeDialog';
 
 const INTENT: Record<CommandState, Intent> = {
   queued: Intent.NONE,
@@ -42,13 +44,25 @@ export const CommandsCard = observer(function CommandsCard({ store }: { store: E
                 <tr key={c.id} data-testid="command-row" data-state={c.state}>
                   <td className="roost-envcontrol__nowrap">{formatTime(c.createdAt)}</td>
                   <td>{c.requestedBy}</td>
-                  <td>{valuesText(c.params, language)}</td>
+                  <td>
+                    {c.kind === 'upgrade'
+                      ? upgradeValues(t, c)
+                      : c.kind === 'log'
+                        ? t('gatewayOps.log.command')
+                        : valuesText(c.params, language)}
+                  </td>
                   <td>
                     <Tag intent={INTENT[c.state]} data-testid="command-state">
                       {t(`envcontrol.commands.states.${c.state}`)}
                     </Tag>
                   </td>
-                  <td data-testid="command-result">{commandResult(t, c, language)}</td>
+                  <td data-testid="command-result">
+                    {c.kind === 'upgrade'
+                      ? upgradeResult(t, c)
+                      : c.kind === 'log' && c.state === 'applied'
+                        ? t('gatewayOps.log.loaded')
+                        : commandResult(t, c, language)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -64,9 +78,11 @@ export const RecordsCard = observer(function RecordsCard({ store }: { store: Env
   const { t, i18n } = useTranslation();
   const language = i18n.language.startsWith('zh') ? 'zh' : 'en';
   const rows = store.records;
+  const allHouses = store.recordFilters.allHouses;
   return (
     <Card className="roost-envcontrol__wide" data-testid="envcontrol-records">
       <H5>{t('envcontrol.records.title')}</H5>
+      <RecordsFilters store={store} />
       {rows.length === 0 ? (
         <p>{t('envcontrol.records.none')}</p>
       ) : (
@@ -75,6 +91,7 @@ export const RecordsCard = observer(function RecordsCard({ store }: { store: Env
             <thead>
               <tr>
                 <th>{t('envcontrol.records.at')}</th>
+                {allHouses && <th>{t('gatewayOps.records.houseColumn')}</th>}
                 <th>{t('envcontrol.records.source')}</th>
                 <th>{t('envcontrol.records.operator')}</th>
                 <th>{t('envcontrol.records.parameter')}</th>
@@ -85,6 +102,7 @@ export const RecordsCard = observer(function RecordsCard({ store }: { store: Env
               {rows.map((r) => (
                 <tr key={r.id} data-testid="record-row" data-source={r.source}>
                   <td className="roost-envcontrol__nowrap">{formatTime(r.at)}</td>
+                  {allHouses && <td>{r.houseName}</td>}
                   <td>{t(`envcontrol.records.sources.${r.source}`)}</td>
                   <td>{r.operator || t('envcontrol.records.controller')}</td>
                   <td>{paramLabel(r.key, language)}</td>

@@ -2,6 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, HTMLSelect, InputGroup, Intent, NonIdealState } from '@blueprintjs/core';
 import {
   AutomaticUpdatesIcon,
+  CloudUploadIcon,
+  DashboardIcon,
   DuplicateIcon,
   ClipboardIcon,
   SearchIcon,
@@ -10,13 +12,16 @@ import {
 } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
+import { AI6000_TYPE } from './ai6000Type';
 import { CommandsCard, RecordsCard } from './CommandsCard';
+import { DeviceLogCard } from './DeviceLogCard';
 import { GatewayCard, OnlineLogCard, SyncCard } from './GatewayCard';
 import { ParamsCard } from './ParamsCard';
 import { SendDialog } from './SendDialog';
+import { UpgradeDialog, UpgradeStatus } from './UpgradeDialog';
 import './envcontrol.css';
 
 /** /envcontrol/index: House Setting — a house's gateway, its parameters and their commands. */
@@ -24,12 +29,14 @@ export const EnvControlPage = observer(function EnvControlPage() {
   const { t } = useTranslation();
   const { houses, envcontrol: store } = useStores();
   const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
   const raw = Number(params.get('houseId'));
   const houseId = Number.isInteger(raw) && raw > 0 ? raw : null;
   const [search, setSearch] = useState('');
   const [sending, setSending] = useState(false);
   const [pasting, setPasting] = useState(false);
   const [auto, setAuto] = useState(false);
+  const [upgrading, setUpgrading] = useState(false);
 
   useEffect(() => {
     if (houseId !== null) void store.load(houseId).catch(() => undefined);
@@ -83,6 +90,19 @@ export const EnvControlPage = observer(function EnvControlPage() {
       timeoutMs: NOTIFICATION_MS,
     });
   };
+  const upgrade = async (sha256: string) => {
+    setUpgrading(false);
+    try {
+      await store.upgrade(sha256);
+    } catch {
+      return;
+    }
+    showToast({
+      message: t('gatewayOps.upgrade.sent'),
+      intent: Intent.SUCCESS,
+      timeoutMs: NOTIFICATION_MS,
+    });
+  };
   const copy = () => {
     store.copy();
     showToast({
@@ -124,6 +144,15 @@ export const EnvControlPage = observer(function EnvControlPage() {
             {details.farmName} / {details.houseName}
           </strong>
         )}
+        {details?.gateway?.typeKey === AI6000_TYPE && (
+          <Button
+            icon={<DashboardIcon />}
+            onClick={() => void navigate(`/envcontrol/ai6000?houseId=${details.houseId}`)}
+            data-testid="envcontrol-ai6000"
+          >
+            {t('gatewayOps.ai6000.open')}
+          </Button>
+        )}
       </div>
       {!details ? (
         <NonIdealState
@@ -133,7 +162,19 @@ export const EnvControlPage = observer(function EnvControlPage() {
         />
       ) : (
         <div className="roost-envcontrol">
-          <GatewayCard store={store} />
+          <div className="roost-envcontrol__stack">
+            <GatewayCard store={store} />
+            <UpgradeStatus store={store} />
+            {details.gateway && details.canSend && (
+              <Button
+                icon={<CloudUploadIcon />}
+                onClick={() => setUpgrading(true)}
+                data-testid="envcontrol-upgrade"
+              >
+                {t('gatewayOps.upgrade.action')}
+              </Button>
+            )}
+          </div>
           <SyncCard store={store} />
           <OnlineLogCard store={store} />
           {details.gateway && (
@@ -185,6 +226,7 @@ export const EnvControlPage = observer(function EnvControlPage() {
               </div>
             </div>
           )}
+          <DeviceLogCard store={store} />
           <CommandsCard store={store} />
           <RecordsCard store={store} />
         </div>
@@ -196,6 +238,13 @@ export const EnvControlPage = observer(function EnvControlPage() {
           farmName={details.farmName}
           onClose={() => setSending(false)}
           onSend={(alsoTo) => void send(alsoTo)}
+        />
+      )}
+      {upgrading && details && (
+        <UpgradeDialog
+          store={store}
+          onClose={() => setUpgrading(false)}
+          onUpgrade={(sha256) => void upgrade(sha256)}
         />
       )}
       <Alert

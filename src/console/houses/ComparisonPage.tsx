@@ -3,7 +3,6 @@ import {
   Callout,
   Card,
   FormGroup,
-  InputGroup,
   Intent,
   NonIdealState,
   Switch,
@@ -26,9 +25,13 @@ import { pointsOf, windowRange, WINDOWS, type CompareWindow } from './comparison
 import { ComparisonView } from './comparison/ComparisonView';
 import { AddHouseSelect } from './comparison/AddHouseSelect';
 import { ToolbarSelect } from './comparison/ToolbarSelect';
+import { useExtraMetrics } from './comparison/extraMetrics';
+import { DateField } from '../DateField';
+import { formatDate } from '../../i18n/dates';
 
 const GRANULARITY_KEYS = { minute: 'minute', hour: 'hour', day: 'day', month: 'monthly' } as const;
-const today = () => new Date().toISOString().slice(0, 10);
+/** Today in the browser's calendar (toISOString gave the UTC day: yesterday before 08:00 in China). */
+const today = () => formatDate(new Date());
 
 /** House comparison: one metric of 1–6 houses over a window. */
 export const ComparisonPage = observer(function ComparisonPage() {
@@ -44,6 +47,11 @@ export const ComparisonPage = observer(function ComparisonPage() {
   const [align, setAlign] = useState<CompareAlign>('time');
   const [message, setMessage] = useState<string | null>(null);
   const [comparison, setComparison] = useState<Comparison | null>(null);
+  const extraMetrics = useExtraMetrics(api, selected);
+  // An extra parameter chosen for a house that has left the comparison falls back to the first.
+  const metricOffered =
+    METRICS.some((m) => m.key === metric) || extraMetrics.some((m) => m.value === metric);
+  if (!metricOffered) setMetric('temperature');
   const options = useMemo(
     () => houses.all.filter((h) => !selected.includes(h.houseId)),
     [houses.all, selected],
@@ -92,7 +100,10 @@ export const ComparisonPage = observer(function ComparisonPage() {
             id="compare-metric"
             label={t('houses.compare.metric')}
             value={metric}
-            options={METRICS.map((m) => ({ value: m.key, label: m.label[lang] }))}
+            options={[
+              ...METRICS.map((m) => ({ value: m.key, label: m.label[lang] })),
+              ...extraMetrics,
+            ]}
             onChange={setMetric}
           />
           <ToolbarSelect
@@ -109,11 +120,10 @@ export const ComparisonPage = observer(function ComparisonPage() {
                 labelFor="compare-from"
                 style={{ marginBottom: 0 }}
               >
-                <InputGroup
+                <DateField
                   id="compare-from"
-                  type="date"
                   value={custom.from}
-                  onValueChange={(from) => setCustom({ ...custom, from })}
+                  onChange={(from) => setCustom({ ...custom, from })}
                 />
               </FormGroup>
               <FormGroup
@@ -121,11 +131,10 @@ export const ComparisonPage = observer(function ComparisonPage() {
                 labelFor="compare-to"
                 style={{ marginBottom: 0 }}
               >
-                <InputGroup
+                <DateField
                   id="compare-to"
-                  type="date"
                   value={custom.to}
-                  onValueChange={(to) => setCustom({ ...custom, to })}
+                  onChange={(to) => setCustom({ ...custom, to })}
                 />
               </FormGroup>
             </>

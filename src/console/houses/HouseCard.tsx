@@ -78,16 +78,24 @@ export const HouseCard = observer(function HouseCard({ house, href }: HouseCardP
           className="roost-house-card__name roost-house-card__link"
           data-testid="card-name"
           aria-label={t('houses.card.open', { name: `${house.houseName}, ${house.farmName}` })}
+          title={`${house.houseName} · ${house.farmName}`}
         >
           {house.houseName}
         </Link>
-        <span className={`roost-house-card__farm ${Classes.TEXT_MUTED}`} title={house.farmName}>
-          {house.farmName}
-        </span>
         <Tag minimal intent={STATUS_INTENTS[status]} data-testid="card-status">
           {t(`houses.status.${status}`)}
         </Tag>
       </div>
+      {/* Its own line, the card's full width: beside the house name and the status it was
+          cut to "Gaocheng Broiler F…" on every card at 1440 px. A longer name still ends in
+          an ellipsis, with the whole name on hover (the link's title) and to screen readers. */}
+      <span
+        className={`roost-house-card__farm ${Classes.TEXT_MUTED}`}
+        title={house.farmName}
+        data-testid="card-farm"
+      >
+        {house.farmName}
+      </span>
       <div className="roost-house-card__temp">
         <strong className={faultClass(temp.fault)} data-testid="card-temperature">
           {temp.text}

@@ -6,6 +6,7 @@ import { scaleLinear } from '@visx/scale';
 import { valueTicks } from './axisTicks';
 import { LinePath } from '@visx/shape';
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formatNumber, formatTime } from './format';
 
 /** Colours of up to six houses plus targets; readable on white and apart from each other. */
@@ -159,6 +160,8 @@ function Chart({
 
 /** A multi-line chart with legend, crosshair and tooltip (visx; drawn by hand, no extra package). */
 export function LineChart(props: LineChartProps) {
+  const { t } = useTranslation();
+  const hasValues = props.series.some((s) => s.points.some((p) => p.y !== null));
   return (
     <div data-testid={props['data-testid']}>
       <div className="roost-chart-legend" data-testid="chart-legend">
@@ -177,9 +180,20 @@ export function LineChart(props: LineChartProps) {
       </div>
       {/* visx 4 measures inside an absolutely placed box: the outer one needs the height, or
           the chart is clipped to nothing. */}
-      <ParentSize debounceTime={50} style={{ height: props.height }}>
-        {({ width }) => (width > 0 ? <Chart {...props} width={width} /> : null)}
-      </ParentSize>
+      {hasValues ? (
+        <ParentSize debounceTime={50} style={{ height: props.height }}>
+          {({ width }) => (width > 0 ? <Chart {...props} width={width} /> : null)}
+        </ParentSize>
+      ) : (
+        // Axes over nothing repeat one tick label; say plainly that the window holds no reading.
+        <div
+          className={`roost-chart-empty ${Classes.TEXT_MUTED}`}
+          style={{ height: props.height }}
+          data-testid="chart-empty"
+        >
+          {t('houses.chart.noData')}
+        </div>
+      )}
     </div>
   );
 }

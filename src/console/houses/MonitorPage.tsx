@@ -108,6 +108,8 @@ const Curves = observer(function Curves({ house }: { house: House }) {
                   from: to - DAY_MS,
                   to,
                   granularity: 'minute',
+                  // A terminal device's own parameters (a dust sensor, a scale) come along.
+                  extras: 'all',
                   format,
                 });
               }}

@@ -23,7 +23,7 @@ import { OverviewFilter } from './overview/OverviewFilter';
 
 export const MONITOR_PATH = '/shack/status/monitor';
 /** Card box: tall enough for every line of HouseCard. */
-const CARD_HEIGHT_PX = 172;
+const CARD_HEIGHT_PX = 190;
 const CARD_MIN_WIDTH_PX = 260;
 const keyOfHouse = (house: House) => house.houseId;
 const SORTS: HouseSort[] = ['farm', 'name', 'status', 'deviation'];

@@ -7,6 +7,7 @@ import {
   metricLabel,
   type SentinelKind,
 } from '../../contract/metrics';
+import { formatClock, formatDateTime } from '../../i18n/dates';
 import { STALE_AFTER_MS } from '../../stores/houseStatus';
 
 /** A run mode's name; a code the contract does not know reads "Undefined", as on the controller. */
@@ -64,14 +65,9 @@ export function aliveText(language: 'en' | 'zh', count: number): string {
   return Math.round(count).toLocaleString('en-US');
 }
 
-/** "yyyy-MM-dd HH:mm" in the browser's zone. */
+/** A chart's or card's instant to the minute, in the console's one date format. */
 export function formatTime(ms: number, withDate = true): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  return withDate
-    ? `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`
-    : time;
+  return withDate ? formatDateTime(ms, { seconds: false }) : formatClock(ms, { seconds: false });
 }
 
 interface AlarmLike {

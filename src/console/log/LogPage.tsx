@@ -1,13 +1,5 @@
 import { useEffect, useState } from 'react';
-import {
-  Alert,
-  Button,
-  Classes,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  Intent,
-} from '@blueprintjs/core';
+import { Alert, Button, FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
 import { DownloadIcon, SearchIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +14,7 @@ import { formatLocal, toIsoOrEmpty } from '../system/parts/dates';
 import { functionLabel, renderOperation } from '../../contract/operationLog';
 import '../system/parts/admin.css';
 import { ScrollRegion } from '../ScrollRegion';
+import { DateField } from '../DateField';
 
 const FILTERS = { from: '', to: '', operator: '', function: '', house: '', source: '' };
 type Format = 'csv' | 'xlsx';
@@ -76,21 +69,19 @@ export const LogPage = observer(function LogPage() {
     <div className="roost-page roost-admin" data-testid="page-log">
       <div className="roost-admin__card roost-admin__bar">
         <FormGroup label={t('admin.log.from')} labelFor="log-from">
-          <input
+          <DateField
             id="log-from"
-            className={Classes.INPUT}
-            type="datetime-local"
+            withTime
             value={local.from}
-            onChange={(e) => setDate('from', e.target.value)}
+            onChange={(value) => setDate('from', value)}
           />
         </FormGroup>
         <FormGroup label={t('admin.log.to')} labelFor="log-to">
-          <input
+          <DateField
             id="log-to"
-            className={Classes.INPUT}
-            type="datetime-local"
+            withTime
             value={local.to}
-            onChange={(e) => setDate('to', e.target.value)}
+            onChange={(value) => setDate('to', value)}
           />
         </FormGroup>
         {(['operator', 'function', 'house'] as const).map((key) => (
@@ -142,11 +133,11 @@ export const LogPage = observer(function LogPage() {
           headers={LOG_COLUMNS.map((c) => t(`admin.log.${c}`))}
           row={(r) => (
             <tr key={r.id}>
-              <td>{formatLocal(r.at)}</td>
+              <td className="roost-admin__when">{formatLocal(r.at)}</td>
               <td>{r.operatorName}</td>
-              <td title={r.function}>{functionLabel(r.function, i18n.language)}</td>
+              <td>{functionLabel(r.function, i18n.language)}</td>
               <td>{r.houseName}</td>
-              <td title={r.operation}>{renderOperation(r.operation, r.params, i18n.language)}</td>
+              <td>{renderOperation(r.operation, r.params, i18n.language)}</td>
               <td>{r.remark}</td>
               <td>
                 {(LOG_SOURCES as readonly string[]).includes(r.source)

@@ -40,6 +40,11 @@ export const AckPage = observer(function AckPage() {
         {!a && !store.refusal && <p>{t('notify.ack.loading')}</p>}
         {a && (
           <>
+            {a.drill && (
+              <Callout intent={Intent.PRIMARY} data-testid="ack-drill">
+                {t('notify.ack.drill')}
+              </Callout>
+            )}
             <Tag large intent={SEVERITY_INTENT[a.severity]}>
               {t(`notify.ack.severity.${a.severity}`)}
             </Tag>
@@ -76,16 +81,18 @@ export const AckPage = observer(function AckPage() {
                   fill
                   loading={store.busy}
                   onClick={() => void store.acknowledge(comment)}
-                  text={t('notify.ack.acknowledge')}
+                  text={a.drill ? t('notify.ack.confirmDrill') : t('notify.ack.acknowledge')}
                 />
               </>
             )}
             {a.state === 'acknowledged' && (
               <Callout intent={Intent.SUCCESS} data-testid="ack-done">
-                {t('notify.ack.acknowledged', {
-                  who: a.acknowledgedBy ?? '',
-                  time: formatTime(a.acknowledgedAt),
-                })}
+                {a.drill
+                  ? t('notify.ack.drillConfirmed', { time: formatTime(a.acknowledgedAt) })
+                  : t('notify.ack.acknowledged', {
+                      who: a.acknowledgedBy ?? '',
+                      time: formatTime(a.acknowledgedAt),
+                    })}
                 {a.ackComment && <p className="roost-ack-comment">“{a.ackComment}”</p>}
               </Callout>
             )}

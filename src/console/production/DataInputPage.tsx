@@ -1,13 +1,5 @@
 import { useEffect, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
-import {
-  Button,
-  Callout,
-  Classes,
-  FormGroup,
-  HTMLSelect,
-  HTMLTable,
-  Intent,
-} from '@blueprintjs/core';
+import { Button, Callout, Classes, FormGroup, HTMLTable, Intent } from '@blueprintjs/core';
 import { FloppyDiskIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
@@ -16,9 +8,13 @@ import { GRID_COLUMNS, parsePaste, type GridColumn } from '../../stores/producti
 import { ScrollRegion } from '../ScrollRegion';
 import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
+import { FarmHousePicker } from './FarmHousePicker';
 import { HouseMonthView } from './HouseMonthView';
 import { todayIso } from './productionFormat';
 import './production.css';
+import { DateField } from '../DateField';
+import { useConfirmSave } from '../useConfirmSave';
+import { formatDate } from '../../i18n/dates';
 
 /** Columns a layer farm enters; a broiler house has no eggs. */
 const EGG_COLUMNS: ReadonlySet<GridColumn> = new Set(['eggs', 'eggKg']);
@@ -26,6 +22,7 @@ const EGG_COLUMNS: ReadonlySet<GridColumn> = new Set(['eggs', 'eggKg']);
 /** /production/input: all houses of a farm for one day, keyboard and paste friendly; a house's month below. */
 export const DataInputPage = observer(function DataInputPage() {
   const { t } = useTranslation();
+  const confirmSave = useConfirmSave();
   const { api, session } = useStores();
   const [store] = useState(() => new DataInputStore(api, todayIso()));
   const operate = session.canOperate;
@@ -84,27 +81,21 @@ export const DataInputPage = observer(function DataInputPage() {
   return (
     <div className="roost-production" data-testid="data-input">
       <div className="roost-production__bar">
-        <FormGroup label={t('production.input.farm')} labelFor="production-farm">
-          <HTMLSelect
-            id="production-farm"
-            value={store.farmId ?? ''}
-            onChange={(e) =>
-              void store.choose(Number(e.target.value), store.day).catch(() => undefined)
-            }
-            options={store.farms.map((f) => ({ value: f.id, label: f.name }))}
-          />
-        </FormGroup>
+        {confirmSave.dialog}
+        <FarmHousePicker
+          id="production-farm"
+          label={t('production.input.farm')}
+          pick="farm"
+          places={store.places}
+          value={String(store.farmId ?? '')}
+          onChange={(v) => void store.choose(Number(v), store.day).catch(() => undefined)}
+        />
         <FormGroup label={t('production.input.day')} labelFor="production-day">
-          <input
+          <DateField
             id="production-day"
-            type="date"
-            className={Classes.INPUT}
             value={store.day}
             max={todayIso()}
-            onChange={(e) =>
-              e.target.value &&
-              void store.choose(store.farmId, e.target.value).catch(() => undefined)
-            }
+            onChange={(day) => day && void store.choose(store.farmId, day).catch(() => undefined)}
           />
         </FormGroup>
         {operate && (
@@ -112,7 +103,7 @@ export const DataInputPage = observer(function DataInputPage() {
             intent={Intent.PRIMARY}
             icon={<FloppyDiskIcon />}
             loading={store.saving}
-            onClick={() => void save()}
+            onClick={() => confirmSave.ask(() => void save(), formatDate(store.day))}
             data-testid="save-day"
           >
             {t('production.input.save')}

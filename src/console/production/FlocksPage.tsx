@@ -1,25 +1,18 @@
 import { useEffect, useState } from 'react';
-import {
-  Button,
-  ButtonGroup,
-  Card,
-  Classes,
-  FormGroup,
-  H5,
-  HTMLSelect,
-  HTMLTable,
-  Intent,
-} from '@blueprintjs/core';
-import { DownloadIcon } from '@blueprintjs/icons';
+import { Button, ButtonGroup, Card, Classes, H5, HTMLTable, Intent } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { FlocksStore } from '../../stores/FlocksStore';
+import { FlockCompareStore } from '../../stores/FlockCompareStore';
 import { ScrollRegion } from '../ScrollRegion';
 import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import { reminderText } from '../reminders/RemindersPanel';
+import { FarmHousePicker } from './FarmHousePicker';
+import { FlockCompare } from './FlockCompare';
 import { KpiCharts } from './KpiCharts';
-import { KpiTable, kpiCsv } from './KpiTable';
+import { ExportButtons } from './ExportButtons';
+import { KpiTable } from './KpiTable';
 import { figure, tenThousands } from './productionFormat';
 import './production.css';
 
@@ -30,19 +23,11 @@ export const FlocksPage = observer(function FlocksPage() {
   const { t } = useTranslation();
   const { api, session } = useStores();
   const [store] = useState(() => new FlocksStore(api));
+  const [compare] = useState(() => new FlockCompareStore(api));
   useEffect(() => void store.loadPlaces().catch(() => undefined), [store]);
   const kpis = store.kpis;
   const layer = kpis?.flock.layer ?? false;
 
-  const exportCsv = () => {
-    if (!kpis) return;
-    const blob = new Blob([kpiCsv(kpis, t as unknown as AnyText)], { type: 'text/csv' });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = `${kpis.flock.farmName}-${kpis.flock.houseName}-${kpis.flock.placedOn}.csv`;
-    a.click();
-    URL.revokeObjectURL(a.href);
-  };
   const decide = async (task: (typeof store.tasks)[number], state: 'done' | 'skipped') => {
     try {
       await store.decide(task, state);
@@ -59,20 +44,18 @@ export const FlocksPage = observer(function FlocksPage() {
   return (
     <div className="roost-production" data-testid="flocks">
       <div className="roost-production__bar">
-        <FormGroup label={t('production.flocks.house')} labelFor="flocks-house">
-          <HTMLSelect
-            id="flocks-house"
-            value={store.houseId ?? ''}
-            onChange={(e) => void store.chooseHouse(Number(e.target.value)).catch(() => undefined)}
-            options={store.places.map((p) => ({
-              value: p.houseId,
-              label: `${p.farmName} · ${p.houseName}`,
-            }))}
-          />
-        </FormGroup>
-        <Button icon={<DownloadIcon />} disabled={!kpis} onClick={exportCsv}>
-          {t('production.flocks.export')}
-        </Button>
+        <FarmHousePicker
+          id="flocks-house"
+          label={t('production.flocks.house')}
+          pick="house"
+          places={store.places}
+          value={String(store.houseId ?? '')}
+          onChange={(v) => void store.chooseHouse(Number(v)).catch(() => undefined)}
+        />
+        <ExportButtons
+          path={kpis ? `/production/kpi/export?flockId=${kpis.flock.id}` : null}
+          name={kpis ? `flock-${kpis.flock.id}-kpi` : 'kpi'}
+        />
       </div>
 
       {store.tasks.length > 0 && (
@@ -187,6 +170,7 @@ export const FlocksPage = observer(function FlocksPage() {
             />
           </div>
           <KpiCharts kpis={kpis} />
+          <FlockCompare store={compare} flockId={kpis.flock.id} layer={layer} />
           <KpiTable kpis={kpis} />
         </>
       )}

@@ -4,8 +4,6 @@ import { type FlockKpis, type KpiDay } from '../../contract/production';
 import { ScrollRegion } from '../ScrollRegion';
 import { figure, tenThousands } from './productionFormat';
 
-type AnyText = (key: string, options?: Record<string, unknown>) => string;
-
 interface Column {
   key: string;
   value: (d: KpiDay) => string;
@@ -63,22 +61,4 @@ export function KpiTable({ kpis }: { kpis: FlockKpis }) {
       </HTMLTable>
     </ScrollRegion>
   );
-}
-
-/** The same table as CSV, in the reader's language; a missing day's cells stay empty. */
-export function kpiCsv(kpis: FlockKpis, t: AnyText): string {
-  const columns = columnsOf(kpis.flock.layer);
-  const cell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  const head = [
-    t('production.input.day'),
-    t('production.flocks.age'),
-    ...columns.map((c) => t(`production.kpi.${c.key}`)),
-  ];
-  const rows = kpis.days.map((d) => [
-    d.day,
-    String(d.ageDay),
-    ...columns.map((c) => (d.recorded ? c.value(d).replace('—', '') : '')),
-  ]);
-  // The byte-order mark lets spreadsheet programs read the Chinese headers as UTF-8.
-  return `\uFEFF${[head, ...rows].map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
 }

@@ -1,13 +1,17 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Card, Classes, FormGroup, H5, HTMLSelect } from '@blueprintjs/core';
+import { Card, Classes, FormGroup, H5 } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { PowerStore } from '../../stores/PowerStore';
 import { LineChart, SERIES_COLORS } from '../houses/LineChart';
 import { useStores } from '../useStores';
+import { FarmHousePicker } from './FarmHousePicker';
+import { ExportButtons } from './ExportButtons';
+import { PowerMonthView } from './PowerMonthView';
 import { figure, todayIso } from './productionFormat';
 import '../houses/houses.css';
 import './production.css';
+import { DateField } from '../DateField';
 
 /** /production/power: a farm's or a house's electricity hour by hour, peak and average, its cost. */
 export const PowerPage = observer(function PowerPage() {
@@ -15,10 +19,6 @@ export const PowerPage = observer(function PowerPage() {
   const { api } = useStores();
   const [store] = useState(() => new PowerStore(api, todayIso()));
   useEffect(() => void store.loadPlaces().catch(() => undefined), [store]);
-  const farms = useMemo(
-    () => [...new Map(store.places.map((p) => [p.farmId, p.farmName]))],
-    [store.places],
-  );
   const power = store.power;
   const series = useMemo(
     () =>
@@ -38,41 +38,23 @@ export const PowerPage = observer(function PowerPage() {
   return (
     <div className="roost-production" data-testid="power">
       <div className="roost-production__bar">
-        <FormGroup label={t('production.power.place')} labelFor="power-place">
-          <HTMLSelect
-            id="power-place"
-            value={store.target}
-            onChange={(e) => void store.choose(e.target.value, store.day).catch(() => undefined)}
-          >
-            {farms.map(([farmId, farmName]) => (
-              <optgroup key={farmId} label={farmName}>
-                <option
-                  value={`farm:${farmId}`}
-                >{`${farmName} · ${t('production.power.allHouses')}`}</option>
-                {store.places
-                  .filter((p) => p.farmId === farmId)
-                  .map((p) => (
-                    <option key={p.houseId} value={`house:${p.houseId}`}>
-                      {`${farmName} · ${p.houseName}`}
-                    </option>
-                  ))}
-              </optgroup>
-            ))}
-          </HTMLSelect>
-        </FormGroup>
+        <FarmHousePicker
+          id="power-place"
+          label={t('production.power.place')}
+          pick="farmOrHouse"
+          places={store.places}
+          value={store.target}
+          onChange={(v) => void store.choose(v, store.day).catch(() => undefined)}
+        />
         <FormGroup label={t('production.input.day')} labelFor="power-day">
-          <input
+          <DateField
             id="power-day"
-            type="date"
-            className={Classes.INPUT}
             value={store.day}
             max={todayIso()}
-            onChange={(e) =>
-              e.target.value &&
-              void store.choose(store.target, e.target.value).catch(() => undefined)
-            }
+            onChange={(day) => day && void store.choose(store.target, day).catch(() => undefined)}
           />
         </FormGroup>
+        <ExportButtons path={exportPath(store.target, store.day)} name={`power-${store.day}`} />
       </div>
       {power && (
         <>
@@ -112,11 +94,18 @@ export const PowerPage = observer(function PowerPage() {
             {metered < 2 ? (
               <p className={Classes.TEXT_MUTED}>{t('production.flocks.chartError')}</p>
             ) : (
-              <LineChart series={series} height={240} formatX={(x) => `${x}:00`} />
+              <LineChart
+                series={series}
+                height={240}
+                unit="kWh"
+                formatX={(x) => `${x}:00`}
+                data-testid="power-hourly"
+              />
             )}
           </Card>
         </>
       )}
+      {store.month && <PowerMonthView month={store.month} />}
     </div>
   );
 });
@@ -128,4 +117,11 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
       <div className="roost-production__stat">{value}</div>
     </Card>
   );
+}
+
+/** The export URL of the chosen farm or house and day (`farm:3` → `farmId=3`). */
+function exportPath(target: string, day: string): string | null {
+  const [kind, id] = target.split(':');
+  if (!id) return null;
+  return `/production/power/export?${kind === 'house' ? 'houseId' : 'farmId'}=${id}&day=${day}`;
 }

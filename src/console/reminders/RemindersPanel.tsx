@@ -6,6 +6,7 @@ import { type Reminder } from '../../contract/reminders';
 import { remindersByKind } from '../../stores/RemindersStore';
 import { formatTime } from '../houses/format';
 import { useStores } from '../useStores';
+import { TaskDecision } from './TaskDecision';
 import './reminders.css';
 
 /** How many reminders of one kind the panel lists before "n more". */
@@ -33,7 +34,7 @@ export interface RemindersPanelProps {
 
 /** The day's reminders, grouped by kind, overdue first. Loaded when shown. */
 export const RemindersPanel = observer(function RemindersPanel({ houseId }: RemindersPanelProps) {
-  const { reminders, alarms } = useStores();
+  const { reminders, alarms, session } = useStores();
   const { t } = useTranslation();
   const text = t as unknown as AnyText;
   // Alarms are the one kind that changes by the minute: reload when the live count moves.
@@ -74,6 +75,9 @@ export const RemindersPanel = observer(function RemindersPanel({ houseId }: Remi
                   )}
                   <span>{reminderText(text, r)}</span>
                   <span className={Classes.TEXT_MUTED}> {formatTime(Date.parse(r.at))}</span>
+                  {r.kind === 'task' && session.canOperate && (
+                    <TaskDecision task={r} houseId={houseId} />
+                  )}
                 </li>
               ))}
             </ul>

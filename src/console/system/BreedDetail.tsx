@@ -11,6 +11,7 @@ import {
 } from '@blueprintjs/core';
 import { AddIcon, ClipboardIcon, FloppyDiskIcon, TrashIcon } from '@blueprintjs/icons';
 import { useTranslation } from 'react-i18next';
+import { useConfirmSave } from '../useConfirmSave';
 import {
   BREED_TARGET_FIELDS,
   type BreedDetail as Detail,
@@ -33,6 +34,7 @@ const parseCell = (s: string) => (s.trim() === '' || Number.isNaN(Number(s)) ? n
 /** The per-age grid (editable, paste from a spreadsheet) and the immune reminders of a breed. */
 export function BreedDetailPanel({ breed, store, onSaved }: BreedDetailProps) {
   const { t } = useTranslation();
+  const confirmSave = useConfirmSave();
   const readOnly = breed.isCommon;
   const [rows, setRows] = useState<BreedTargetRow[]>(breed.targets);
   const [immune, setImmune] = useState(breed.immune);
@@ -62,6 +64,7 @@ export function BreedDetailPanel({ breed, store, onSaved }: BreedDetailProps) {
 
   return (
     <div className="roost-admin__card" data-testid="breed-detail">
+      {confirmSave.dialog}
       <div className="roost-admin__bar">
         <h3 className={Classes.HEADING}>
           {breed.name} · {t('admin.breed.config')}
@@ -82,7 +85,7 @@ export function BreedDetailPanel({ breed, store, onSaved }: BreedDetailProps) {
               icon={<FloppyDiskIcon />}
               intent={Intent.PRIMARY}
               text={t('admin.common.save')}
-              onClick={() => void save()}
+              onClick={() => confirmSave.ask(() => void save(), breed.name)}
             />
           </>
         )}

@@ -17,6 +17,7 @@ import { useStores } from '../useStores';
 import { ConfirmDelete } from './parts/ConfirmDelete';
 import { FieldsDialog, numberOrUndefined, type FieldSpec } from './parts/FieldsDialog';
 import { notifySuccess, quietly } from './parts/notify';
+import { formatDate } from '../../i18n/dates';
 
 export interface HousePanelProps {
   /** The farm whose houses are shown. */
@@ -31,7 +32,8 @@ type Editing =
   | { kind: 'flock'; house: HouseRow }
   | { kind: 'close'; house: HouseRow };
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** Today in the browser's calendar (toISOString gave the UTC day: yesterday before 08:00 in China). */
+const today = () => formatDate(new Date());
 
 /** The houses of one farm with gateway (token shown once, rotatable) and flock. */
 export const HousePanel = observer(function HousePanel({ farm, onChanged }: HousePanelProps) {

@@ -11,6 +11,7 @@ import {
   TextArea,
 } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
+import { useConfirmSave } from '../useConfirmSave';
 import { type OrgInput, type OrgRow } from '../../contract/admin';
 
 export interface OrgDialogProps {
@@ -25,6 +26,7 @@ const FIELDS = ['name', 'code', 'principal', 'officeTel', 'mobile', 'fax', 'emai
 /** Create or edit an organisation. */
 export function OrgDialog({ org, onSave, onClose }: OrgDialogProps) {
   const { t } = useTranslation();
+  const confirmSave = useConfirmSave();
   const [form, setForm] = useState({
     name: org?.name ?? '',
     code: org?.code ?? '',
@@ -91,11 +93,12 @@ export function OrgDialog({ org, onSave, onClose }: OrgDialogProps) {
               intent={Intent.PRIMARY}
               loading={busy}
               text={t('admin.common.save')}
-              onClick={() => void submit()}
+              onClick={() => confirmSave.ask(() => void submit(), org?.name)}
             />
           </>
         }
       />
+      {confirmSave.dialog}
     </Dialog>
   );
 }

@@ -105,7 +105,7 @@ export const PoultryPage = observer(function PoultryPage() {
               <td>{b.code}</td>
               <td>{b.factory}</td>
               <td>{b.description}</td>
-              <td>{formatLocal(b.createdAt)}</td>
+              <td className="roost-admin__when">{formatLocal(b.createdAt)}</td>
               <td>{b.operator}</td>
               <td>
                 {b.isCommon ? (

@@ -14,6 +14,7 @@ import {
 } from '@blueprintjs/core';
 import { SearchIcon } from '@blueprintjs/icons';
 import { useTranslation } from 'react-i18next';
+import { useConfirmSave } from '../useConfirmSave';
 import { type AssignableOptions, type UserRow, type UserSaveInput } from '../../contract/admin';
 import { type RoleKey } from '../../contract/roles';
 
@@ -38,6 +39,7 @@ const CHOICES_WITHOUT_FILTER = 8;
 /** Create or edit a user, with the assignment its role needs (company, farms or houses). */
 export function UserDialog({ user, options, organisations, onSave, onClose }: UserDialogProps) {
   const { t } = useTranslation();
+  const confirmSave = useConfirmSave();
   const [form, setForm] = useState(() => ({
     username: user?.username ?? '',
     password: '',
@@ -230,13 +232,14 @@ export function UserDialog({ user, options, organisations, onSave, onClose }: Us
               intent={Intent.PRIMARY}
               loading={busy}
               text={t('admin.common.save')}
-              onClick={() => void submit()}
+              onClick={() => confirmSave.ask(() => void submit())}
             />
           </>
         }
       >
         <span className={Classes.TEXT_MUTED} />
       </DialogFooter>
+      {confirmSave.dialog}
     </Dialog>
   );
 }

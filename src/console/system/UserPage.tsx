@@ -117,7 +117,7 @@ export const UserPage = observer(function UserPage() {
               <td>{u.mobile}</td>
               <td>{t(`admin.user.roles.${u.roleKey}`)}</td>
               <td>{u.canOperate === '1' ? t('admin.common.yes') : t('admin.common.no')}</td>
-              <td>{formatLocal(u.lastLoginAt)}</td>
+              <td className="roost-admin__when">{formatLocal(u.lastLoginAt)}</td>
               <td>{u.loginCount}</td>
               <td>
                 <ButtonGroup variant="minimal">

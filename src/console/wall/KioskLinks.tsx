@@ -17,6 +17,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { KIOSK_NAME_MAX, KIOSK_SCREEN_PATH, type KioskLink } from '../../contract/wallKiosk';
+import { formatDateTime } from '../../i18n/dates';
 import { KioskLinksStore } from '../../stores/KioskLinksStore';
 import { useStores } from '../useStores';
 
@@ -41,7 +42,7 @@ export const KioskLinksDialog = observer(function KioskLinksDialog({
   isOpen,
   onClose,
 }: KioskLinksDialogProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { api, ui } = useStores();
   const [kiosks] = useState(() => new KioskLinksStore(api));
   const { links, farms } = kiosks;
@@ -52,7 +53,6 @@ export const KioskLinksDialog = observer(function KioskLinksDialog({
   const [copied, setCopied] = useState(false);
   const [revoking, setRevoking] = useState<KioskLink | null>(null);
   const [busy, setBusy] = useState(false);
-  const locale = i18n.language === 'zh' ? 'zh-CN' : 'en-GB';
 
   useEffect(() => {
     if (!isOpen) return;
@@ -93,8 +93,7 @@ export const KioskLinksDialog = observer(function KioskLinksDialog({
       if (!next.delete(farmId)) next.add(farmId);
       return next;
     });
-  const when = (iso: string | null) =>
-    iso ? new Date(iso).toLocaleString(locale) : t('wall.kiosk.never');
+  const when = (iso: string | null) => (iso ? formatDateTime(iso) : t('wall.kiosk.never'));
 
   return (
     <Dialog

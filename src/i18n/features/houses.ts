@@ -60,6 +60,9 @@ export const housesEn = {
     feeder: 'Feeder',
     manure_scraper: 'Manure scraper',
   },
+  chart: {
+    noData: 'No readings in this period',
+  },
   fresh: {
     never: 'no data yet',
     seconds: '{{count}} s ago',
@@ -189,7 +192,7 @@ export const housesZh: TextTree<typeof housesEn> = {
     offline: '离线',
     online: '在线',
     alarm: '报警',
-    empty: '空舍',
+    empty: '空栏',
     normal: '正常',
   },
   mode: {
@@ -199,7 +202,7 @@ export const housesZh: TextTree<typeof housesEn> = {
     transverse: '横向通风',
     transition: '过渡通风',
     tunnel: '隧道通风',
-    empty: '空舍模式',
+    empty: '空栏模式',
     error: '故障',
     externalStop: '外部停止',
     undefined: '未定义',
@@ -214,7 +217,7 @@ export const housesZh: TextTree<typeof housesEn> = {
   controllerAlarm: {
     probeDisconnected: '温度探头 {{n}} 未接入',
     fanFailure: '风机故障',
-    highTemperature: '舍内温度超过报警限值',
+    highTemperature: '栏舍内温度超过报警限值',
   },
   deviceState: { s0: '关', s1: '开', s2: '反转', s3: '故障' },
   device: {
@@ -230,6 +233,9 @@ export const housesZh: TextTree<typeof housesEn> = {
     feeder: '喂料',
     manure_scraper: '刮粪机',
   },
+  chart: {
+    noData: '此时段暂无数据',
+  },
   fresh: {
     never: '暂无数据',
     seconds: '{{count}} 秒前',
@@ -239,7 +245,7 @@ export const housesZh: TextTree<typeof housesEn> = {
     stale: '数据过期',
   },
   card: {
-    indoor: '舍内',
+    indoor: '栏舍内',
     target: '目标 {{value}}',
     humidity: '湿度',
     co2: '二氧化碳',
@@ -332,7 +338,7 @@ export const housesZh: TextTree<typeof housesEn> = {
     online: '在线',
     offline: '离线数量',
     alarm: '报警数量',
-    empty: '空舍',
+    empty: '空栏',
     normal: '正常数量',
     alarmRate: '报警率',
     todayAlarms: '今日报警',

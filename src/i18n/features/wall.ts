@@ -13,7 +13,7 @@ export const wallEn = {
     alarm: 'In alarm',
     alarmRate: 'Alarm rate',
     alive: 'Alive birds',
-    aliveUnit: '×10K',
+    aliveUnit: '× 10,000',
   },
   state: { alarm: 'Alarm', offline: 'Offline', normal: 'Normal' },
   legend: { title: 'Map colours', pulsing: 'Pulsing: alarm not acknowledged' },
@@ -81,7 +81,7 @@ export const wallEn = {
 export const wallZh: TextTree<typeof wallEn> = {
   title: 'Roost 报警总览',
   counters: {
-    total: '栋舍总数',
+    total: '栏舍总数',
     online: '在线',
     offline: '离线',
     alarm: '报警',
@@ -110,9 +110,9 @@ export const wallZh: TextTree<typeof wallEn> = {
   drill: {
     whole: '全图',
     farms: '{{count}} 个养殖场',
-    houses: '{{count}} 栋舍',
+    houses: '{{count}} 个栏舍',
     noFarms: '该区域暂无养殖场',
-    open: '打开栋舍监控',
+    open: '打开栏舍监控',
     temperature: '温度',
     humidity: '湿度',
   },

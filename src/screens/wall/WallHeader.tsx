@@ -4,6 +4,7 @@ import { observer } from 'mobx-react-lite';
 import { type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ALARM_SEVERITIES } from '../../contract/alarms';
+import { formatDateTime } from '../../i18n/dates';
 import { type AlertSound } from './alertSound';
 import { type WallPanelProps } from './WallPanels';
 
@@ -16,8 +17,7 @@ export interface WallHeaderProps extends WallPanelProps {
 
 /** Title, clock, the data's freshness and the sound switches. */
 export const WallHeader = observer(function WallHeader({ store, sound, badge }: WallHeaderProps) {
-  const { t, i18n } = useTranslation();
-  const locale = i18n.language === 'zh' ? 'zh-CN' : 'en-GB';
+  const { t } = useTranslation();
   const now = new Date(store.now);
   const age = store.dataAgeMs;
   const ageText =
@@ -59,7 +59,7 @@ export const WallHeader = observer(function WallHeader({ store, sound, badge }: 
       </div>
       <div className="roost-wall__clock">
         <time data-testid="wall-clock" dateTime={now.toISOString()}>
-          {now.toLocaleDateString(locale)} {now.toLocaleTimeString(locale)}
+          {formatDateTime(now)}
         </time>
         <span
           className={`roost-wall__fresh ${store.stale ? 'roost-wall__fresh--stale' : ''} ${Classes.TEXT_MUTED}`}

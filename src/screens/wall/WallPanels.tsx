@@ -2,6 +2,7 @@ import { Classes } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { WALL_STATES } from '../../contract/wall';
+import { formatClock } from '../../i18n/dates';
 import { STATE_HEX } from './constants';
 import { type TickerEntry, type WallStore } from './WallStore';
 
@@ -99,8 +100,8 @@ export const WallToday = observer(function WallToday({ store }: WallPanelProps) 
 });
 
 const TickerRow = observer(function TickerRow({ entry }: { entry: TickerEntry }) {
-  const { t, i18n } = useTranslation();
-  const time = new Date(entry.at).toLocaleTimeString(i18n.language === 'zh' ? 'zh-CN' : 'en-GB');
+  const { t } = useTranslation();
+  const time = formatClock(entry.at);
   return (
     <li
       className={`roost-wall__tick roost-wall__tick--${entry.kind}`}

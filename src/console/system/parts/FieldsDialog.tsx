@@ -10,6 +10,8 @@ import {
   Intent,
 } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../DateField';
+import { useConfirmSave } from '../../useConfirmSave';
 
 export interface FieldSpec {
   key: string;
@@ -47,6 +49,7 @@ export function FieldsDialog({
   below,
 }: FieldsDialogProps) {
   const { t } = useTranslation();
+  const confirmSave = useConfirmSave();
   const [values, setValues] = useState(initial);
   const [busy, setBusy] = useState(false);
   const set = (key: string, value: string) =>
@@ -81,6 +84,13 @@ export function FieldsDialog({
                     </option>
                   ))}
                 </HTMLSelect>
+              ) : f.type === 'date' ? (
+                <DateField
+                  id={`field-${f.key}`}
+                  name={f.key}
+                  value={values[f.key] ?? ''}
+                  onChange={(v) => set(f.key, v)}
+                />
               ) : (
                 <InputGroup
                   id={`field-${f.key}`}
@@ -103,11 +113,12 @@ export function FieldsDialog({
               intent={Intent.PRIMARY}
               loading={busy}
               text={t('admin.common.save')}
-              onClick={() => void submit()}
+              onClick={() => confirmSave.ask(() => void submit(), title)}
             />
           </>
         }
       />
+      {confirmSave.dialog}
     </Dialog>
   );
 }

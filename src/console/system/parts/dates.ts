@@ -1,12 +1,11 @@
-/** `YYYY-MM-DD HH:mm:ss` in the browser's zone (the console's default date format). */
+import { formatDateTime } from '../../../i18n/dates';
+
+/** An instant in the console's one date format (src/i18n/dates.ts), or ''. */
 export function formatLocal(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return formatDateTime(iso);
 }
 
-/** A `datetime-local` value as an ISO instant, or '' when empty or not a date. */
+/** A date field's value with its time (`2026-11-23T14:03`) as an ISO instant, or '' when empty or not a date. */
 export function toIsoOrEmpty(local: string): string {
   if (!local) return '';
   const d = new Date(local);

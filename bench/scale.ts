@@ -1,0 +1,371 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { io } from 'socket.io-client';
+import { hashToken } from '../server/auth/tokens';
+import { openDatabase, type DatabaseTarget } from '../server/db/open';
+import { DEMO_PASSWORD } from '../server/demo/demoFarms';
+import { testDatabaseTargets } from '../tests/helpers/databases';
+import { freePort, runServer } from '../tests/helpers/processes';
+import { BenchGateway } from './gatewayClient';
+import { percentile } from './load';
+import { createFleet, type TelemetryReading } from '../server/simulator/houseModel';
+
+/**
+ * One node, PostgreSQL, HOUSES houses each reporting every INTERVAL_S seconds with what the
+ * simulator's house model sends (an environment controller's reading, faults included), for SECONDS: does ingest keep up (acknowledged ÷ offered,
+ * PUBACK p99, which Roost sends only after the commit), do alarms still evaluate (publish of a
+ * reading over a limit → the socket's alarm count), and what do the overview's and the wall's
+ * API answers cost meanwhile. The server is its own process; the gateways are real TCP
+ * connections from this one, one per house. Figures, never assertions.
+ * `BENCH_ONLY=scale npm run bench` or `npx tsx bench/scale.ts`.
+ */
+const HOUSES = Number(process.env.BENCH_SCALE_HOUSES ?? 20_000);
+const INTERVAL_S = Number(process.env.BENCH_SCALE_INTERVAL_S ?? 10);
+const SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 60);
+const TOKEN = 'bench-scale-token';
+const HOUSES_PER_FARM = 50;
+const PROVINCES = ['370000', '130000', '210000', '410000', '440000', '510000', '320000'];
+const ALARM_SAMPLES = 20;
+
+export interface ScaleFigures {
+  houses: number;
+  offeredPerSecond: number;
+  acknowledgedPerSecond: number;
+  /** Acknowledged ÷ offered over the run: 1 when ingest keeps up. */
+  keptUp: number;
+  pubackP50Ms: number;
+  pubackP99Ms: number;
+  failed: number;
+  alarmP50Ms: number;
+  alarmP99Ms: number;
+  overviewP50Ms: number;
+  wallMapP50Ms: number;
+  wallHousesP50Ms: number;
+  connectSeconds: number;
+  serverRssMiB: number;
+  loadAverage: [number, number];
+}
+
+export async function benchScale(): Promise<ScaleFigures | null> {
+  const pg = testDatabaseTargets().find((t) => t.name === 'postgres');
+  if (!pg) return null;
+  // One socket per house on each side (this process and the server, which inherits the limit).
+  const openFiles = Number(
+    /Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? 0,
+  );
+  if (openFiles < HOUSES + 1_000)
+    throw new Error(
+      `${HOUSES} gateways need more open files than ${openFiles}: run under \`ulimit -n ${HOUSES * 2}\``,
+    );
+  const created = await pg.create();
+  if (created.target.kind !== 'postgres') throw new Error('the scale bench runs on PostgreSQL');
+  const databaseUrl = created.target.url;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'roost-scale-'));
+  const port = await freePort();
+  const mqttPort = await freePort();
+  const server = runServer({
+    PORT: String(port),
+    MQTT_PORT: String(mqttPort),
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    ROOST_DEMO: '1',
+    ROOST_DEMO_HISTORY: 'off',
+    ROOST_SIMULATOR: 'off',
+    ROOST_CAPTCHA: 'off',
+  });
+  const clients: BenchGateway[] = [];
+  try {
+    await server.waitFor(/Roost is running/, 120_000);
+    const gateways = await seed(created.target);
+    const base = `http://127.0.0.1:${port}`;
+    const token = await signIn(base);
+
+    const connectStart = performance.now();
+    for (let i = 0; i < gateways.length; i += 200)
+      clients.push(
+        ...(await Promise.all(
+          gateways.slice(i, i + 200).map((g) => connectWithRetry(mqttPort, g.networkId)),
+        )),
+      );
+    process.stderr.write(`  ${clients.length} gateways connected\n`);
+    const connectSeconds = Math.round((performance.now() - connectStart) / 100) / 10;
+
+    const socket = io(base, { auth: { token }, transports: ['websocket'], reconnection: false });
+    await new Promise<void>((r) => socket.once('connect', () => r()));
+    const load = startLoad(clients, gateways);
+    const loadStart = os1();
+    // The first interval warms caches and the JIT and fills every house's state: not measured.
+    await sleep(INTERVAL_S * 1000);
+    load.reset();
+
+    const timed = async (url: string) => {
+      const start = performance.now();
+      const res = await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${token}` } });
+      const body = await res.text();
+      if (res.status !== 200)
+        throw new Error(`${url} answered ${res.status}: ${body}\n${server.output().slice(-4000)}`);
+      return performance.now() - start;
+    };
+    const overview: number[] = [];
+    const wallMap: number[] = [];
+    const wallHouses: number[] = [];
+    const alarms: number[] = [];
+    const until = performance.now() + SECONDS * 1000;
+    for (let i = 0; performance.now() < until; i += 1) {
+      overview.push(await timed('/api/overview/listOverview/'));
+      wallMap.push(await timed('/api/wall/map'));
+      wallHouses.push(await timed('/api/wall/houses'));
+      if (alarms.length < ALARM_SAMPLES) alarms.push(await alarmRoundTrip(socket, load, i));
+      await sleep(1_000);
+    }
+    const figures = load.stop();
+    socket.close();
+    const rss = Number(
+      /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? 0,
+    );
+    return {
+      houses: gateways.length,
+      ...figures,
+      alarmP50Ms: Math.round(percentile(alarms, 50)),
+      alarmP99Ms: Math.round(percentile(alarms, 99)),
+      overviewP50Ms: Math.round(percentile(overview, 50)),
+      wallMapP50Ms: Math.round(percentile(wallMap, 50)),
+      wallHousesP50Ms: Math.round(percentile(wallHouses, 50)),
+      connectSeconds,
+      serverRssMiB: Math.round(rss / 1024),
+      loadAverage: [loadStart, os1()],
+    };
+  } finally {
+    for (const c of clients) c.end();
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await created.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+interface Gateway {
+  networkId: string;
+  houseId: number;
+}
+
+/**
+ * HOUSES houses in farms of 50 across seven provinces, each with a gateway (iEC12) that signs
+ * in with one bench token, an open broiler flock, and a 0-second CO2 alarm limit on the few
+ * houses the alarm samples use, in set-based statements.
+ */
+async function seed(target: DatabaseTarget): Promise<Gateway[]> {
+  const database = await openDatabase(target);
+  try {
+    const [{ n } = { n: 0 }] = await database.query<{ n: number }>(
+      'select count(*)::int as n from houses',
+    );
+    const extra = Math.max(0, HOUSES - Number(n));
+    await database.query(
+      `insert into farms (org_id, parent_id, level, name, province_adcode, province_name, longitude, latitude)
+       select (select id from organizations order by id limit 1), null, 'farm',
+         'Scale farm ' || lpad(g::text, 4, '0'), ($2::text[])[1 + g % 7], 'Bench',
+         110 + (g % 97) * 0.1, 30 + (g % 89) * 0.1
+       from generate_series(1, $1::int) g`,
+      [Math.ceil(extra / HOUSES_PER_FARM), PROVINCES],
+    );
+    await database.query(
+      `insert into houses (farm_id, name, sort)
+       select f.id, 'House ' || s, s
+       from (select id, row_number() over (order by id) as r from farms where name like 'Scale farm %') f,
+            generate_series(1, $2::int) s
+       where (f.r - 1) * $2 + s <= $1`,
+      [extra, HOUSES_PER_FARM],
+    );
+    await database.query(
+      `insert into gateways (house_id, network_id, type_key, token_hash, interval_seconds)
+       select h.id, 'SCL' || lpad(h.id::text, 6, '0'), 25, $1, $2
+       from houses h where not exists (select 1 from gateways g where g.house_id = h.id)`,
+      [hashToken(TOKEN), INTERVAL_S],
+    );
+    await database.query('update gateways set token_hash = $1, interval_seconds = $2', [
+      hashToken(TOKEN),
+      INTERVAL_S,
+    ]);
+    await database.query(
+      `insert into flocks (house_id, breed_id, placed_on, age_at_placement, head_count)
+       select h.id, (select id from breeds where code = 'BROILER-STD'), current_date - (h.id % 42), 1, 20000
+       from houses h where not exists (select 1 from flocks f where f.house_id = h.id and f.closed_on is null)`,
+    );
+    const rows = await database.query<{ network_id: string; house_id: number }>(
+      'select network_id, house_id from gateways order by house_id',
+    );
+    const sampled = rows.slice(0, ALARM_SAMPLES * 2).map((r) => r.house_id);
+    await database.query(
+      `insert into alarm_limits (house_id, limits)
+       select h, '{"minDurationSeconds":0,"clearHoldSeconds":0}' from unnest($1::int[]) h
+       on conflict do nothing`,
+      [sampled],
+    );
+    return rows.map((r) => ({ networkId: r.network_id, houseId: Number(r.house_id) }));
+  } finally {
+    await database.close();
+  }
+}
+
+interface Load {
+  /** Starts counting afresh (after the warm-up). */
+  reset(): void;
+  /** Sends `payload` from gateway `index` now, outside the schedule; resolves on its PUBACK. */
+  publishNow(index: number, payload: (reading: TelemetryReading) => string): Promise<void>;
+  stop(): Omit<
+    ScaleFigures,
+    | 'houses'
+    | 'alarmP50Ms'
+    | 'alarmP99Ms'
+    | 'overviewP50Ms'
+    | 'wallMapP50Ms'
+    | 'wallHousesP50Ms'
+    | 'connectSeconds'
+    | 'serverRssMiB'
+    | 'loadAverage'
+  >;
+}
+
+/**
+ * Every gateway publishes once per INTERVAL_S, their phases spread evenly over the interval, so
+ * the offered rate is HOUSES / INTERVAL_S readings a second. A gateway whose previous reading
+ * is still unacknowledged skips its turn (as a real one with QoS 1 and one message in flight
+ * would queue it): the acknowledged rate then shows that ingest fell behind.
+ */
+function startLoad(clients: BenchGateway[], gateways: Gateway[]): Load {
+  // The simulator's own house models: the readings (and the odd fault) a real fleet sends.
+  const fleet = createFleet(
+    gateways.map((g) => ({
+      networkId: g.networkId,
+      typeKey: 25,
+      breed: 'broiler',
+      placedOn: new Date(Date.now() - (g.houseId % 42) * 86_400_000).toISOString().slice(0, 10),
+      ageAtPlacement: 1,
+      headCount: 20_000,
+      latitude: 36,
+      longitude: 119,
+    })),
+    7,
+    Date.now(),
+    INTERVAL_S * 1000,
+  );
+  const busy = new Array<boolean>(gateways.length).fill(false);
+  let offered = 0;
+  let acked = 0;
+  let failed = 0;
+  let latencies: number[] = [];
+  let start = performance.now();
+  const asIs = (reading: TelemetryReading) => JSON.stringify(reading);
+  const send = (g: number, payload: (reading: TelemetryReading) => string): Promise<void> => {
+    const sent = performance.now();
+    return clients[g]!.publishAsync(
+      `roost/v1/${gateways[g]!.networkId}/telemetry`,
+      payload(fleet[g]!.next(Date.now()).message),
+    ).then(() => {
+      latencies.push(performance.now() - sent);
+    });
+  };
+  let next = 0;
+  // Due readings from the clock, not from timer ticks: a loaded machine fires 10 ms timers late.
+  const rate = gateways.length / INTERVAL_S;
+  const began = performance.now();
+  let scheduled = 0;
+  const timer = setInterval(() => {
+    const due = Math.floor(((performance.now() - began) / 1000) * rate);
+    while (scheduled < due) {
+      scheduled += 1;
+      const g = next;
+      next = (next + 1) % gateways.length;
+      offered += 1;
+      if (busy[g]) continue;
+      busy[g] = true;
+      send(g, asIs).then(
+        () => {
+          acked += 1;
+          busy[g] = false;
+        },
+        () => {
+          failed += 1;
+          busy[g] = false;
+        },
+      );
+    }
+  }, 10);
+  return {
+    reset() {
+      offered = acked = failed = 0;
+      latencies = [];
+      start = performance.now();
+    },
+    publishNow: send,
+    stop() {
+      clearInterval(timer);
+      const seconds = (performance.now() - start) / 1000;
+      return {
+        offeredPerSecond: Math.round(offered / seconds),
+        acknowledgedPerSecond: Math.round(acked / seconds),
+        keptUp: Math.round((acked / Math.max(1, offered)) * 100) / 100,
+        pubackP50Ms: Math.round(percentile(latencies, 50)),
+        pubackP99Ms: Math.round(percentile(latencies, 99)),
+        failed,
+      };
+    },
+  };
+}
+
+/**
+ * One of the sampled houses (which have a 0-second CO2 limit) publishes a reading over the
+ * limit, or back under it: the time until the admin's socket hears the alarm count change.
+ */
+async function alarmRoundTrip(
+  socket: ReturnType<typeof io>,
+  load: Load,
+  i: number,
+): Promise<number> {
+  const house = Math.floor(i / 2) % ALARM_SAMPLES;
+  const co2 = i % 2 === 0 ? 15_000 : 1_000;
+  const counted = new Promise<void>((resolve) => socket.once('alarm:count', () => resolve()));
+  const sent = performance.now();
+  await load.publishNow(house, (reading) =>
+    JSON.stringify({ ...reading, metrics: { ...reading.metrics, co2 } }),
+  );
+  await Promise.race([counted, sleep(30_000)]);
+  return performance.now() - sent;
+}
+
+/** As a gateway does: a refused or dropped sign-in is tried again after a pause. */
+async function connectWithRetry(port: number, networkId: string): Promise<BenchGateway> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await BenchGateway.connect(port, networkId, TOKEN, 1_800);
+    } catch (error) {
+      if (attempt >= 5) throw error;
+      await sleep(1_000 * attempt);
+    }
+  }
+}
+
+async function signIn(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: DEMO_PASSWORD, code: 'x' }),
+  });
+  return ((await res.json()) as { data: { token: string } }).data.token;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const os1 = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  benchScale().then(
+    (f) => console.log(JSON.stringify(f, null, 2)),
+    (e: unknown) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
+}

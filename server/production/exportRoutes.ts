@@ -1,0 +1,67 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { kpiExportQuerySchema, powerExportQuerySchema } from '../../src/contract/productionCompare';
+import { scopeOf } from '../auth/scope';
+import { sessionOf, type AppContext } from '../http/context';
+import { localeOf, parseInput } from '../http/envelope';
+import { ApiError } from '../http/errors';
+import { CONTENT_TYPES, toCsv, toXlsx, type ExportTable } from '../houses/exportTable';
+import { Refusal } from '../refusal';
+import { loadFlockKpis } from './flockKpis';
+import { kpiTable, powerTable } from './exportTables';
+import { powerPlace, readPowerDay } from './power';
+import { localDay, readFlocks } from './records';
+
+/**
+ * Daily Business's files: a flock's KPIs and a day's electricity as CSV or XLSX. Made here, on the
+ * server, so the spreadsheet library never reaches the console's bundle.
+ */
+export function exportRoutes(ctx: AppContext): FastifyPluginAsync {
+  const { database, config } = ctx;
+  const send = async (
+    reply: FastifyReply,
+    table: ExportTable,
+    format: 'csv' | 'xlsx',
+    name: string,
+    sheet: string,
+  ) => {
+    let body: Buffer;
+    try {
+      body = format === 'csv' ? toCsv(table) : await toXlsx(table, sheet);
+    } catch {
+      throw new ApiError(500, 'houses.exportFailed');
+    }
+    return reply
+      .code(200)
+      .header('content-type', CONTENT_TYPES[format])
+      .header('content-disposition', `attachment; filename="${name}.${format}"`)
+      .send(body);
+  };
+
+  return async (app) => {
+    app.get('/production/kpi/export', async (request, reply) => {
+      const q = parseInput(kpiExportQuerySchema, request.query);
+      const scope = await scopeOf(database.db, sessionOf(request).user);
+      const [flock] = await readFlocks(database, scope, { flockIds: [q.flockId] });
+      if (!flock) throw new Refusal('notFound', 'production.flockNotFound');
+      const today = localDay(new Date(), config.timeZone);
+      const [kpis] = await loadFlockKpis(database, [flock], today, config.timeZone);
+      const table = kpiTable(kpis!, localeOf(request));
+      return send(reply, table, q.format, `flock-${flock.id}-kpi`, `KPI ${flock.placedOn}`);
+    });
+
+    app.get('/production/power/export', async (request, reply) => {
+      const q = parseInput(powerExportQuerySchema, request.query);
+      const scope = await scopeOf(database.db, sessionOf(request).user);
+      const { houseIds, tariff } = await powerPlace(database, scope, q);
+      const power = await readPowerDay(database, houseIds, q.day, config.timeZone, tariff);
+      const place = q.houseId !== undefined ? `house-${q.houseId}` : `farm-${q.farmId}`;
+      return send(
+        reply,
+        powerTable(power, localeOf(request)),
+        q.format,
+        `power-${place}-${q.day}`,
+        q.day,
+      );
+    });
+  };
+}

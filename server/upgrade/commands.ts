@@ -1,0 +1,209 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Command } from '../../src/contract/envcontrol';
+import type { LogSource } from '../../src/contract/domain';
+import {
+  UPGRADE_TOKEN_SECONDS,
+  type UpgradeOrder,
+  type UpgradeProgress,
+} from '../../src/contract/upgrade';
+import { hashToken } from '../auth/tokens';
+import type { Database, Query } from '../db/client';
+import type { ServerEvents } from '../events';
+import { readCommands } from '../envcontrol/commandRows';
+import type { CommandTarget } from '../envcontrol/queue';
+import { writeOperationLog } from '../oplog';
+
+export interface UpgradeTarget extends CommandTarget {
+  /** The version the gateway runs now. */
+  version: string;
+}
+
+export interface UpgradeRequest {
+  targets: readonly UpgradeTarget[];
+  file: { sha256: string; version: string; fileName: string };
+  expiresAt: Date;
+  operator: { id: number; name: string };
+  source: LogSource;
+}
+
+/**
+ * Stores one upgrade command per gateway, superseding its unfinished one (a gateway installs
+ * one file at a time), and tells the dispatcher. Each command writes one operation-log row.
+ */
+export async function queueUpgrade(
+  database: Database,
+  events: ServerEvents,
+  request: UpgradeRequest,
+): Promise<Command[]> {
+  const created: string[] = [];
+  const superseded: string[] = [];
+  await database.transaction(async (query) => {
+    for (const target of request.targets) {
+      const open = await query<{ id: string }>(
+        `update gateway_commands set state = 'superseded', reason = 'superseded', finished_at = now()
+         where gateway_id = $1 and kind = 'upgrade' and state in ('queued', 'sent') returning id`,
+        [target.gatewayId],
+      );
+      superseded.push(...open.map((r) => r.id));
+      const id = randomUUID();
+      await query(
+        `insert into gateway_commands (id, gateway_id, house_id, kind, state, params, requested_by, requested_by_name, source, expires_at)
+         values ($1, $2, $3, 'upgrade', 'queued', '{}'::jsonb, $4, $5, $6, $7)`,
+        [
+          id,
+          target.gatewayId,
+          target.houseId,
+          request.operator.id,
+          request.operator.name,
+          request.source,
+          request.expiresAt,
+        ],
+      );
+      await query(
+        `insert into gateway_upgrades (command_id, sha256, version, from_version, file_name)
+         values ($1, $2, $3, $4, $5)`,
+        [id, request.file.sha256, request.file.version, target.version, request.file.fileName],
+      );
+      created.push(id);
+    }
+  });
+  for (const [i, target] of request.targets.entries()) {
+    await writeOperationLog(database.db, {
+      operator: request.operator,
+      function: 'upgrade.send',
+      operation: {
+        key: 'upgradeCommand',
+        params: { command: created[i]!, version: request.file.version },
+      },
+      house: { id: target.houseId, name: target.houseName },
+      source: request.source,
+      networkId: target.networkId,
+    });
+  }
+  const changed = await readCommands(database.query, [...superseded, ...created]);
+  void events.emit('commandsChanged', changed);
+  void events.emit('commandsQueued', [...new Set(request.targets.map((t) => t.gatewayId))]);
+  const mine = new Set(created);
+  return changed.filter((c) => mine.has(c.id));
+}
+
+/**
+ * The message that sends an upgrade command, with a download link made for this sending: a
+ * fresh random token, stored only as its hash, bound to this gateway and command, good once
+ * and for UPGRADE_TOKEN_SECONDS. Null when the command has no upgrade row.
+ */
+export async function upgradeOrder(
+  query: Query,
+  command: { id: string; gatewayId: number; networkId: string },
+  downloadBase: string,
+): Promise<UpgradeOrder | null> {
+  const [row] = await query<{ sha256: string; version: string; size: number | null }>(
+    `select u.sha256, u.version, f.size from gateway_upgrades u
+     left join upgrade_files f on f.sha256 = u.sha256 where u.command_id = $1`,
+    [command.id],
+  );
+  if (!row) return null;
+  const token = randomBytes(24).toString('base64url');
+  await query(
+    `insert into upgrade_tokens (token_hash, command_id, gateway_id, expires_at)
+     values ($1, $2, $3, now() + make_interval(secs => $4))`,
+    [hashToken(token), command.id, command.gatewayId, UPGRADE_TOKEN_SECONDS],
+  );
+  return {
+    id: command.id,
+    version: row.version,
+    url: `${downloadBase}/api/upgrade/download/${encodeURIComponent(command.networkId)}/${token}`,
+    sha256: row.sha256,
+    size: Number(row.size ?? 0),
+  };
+}
+
+export type DownloadRefusal = 'unknown' | 'used' | 'expired' | 'finished';
+
+/**
+ * Spends a download token of this gateway: answers the file's SHA-256, or why not. The token
+ * is marked used in the same statement that finds it, so two requests cannot both spend it;
+ * another gateway's token matches nothing (it is looked up with the caller's gateway).
+ */
+export async function claimDownload(
+  query: Query,
+  gatewayId: number,
+  token: string,
+): Promise<
+  { ok: true; sha256: string; commandId: string } | { ok: false; reason: DownloadRefusal }
+> {
+  const hash = hashToken(token);
+  const [spent] = await query<{ command_id: string; sha256: string; state: string }>(
+    `update upgrade_tokens t set used_at = now()
+     from gateway_upgrades u join gateway_commands c on c.id = u.command_id
+     where t.token_hash = $1 and t.gateway_id = $2 and t.used_at is null and t.expires_at > now()
+       and u.command_id = t.command_id and c.state in ('queued', 'sent')
+     returning t.command_id, u.sha256, c.state`,
+    [hash, gatewayId],
+  );
+  if (spent) return { ok: true, sha256: spent.sha256, commandId: spent.command_id };
+  const [row] = await query<{ used: boolean; expired: boolean; open: boolean }>(
+    `select t.used_at is not null as used, t.expires_at <= now() as expired,
+       c.state in ('queued', 'sent') as open
+     from upgrade_tokens t join gateway_commands c on c.id = t.command_id
+     where t.token_hash = $1 and t.gateway_id = $2`,
+    [hash, gatewayId],
+  );
+  if (!row) return { ok: false, reason: 'unknown' };
+  if (row.used) return { ok: false, reason: 'used' };
+  if (row.expired) return { ok: false, reason: 'expired' };
+  return { ok: false, reason: 'finished' };
+}
+
+/**
+ * A gateway's progress report on one of its own upgrade commands. Stages move the command to
+ * `sent` and restart its resend clock (the gateway is working on it); `done` on the version
+ * asked applies it and records the gateway's new version; `done` on another version, or
+ * `failed`, rejects it with the reason. Answers the ids whose state or progress changed; a
+ * report on a finished command, or on another gateway's, changes nothing.
+ */
+export async function recordProgress(
+  database: Database,
+  gatewayId: number,
+  progress: UpgradeProgress,
+): Promise<string[]> {
+  return database.transaction(async (query) => {
+    const [row] = await query<{ version: string; state: string }>(
+      `select u.version, c.state from gateway_upgrades u join gateway_commands c on c.id = u.command_id
+       where c.id = $1 and c.gateway_id = $2 and c.kind = 'upgrade' and c.state in ('queued', 'sent')
+       for update of c`,
+      [progress.id, gatewayId],
+    );
+    if (!row) return [];
+    const percent = progress.percent === undefined ? null : Math.round(progress.percent);
+    if (progress.status === 'done' || progress.status === 'failed') {
+      const applied = progress.status === 'done' && progress.version === row.version;
+      const reason = applied
+        ? null
+        : progress.status === 'done'
+          ? `came back on version ${progress.version ?? '?'}`
+          : (progress.reason ?? 'failed');
+      await query(
+        `update gateway_commands set state = $2, reason = $3, finished_at = now() where id = $1`,
+        [progress.id, applied ? 'applied' : 'rejected', reason],
+      );
+      await query(`update gateway_upgrades set stage = $2, percent = $3 where command_id = $1`, [
+        progress.id,
+        progress.status,
+        applied ? 100 : percent,
+      ]);
+      if (applied)
+        await query('update gateways set version = $2 where id = $1', [gatewayId, row.version]);
+      return [progress.id];
+    }
+    await query(`update gateway_commands set state = 'sent', sent_at = now() where id = $1`, [
+      progress.id,
+    ]);
+    await query(`update gateway_upgrades set stage = $2, percent = $3 where command_id = $1`, [
+      progress.id,
+      progress.status,
+      percent,
+    ]);
+    return [progress.id];
+  });
+}

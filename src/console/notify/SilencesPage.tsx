@@ -1,0 +1,248 @@
+import {
+  Button,
+  Callout,
+  Card,
+  Checkbox,
+  FormGroup,
+  H3,
+  HTMLSelect,
+  HTMLTable,
+  InputGroup,
+  Intent,
+  Tag,
+} from '@blueprintjs/core';
+import { observer } from 'mobx-react-lite';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ALARM_CAUSES, type AlarmCause } from '../../contract/alarms';
+import type { Silence } from '../../contract/notify';
+import { SilencesStore } from '../../stores/NotifyStores';
+import { formatTime } from '../alarms/format';
+import { NOTIFICATION_MS, showToast } from '../toaster';
+import { ScrollRegion } from '../ScrollRegion';
+import { useStores } from '../useStores';
+import './notify.css';
+
+const HOURS = [1, 2, 4, 8, 12, 24, 48, 72, 168, 720] as const;
+const STATE_INTENT: Record<Silence['state'], Intent> = {
+  active: Intent.WARNING,
+  planned: Intent.PRIMARY,
+  expired: Intent.NONE,
+  ended: Intent.NONE,
+};
+
+/**
+ * /alarm/silences: the silences and maintenance windows of the user's farms and houses; a user
+ * who may operate makes one (a house or a whole farm, one cause or all, a reason, how long) or
+ * ends one early. The owner is the user who made it; both changes go to the operation log.
+ */
+export const SilencesPage = observer(function SilencesPage() {
+  const { t } = useTranslation();
+  const { api, session } = useStores();
+  const [store] = useState(() => new SilencesStore(api));
+  const [place, setPlace] = useState('');
+  const [cause, setCause] = useState<AlarmCause | ''>('');
+  const [reason, setReason] = useState('');
+  const [hours, setHours] = useState<number>(4);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => void store.load().catch(() => undefined), [store]);
+  const farms = useMemo(
+    () => [...new Map(store.places.map((p) => [p.farmId, p.farmName]))],
+    [store.places],
+  );
+  // House managers silence only their houses: the farm-wide choice is not theirs.
+  const farmWide = session.roleKey !== 'shack_manager';
+  const chosen = place || (farmWide ? `farm:${farms[0]?.[0] ?? ''}` : '');
+
+  const create = async () => {
+    const [kind, id] = chosen.split(':');
+    const houseId = kind === 'house' ? Number(id) : null;
+    const farmId =
+      kind === 'house' ? store.places.find((p) => p.houseId === houseId)?.farmId : Number(id);
+    if (!farmId) return;
+    setBusy(true);
+    try {
+      await store.create({
+        farmId,
+        houseId,
+        cause: cause || null,
+        reason,
+        endsAt: new Date(Date.now() + hours * 3_600_000).toISOString(),
+      });
+      setReason('');
+      showToast({
+        message: t('notify.silences.created'),
+        intent: Intent.SUCCESS,
+        timeoutMs: NOTIFICATION_MS,
+      });
+    } catch {
+      // The client has shown the server's message.
+    } finally {
+      setBusy(false);
+    }
+  };
+  const end = async (id: number) => {
+    try {
+      await store.end(id);
+      showToast({
+        message: t('notify.silences.endedToast'),
+        intent: Intent.SUCCESS,
+        timeoutMs: NOTIFICATION_MS,
+      });
+    } catch {
+      // Shown by the client.
+    }
+  };
+
+  return (
+    <div className="roost-notify" data-testid="silences-page">
+      <H3>{t('notify.silences.title')}</H3>
+      <p className="roost-notify__muted">{t('notify.silences.intro')}</p>
+      {session.canOperate ? (
+        <Card compact>
+          <div className="roost-notify__form">
+            <FormGroup label={t('notify.silences.place')} labelFor="silence-place">
+              <HTMLSelect
+                id="silence-place"
+                value={chosen}
+                onChange={(e) => setPlace(e.target.value)}
+              >
+                {farms.map(([farmId, farmName]) => (
+                  <optgroup key={farmId} label={farmName}>
+                    {farmWide && (
+                      <option value={`farm:${farmId}`}>
+                        {`${farmName} · ${t('notify.common.wholeFarm')}`}
+                      </option>
+                    )}
+                    {store.places
+                      .filter((p) => p.farmId === farmId)
+                      .map((p) => (
+                        <option key={p.houseId} value={`house:${p.houseId}`}>
+                          {`${farmName} · ${p.houseName}`}
+                        </option>
+                      ))}
+                  </optgroup>
+                ))}
+              </HTMLSelect>
+            </FormGroup>
+            <FormGroup label={t('notify.common.cause')} labelFor="silence-cause">
+              <HTMLSelect
+                id="silence-cause"
+                value={cause}
+                onChange={(e) => setCause(e.target.value as AlarmCause | '')}
+              >
+                <option value="">{t('notify.common.allCauses')}</option>
+                {ALARM_CAUSES.map((c) => (
+                  <option key={c} value={c}>
+                    {t(`alarms.cause.${c}`)}
+                  </option>
+                ))}
+              </HTMLSelect>
+            </FormGroup>
+            <FormGroup
+              className="roost-notify__wide"
+              label={t('notify.silences.reason')}
+              labelFor="silence-reason"
+            >
+              <InputGroup
+                id="silence-reason"
+                value={reason}
+                maxLength={200}
+                placeholder={t('notify.silences.reasonPlaceholder')}
+                onChange={(e) => setReason(e.target.value)}
+              />
+            </FormGroup>
+            <FormGroup label={t('notify.silences.hours')} labelFor="silence-hours">
+              <HTMLSelect
+                id="silence-hours"
+                value={hours}
+                onChange={(e) => setHours(Number(e.target.value))}
+              >
+                {HOURS.map((h) => (
+                  <option key={h} value={h}>
+                    {t('notify.silences.hoursValue', { count: h })}
+                  </option>
+                ))}
+              </HTMLSelect>
+            </FormGroup>
+            <Button
+              intent={Intent.PRIMARY}
+              icon="notifications-snooze"
+              loading={busy}
+              disabled={!chosen}
+              onClick={() => void create()}
+              data-testid="silence-create"
+            >
+              {t('notify.silences.create')}
+            </Button>
+          </div>
+        </Card>
+      ) : (
+        <Callout>{t('notify.silences.cannotOperate')}</Callout>
+      )}
+      <Checkbox
+        checked={store.showAll}
+        label={t('notify.silences.showAll')}
+        onChange={(e) => void store.setShowAll(e.currentTarget.checked).catch(() => undefined)}
+      />
+      <ScrollRegion className="roost-notify__scroll" label={t('notify.silences.title')}>
+        <HTMLTable compact striped data-testid="silence-list">
+          <thead>
+            <tr>
+              <th>{t('notify.silences.place')}</th>
+              <th>{t('notify.common.cause')}</th>
+              <th>{t('notify.silences.reason')}</th>
+              <th>{t('notify.silences.owner')}</th>
+              <th>{t('notify.silences.starts')}</th>
+              <th>{t('notify.silences.ends')}</th>
+              <th>{t('notify.silences.state')}</th>
+              <th>{t('notify.silences.held')}</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {store.rows === null && (
+              <tr>
+                <td colSpan={9}>{t('notify.common.loading')}</td>
+              </tr>
+            )}
+            {store.rows?.length === 0 && (
+              <tr>
+                <td colSpan={9}>{t('notify.common.none')}</td>
+              </tr>
+            )}
+            {store.rows?.map((s) => (
+              <tr key={s.id} data-testid={`silence-${s.id}`}>
+                <td>{`${s.farmName} · ${s.houseName ?? t('notify.common.wholeFarm')}`}</td>
+                <td>{s.cause ? t(`alarms.cause.${s.cause}`) : t('notify.common.allCauses')}</td>
+                <td>{s.reason}</td>
+                <td>{s.owner}</td>
+                <td>{formatTime(s.startsAt)}</td>
+                <td>{formatTime(s.endedAt ?? s.endsAt)}</td>
+                <td>
+                  <Tag minimal intent={STATE_INTENT[s.state]} data-testid="silence-state">
+                    {t(`notify.silences.states.${s.state}`)}
+                  </Tag>
+                  {s.endedBy && (
+                    <span className="roost-notify__muted">
+                      {' '}
+                      {t('notify.silences.ended', { who: s.endedBy })}
+                    </span>
+                  )}
+                </td>
+                <td>{s.heldAlarms}</td>
+                <td>
+                  {session.canOperate && (s.state === 'active' || s.state === 'planned') && (
+                    <Button small intent={Intent.DANGER} minimal onClick={() => void end(s.id)}>
+                      {t('notify.silences.end')}
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </ScrollRegion>
+    </div>
+  );
+});

@@ -1,0 +1,52 @@
+import { Alert, Intent } from '@blueprintjs/core';
+import { FloppyDiskIcon } from '@blueprintjs/icons';
+import { useState, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export interface ConfirmSave {
+  /**
+   * Asks "Save the changes?" and runs `save` only when the person says yes; `name` (a farm, a
+   * breed, a day) is named in the question.
+   */
+  ask(save: () => void, name?: string): void;
+  /** The question itself: render it once in the component that asks. */
+  dialog: ReactElement;
+}
+
+/**
+ * The question asked before a save, the same for every console form that changes what is stored
+ * (the manage dialogs, alarm settings, devices and cameras, maintenance, a day of production
+ * data): a change there takes effect at once for everyone, so a stray click must not make one.
+ * One dialog, its texts in `forms.confirmSave`.
+ */
+export function useConfirmSave(): ConfirmSave {
+  const { t } = useTranslation();
+  const [pending, setPending] = useState<{ save: () => void; name?: string } | null>(null);
+  const dialog = (
+    <Alert
+      isOpen={pending !== null}
+      className="roost-confirm-save"
+      intent={Intent.PRIMARY}
+      icon={<FloppyDiskIcon />}
+      confirmButtonText={t('forms.confirmSave.confirm')}
+      cancelButtonText={t('forms.confirmSave.cancel')}
+      canEscapeKeyCancel
+      onCancel={() => setPending(null)}
+      onConfirm={() => {
+        const save = pending?.save;
+        setPending(null);
+        save?.();
+      }}
+    >
+      <p data-testid="confirm-save">
+        <strong>{t('forms.confirmSave.title')}</strong>
+      </p>
+      <p>
+        {pending?.name
+          ? t('forms.confirmSave.textNamed', { name: pending.name })
+          : t('forms.confirmSave.text')}
+      </p>
+    </Alert>
+  );
+  return { ask: (save, name) => setPending({ save, name }), dialog };
+}

@@ -1,0 +1,37 @@
+import { type TextTree } from '../textTree';
+
+/**
+ * What every console form shares: the date field (src/console/DateField.tsx) and the question
+ * before a save (src/console/useConfirmSave.tsx). English defines the keys; Chinese must match.
+ */
+export const formsEn = {
+  date: {
+    pick: 'Choose a date',
+    previousMonth: 'Previous month',
+    nextMonth: 'Next month',
+    invalid: 'Type the date as {{form}}',
+  },
+  confirmSave: {
+    title: 'Save the changes?',
+    text: 'The changes replace what is stored now and take effect at once.',
+    textNamed: 'The changes to {{name}} replace what is stored now and take effect at once.',
+    confirm: 'Save',
+    cancel: 'Cancel',
+  },
+};
+
+export const formsZh: TextTree<typeof formsEn> = {
+  date: {
+    pick: '选择日期',
+    previousMonth: '上个月',
+    nextMonth: '下个月',
+    invalid: '请按 {{form}} 输入日期',
+  },
+  confirmSave: {
+    title: '确定保存修改吗？',
+    text: '修改将替换当前保存的内容并立即生效。',
+    textNamed: '对 {{name}} 的修改将替换当前保存的内容并立即生效。',
+    confirm: '保存',
+    cancel: '取消',
+  },
+};

@@ -1,0 +1,54 @@
+import { makeAutoObservable, runInAction } from 'mobx';
+import { type ApiClient } from '../api/client';
+import {
+  flockCompareSchema,
+  type CompareSeries,
+  type CompareWith,
+  type FlockCompare,
+} from '../contract/productionCompare';
+
+/**
+ * The flocks page's comparison: the chosen flock by day of age against the house's previous
+ * flocks or the farm's other houses, one KPI at a time. Made by the page with its flocks store.
+ */
+export class FlockCompareStore {
+  flockId: number | null = null;
+  compareWith: CompareWith = 'house';
+  series: CompareSeries = 'bodyWeightG';
+  answer: FlockCompare | null = null;
+  loading = false;
+  /** Answers may cross when the user clicks on: only the newest call's answer is kept. */
+  private call = 0;
+
+  constructor(private readonly api: ApiClient) {
+    makeAutoObservable<this, 'api' | 'call'>(this, { api: false, call: false });
+  }
+
+  async load(flockId: number | null, compareWith = this.compareWith): Promise<void> {
+    this.flockId = flockId;
+    this.compareWith = compareWith;
+    if (flockId === null) {
+      this.answer = null;
+      return;
+    }
+    const call = ++this.call;
+    this.loading = true;
+    try {
+      const answer = await this.api.get(
+        `/production/compare?flockId=${flockId}&with=${compareWith}`,
+        { schema: flockCompareSchema },
+      );
+      runInAction(() => {
+        if (call === this.call) this.answer = answer;
+      });
+    } finally {
+      runInAction(() => {
+        if (call === this.call) this.loading = false;
+      });
+    }
+  }
+
+  chooseSeries(series: CompareSeries): void {
+    this.series = series;
+  }
+}
