@@ -71,6 +71,8 @@ export class AlarmEngine {
       else byHouse.set(r.houseId, [r]);
     }
     const houseIds = [...byHouse.keys()].sort((a, b) => a - b);
+    // A batch of 18,500 houses each reporting once: a find() per house would be 18,500² steps.
+    const liveByHouse = new Map(liveStates.map((s) => [s.houseId, s]));
     const contexts = await this.rules.get(houseIds);
     await this.service.change(async (query) => {
       const changes: AlarmChange[] = [];
@@ -89,7 +91,7 @@ export class AlarmEngine {
         if (!rules || !first || !state) continue;
         const open = openByHouse.get(houseId) ?? new Map<string, OpenAlarm>();
         const before = JSON.stringify(state);
-        const online = liveStates.find((s) => s.houseId === houseId);
+        const online = liveByHouse.get(houseId);
         // Without a breed target the controller's own target decides; one context per value, so
         // the rules' thresholds are worked out once, not per reading.
         let context = rules;
