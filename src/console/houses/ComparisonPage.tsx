@@ -40,7 +40,7 @@ export const ComparisonPage = observer(function ComparisonPage() {
   const lang = i18n.language === 'zh' ? 'zh' : 'en';
   const exportFile = useExport();
   const [selected, setSelected] = useState<number[]>([]);
-  const [metric, setMetric] = useState('temperature');
+  const [chosenMetric, setMetric] = useState('temperature');
   const [span, setSpan] = useState<CompareWindow>('week');
   const [custom, setCustom] = useState({ from: today(), to: today() });
   const [granularity, setGranularity] = useState<TrendGranularity>('hour');
@@ -48,10 +48,12 @@ export const ComparisonPage = observer(function ComparisonPage() {
   const [message, setMessage] = useState<string | null>(null);
   const [comparison, setComparison] = useState<Comparison | null>(null);
   const extraMetrics = useExtraMetrics(api, selected);
-  // An extra parameter chosen for a house that has left the comparison falls back to the first.
+  // An extra parameter of a house that has left the comparison (or whose list is still loading)
+  // reads as temperature; derived, not reset, so the choice returns with its house.
   const metricOffered =
-    METRICS.some((m) => m.key === metric) || extraMetrics.some((m) => m.value === metric);
-  if (!metricOffered) setMetric('temperature');
+    METRICS.some((m) => m.key === chosenMetric) ||
+    extraMetrics.some((m) => m.value === chosenMetric);
+  const metric = metricOffered ? chosenMetric : 'temperature';
   const options = useMemo(
     () => houses.all.filter((h) => !selected.includes(h.houseId)),
     [houses.all, selected],
