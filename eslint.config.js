@@ -144,6 +144,16 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': restrictImports(NO_SOCKET, NO_NODE_BUILTINS),
+      // A native date input writes the browser's order (mm/dd/yyyy), not the console's language.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'JSXAttribute[name.name="type"][value.value=/^(date|datetime-local|month|week|time)$/]',
+          message:
+            'Dates are typed in DateField (src/console/DateField.tsx), in the page language.',
+        },
+      ],
     },
   },
   {

@@ -223,6 +223,13 @@ describe('House Setting: the gateway itself', () => {
     });
     expect(csv).toContain('"Heating offset","1","2.5"');
     expect(csv).not.toContain('Liu Yang');
+    // The date filters take a day as the table writes it, and keep only that day's change.
+    await page.locator('#records-operator').fill('');
+    await page.locator('#records-from').fill('2026-11-02');
+    await page.locator('#records-to').fill('2026-11-02');
+    await page.getByTestId('records-search').click();
+    await expect.poll(() => rows.first().textContent()).toContain('18 → 20');
+    expect(await rows.count()).toBe(1);
     await page.getByTestId('envcontrol-records').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/records-en-1440.png` });
     await page.setViewportSize({ width: 390, height: 844 });

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Button, Classes, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { Button, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
 import { DownloadIcon, SearchIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { PARAMS } from '../../contract/envcontrol';
 import { downloadFile } from '../../stores/AdminFiles';
+import { DateField } from '../DateField';
 import { type EnvControlStore } from '../../stores/EnvControlStore';
 import { notifyError } from '../system/parts/notify';
 import { useStores } from '../useStores';
@@ -81,24 +82,11 @@ export const RecordsFilters = observer(function RecordsFilters({
           ))}
         </HTMLSelect>
       </FormGroup>
-      <FormGroup label={t('gatewayOps.records.from')} labelFor="records-from">
-        <input
-          id="records-from"
-          className={Classes.INPUT}
-          type="date"
-          value={days.from}
-          onChange={(e) => setDay('from', e.target.value)}
-        />
-      </FormGroup>
-      <FormGroup label={t('gatewayOps.records.to')} labelFor="records-to">
-        <input
-          id="records-to"
-          className={Classes.INPUT}
-          type="date"
-          value={days.to}
-          onChange={(e) => setDay('to', e.target.value)}
-        />
-      </FormGroup>
+      {(['from', 'to'] as const).map((key) => (
+        <FormGroup key={key} label={t(`gatewayOps.records.${key}`)} labelFor={`records-${key}`}>
+          <DateField id={`records-${key}`} value={days[key]} onChange={(day) => setDay(key, day)} />
+        </FormGroup>
+      ))}
       <FormGroup label={t('gatewayOps.records.source')} labelFor="records-source">
         <HTMLSelect
           id="records-source"
