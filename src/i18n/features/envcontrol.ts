@@ -41,7 +41,8 @@ export const envcontrolEn = {
   sync: {
     title: 'Configuration',
     inSync: 'In sync with the controller',
-    pending: '{{count}} change(s) on the way',
+    pending_one: '{{count}} change on the way',
+    pending_other: '{{count}} changes on the way',
     lastApplied: 'Last applied {{when}} by {{who}}',
     reported: 'Controller reported {{when}}',
     never: 'The controller has not reported its parameters yet',
@@ -163,7 +164,7 @@ export const envcontrolZh: TextTree<typeof envcontrolEn> = {
   sync: {
     title: '配置状态',
     inSync: '与控制器一致',
-    pending: '{{count}} 项更改正在下发',
+    pending_other: '{{count}} 项更改正在下发',
     lastApplied: '最近一次由 {{who}} 于 {{when}} 生效',
     reported: '控制器于 {{when}} 上报',
     never: '控制器尚未上报参数',

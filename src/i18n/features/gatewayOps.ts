@@ -51,7 +51,8 @@ export const gatewayOpsEn = {
     search: 'Search',
     reset: 'Reset',
     export: 'Export CSV',
-    total: '{{count}} change(s)',
+    total_one: '{{count}} change',
+    total_other: '{{count}} changes',
     houseColumn: 'House',
   },
   ai6000: {
@@ -126,7 +127,7 @@ export const gatewayOpsZh: TextTree<typeof gatewayOpsEn> = {
     search: '查询',
     reset: '重置',
     export: '导出 CSV',
-    total: '共 {{count}} 条修改',
+    total_other: '共 {{count}} 条修改',
     houseColumn: '栏舍',
   },
   ai6000: {
