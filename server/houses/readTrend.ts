@@ -16,19 +16,21 @@ export type TrendPart = 'avg' | 'min' | 'max';
 const PART_PREFIX: Record<TrendPart, string> = { avg: 'a', min: 'n', max: 'x' };
 const ALL_PARTS: TrendPart[] = ['avg', 'min', 'max'];
 
+export interface HouseTrendQuery {
+  houseId: number;
+  metrics: string[];
+  from: number;
+  to: number;
+  granularity: TrendGranularity;
+}
+
 /**
  * A house's trend from the rollups (raw rows only for minutes, which raw retention bounds):
  * a 90-day hourly trend reads ~2,160 rows, never 90 days of raw readings.
  */
 export async function readTrend(
   database: Database,
-  query: {
-    houseId: number;
-    metrics: string[];
-    from: number;
-    to: number;
-    granularity: TrendGranularity;
-  },
+  query: HouseTrendQuery,
   timeZone: string,
 ): Promise<Trend> {
   const [trend] = await readTrends(database, { ...query, houseIds: [query.houseId] }, timeZone);

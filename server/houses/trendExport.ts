@@ -1,11 +1,10 @@
 import type { Locale } from '../../src/contract/envelope';
 import { METRIC_BY_KEY } from '../../src/contract/metrics';
-import type { TrendGranularity } from '../../src/contract/overview';
 import type { Database } from '../db/client';
 import { extrasOfHouse, readExtraTrends } from '../devices/extraStore';
 import { Refusal } from '../refusal';
 import { formatTime, type Cell, type ExportTable } from './exportTable';
-import { readTrend } from './readTrend';
+import { readTrend, type HouseTrendQuery } from './readTrend';
 
 const TIME_HEADER: Record<Locale, string> = { en: 'Time', zh: '时间' };
 const PART_HEADER: Record<Locale, [string, string, string]> = {
@@ -41,14 +40,7 @@ function byTime(
  */
 export async function trendExportTable(
   database: Database,
-  query: {
-    houseId: number;
-    metrics: string[];
-    from: number;
-    to: number;
-    granularity: TrendGranularity;
-    extras?: 'all';
-  },
+  query: HouseTrendQuery & { extras?: 'all' },
   timeZone: string,
   locale: Locale,
 ): Promise<ExportTable> {
