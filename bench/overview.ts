@@ -1,3 +1,4 @@
+import { topUpHouses } from './seedHouses';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -58,31 +59,12 @@ export interface OverviewBench {
  */
 export async function seed(roost: RunningRoost): Promise<Array<{ id: number; farm_id: number }>> {
   const { database } = roost;
-  const [{ n } = { n: 0 }] = await database.query<{ n: number }>(
-    'select count(*)::int as n from houses',
-  );
-  const extra = Math.max(0, HOUSES - Number(n));
-  const farms = Math.ceil(extra / HOUSES_PER_FARM);
-  await database.query(
-    `insert into farms (org_id, parent_id, level, name, province_adcode, province_name, longitude, latitude)
-     select (select id from organizations order by id limit 1), null, 'farm',
-       'Bench farm ' || lpad(g::text, 3, '0'), '370000', 'Shandong', 119, 36
-     from generate_series(1, $1::int) g`,
-    [farms],
-  );
-  await database.query(
-    `insert into houses (farm_id, name, sort)
-     select f.id, 'House ' || s, s
-     from (select id, row_number() over (order by id) as r from farms where name like 'Bench farm %') f,
-          generate_series(1, $2::int) s
-     where (f.r - 1) * $2 + s <= $1`,
-    [extra, HOUSES_PER_FARM],
-  );
-  await database.query(
-    `insert into flocks (house_id, breed_id, placed_on, age_at_placement, head_count)
-     select h.id, (select id from breeds where code = 'BROILER-STD'), current_date - (h.id % 42), 1, 20000
-     from houses h where not exists (select 1 from flocks f where f.house_id = h.id and f.closed_on is null)`,
-  );
+  await topUpHouses(database, {
+    houses: HOUSES,
+    perFarm: HOUSES_PER_FARM,
+    farmPrefix: 'Bench farm',
+    provinces: ['370000'],
+  });
   await database.query(
     `insert into house_state (house_id, online, network, last_seen_at, last_ts, mode, metrics)
      select h.id, h.id % 23 <> 0, 'wired', now(), now(), 1,

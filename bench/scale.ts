@@ -1,3 +1,4 @@
+import { topUpHouses } from './seedHouses';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -159,26 +160,12 @@ interface Gateway {
 async function seed(target: DatabaseTarget): Promise<Gateway[]> {
   const database = await openDatabase(target);
   try {
-    const [{ n } = { n: 0 }] = await database.query<{ n: number }>(
-      'select count(*)::int as n from houses',
-    );
-    const extra = Math.max(0, HOUSES - Number(n));
-    await database.query(
-      `insert into farms (org_id, parent_id, level, name, province_adcode, province_name, longitude, latitude)
-       select (select id from organizations order by id limit 1), null, 'farm',
-         'Scale farm ' || lpad(g::text, 4, '0'), ($2::text[])[1 + g % 7], 'Bench',
-         110 + (g % 97) * 0.1, 30 + (g % 89) * 0.1
-       from generate_series(1, $1::int) g`,
-      [Math.ceil(extra / HOUSES_PER_FARM), PROVINCES],
-    );
-    await database.query(
-      `insert into houses (farm_id, name, sort)
-       select f.id, 'House ' || s, s
-       from (select id, row_number() over (order by id) as r from farms where name like 'Scale farm %') f,
-            generate_series(1, $2::int) s
-       where (f.r - 1) * $2 + s <= $1`,
-      [extra, HOUSES_PER_FARM],
-    );
+    await topUpHouses(database, {
+      houses: HOUSES,
+      perFarm: HOUSES_PER_FARM,
+      farmPrefix: 'Scale farm',
+      provinces: PROVINCES,
+    });
     await database.query(
       `insert into gateways (house_id, network_id, type_key, token_hash, interval_seconds)
        select h.id, 'SCL' || lpad(h.id::text, 6, '0'), 25, $1, $2
@@ -189,11 +176,6 @@ async function seed(target: DatabaseTarget): Promise<Gateway[]> {
       hashToken(TOKEN),
       INTERVAL_S,
     ]);
-    await database.query(
-      `insert into flocks (house_id, breed_id, placed_on, age_at_placement, head_count)
-       select h.id, (select id from breeds where code = 'BROILER-STD'), current_date - (h.id % 42), 1, 20000
-       from houses h where not exists (select 1 from flocks f where f.house_id = h.id and f.closed_on is null)`,
-    );
     const rows = await database.query<{ network_id: string; house_id: number }>(
       'select network_id, house_id from gateways order by house_id',
     );
