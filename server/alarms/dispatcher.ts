@@ -169,8 +169,8 @@ export class NotificationDispatcher {
     const record =
       (channel: string, adapter: ChannelAdapter) => async (tryNo: number, result: TryResult) => {
         await query(
-          `insert into alarm_notify_attempts (notification_id, alarm_id, phone_id, channel, adapter, try, at, ok, detail)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          `insert into alarm_notify_attempts (notification_id, alarm_id, phone_id, channel, adapter, try, at, ok, detail, provider_id)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
           [
             row.id,
             row.alarm_id,
@@ -181,6 +181,7 @@ export class NotificationDispatcher {
             this.now(),
             result.ok,
             result.detail,
+            result.ok ? (result.providerId ?? null) : null,
           ],
         );
       };

@@ -141,12 +141,6 @@ export async function confirmDrill(
 }
 
 /**
- * The provider's id of what it accepted, the last word of a successful try's detail (`OK <BizId>`
- * from Alibaba Cloud, `queued <sid>` from Twilio): its delivery report names it.
- */
-const providerIdOf = (detail: string) => /\S\s+(\S+)$/.exec(detail)?.[1] ?? null;
-
-/**
  * Sends drills that are due: started ones not yet sent (each claimed by one process), and the
  * weekly schedules whose minute has come. The alarm dispatcher calls `send` every round.
  */
@@ -261,7 +255,7 @@ export class DrillSender {
                 adapter.name,
                 result.ok,
                 this.clock(),
-                result.ok ? providerIdOf(result.detail) : null,
+                result.ok ? (result.providerId ?? null) : null,
                 result.detail,
               ],
             );
