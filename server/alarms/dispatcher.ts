@@ -67,8 +67,12 @@ export class NotificationDispatcher {
     this.now = options.now ?? systemClock;
   }
 
+  /**
+   * Looks at once, then every `intervalMs`: what a stopped process left due or claimed (a
+   * notification, a drill's message) goes out as soon as the server is back.
+   */
   start(intervalMs = DISPATCH_EVERY_MS): void {
-    this.timer = setInterval(() => {
+    const round = () => {
       if (this.running) return;
       this.running = this.tick()
         .catch((error: unknown) => {
@@ -76,8 +80,10 @@ export class NotificationDispatcher {
           return 0;
         })
         .finally(() => (this.running = null));
-    }, intervalMs);
+    };
+    this.timer = setInterval(round, intervalMs);
     this.timer.unref();
+    round();
   }
 
   async stop(): Promise<void> {
