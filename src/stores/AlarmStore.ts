@@ -27,6 +27,8 @@ export class AlarmStore {
   total = 0;
   query: AlarmListQuery = { page: 1, size: 20, state: 'open' };
   loaded = false;
+  /** Bumped on each live silence change this user may see: an open silences page reloads. */
+  silenceChanges = 0;
 
   constructor() {
     makeAutoObservable(this, { byId: false });
@@ -84,6 +86,7 @@ export class AlarmStore {
    * alarm here is held changed, so a loaded list is read again when it holds one of theirs.
    */
   silencesChanged(api: ApiClient, houseIds: readonly number[]): Promise<void> {
+    this.silenceChanges += 1;
     const houses = new Set(houseIds);
     if (!this.loaded || !this.rows.some((a) => houses.has(a.houseId))) return Promise.resolve();
     return this.load(api);

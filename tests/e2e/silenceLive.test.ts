@@ -63,6 +63,11 @@ describe('the Silenced tag on open consoles', () => {
     for (const row of rows) await row.waitFor();
     for (const row of rows) expect(await row.getByTestId('alarm-silenced').count()).toBe(0);
 
+    // The administrator's silences page, open meanwhile, lists it too.
+    const adminSilences = await open('admin', '/alarm/silences', 'en');
+    await adminSilences.getByTestId('silences-page').waitFor();
+    const listed = (reason: string) =>
+      adminSilences.getByTestId('silence-list').locator('tr', { hasText: reason });
     const silences = await open('farm', '/alarm/silences', 'en');
     await silences.getByTestId('silences-page').waitFor();
     const create = async (reason: string) => {
@@ -74,6 +79,7 @@ describe('the Silenced tag on open consoles', () => {
     };
     await create('Changing the fans');
     for (const row of rows) await row.getByTestId('alarm-silenced').waitFor(LIVE_WAIT);
+    await listed('Changing the fans').waitFor(LIVE_WAIT);
     await admin.screenshot({ path: `${SHOTS}/alarm-list-silenced-live-1440-en.png` });
     await farm.screenshot({ path: `${SHOTS}/alarm-list-silenced-live-1440-zh.png` });
 
@@ -85,15 +91,18 @@ describe('the Silenced tag on open consoles', () => {
       .click();
     for (const row of rows)
       await row.getByTestId('alarm-silenced').waitFor({ state: 'detached', ...LIVE_WAIT });
+    await listed('Changing the fans').waitFor({ state: 'detached', ...LIVE_WAIT });
 
     // Made again, and left to run out: gone from both when it ends, nobody touching it.
     await create('Vaccination');
     for (const row of rows) await row.getByTestId('alarm-silenced').waitFor(LIVE_WAIT);
+    await listed('Vaccination').waitFor(LIVE_WAIT);
     await server.roost.database.query(
       `update notify_silences set ends_at = now() + interval '1 second' where ended_at is null`,
     );
     for (const row of rows)
       await row.getByTestId('alarm-silenced').waitFor({ state: 'detached', ...LIVE_WAIT });
+    await listed('Vaccination').waitFor({ state: 'detached', ...LIVE_WAIT });
     expect(pageErrors).toEqual([]);
   });
 });

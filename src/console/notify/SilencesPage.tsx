@@ -42,14 +42,16 @@ const listMessage = (t: TFunction, rows: readonly Silence[] | null) =>
  */
 export const SilencesPage = observer(function SilencesPage() {
   const { t } = useTranslation();
-  const { api, session } = useStores();
+  const { api, session, alarms } = useStores();
   const [store] = useState(() => new SilencesStore(api));
+  // Another console made or ended one, or one ran out: the list follows without a reload.
+  const changes = alarms.silenceChanges;
   const [place, setPlace] = useState('');
   const [cause, setCause] = useState<AlarmCause | ''>('');
   const [reason, setReason] = useState('');
   const [hours, setHours] = useState<number>(4);
   const [busy, setBusy] = useState(false);
-  useEffect(() => void store.load().catch(() => undefined), [store]);
+  useEffect(() => void store.load().catch(() => undefined), [store, changes]);
   const farms = useMemo(
     () => [...new Map(store.places.map((p) => [p.farmId, p.farmName]))],
     [store.places],
