@@ -46,6 +46,14 @@ export interface ServerEventMap {
   gatewayRevoked: string;
   /** Who may see what changed (users, houses, farms): sockets are re-scoped; null is anyone. */
   scopesChanged: { userIds: readonly number[] } | null;
+  /** Silences were made or ended early, after their write committed: the places they cover. */
+  silencesChanged: readonly SilencePlace[];
+}
+
+/** A farm (house null: all its houses) or one house a silence covers. */
+export interface SilencePlace {
+  farmId: number;
+  houseId: number | null;
 }
 
 export type ServerEventName = keyof ServerEventMap;
@@ -80,6 +88,7 @@ const DELIVERY: { readonly [K in ServerEventName]: Delivery } = {
   commandsQueued: 'now',
   gatewayRevoked: 'now',
   scopesChanged: 'inTurn',
+  silencesChanged: 'now',
 };
 
 /**

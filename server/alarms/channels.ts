@@ -25,6 +25,8 @@ export interface Notification {
 export interface TryResult {
   ok: boolean;
   detail: string;
+  /** The provider's id of what it accepted (message or call), which its delivery report names. */
+  providerId?: string;
 }
 
 /**

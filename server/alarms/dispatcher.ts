@@ -67,8 +67,12 @@ export class NotificationDispatcher {
     this.now = options.now ?? systemClock;
   }
 
+  /**
+   * Looks at once, then every `intervalMs`: what a stopped process left due or claimed (a
+   * notification, a drill's message) goes out as soon as the server is back.
+   */
   start(intervalMs = DISPATCH_EVERY_MS): void {
-    this.timer = setInterval(() => {
+    const round = () => {
       if (this.running) return;
       this.running = this.tick()
         .catch((error: unknown) => {
@@ -76,8 +80,10 @@ export class NotificationDispatcher {
           return 0;
         })
         .finally(() => (this.running = null));
-    }, intervalMs);
+    };
+    this.timer = setInterval(round, intervalMs);
     this.timer.unref();
+    round();
   }
 
   async stop(): Promise<void> {
@@ -169,8 +175,8 @@ export class NotificationDispatcher {
     const record =
       (channel: string, adapter: ChannelAdapter) => async (tryNo: number, result: TryResult) => {
         await query(
-          `insert into alarm_notify_attempts (notification_id, alarm_id, phone_id, channel, adapter, try, at, ok, detail)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          `insert into alarm_notify_attempts (notification_id, alarm_id, phone_id, channel, adapter, try, at, ok, detail, provider_id)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
           [
             row.id,
             row.alarm_id,
@@ -181,6 +187,7 @@ export class NotificationDispatcher {
             this.now(),
             result.ok,
             result.detail,
+            result.ok ? (result.providerId ?? null) : null,
           ],
         );
       };

@@ -15,6 +15,7 @@ import {
   type Operator,
 } from './lifecycle';
 import { enqueueNotifications } from './queue';
+import { silenceCovering } from '../notify/silences';
 
 /** Injected time: tests drive it, the server passes the system clock. */
 export type Clock = () => Date;
@@ -48,7 +49,11 @@ export class AlarmService {
         if (state) states.push(state);
       }
       for (const c of made)
-        if (c.kind === 'raised') await enqueueNotifications(query, c.alarm, this.now());
+        if (c.kind === 'raised') {
+          await enqueueNotifications(query, c.alarm, this.now());
+          // Open consoles tag it "Silenced" from the start, as the alarm list does.
+          if (await silenceCovering(query, c.alarm, this.now())) c.alarm.silenced = true;
+        }
       return made;
     });
     if (changes.length > 0) void this.events.emit('alarmsChanged', changes);

@@ -174,6 +174,13 @@ export const alarmNotifyAttempts = pgTable(
     at: at('at').notNull(),
     ok: boolean('ok').notNull(),
     detail: text('detail').notNull().default(''),
+    /** The provider's message or call id of an accepted try: its delivery report is matched by it. */
+    providerId: text('provider_id'),
   },
-  (t) => [index('alarm_notify_attempts_alarm_idx').on(t.alarmId)],
+  (t) => [
+    index('alarm_notify_attempts_alarm_idx').on(t.alarmId),
+    index('alarm_notify_attempts_provider_idx')
+      .on(t.providerId)
+      .where(sql`${t.providerId} is not null`),
+  ],
 );

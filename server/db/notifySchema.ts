@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   index,
@@ -139,8 +140,18 @@ export const notifyDrillReceipts = pgTable(
     failedDetail: text('failed_detail'),
     acknowledgedAt: at('acknowledged_at'),
     ackComment: text('ack_comment'),
+    /**
+     * The process sending it holds it until then; a receipt never tried (`tries` 0) whose claim
+     * ran out is sent by the next round, so a crash between claim and send loses no message.
+     */
+    claimedUntil: at('claimed_until'),
   },
-  (t) => [primaryKey({ columns: [t.drillId, t.phoneId, t.channel] })],
+  (t) => [
+    primaryKey({ columns: [t.drillId, t.phoneId, t.channel] }),
+    index('notify_drill_receipts_provider_idx')
+      .on(t.providerId)
+      .where(sql`${t.providerId} is not null`),
+  ],
 );
 
 /** A house's weekly drill: weekday (0 Sunday … 6) and local HH:MM. */

@@ -19,6 +19,7 @@ import type { HouseLiveState } from '../houses/state';
 import type { Reading } from '../ingest/types';
 import { isSameSite } from '../http/origin';
 import { listenCommandEvents } from '../envcontrol/live';
+import { listenSilenceEvents } from '../notify/live';
 import { findKiosk, isKioskToken } from '../wall/kiosk';
 import { diffLive, presentLive, presentReading, withNewerReading } from './presenter';
 
@@ -62,6 +63,7 @@ export class LiveHub {
   private closeRedis: (() => Promise<void>) | null = null;
   private recountTimer: NodeJS.Timeout | null = null;
   private readonly countSent = new WeakMap<LiveSocket, number>();
+  private stopSilences: (() => void) | null = null;
 
   private constructor(
     readonly io: LiveServer,
@@ -129,6 +131,13 @@ export class LiveHub {
       this.otherSessionsEnded(userId, keepTokenHash),
     );
     listenCommandEvents(this.io, events, () => this.closeRedis !== null);
+    this.stopSilences = listenSilenceEvents(
+      this.io,
+      events,
+      this.database,
+      () => this.closeRedis !== null,
+      this.log,
+    );
     events.on('scopesChanged', (change) => this.scopesChanged(change));
   }
 
@@ -263,6 +272,7 @@ export class LiveHub {
   async close(): Promise<void> {
     if (this.recountTimer) clearTimeout(this.recountTimer);
     clearInterval(this.timer);
+    this.stopSilences?.();
     this.io.disconnectSockets(true);
     // Not io.close(): that would close the HTTP server Fastify owns and closes itself.
     this.io.engine.close();

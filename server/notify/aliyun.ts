@@ -112,8 +112,10 @@ export function signedAliyunRequest(
 /** Alibaba Cloud answers HTTP 200 with `Code: "OK"`; anything else names its error code. */
 function judge(status: number, body: unknown): TryResult {
   const b = body as { Code?: string; Message?: string; BizId?: string; CallId?: string };
-  if (status === 200 && b?.Code === 'OK')
-    return { ok: true, detail: `OK ${b.BizId ?? b.CallId ?? ''}`.trim() };
+  if (status === 200 && b?.Code === 'OK') {
+    const id = b.BizId ?? b.CallId;
+    return { ok: true, detail: `OK ${id ?? ''}`.trim(), ...(id ? { providerId: id } : {}) };
+  }
   return refused(status, b?.Code ? `${b.Code} ${b.Message ?? ''}`.trim() : body);
 }
 

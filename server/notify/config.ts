@@ -35,6 +35,12 @@ export interface NotifyConfig {
   dingtalk: { accessToken: string; secret: string | null; url: string } | null;
   feishu: { hook: string; secret: string | null; url: string } | null;
   email: { smtpUrl: string; from: string; to: string[] } | null;
+  /**
+   * The secret last path segment of each provider's delivery report address
+   * (/api/notify/receipt/aliyun/<token>): neither Alibaba Cloud nor Tencent Cloud signs its
+   * pushes, so the address itself is the secret. Null: that provider's reports are not taken.
+   */
+  receiptTokens: { aliyun: string | null; tencent: string | null };
   /** The address people open the console at, for acknowledge links; null: no links. */
   publicUrl: string | null;
   /** How long an acknowledge link works. */
@@ -53,6 +59,12 @@ const http = (name: string) =>
     { message: `${name} must be a URL starting with http:// or https://` },
   );
 const text = z.string().min(1);
+/** A guessable address would let anyone mark messages delivered: at least 16 URL-safe characters. */
+const receiptToken = (name: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,128}$/, `${name} must be 16–128 letters, digits, - or _`)
+    .optional();
 
 export const notifyEnvSchema = z.object({
   ROOST_NOTIFY_LOCALE: z
@@ -78,6 +90,7 @@ export const notifyEnvSchema = z.object({
   ROOST_ALIYUN_VOICE_URL: http('ROOST_ALIYUN_VOICE_URL').default('https://dyvmsapi.aliyuncs.com/'),
   ROOST_ALIYUN_VOICE_TTS_CODE: text.optional(),
   ROOST_ALIYUN_VOICE_SHOW_NUMBER: text.optional(),
+  ROOST_ALIYUN_SMS_RECEIPT_TOKEN: receiptToken('ROOST_ALIYUN_SMS_RECEIPT_TOKEN'),
   ROOST_TENCENT_SECRET_ID: text.optional(),
   ROOST_TENCENT_SECRET_KEY: text.optional(),
   ROOST_TENCENT_SMS_URL: http('ROOST_TENCENT_SMS_URL').default('https://sms.tencentcloudapi.com/'),
@@ -85,6 +98,7 @@ export const notifyEnvSchema = z.object({
   ROOST_TENCENT_SMS_APP_ID: text.optional(),
   ROOST_TENCENT_SMS_SIGN_NAME: text.optional(),
   ROOST_TENCENT_SMS_TEMPLATE_ID: text.optional(),
+  ROOST_TENCENT_SMS_RECEIPT_TOKEN: receiptToken('ROOST_TENCENT_SMS_RECEIPT_TOKEN'),
   ROOST_TWILIO_ACCOUNT_SID: text.optional(),
   ROOST_TWILIO_AUTH_TOKEN: text.optional(),
   ROOST_TWILIO_FROM: text.optional(),
@@ -216,6 +230,10 @@ export function notifyConfigOf(e: NotifyEnv): NotifyConfig {
               .filter(Boolean),
           }
         : null,
+    receiptTokens: {
+      aliyun: e.ROOST_ALIYUN_SMS_RECEIPT_TOKEN ?? null,
+      tencent: e.ROOST_TENCENT_SMS_RECEIPT_TOKEN ?? null,
+    },
     publicUrl: e.ROOST_PUBLIC_URL ? e.ROOST_PUBLIC_URL.replace(/\/$/, '') : null,
     ackLinkHours: e.ROOST_ACK_LINK_HOURS,
   };

@@ -140,14 +140,20 @@ export async function confirmDrill(
   return rows.length > 0;
 }
 
-/**
- * The provider's id of what it accepted, the last word of a successful try's detail (`OK <BizId>`
- * from Alibaba Cloud, `queued <sid>` from Twilio): its delivery report names it.
- */
-const providerIdOf = (detail: string) => /\S\s+(\S+)$/.exec(detail)?.[1] ?? null;
+/** A claimed drill receipt is this process's for this long: three tries of a hung provider fit. */
+const DRILL_CLAIM_MS = 120_000;
+/** Receipts claimed at a time. */
+const DRILL_CLAIM_BATCH = 50;
+
+interface ClaimedReceipt {
+  drill_id: number;
+  phone_id: number;
+  phone: string;
+  channel: Channel;
+}
 
 /**
- * Sends drills that are due: started ones not yet sent (each claimed by one process), and the
+ * Sends drills that are due: started ones' receipts not yet sent (each claimed by one process), and the
  * weekly schedules whose minute has come. The alarm dispatcher calls `send` every round.
  */
 export class DrillSender {
@@ -206,82 +212,97 @@ export class DrillSender {
     }
   }
 
+  /**
+   * Claims receipts never tried (`tries` 0) whose claim is free or ran out, a batch at a time
+   * over SKIP LOCKED like the notification queue: each goes out once however many processes
+   * run, and one a crashed process had claimed but not sent goes out after its claim ends.
+   * A receipt tried once is done, sent or failed (the adapter's own retries are within it).
+   */
   private async sendStarted(now: Date): Promise<number> {
-    const drills = await this.database.query<{
-      id: number;
+    let sent = 0;
+    for (;;) {
+      const claimed = await this.database.query<ClaimedReceipt>(
+        `update notify_drill_receipts r set claimed_until = $2
+         where (r.drill_id, r.phone_id, r.channel) in (
+           select drill_id, phone_id, channel from notify_drill_receipts
+           where tries = 0 and (claimed_until is null or claimed_until < $1)
+           order by drill_id, phone_id, channel limit ${DRILL_CLAIM_BATCH} for update skip locked)
+         returning r.drill_id, r.phone_id, r.phone, r.channel`,
+        [now, new Date(now.getTime() + DRILL_CLAIM_MS)],
+      );
+      const byDrill = new Map<number, ClaimedReceipt[]>();
+      for (const r of claimed) byDrill.set(r.drill_id, [...(byDrill.get(r.drill_id) ?? []), r]);
+      for (const [drillId, receipts] of byDrill) await this.sendDrill(drillId, receipts, now);
+      sent += claimed.length;
+      if (claimed.length < DRILL_CLAIM_BATCH) return sent;
+    }
+  }
+
+  private async sendDrill(drillId: number, receipts: ClaimedReceipt[], now: Date) {
+    const [d] = await this.database.query<{
       farm_id: number;
       farm_name: string;
       house_id: number;
       house_name: string;
       started_at: Date | string;
     }>(
-      `update notify_drills d set dispatched_at = $1 from farms f, houses h
-       where d.id in (select id from notify_drills where dispatched_at is null
-                      order by id limit 20 for update skip locked)
-         and f.id = d.farm_id and h.id = d.house_id
-       returning d.id, d.farm_id, f.name as farm_name, d.house_id, h.name as house_name, d.started_at`,
-      [now],
+      `update notify_drills d set dispatched_at = coalesce(d.dispatched_at, $2) from farms f, houses h
+       where d.id = $1 and f.id = d.farm_id and h.id = d.house_id
+       returning d.farm_id, f.name as farm_name, d.house_id, h.name as house_name, d.started_at`,
+      [drillId, now],
     );
-    let sent = 0;
-    for (const d of drills) {
-      const alarm = drillAlarm(
-        {
-          id: d.id,
-          farmId: d.farm_id,
-          farmName: d.farm_name,
-          houseId: d.house_id,
-          houseName: d.house_name,
-        },
-        new Date(d.started_at),
-        this.o.locale,
-      );
-      const receipts = await this.database.query<{
-        phone_id: number;
-        phone: string;
-        channel: Channel;
-      }>('select phone_id, phone, channel from notify_drill_receipts where drill_id = $1', [d.id]);
-      const links = new Map<number, string | null>();
-      for (const r of receipts)
-        if (!links.has(r.phone_id)) links.set(r.phone_id, await this.linkOf(d.id, r.phone_id, now));
-      await Promise.allSettled(
-        receipts.map((r) => {
-          const adapter = this.o.adapters[r.channel];
-          const onTry = async (tryNo: number, result: TryResult) => {
-            await this.database.query(
-              `update notify_drill_receipts set tries = $4, adapter = $5,
-                 sent_at = case when $6::boolean then $7::timestamptz else sent_at end,
-                 provider_id = coalesce($8, provider_id),
-                 failed_detail = case when $6::boolean then null else $9 end
-               where drill_id = $1 and phone_id = $2 and channel = $3`,
-              [
-                d.id,
-                r.phone_id,
-                r.channel,
-                tryNo,
-                adapter.name,
-                result.ok,
-                this.clock(),
-                result.ok ? providerIdOf(result.detail) : null,
-                result.detail,
-              ],
-            );
-          };
-          return adapter.send(
-            {
-              alarm,
-              phone: r.phone,
-              channel: r.channel,
-              sequence: 1,
-              at: now.toISOString(),
-              link: links.get(r.phone_id) ?? null,
-            },
-            onTry,
+    if (!d) return;
+    const alarm = drillAlarm(
+      {
+        id: drillId,
+        farmId: d.farm_id,
+        farmName: d.farm_name,
+        houseId: d.house_id,
+        houseName: d.house_name,
+      },
+      new Date(d.started_at),
+      this.o.locale,
+    );
+    const links = new Map<number, string | null>();
+    for (const r of receipts)
+      if (!links.has(r.phone_id))
+        links.set(r.phone_id, await this.linkOf(drillId, r.phone_id, now));
+    await Promise.allSettled(
+      receipts.map((r) => {
+        const adapter = this.o.adapters[r.channel];
+        const onTry = async (tryNo: number, result: TryResult) => {
+          await this.database.query(
+            `update notify_drill_receipts set tries = $4, adapter = $5,
+               sent_at = case when $6::boolean then $7::timestamptz else sent_at end,
+               provider_id = coalesce($8, provider_id),
+               failed_detail = case when $6::boolean then null else $9 end
+             where drill_id = $1 and phone_id = $2 and channel = $3`,
+            [
+              drillId,
+              r.phone_id,
+              r.channel,
+              tryNo,
+              adapter.name,
+              result.ok,
+              this.clock(),
+              result.ok ? (result.providerId ?? null) : null,
+              result.detail,
+            ],
           );
-        }),
-      );
-      sent += receipts.length;
-    }
-    return sent;
+        };
+        return adapter.send(
+          {
+            alarm,
+            phone: r.phone,
+            channel: r.channel,
+            sequence: 1,
+            at: now.toISOString(),
+            link: links.get(r.phone_id) ?? null,
+          },
+          onTry,
+        );
+      }),
+    );
   }
 
   private secret: Promise<Buffer> | null = null;

@@ -24,6 +24,20 @@ export async function silenceCovering(
   return row ? { id: row.id, endsAt: new Date(row.ends_at) } : null;
 }
 
+/**
+ * SQL for the alarm list's "Silenced" tag of alarm `a`: an open alarm is tagged while a
+ * silence covers it now (`$now` is the parameter holding the time), so the tag comes and goes
+ * with the silence; a cleared one keeps the mark of a silence that held its notifications.
+ */
+export function silencedSql(nowParam: string): string {
+  return `case when a.state <> 'cleared' then exists (
+      select 1 from notify_silences s
+      where s.farm_id = a.farm_id and (s.house_id is null or s.house_id = a.house_id)
+        and (s.cause is null or s.cause = a.cause)
+        and s.ended_at is null and s.starts_at <= ${nowParam} and s.ends_at > ${nowParam})
+    else exists (select 1 from notify_silenced_alarms m where m.alarm_id = a.id) end`;
+}
+
 /** Marks the alarm as kept quiet by the silence (once: the first silence that held it). */
 export async function markSilenced(query: Query, alarmId: number, silenceId: number, now: Date) {
   await query(

@@ -115,6 +115,10 @@ function judge(status: number, body: unknown): TryResult {
     r?.SendStatusSet as Array<{ Code?: string; Message?: string; SerialNo?: string }>
   )?.[0];
   if (status === 200 && first?.Code === 'Ok')
-    return { ok: true, detail: `Ok ${first.SerialNo ?? ''}`.trim() };
+    return {
+      ok: true,
+      detail: `Ok ${first.SerialNo ?? ''}`.trim(),
+      ...(first.SerialNo ? { providerId: first.SerialNo } : {}),
+    };
   return refused(status, first ? `${first.Code ?? ''} ${first.Message ?? ''}`.trim() : body);
 }

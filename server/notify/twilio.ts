@@ -27,7 +27,7 @@ const callback = (o: TwilioOptions): Record<string, string> =>
 function judge(status: number, body: unknown): TryResult {
   const b = body as { sid?: string; code?: number; message?: string; status?: string };
   if (status >= 200 && status < 300 && b?.sid)
-    return { ok: true, detail: `${b.status ?? 'queued'} ${b.sid}` };
+    return { ok: true, detail: `${b.status ?? 'queued'} ${b.sid}`, providerId: b.sid };
   return refused(status, b?.code ? `${b.code} ${b.message ?? ''}`.trim() : body);
 }
 

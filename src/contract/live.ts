@@ -51,6 +51,13 @@ export type AlarmEvent = z.infer<typeof alarmEventSchema>;
 
 export type SubscribeAck = { ok: true } | { ok: false; error: string };
 
+/**
+ * A silence began or ended (made, ended early, reached its end or its planned start): the
+ * houses it covers that the socket may see, whose alarms' "Silenced" tag may have changed.
+ */
+export const silenceChangedSchema = z.object({ houseIds: z.array(z.number().int()) });
+export type SilenceChanged = z.infer<typeof silenceChangedSchema>;
+
 /** Socket.IO events, server → browser (`resource:pastTense`). */
 export interface ServerToClientEvents {
   'house:updated': (batch: HouseUpdated) => void;
@@ -62,6 +69,7 @@ export interface ServerToClientEvents {
   'alarm:cleared': (alarm: AlarmEvent) => void;
   /** A gateway command of a house in the socket's scope changed state. */
   'command:updated': (command: Command) => void;
+  'silence:changed': (change: SilenceChanged) => void;
 }
 
 /** Socket.IO events, browser → server. Rooms are never named by the client: it names a house. */

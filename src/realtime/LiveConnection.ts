@@ -6,6 +6,7 @@ import {
   type HouseDelta,
   type HouseReading,
   type HouseUpdated,
+  type SilenceChanged,
 } from '../contract/live';
 import { type AlarmStore } from '../stores/AlarmStore';
 import { type EnvControlStore } from '../stores/EnvControlStore';
@@ -102,6 +103,7 @@ export class LiveConnection implements HouseFeed {
     socket.on('alarm:acknowledged', this.handleAlarmAcknowledged);
     socket.on('alarm:cleared', this.handleAlarmCleared);
     socket.on('command:updated', this.handleCommandUpdated);
+    socket.on('silence:changed', this.handleSilenceChanged);
     if (typeof navigator !== 'undefined' && navigator.onLine === false) {
       this.transition('browserOffline');
       return;
@@ -133,6 +135,7 @@ export class LiveConnection implements HouseFeed {
       socket.off('alarm:acknowledged', this.handleAlarmAcknowledged);
       socket.off('alarm:cleared', this.handleAlarmCleared);
       socket.off('command:updated', this.handleCommandUpdated);
+      socket.off('silence:changed', this.handleSilenceChanged);
       socket.disconnect();
     }
     this.socket = null;
@@ -317,6 +320,11 @@ export class LiveConnection implements HouseFeed {
   /** Command states are rare (a few per change): applied at once, in one action each. */
   private readonly handleCommandUpdated = (command: Command) => {
     runInAction(() => this.stores.envcontrol?.applyCommand(command));
+  };
+
+  /** A silence began or ended for houses this user sees: the alarm list's tags are read again. */
+  private readonly handleSilenceChanged = (change: SilenceChanged) => {
+    void this.stores.alarms.silencesChanged(this.api, change.houseIds).catch(() => undefined);
   };
 
   private readonly handleAlarmRaised = (alarm: AlarmEvent) => {

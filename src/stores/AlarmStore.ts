@@ -27,6 +27,8 @@ export class AlarmStore {
   total = 0;
   query: AlarmListQuery = { page: 1, size: 20, state: 'open' };
   loaded = false;
+  /** Bumped on each live silence change this user may see: an open silences page reloads. */
+  silenceChanges = 0;
 
   constructor() {
     makeAutoObservable(this, { byId: false });
@@ -79,6 +81,17 @@ export class AlarmStore {
     return [...this.byId.values()].filter((a) => a.houseId === houseId && a.state !== 'cleared');
   }
 
+  /**
+   * A silence began or ended for these houses (the live hub's `silence:changed`): whether an
+   * alarm here is held changed, so a loaded list is read again when it holds one of theirs.
+   */
+  silencesChanged(api: ApiClient, houseIds: readonly number[]): Promise<void> {
+    this.silenceChanges += 1;
+    const houses = new Set(houseIds);
+    if (!this.loaded || !this.rows.some((a) => houses.has(a.houseId))) return Promise.resolve();
+    return this.load(api);
+  }
+
   setQuery(patch: Partial<AlarmListQuery>): void {
     this.query = { ...this.query, ...patch };
   }
@@ -90,7 +103,8 @@ export class AlarmStore {
     ) as Record<string, string | number>;
     const result = await api.get('/alarm/list', { query: q, schema: pageSchema });
     runInAction(() => {
-      for (const a of result.rows) this.upsert(a);
+      // A list row says whether a silence holds it now; live events do not, and keep the tag.
+      for (const a of result.rows) this.upsert({ ...a, silenced: a.silenced ?? false });
       this.order = result.rows.map((a) => a.id);
       this.total = result.total;
       this.loaded = true;

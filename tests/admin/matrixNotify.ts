@@ -33,6 +33,22 @@ const prefs = (farmIds: number[]): Req => ({
   body: { farmIds, severities: ['critical', 'major'], channels: ['sms'] },
 });
 
+/** A read that names no farm outside the caller's scope (silences, the farms to choose from). */
+const HIDES_OTHER_FARMS: Endpoint['check'] = {
+  company: (_d, body) => expectAbsent(body, 'Qingyuan Layer Farm'),
+  area: (_d, body) => expectAbsent(body, 'Tieling Broiler Farm'),
+  farm: (_d, body) => expectAbsent(body, 'Gaocheng Broiler Farm'),
+  shack: (_d, body) => expectAbsent(body, 'Gaocheng Broiler Farm'),
+};
+
+/** A drill read: the administrator's alone, the others get the same request and a 403. */
+const adminRead = (path: string, query = ''): Endpoint => ({
+  method: 'GET',
+  path,
+  roles: ADMIN,
+  inside: { admin: () => ({ url: `${path}${query}` }) },
+});
+
 const hasRows = (data: unknown) => {
   if (!Array.isArray((data as { rows?: unknown[] }).rows)) throw new Error('no rows');
 };
@@ -63,12 +79,7 @@ export const NOTIFY_ENDPOINTS: Endpoint[] = [
     path: '/notify/silence/list',
     roles: ALL,
     inside: per(() => ({ url: '/notify/silence/list?state=all' }), ALL),
-    check: {
-      company: (_d, body) => expectAbsent(body, 'Qingyuan Layer Farm'),
-      area: (_d, body) => expectAbsent(body, 'Tieling Broiler Farm'),
-      farm: (_d, body) => expectAbsent(body, 'Gaocheng Broiler Farm'),
-      shack: (_d, body) => expectAbsent(body, 'Gaocheng Broiler Farm'),
-    },
+    check: HIDES_OTHER_FARMS,
   },
   {
     method: 'POST',
@@ -118,12 +129,7 @@ export const NOTIFY_ENDPOINTS: Endpoint[] = [
     roles: ALL,
     inside: per(() => ({ url: '/notify/prefs/mine' }), ALL),
     // The farms offered to choose from are the caller's own.
-    check: {
-      company: (_d, body) => expectAbsent(body, 'Qingyuan Layer Farm'),
-      area: (_d, body) => expectAbsent(body, 'Tieling Broiler Farm'),
-      farm: (_d, body) => expectAbsent(body, 'Gaocheng Broiler Farm'),
-      shack: (_d, body) => expectAbsent(body, 'Gaocheng Broiler Farm'),
-    },
+    check: HIDES_OTHER_FARMS,
   },
   {
     method: 'POST',
@@ -162,24 +168,9 @@ export const NOTIFY_ENDPOINTS: Endpoint[] = [
       },
     },
   },
-  {
-    method: 'GET',
-    path: '/notify/drill/list',
-    roles: ADMIN,
-    inside: { admin: () => ({ url: '/notify/drill/list' }) },
-  },
-  {
-    method: 'GET',
-    path: '/notify/drill/report',
-    roles: ADMIN,
-    inside: { admin: () => ({ url: '/notify/drill/report?id=1' }) },
-  },
-  {
-    method: 'GET',
-    path: '/notify/drill/report.csv',
-    roles: ADMIN,
-    inside: { admin: () => ({ url: '/notify/drill/report.csv?id=1' }) },
-  },
+  adminRead('/notify/drill/list'),
+  adminRead('/notify/drill/report', '?id=1'),
+  adminRead('/notify/drill/report.csv', '?id=1'),
   {
     method: 'POST',
     path: '/notify/drill/schedule',
@@ -191,10 +182,5 @@ export const NOTIFY_ENDPOINTS: Endpoint[] = [
       }),
     },
   },
-  {
-    method: 'GET',
-    path: '/notify/drill/schedules',
-    roles: ADMIN,
-    inside: { admin: () => ({ url: '/notify/drill/schedules' }) },
-  },
+  adminRead('/notify/drill/schedules'),
 ];

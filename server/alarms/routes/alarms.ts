@@ -9,6 +9,7 @@ import {
 } from '../../../src/contract/alarms';
 import { scopeOf } from '../../auth/scope';
 import { requireOperate, scopeWhere } from '../access';
+import { silencedSql } from '../../notify/silences';
 import { ALARM_FROM, ALARM_SELECT, presentAlarm, type AlarmRow } from '../lifecycle';
 import { AlarmService, type ManualResult } from '../service';
 import { alarmsTodayOf, openAlarmCountOf } from '../summaries';
@@ -61,15 +62,15 @@ export function alarmListRoutes(ctx: AppContext): FastifyPluginAsync {
         `select count(*)::int as n from alarms a where ${sqlWhere}`,
         params,
       );
+      const nowParam = `$${params.push(new Date())}`;
       const rows = await database.query<AlarmRow & { silenced: boolean }>(
-        `select ${ALARM_SELECT},
-           exists (select 1 from notify_silenced_alarms m where m.alarm_id = a.id) as silenced
+        `select ${ALARM_SELECT}, ${silencedSql(nowParam)} as silenced
          from ${ALARM_FROM} where ${sqlWhere}
          order by (a.state = 'cleared'), a.raised_at desc, a.id desc
          limit ${q.size} offset ${(q.page - 1) * q.size}`,
         params,
       );
-      // A silence's mark (server/notify/silences.ts) only where there is one.
+      // The "Silenced" tag (server/notify/silences.ts) only where there is one.
       const present = (r: AlarmRow & { silenced: boolean }) =>
         r.silenced ? { ...presentAlarm(r), silenced: true } : presentAlarm(r);
       return ok(request, reply, { rows: rows.map(present), total: Number(count?.n ?? 0) });

@@ -48,4 +48,8 @@ export const NOTIFY_MESSAGES = {
   },
   'notify.drillScheduled': { en: 'Weekly drill saved.', zh: '每周演练已保存。' },
   'notify.drillConfirmed': { en: 'Drill confirmed. Thank you.', zh: '演练已确认，谢谢。' },
+  'notify.receiptUnknown': {
+    en: 'No message Roost sent has this id.',
+    zh: '没有与此编号对应的已发送消息。',
+  },
 } as const satisfies Record<string, Record<Locale, string>>;

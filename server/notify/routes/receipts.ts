@@ -1,8 +1,15 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
+import {
+  aliyunSmsReportSchema,
+  receiptTokenSchema,
+  tencentSmsStatusSchema,
+} from '../../../src/contract/notifyReceipts';
 import type { AppContext } from '../../http/context';
+import { parseInput } from '../../http/envelope';
 import { Refusal } from '../../refusal';
 import { TWILIO_RECEIPT_PATH } from '../adapters';
+import { applyDeliveryReport, sameSecret, type DeliveryReport } from '../receipts';
 
 /**
  * Twilio's request signature (X-Twilio-Signature): HMAC-SHA1 under the auth token of the full
@@ -20,14 +27,35 @@ export function twilioSignature(authToken: string, url: string, params: Record<s
 const DELIVERED = new Set(['delivered', 'completed']);
 const FAILED = new Set(['undelivered', 'failed', 'busy', 'no-answer', 'canceled']);
 
+const short = (s: string) => s.trim().slice(0, 200);
+
 /**
- * Providers' delivery reports, for drill receipts: Twilio posts each message's and call's
- * status to the StatusCallback Roost gave it. Only a report signed with the account's auth
- * token counts; without Twilio and a public address the route answers 404.
+ * Providers' delivery reports, matched to what Roost sent by the provider's message id
+ * (server/notify/receipts.ts). Twilio signs its StatusCallback with the account's auth token;
+ * Alibaba Cloud and Tencent Cloud sign nothing, so their reports count only at the secret
+ * address configured with them (ROOST_ALIYUN_SMS_RECEIPT_TOKEN, ROOST_TENCENT_SMS_RECEIPT_TOKEN).
+ * Without its secret a provider's route answers 404; a wrong secret or signature 403; a report
+ * that names no message Roost sent 404.
  */
 export function receiptRoutes(ctx: AppContext): FastifyPluginAsync {
   const { database } = ctx;
-  const { twilio, publicUrl } = ctx.config.notify;
+  const { twilio, publicUrl, receiptTokens } = ctx.config.notify;
+
+  /** Applies each report; refuses the batch when none of it names a message Roost sent. */
+  const apply = async (reports: DeliveryReport[]) => {
+    const now = new Date();
+    let known = 0;
+    for (const r of reports) if (await applyDeliveryReport(database, r, now)) known += 1;
+    if (known === 0) throw new Refusal('notFound', 'notify.receiptUnknown');
+  };
+
+  /** The secret path segment, checked in constant time. */
+  const checkToken = (expected: string | null, params: unknown) => {
+    if (!expected) throw new Refusal('notFound', 'http.notFound');
+    const { token } = parseInput(receiptTokenSchema, params);
+    if (!sameSecret(token, expected)) throw new Refusal('forbidden', 'auth.forbidden');
+  };
+
   return async (app) => {
     // Twilio posts a form; only this plugin reads forms.
     app.addContentTypeParser(
@@ -39,27 +67,61 @@ export function receiptRoutes(ctx: AppContext): FastifyPluginAsync {
     app.post('/notify/receipt/twilio', { config: { public: true } }, async (request, reply) => {
       if (!twilio || !publicUrl) throw new Refusal('notFound', 'http.notFound');
       const params = (request.body ?? {}) as Record<string, string>;
-      const given = Buffer.from(String(request.headers['x-twilio-signature'] ?? ''));
-      const expected = Buffer.from(
-        twilioSignature(twilio.authToken, `${publicUrl}${TWILIO_RECEIPT_PATH}`, params),
+      const expected = twilioSignature(
+        twilio.authToken,
+        `${publicUrl}${TWILIO_RECEIPT_PATH}`,
+        params,
       );
-      if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      if (!sameSecret(String(request.headers['x-twilio-signature'] ?? ''), expected))
         throw new Refusal('forbidden', 'auth.forbidden');
       const sid = params.MessageSid ?? params.CallSid ?? '';
       const status = params.MessageStatus ?? params.CallStatus ?? '';
-      if (sid && DELIVERED.has(status))
-        await database.query(
-          `update notify_drill_receipts set delivered_at = $2
-           where provider_id = $1 and delivered_at is null`,
-          [sid, new Date()],
-        );
-      else if (sid && FAILED.has(status))
-        await database.query(
-          `update notify_drill_receipts set failed_detail = $2
-           where provider_id = $1 and delivered_at is null`,
-          [sid, `Twilio ${status}${params.ErrorCode ? ` ${params.ErrorCode}` : ''}`],
-        );
+      // Interim states (queued, sent, ringing …) say nothing yet.
+      if (sid && (DELIVERED.has(status) || FAILED.has(status)))
+        await apply([
+          {
+            providerId: sid,
+            delivered: DELIVERED.has(status),
+            detail: `Twilio ${status}${params.ErrorCode ? ` ${params.ErrorCode}` : ''}`,
+          },
+        ]);
       return reply.code(204).send();
     });
+
+    /** Alibaba Cloud SMS "SmsReport" HTTP batch push; it wants `{ code: 0 }` back. */
+    app.post(
+      '/notify/receipt/aliyun/:token',
+      { config: { public: true } },
+      async (request, reply) => {
+        checkToken(receiptTokens.aliyun, request.params);
+        const reports = parseInput(aliyunSmsReportSchema, request.body);
+        await apply(
+          reports.map((r) => ({
+            providerId: r.biz_id,
+            delivered: r.success,
+            detail: short(`Aliyun ${r.err_code} ${r.err_msg ?? ''}`),
+          })),
+        );
+        return reply.code(200).send({ code: 0, msg: 'OK' });
+      },
+    );
+
+    /** Tencent Cloud SMS status callback; it wants `{ result: 0, errmsg: "OK" }` back. */
+    app.post(
+      '/notify/receipt/tencent/:token',
+      { config: { public: true } },
+      async (request, reply) => {
+        checkToken(receiptTokens.tencent, request.params);
+        const reports = parseInput(tencentSmsStatusSchema, request.body);
+        await apply(
+          reports.map((r) => ({
+            providerId: r.sid,
+            delivered: r.report_status === 'SUCCESS',
+            detail: short(`Tencent ${r.errmsg} ${r.description ?? ''}`),
+          })),
+        );
+        return reply.code(200).send({ result: 0, errmsg: 'OK' });
+      },
+    );
   };
 }

@@ -73,6 +73,9 @@ export function silenceRoutes(ctx: AppContext): FastifyPluginAsync {
         `#${created!.id} ${created!.farmName}${created!.houseName ? ` / ${created!.houseName}` : ''} ${v.cause ?? '*'} ${created!.startsAt} – ${created!.endsAt}: ${v.reason}`,
         house,
       );
+      // Open consoles tag the alarms it holds now (a planned one: when it starts).
+      if (startsAt <= now())
+        void ctx.events.emit('silencesChanged', [{ farmId: v.farmId, houseId: v.houseId }]);
       return ok(request, reply, created, 'notify.silenced');
     });
 
@@ -101,6 +104,7 @@ export function silenceRoutes(ctx: AppContext): FastifyPluginAsync {
       const [after] = await silencesOf(scope, { id });
       const house = found.houseId ? { id: found.houseId, name: found.houseName ?? '' } : null;
       await logChange(database, request, 'notify.silence.end', `#${id}`, house);
+      void ctx.events.emit('silencesChanged', [{ farmId: found.farmId, houseId: found.houseId }]);
       return ok(request, reply, after, 'notify.silenceEnded');
     });
   };

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button, Classes, FormGroup, HTMLSelect, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { Button, Classes, FormGroup, HTMLSelect, Intent, Tag } from '@blueprintjs/core';
 import { SearchIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +18,7 @@ import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import { AcknowledgeButton } from './AcknowledgeButton';
 import { alarmSubject } from '../houses/format';
-import { ScrollRegion } from '../ScrollRegion';
+import { ListTable } from '../ListTable';
 import { formatTime, formatValue } from './format';
 import './alarms.css';
 import { DateField } from '../DateField';
@@ -28,6 +28,21 @@ const SEVERITY_INTENT = {
   major: Intent.WARNING,
   minor: Intent.NONE,
 } as const;
+
+/** The list's columns, by their heading's key under `alarms.list`. */
+const COLUMNS = [
+  'severity',
+  'farm',
+  'house',
+  'cause',
+  'value',
+  'state',
+  'raisedAt',
+  'acknowledged',
+  'clearedAt',
+  'occurrences',
+  'actions',
+] as const;
 
 /** A date field's value (`2026-11-23T14:03`, local time) → ISO, or undefined. */
 const isoOf = (local: string) => (local ? new Date(local).toISOString() : undefined);
@@ -161,37 +176,17 @@ export const AlarmListPage = observer(function AlarmListPage() {
         />
       </div>
       {/* On a phone the table scrolls inside its region, and its actions column stays in view. */}
-      <ScrollRegion className="roost-alarms__scroll" label={t('route.alarmList')}>
-        <HTMLTable className="roost-alarms__table roost-alarms__list" compact striped>
-          <thead>
-            <tr>
-              <th>{t('alarms.list.severity')}</th>
-              <th>{t('alarms.list.farm')}</th>
-              <th>{t('alarms.list.house')}</th>
-              <th>{t('alarms.list.cause')}</th>
-              <th>{t('alarms.list.value')}</th>
-              <th>{t('alarms.list.state')}</th>
-              <th>{t('alarms.list.raisedAt')}</th>
-              <th>{t('alarms.list.acknowledged')}</th>
-              <th>{t('alarms.list.clearedAt')}</th>
-              <th>{t('alarms.list.occurrences')}</th>
-              <th>{t('alarms.list.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {alarms.rows.map((a) => (
-              <AlarmRowView key={a.id} alarm={a} />
-            ))}
-            {alarms.loaded && alarms.rows.length === 0 && (
-              <tr>
-                <td colSpan={11} className={Classes.TEXT_MUTED}>
-                  {t('alarms.list.empty')}
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </HTMLTable>
-      </ScrollRegion>
+      <ListTable
+        label={t('route.alarmList')}
+        scrollClassName="roost-alarms__scroll"
+        className="roost-alarms__table roost-alarms__list"
+        headers={COLUMNS.map((c) => t(`alarms.list.${c}`))}
+        message={alarms.loaded && alarms.rows.length === 0 ? t('alarms.list.empty') : null}
+      >
+        {alarms.rows.map((a) => (
+          <AlarmRowView key={a.id} alarm={a} />
+        ))}
+      </ListTable>
       <div className="roost-alarms__pager">
         <span className={Classes.TEXT_MUTED}>
           {t('alarms.list.total', { count: alarms.total })}

@@ -1,11 +1,11 @@
-import { Button, Callout, H3, H5, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { Button, Callout, H3, H5, Intent, Tag } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import type { DrillReport } from '../../contract/notifyDrill';
 import { downloadFile } from '../../stores/AdminFiles';
 import { formatTime } from '../alarms/format';
 import { showErrorToast } from '../toaster';
-import { ScrollRegion } from '../ScrollRegion';
+import { ListTable } from '../ListTable';
 import { useStores } from '../useStores';
 import './notify.css';
 
@@ -63,48 +63,46 @@ export const DrillReportView = observer(function DrillReportView({
           {t('notify.drills.exportCsv')}
         </Button>
       </div>
-      <ScrollRegion className="roost-notify__scroll" label={t('notify.drills.report')}>
-        <HTMLTable compact striped data-testid="drill-receipts">
-          <thead>
-            <tr>
-              <th>{t('notify.drills.phone')}</th>
-              <th>{t('notify.drills.level')}</th>
-              <th>{t('notify.drills.channel')}</th>
-              <th>{t('notify.drills.sent')}</th>
-              <th>{t('notify.drills.delivered')}</th>
-              <th>{t('notify.drills.acknowledged')}</th>
-              <th>{t('notify.drills.comment')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.receipts.map((r) => (
-              <tr key={`${r.phoneId}-${r.channel}`}>
-                <td>{r.phone}</td>
-                <td>{r.level}</td>
-                <td>{t(`notify.common.channel.${r.channel}`)}</td>
-                <td>
-                  {r.sentAt
-                    ? at(r.sentAt, r.sentSeconds)
-                    : r.failedDetail && (
-                        <Tag minimal intent={Intent.DANGER}>
-                          {t('notify.drills.failed', { detail: r.failedDetail })}
-                        </Tag>
-                      )}
-                </td>
-                <td className={r.deliveredAt ? undefined : 'roost-notify__muted'}>
-                  {r.deliveredAt
-                    ? at(r.deliveredAt, r.deliveredSeconds)
-                    : r.sentAt && r.failedDetail
-                      ? t('notify.drills.failed', { detail: r.failedDetail })
-                      : r.sentAt && t('notify.drills.notReported')}
-                </td>
-                <td>{at(r.acknowledgedAt, r.ackSeconds)}</td>
-                <td>{r.ackComment}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      </ScrollRegion>
+      <ListTable
+        label={t('notify.drills.report')}
+        scrollClassName="roost-notify__scroll"
+        testId="drill-receipts"
+        headers={[
+          t('notify.drills.phone'),
+          t('notify.drills.level'),
+          t('notify.drills.channel'),
+          t('notify.drills.sent'),
+          t('notify.drills.delivered'),
+          t('notify.drills.acknowledged'),
+          t('notify.drills.comment'),
+        ]}
+      >
+        {report.receipts.map((r) => (
+          <tr key={`${r.phoneId}-${r.channel}`}>
+            <td>{r.phone}</td>
+            <td>{r.level}</td>
+            <td>{t(`notify.common.channel.${r.channel}`)}</td>
+            <td>
+              {r.sentAt
+                ? at(r.sentAt, r.sentSeconds)
+                : r.failedDetail && (
+                    <Tag minimal intent={Intent.DANGER}>
+                      {t('notify.drills.failed', { detail: r.failedDetail })}
+                    </Tag>
+                  )}
+            </td>
+            <td className={r.deliveredAt ? undefined : 'roost-notify__muted'}>
+              {r.deliveredAt
+                ? at(r.deliveredAt, r.deliveredSeconds)
+                : r.sentAt && r.failedDetail
+                  ? t('notify.drills.failed', { detail: r.failedDetail })
+                  : r.sentAt && t('notify.drills.notReported')}
+            </td>
+            <td>{at(r.acknowledgedAt, r.ackSeconds)}</td>
+            <td>{r.ackComment}</td>
+          </tr>
+        ))}
+      </ListTable>
     </div>
   );
 });

@@ -5,7 +5,6 @@ import {
   H3,
   H5,
   HTMLSelect,
-  HTMLTable,
   InputGroup,
   Intent,
   Tag,
@@ -17,7 +16,7 @@ import { useSearchParams } from 'react-router-dom';
 import { DrillsStore } from '../../stores/NotifyStores';
 import { formatTime } from '../alarms/format';
 import { NOTIFICATION_MS, showToast } from '../toaster';
-import { ScrollRegion } from '../ScrollRegion';
+import { ListTable } from '../ListTable';
 import { useStores } from '../useStores';
 import { DrillReportView } from './DrillReportView';
 import './notify.css';
@@ -164,51 +163,46 @@ export const DrillsPage = observer(function DrillsPage() {
         </div>
       </Card>
       <H5>{t('notify.drills.list')}</H5>
-      <ScrollRegion className="roost-notify__scroll" label={t('notify.drills.list')}>
-        <HTMLTable compact striped interactive data-testid="drill-list">
-          <thead>
-            <tr>
-              <th>{t('notify.drills.when')}</th>
-              <th>{t('notify.drills.house')}</th>
-              <th>{t('notify.drills.by')}</th>
-              <th>{t('notify.drills.confirmed')}</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {store.drills?.length === 0 && (
-              <tr>
-                <td colSpan={5}>{t('notify.common.none')}</td>
-              </tr>
-            )}
-            {store.drills?.map((d) => (
-              <tr key={d.id} data-testid={`drill-${d.id}`}>
-                <td>
-                  {formatTime(d.startedAt)}{' '}
-                  {d.scheduled && <Tag minimal>{t('notify.drills.scheduled')}</Tag>}
-                </td>
-                <td>{`${d.farmName} · ${d.houseName}`}</td>
-                <td>{d.startedBy}</td>
-                <td>
-                  <Tag minimal intent={d.confirmed === d.people ? Intent.SUCCESS : Intent.WARNING}>
-                    {`${d.confirmed} / ${d.people}`}
-                  </Tag>
-                </td>
-                <td>
-                  <Button
-                    small
-                    minimal
-                    icon="document"
-                    onClick={() => setParams({ drill: String(d.id) })}
-                  >
-                    {t('notify.drills.open')}
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      </ScrollRegion>
+      <ListTable
+        label={t('notify.drills.list')}
+        scrollClassName="roost-notify__scroll"
+        testId="drill-list"
+        interactive
+        headers={[
+          t('notify.drills.when'),
+          t('notify.drills.house'),
+          t('notify.drills.by'),
+          t('notify.drills.confirmed'),
+          '',
+        ]}
+        message={store.drills?.length === 0 ? t('notify.common.none') : null}
+      >
+        {store.drills?.map((d) => (
+          <tr key={d.id} data-testid={`drill-${d.id}`}>
+            <td>
+              {formatTime(d.startedAt)}{' '}
+              {d.scheduled && <Tag minimal>{t('notify.drills.scheduled')}</Tag>}
+            </td>
+            <td>{`${d.farmName} · ${d.houseName}`}</td>
+            <td>{d.startedBy}</td>
+            <td>
+              <Tag minimal intent={d.confirmed === d.people ? Intent.SUCCESS : Intent.WARNING}>
+                {`${d.confirmed} / ${d.people}`}
+              </Tag>
+            </td>
+            <td>
+              <Button
+                small
+                minimal
+                icon="document"
+                onClick={() => setParams({ drill: String(d.id) })}
+              >
+                {t('notify.drills.open')}
+              </Button>
+            </td>
+          </tr>
+        ))}
+      </ListTable>
     </div>
   );
 });

@@ -1,4 +1,4 @@
-import { Callout, H3, HTMLSelect, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { Callout, H3, HTMLSelect, Intent, Tag } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,7 @@ import type { AlarmPhone } from '../../contract/alarms';
 import { ESCALATION_MAX_LEVEL } from '../../contract/notify';
 import { EscalationStore } from '../../stores/NotifyStores';
 import { NOTIFICATION_MS, showToast } from '../toaster';
-import { ScrollRegion } from '../ScrollRegion';
+import { ListTable } from '../ListTable';
 import { useStores } from '../useStores';
 import './notify.css';
 
@@ -62,66 +62,60 @@ export const EscalationPage = observer(function EscalationPage() {
       <H3>{t('notify.escalation.title')}</H3>
       <p className="roost-notify__muted">{t('notify.escalation.intro')}</p>
       {store.phones?.length === 0 && <Callout>{t('notify.escalation.noEntries')}</Callout>}
-      <ScrollRegion className="roost-notify__scroll" label={t('notify.escalation.title')}>
-        <HTMLTable compact striped data-testid="escalation-list">
-          <thead>
-            <tr>
-              <th>{t('notify.escalation.place')}</th>
-              <th>{t('notify.escalation.level')}</th>
-              <th>{t('notify.escalation.phone')}</th>
-              <th>{t('notify.escalation.delay')}</th>
-              <th>{t('notify.escalation.repeat')}</th>
-              <th>{t('notify.escalation.channels')}</th>
-              <th>{t('notify.escalation.next')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {store.phones === null && (
-              <tr>
-                <td colSpan={7}>{t('notify.common.loading')}</td>
-              </tr>
-            )}
-            {store.ordered.map((p) => (
-              <tr key={p.id} data-testid={`escalation-${p.id}`}>
-                <td>{`${p.farmName} · ${p.houseName ?? t('notify.common.wholeFarm')}`}</td>
-                <td>
-                  {session.canOperate ? (
-                    <HTMLSelect
-                      className="roost-notify__level"
-                      aria-label={t('notify.escalation.level')}
-                      value={store.levelOf(p.id)}
-                      onChange={(e) => void save(p.id, Number(e.target.value))}
-                    >
-                      {LEVELS.map((l) => (
-                        <option key={l} value={l}>
-                          {l}
-                        </option>
-                      ))}
-                    </HTMLSelect>
-                  ) : (
-                    store.levelOf(p.id)
-                  )}
-                </td>
-                <td>{p.phone}</td>
-                <td>{t('notify.escalation.delayValue', { count: p.delayMinutes })}</td>
-                <td>
-                  {p.repeatMinutes > 0
-                    ? t('notify.escalation.repeatEvery', { count: p.repeatMinutes })
-                    : t('notify.escalation.never')}
-                </td>
-                <td>
-                  {(CHANNELS[p.alarmType] ?? []).map((c) => (
-                    <Tag key={c} minimal className="roost-notify__tag">
-                      {t(`notify.common.channel.${c}`)}
-                    </Tag>
+      <ListTable
+        label={t('notify.escalation.title')}
+        scrollClassName="roost-notify__scroll"
+        testId="escalation-list"
+        headers={[
+          t('notify.escalation.place'),
+          t('notify.escalation.level'),
+          t('notify.escalation.phone'),
+          t('notify.escalation.delay'),
+          t('notify.escalation.repeat'),
+          t('notify.escalation.channels'),
+          t('notify.escalation.next'),
+        ]}
+        message={store.phones === null ? t('notify.common.loading') : null}
+      >
+        {store.ordered.map((p) => (
+          <tr key={p.id} data-testid={`escalation-${p.id}`}>
+            <td>{`${p.farmName} · ${p.houseName ?? t('notify.common.wholeFarm')}`}</td>
+            <td>
+              {session.canOperate ? (
+                <HTMLSelect
+                  className="roost-notify__level"
+                  aria-label={t('notify.escalation.level')}
+                  value={store.levelOf(p.id)}
+                  onChange={(e) => void save(p.id, Number(e.target.value))}
+                >
+                  {LEVELS.map((l) => (
+                    <option key={l} value={l}>
+                      {l}
+                    </option>
                   ))}
-                </td>
-                <td>{whenUnacknowledged(p)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      </ScrollRegion>
+                </HTMLSelect>
+              ) : (
+                store.levelOf(p.id)
+              )}
+            </td>
+            <td>{p.phone}</td>
+            <td>{t('notify.escalation.delayValue', { count: p.delayMinutes })}</td>
+            <td>
+              {p.repeatMinutes > 0
+                ? t('notify.escalation.repeatEvery', { count: p.repeatMinutes })
+                : t('notify.escalation.never')}
+            </td>
+            <td>
+              {(CHANNELS[p.alarmType] ?? []).map((c) => (
+                <Tag key={c} minimal className="roost-notify__tag">
+                  {t(`notify.common.channel.${c}`)}
+                </Tag>
+              ))}
+            </td>
+            <td>{whenUnacknowledged(p)}</td>
+          </tr>
+        ))}
+      </ListTable>
     </div>
   );
 });

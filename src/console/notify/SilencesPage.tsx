@@ -6,20 +6,20 @@ import {
   FormGroup,
   H3,
   HTMLSelect,
-  HTMLTable,
   InputGroup,
   Intent,
   Tag,
 } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useMemo, useState } from 'react';
+import { type TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ALARM_CAUSES, type AlarmCause } from '../../contract/alarms';
 import type { Silence } from '../../contract/notify';
 import { SilencesStore } from '../../stores/NotifyStores';
 import { formatTime } from '../alarms/format';
 import { NOTIFICATION_MS, showToast } from '../toaster';
-import { ScrollRegion } from '../ScrollRegion';
+import { ListTable } from '../ListTable';
 import { useStores } from '../useStores';
 import './notify.css';
 
@@ -31,6 +31,10 @@ const STATE_INTENT: Record<Silence['state'], Intent> = {
   ended: Intent.NONE,
 };
 
+/** The list table's one row while there are no rows to show: loading, or none. */
+const listMessage = (t: TFunction, rows: readonly Silence[] | null) =>
+  rows === null ? t('notify.common.loading') : rows.length === 0 ? t('notify.common.none') : null;
+
 /**
  * /alarm/silences: the silences and maintenance windows of the user's farms and houses; a user
  * who may operate makes one (a house or a whole farm, one cause or all, a reason, how long) or
@@ -38,14 +42,16 @@ const STATE_INTENT: Record<Silence['state'], Intent> = {
  */
 export const SilencesPage = observer(function SilencesPage() {
   const { t } = useTranslation();
-  const { api, session } = useStores();
+  const { api, session, alarms } = useStores();
   const [store] = useState(() => new SilencesStore(api));
+  // Another console made or ended one, or one ran out: the list follows without a reload.
+  const changes = alarms.silenceChanges;
   const [place, setPlace] = useState('');
   const [cause, setCause] = useState<AlarmCause | ''>('');
   const [reason, setReason] = useState('');
   const [hours, setHours] = useState<number>(4);
   const [busy, setBusy] = useState(false);
-  useEffect(() => void store.load().catch(() => undefined), [store]);
+  useEffect(() => void store.load().catch(() => undefined), [store, changes]);
   const farms = useMemo(
     () => [...new Map(store.places.map((p) => [p.farmId, p.farmName]))],
     [store.places],
@@ -185,64 +191,53 @@ export const SilencesPage = observer(function SilencesPage() {
         label={t('notify.silences.showAll')}
         onChange={(e) => void store.setShowAll(e.currentTarget.checked).catch(() => undefined)}
       />
-      <ScrollRegion className="roost-notify__scroll" label={t('notify.silences.title')}>
-        <HTMLTable compact striped data-testid="silence-list">
-          <thead>
-            <tr>
-              <th>{t('notify.silences.place')}</th>
-              <th>{t('notify.common.cause')}</th>
-              <th>{t('notify.silences.reason')}</th>
-              <th>{t('notify.silences.owner')}</th>
-              <th>{t('notify.silences.starts')}</th>
-              <th>{t('notify.silences.ends')}</th>
-              <th>{t('notify.silences.state')}</th>
-              <th>{t('notify.silences.held')}</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {store.rows === null && (
-              <tr>
-                <td colSpan={9}>{t('notify.common.loading')}</td>
-              </tr>
-            )}
-            {store.rows?.length === 0 && (
-              <tr>
-                <td colSpan={9}>{t('notify.common.none')}</td>
-              </tr>
-            )}
-            {store.rows?.map((s) => (
-              <tr key={s.id} data-testid={`silence-${s.id}`}>
-                <td>{`${s.farmName} · ${s.houseName ?? t('notify.common.wholeFarm')}`}</td>
-                <td>{s.cause ? t(`alarms.cause.${s.cause}`) : t('notify.common.allCauses')}</td>
-                <td>{s.reason}</td>
-                <td>{s.owner}</td>
-                <td>{formatTime(s.startsAt)}</td>
-                <td>{formatTime(s.endedAt ?? s.endsAt)}</td>
-                <td>
-                  <Tag minimal intent={STATE_INTENT[s.state]} data-testid="silence-state">
-                    {t(`notify.silences.states.${s.state}`)}
-                  </Tag>
-                  {s.endedBy && (
-                    <span className="roost-notify__muted">
-                      {' '}
-                      {t('notify.silences.ended', { who: s.endedBy })}
-                    </span>
-                  )}
-                </td>
-                <td>{s.heldAlarms}</td>
-                <td>
-                  {session.canOperate && (s.state === 'active' || s.state === 'planned') && (
-                    <Button small intent={Intent.DANGER} minimal onClick={() => void end(s.id)}>
-                      {t('notify.silences.end')}
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      </ScrollRegion>
+      <ListTable
+        label={t('notify.silences.title')}
+        scrollClassName="roost-notify__scroll"
+        testId="silence-list"
+        headers={[
+          t('notify.silences.place'),
+          t('notify.common.cause'),
+          t('notify.silences.reason'),
+          t('notify.silences.owner'),
+          t('notify.silences.starts'),
+          t('notify.silences.ends'),
+          t('notify.silences.state'),
+          t('notify.silences.held'),
+          '',
+        ]}
+        message={listMessage(t, store.rows)}
+      >
+        {store.rows?.map((s) => (
+          <tr key={s.id} data-testid={`silence-${s.id}`}>
+            <td>{`${s.farmName} · ${s.houseName ?? t('notify.common.wholeFarm')}`}</td>
+            <td>{s.cause ? t(`alarms.cause.${s.cause}`) : t('notify.common.allCauses')}</td>
+            <td>{s.reason}</td>
+            <td>{s.owner}</td>
+            <td>{formatTime(s.startsAt)}</td>
+            <td>{formatTime(s.endedAt ?? s.endsAt)}</td>
+            <td>
+              <Tag minimal intent={STATE_INTENT[s.state]} data-testid="silence-state">
+                {t(`notify.silences.states.${s.state}`)}
+              </Tag>
+              {s.endedBy && (
+                <span className="roost-notify__muted">
+                  {' '}
+                  {t('notify.silences.ended', { who: s.endedBy })}
+                </span>
+              )}
+            </td>
+            <td>{s.heldAlarms}</td>
+            <td>
+              {session.canOperate && (s.state === 'active' || s.state === 'planned') && (
+                <Button small intent={Intent.DANGER} minimal onClick={() => void end(s.id)}>
+                  {t('notify.silences.end')}
+                </Button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </ListTable>
     </div>
   );
 });

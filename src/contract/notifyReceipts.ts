@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/**
+ * Delivery reports SMS providers push to Roost. Only the fields Roost reads are checked; the
+ * providers send more (and may add fields), which pass through unread.
+ */
+
+/**
+ * Alibaba Cloud SMS "SmsReport" over HTTP batch push: a JSON array, one element per message,
+ * `biz_id` being the BizId SendSms answered; `success` says whether the phone received it.
+ */
+export const aliyunSmsReportSchema = z
+  .array(
+    z.object({
+      phone_number: z.string().max(32),
+      success: z.boolean(),
+      err_code: z.string().max(64),
+      err_msg: z.string().max(500).optional(),
+      biz_id: z.string().min(1).max(128),
+      report_time: z.string().max(32).optional(),
+      send_time: z.string().max(32).optional(),
+      out_id: z.string().max(128).optional(),
+    }),
+  )
+  .min(1)
+  .max(500);
+export type AliyunSmsReport = z.infer<typeof aliyunSmsReportSchema>;
+
+/**
+ * Tencent Cloud SMS status callback: a JSON array, `sid` being the SerialNo SendSms answered;
+ * `report_status` SUCCESS or FAIL, `errmsg` the receipt status code (DELIVRD, …).
+ */
+export const tencentSmsStatusSchema = z
+  .array(
+    z.object({
+      mobile: z.string().max(32),
+      nationcode: z.string().max(8).optional(),
+      report_status: z.enum(['SUCCESS', 'FAIL']),
+      errmsg: z.string().max(128),
+      description: z.string().max(500).optional(),
+      sid: z.string().min(1).max(128),
+      user_receive_time: z.string().max(32).optional(),
+    }),
+  )
+  .min(1)
+  .max(500);
+export type TencentSmsStatus = z.infer<typeof tencentSmsStatusSchema>;
+
+/** The secret path segment a receipt address carries (ROOST_*_RECEIPT_TOKEN). */
+export const receiptTokenSchema = z.object({ token: z.string().min(1).max(200) });

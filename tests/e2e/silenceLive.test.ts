@@ -1,0 +1,108 @@
+import { mkdirSync } from 'node:fs';
+import { type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applySteps } from '../../server/alarms/lifecycle';
+import { SEVERITY } from '../../server/alarms/rules';
+import { AlarmService } from '../../server/alarms/service';
+import { LIVE_WAIT, launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
+
+const SHOTS = process.env.NOTIFY_SHOTS_DIR ?? '/work/shots/notify';
+let server: TestServer;
+let browser: Browser;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  [server, browser] = await Promise.all([startServer({ ROOST_SIMULATOR: 'off' }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function open(
+  user: string,
+  path: string,
+  language: 'en' | 'zh',
+  viewport = { width: 1440, height: 900 },
+): Promise<Page> {
+  const { page } = await openSignedIn(browser, server.url, user, { language, viewport });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(`${server.url}${path}`);
+  return page;
+}
+
+describe('the Silenced tag on open consoles', () => {
+  it('comes and goes with the silence on two consoles without a reload', async () => {
+    const [house] = await server.roost.database.query<{ id: number; farm_id: number }>(
+      `select h.id, h.farm_id from houses h join farms f on f.id = h.farm_id
+       where f.name = 'Weifang Broiler Farm' and h.name = 'House 3'`,
+    );
+    const service = new AlarmService(server.roost.database, server.roost.events);
+    const [raised] = await service.change((q) =>
+      applySteps(q, { houseId: house!.id, farmId: house!.farm_id }, [
+        {
+          kind: 'raise',
+          cause: 'temperatureHigh',
+          subject: 'temperature',
+          severity: SEVERITY.temperatureHigh,
+          value: 35,
+          limit: 32,
+          text: null,
+          at: Date.now(),
+        },
+      ]),
+    );
+    const alarmId = raised!.alarm.id;
+
+    // Two consoles on the alarm list: the administrator in English, the farm manager in Chinese;
+    // a third, the farm manager's, makes and ends the silences.
+    const admin = await open('admin', '/alarm/list', 'en');
+    const farm = await open('farm', '/alarm/list', 'zh');
+    const rows = [admin, farm].map((p) => p.getByTestId(`alarm-${alarmId}`));
+    for (const row of rows) await row.waitFor();
+    for (const row of rows) expect(await row.getByTestId('alarm-silenced').count()).toBe(0);
+
+    // The administrator's silences page, open meanwhile, lists it too.
+    const adminSilences = await open('admin', '/alarm/silences', 'en');
+    await adminSilences.getByTestId('silences-page').waitFor();
+    const listed = (reason: string) =>
+      adminSilences.getByTestId('silence-list').locator('tr', { hasText: reason });
+    const silences = await open('farm', '/alarm/silences', 'en');
+    await silences.getByTestId('silences-page').waitFor();
+    const create = async (reason: string) => {
+      await silences.locator('#silence-place').selectOption(`house:${house!.id}`);
+      await silences.locator('#silence-reason').fill(reason);
+      await silences.locator('#silence-hours').selectOption('8');
+      await silences.getByTestId('silence-create').click();
+      await silences.getByTestId('silence-list').locator('tr', { hasText: reason }).waitFor();
+    };
+    await create('Changing the fans');
+    for (const row of rows) await row.getByTestId('alarm-silenced').waitFor(LIVE_WAIT);
+    await listed('Changing the fans').waitFor(LIVE_WAIT);
+    await admin.screenshot({ path: `${SHOTS}/alarm-list-silenced-live-1440-en.png` });
+    await farm.screenshot({ path: `${SHOTS}/alarm-list-silenced-live-1440-zh.png` });
+
+    // Ended early on the third console: gone from both.
+    await silences
+      .getByTestId('silence-list')
+      .locator('tr', { hasText: 'Changing the fans' })
+      .getByRole('button', { name: 'End now' })
+      .click();
+    for (const row of rows)
+      await row.getByTestId('alarm-silenced').waitFor({ state: 'detached', ...LIVE_WAIT });
+    await listed('Changing the fans').waitFor({ state: 'detached', ...LIVE_WAIT });
+
+    // Made again, and left to run out: gone from both when it ends, nobody touching it.
+    await create('Vaccination');
+    for (const row of rows) await row.getByTestId('alarm-silenced').waitFor(LIVE_WAIT);
+    await listed('Vaccination').waitFor(LIVE_WAIT);
+    await server.roost.database.query(
+      `update notify_silences set ends_at = now() + interval '1 second' where ended_at is null`,
+    );
+    for (const row of rows)
+      await row.getByTestId('alarm-silenced').waitFor({ state: 'detached', ...LIVE_WAIT });
+    await listed('Vaccination').waitFor({ state: 'detached', ...LIVE_WAIT });
+    expect(pageErrors).toEqual([]);
+  });
+});
