@@ -4,6 +4,8 @@ import { emptyRuleState, keyOf, stepsOf, type Condition } from '../alarms/rules'
 import type { AppContext } from '../http/context';
 import { loadFlockKpis } from './flockKpis';
 import { readFlocks } from './records';
+import { DEFAULT_WARNING_LIMITS } from '../../src/contract/earlyWarnings';
+import { limitsOfFlocks } from './warningLimits';
 import { earlyWarningConditions, type EarlyWarningCause } from './warningRules';
 
 /** Daily warnings act at once: a day's figures are already a day's worth of evidence. */
@@ -26,6 +28,10 @@ export async function evaluateDailyWarnings(
     (f) => f.closedOn === null && houseIds.includes(f.houseId),
   );
   const kpis = await loadFlockKpis(database, flocks, today, config.timeZone);
+  const limits = await limitsOfFlocks(
+    database,
+    flocks.map((f) => f.id),
+  );
   const service = new AlarmService(database, events);
   return service.change(async (query) => {
     const changes: AlarmChange[] = [];
@@ -36,7 +42,11 @@ export async function evaluateDailyWarnings(
           open.has(keyOf(c, '')),
         ),
       );
-      const conditions: Condition[] = earlyWarningConditions(days, openCauses).map((w) => ({
+      const conditions: Condition[] = earlyWarningConditions(
+        days,
+        openCauses,
+        limits.get(flock.id) ?? DEFAULT_WARNING_LIMITS,
+      ).map((w) => ({
         cause: w.cause,
         subject: '',
         active: w.active,

@@ -41,7 +41,7 @@ const present = (b: BreedRecord): BreedRow => ({
   createdAt: b.createdAt.toISOString(),
 });
 
-async function visibleBreed(db: Db, user: SessionUser, id: number): Promise<BreedRecord> {
+export async function visibleBreed(db: Db, user: SessionUser, id: number): Promise<BreedRecord> {
   const [row] = await db
     .select()
     .from(breeds)
@@ -51,7 +51,7 @@ async function visibleBreed(db: Db, user: SessionUser, id: number): Promise<Bree
 }
 
 /** A breed the caller may change: visible and not common (common breeds are copied instead). */
-async function breedForChange(db: Db, request: FastifyRequest, id: number): Promise<BreedRecord> {
+export async function breedForChange(db: Db, request: FastifyRequest, id: number): Promise<BreedRecord> {
   const row = await visibleBreed(db, requireRole(request, FARM_ADMIN_ROLES), id);
   if (row.isCommon) throw new ApiError(403, 'admin.commonReadOnly');
   return row;
