@@ -8,9 +8,7 @@ import {
   resolveWarningLimits,
   type WarningLimits,
 } from '../../src/contract/earlyWarnings';
-import { requireRole } from '../admin/access';
-import { FARM_ADMIN_ROLES } from '../admin/routes/farms';
-import { breedForChange, visibleBreed } from '../admin/routes/breeds';
+import { breedForChange, requireBreedManager, visibleBreed } from '../admin/breedAccess';
 import { canSeeHouse, scopeOf } from '../auth/scope';
 import { sessionOf, sourceOf, type AppContext } from '../http/context';
 import { ok, parseInput } from '../http/envelope';
@@ -74,7 +72,7 @@ export function warningLimitRoutes(ctx: AppContext): FastifyPluginAsync {
 
   return async (app) => {
     app.get('/production/warnings/breed', async (request, reply) => {
-      const user = requireRole(request, FARM_ADMIN_ROLES);
+      const user = requireBreedManager(request);
       const { breedId } = parseInput(breedWarningQuerySchema, request.query);
       await visibleBreed(database.db, user, breedId);
       return ok(request, reply, {
@@ -90,7 +88,7 @@ export function warningLimitRoutes(ctx: AppContext): FastifyPluginAsync {
       await saveBreedLimits(database, breedId, limits);
       await writeOperationLog(database.db, {
         operator: operator(request),
-        function: 'production.warningLimits',
+        function: 'production.warnings.breed',
         operation: logged(limits),
         remark: breed.name,
         source: sourceOf(request),
@@ -110,7 +108,7 @@ export function warningLimitRoutes(ctx: AppContext): FastifyPluginAsync {
       await saveHouseLimits(database, houseId, limits);
       await writeOperationLog(database.db, {
         operator: operator(request),
-        function: 'production.warningLimits',
+        function: 'production.warnings.house',
         operation: logged(limits),
         house: { id: house.id, name: house.name },
         source: sourceOf(request),

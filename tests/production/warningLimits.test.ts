@@ -135,7 +135,7 @@ describe.each(testDatabaseTargets())(
 
       // Each change is one operation-log row, with the limits as saved.
       const logs = await t.database.query<{ house_name: string; params: { value: string } }>(
-        `select house_name, params from operation_logs where function = 'production.warningLimits'
+        `select house_name, params from operation_logs where function like 'production.warnings.%'
        order by id`,
       );
       expect(logs.map((l) => JSON.parse(l.params.value) as unknown)).toEqual([
