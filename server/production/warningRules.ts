@@ -1,9 +1,12 @@
 import type { AlarmSeverity } from '../../src/contract/alarms';
 import {
   DEFAULT_WARNING_LIMITS,
+  EARLY_WARNINGS,
+  type EarlyWarning,
   type ResolvedWarningLimits,
 } from '../../src/contract/earlyWarnings';
 import type { KpiDay } from '../../src/contract/production';
+import type { BinEstimate } from './feedBin';
 
 /**
  * Early warnings from a flock's days, pure: the KPI days and which warnings are open in →
@@ -12,12 +15,14 @@ import type { KpiDay } from '../../src/contract/production';
  * raises it once.
  */
 
-export type EarlyWarningCause = 'waterDrop' | 'feedOffStandard' | 'weightGainSlow';
+export type EarlyWarningCause = EarlyWarning;
 
 export const EARLY_WARNING_SEVERITY = {
   waterDrop: 'major',
   feedOffStandard: 'minor',
   weightGainSlow: 'minor',
+  // An empty bin stops the feed lines within the day: someone must order feed now.
+  feedBinLow: 'major',
 } as const satisfies Record<EarlyWarningCause, AlarmSeverity>;
 
 /**
@@ -28,6 +33,8 @@ export const clearLimitOf = {
   waterDropPct: (limit: number) => limit * 0.8,
   feedOffPct: (limit: number) => (limit * 2) / 3,
   gainRatioPct: (limit: number) => Math.min(limit + 10, 100),
+  /** A refill lifts the bin far over this at once; a slower eater alone does not flap it. */
+  feedBinHours: (limit: number) => limit * 1.5,
 };
 
 export interface WarningCondition {
@@ -47,10 +54,12 @@ export function earlyWarningConditions(
   days: readonly KpiDay[],
   open: ReadonlySet<EarlyWarningCause>,
   limits: ResolvedWarningLimits = DEFAULT_WARNING_LIMITS,
+  /** The feed bin's estimate, where a bin level is measured. */
+  bin: BinEstimate | null = null,
 ): WarningCondition[] {
   const out: WarningCondition[] = [];
   // A warning switched off judges nothing, but one still open from before is cleared.
-  for (const cause of ['waterDrop', 'feedOffStandard', 'weightGainSlow'] as const)
+  for (const cause of EARLY_WARNINGS)
     if (!limits[cause] && open.has(cause))
       out.push({ cause, active: false, value: 0, limit: 0, text: '' });
   const recorded = days.filter((d) => d.recorded);
@@ -113,6 +122,17 @@ export function earlyWarningConditions(
         text: `+${round(recent)} g / +${round(previous)} g (48 h, ${round(ratio)} %, ≤ ${round(raise)} %)`,
       });
     }
+  }
+  if (limits.feedBinLow && bin) {
+    const raise = limits.feedBinHours;
+    const limit = open.has('feedBinLow') ? clearLimitOf.feedBinHours(raise) : raise;
+    out.push({
+      cause: 'feedBinLow',
+      active: bin.hoursLeft < limit,
+      value: round(bin.hoursLeft),
+      limit: raise,
+      text: `${round(bin.levelKg, 0)} kg, ≈ ${round(bin.hoursLeft)} h (< ${round(raise)} h)`,
+    });
   }
   return out;
 }

@@ -7,7 +7,12 @@ import { idSchema, jsonIdSchema } from './ids';
  * to Roost's default, field by field, so a house can change one limit and keep the rest.
  */
 
-export const EARLY_WARNINGS = ['waterDrop', 'feedOffStandard', 'weightGainSlow'] as const;
+export const EARLY_WARNINGS = [
+  'waterDrop',
+  'feedOffStandard',
+  'weightGainSlow',
+  'feedBinLow',
+] as const;
 export type EarlyWarning = (typeof EARLY_WARNINGS)[number];
 
 /** Each warning's on/off switch and the limit field that sets it off. */
@@ -15,6 +20,7 @@ export const WARNING_LIMIT_FIELD = {
   waterDrop: 'waterDropPct',
   feedOffStandard: 'feedOffPct',
   weightGainSlow: 'gainRatioPct',
+  feedBinLow: 'feedBinHours',
 } as const satisfies Record<EarlyWarning, string>;
 export type WarningLimitField = (typeof WARNING_LIMIT_FIELD)[EarlyWarning];
 
@@ -23,6 +29,15 @@ export const WARNING_LIMIT_RANGE: Record<WarningLimitField, [number, number]> = 
   waterDropPct: [5, 90],
   feedOffPct: [2, 100],
   gainRatioPct: [5, 95],
+  feedBinHours: [2, 96],
+};
+
+/** Each limit's unit, as the console writes it beside the field. */
+export const WARNING_LIMIT_UNIT: Record<WarningLimitField, string> = {
+  waterDropPct: '%',
+  feedOffPct: '%',
+  gainRatioPct: '%',
+  feedBinHours: 'h',
 };
 
 const limit = (field: WarningLimitField) =>
@@ -44,6 +59,9 @@ export const warningLimitsSchema = z.strictObject(
     weightGainSlow: z.boolean().optional(),
     /** The last 48 hours' gain at most this share (%) of the 48 hours before raises. */
     gainRatioPct: limit('gainRatioPct'),
+    feedBinLow: z.boolean().optional(),
+    /** The feed bin empty within this many hours (at its recent rate) raises. */
+    feedBinHours: limit('feedBinHours'),
   },
   { error: 'production.warningLimitUnknown' },
 );
@@ -58,6 +76,8 @@ export const DEFAULT_WARNING_LIMITS: ResolvedWarningLimits = {
   feedOffPct: 15,
   weightGainSlow: true,
   gainRatioPct: 50,
+  feedBinLow: true,
+  feedBinHours: 24,
 };
 
 /** The house's field, else the breed's, else the default: field by field. */
@@ -77,6 +97,12 @@ export const breedWarningInputSchema = z.object({
   breedId: jsonIdSchema,
   limits: warningLimitsSchema,
 });
+/**
+ * The extra parameter (a terminal device's own metric, issue #17) that carries a feed bin's
+ * level in kg: a house with a device reporting it gets the feed-running-out warning.
+ */
+export const FEED_BIN_CODE = 'feed_bin';
+
 export const houseWarningQuerySchema = z.object({ houseId: idSchema });
 export const houseWarningInputSchema = z.object({
   houseId: jsonIdSchema,

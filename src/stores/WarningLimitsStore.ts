@@ -27,7 +27,12 @@ export class WarningLimitsStore {
   /** The switches as set here; a missing one is inherited. */
   enabled: Partial<Record<EarlyWarning, boolean>> = {};
   /** Limits as typed, so an emptied field stays empty. */
-  text: Record<WarningLimitField, string> = { waterDropPct: '', feedOffPct: '', gainRatioPct: '' };
+  text: Record<WarningLimitField, string> = {
+    waterDropPct: '',
+    feedOffPct: '',
+    gainRatioPct: '',
+    feedBinHours: '',
+  };
   /** What an unset field falls back to. */
   inherited: ResolvedWarningLimits = DEFAULT_WARNING_LIMITS;
   /** The breed a house's limits fall back to (null: no flock, Roost's defaults). */

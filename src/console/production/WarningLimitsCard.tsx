@@ -17,6 +17,7 @@ import {
   EARLY_WARNINGS,
   WARNING_LIMIT_FIELD,
   WARNING_LIMIT_RANGE,
+  WARNING_LIMIT_UNIT,
 } from '../../contract/earlyWarnings';
 import { WarningLimitsStore, type WarningTarget } from '../../stores/WarningLimitsStore';
 import { NOTIFICATION_MS, showToast } from '../toaster';
@@ -122,7 +123,11 @@ export const WarningLimitsCard = observer(function WarningLimitsCard({
                         placeholder={t('production.warnings.inherited', {
                           value: store.inherited[field],
                         })}
-                        rightElement={<span className="roost-production__unit">%</span>}
+                        rightElement={
+                          <span className="roost-production__unit">
+                            {WARNING_LIMIT_UNIT[field]}
+                          </span>
+                        }
                         onValueChange={(v) => store.setLimit(field, v)}
                       />
                     </FormGroup>
