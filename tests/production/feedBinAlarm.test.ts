@@ -20,12 +20,13 @@ describe.each(testDatabaseTargets())('the feed-running-out warning on $name', (t
 
   it('a bin level falling to under 24 h of feed raises once; the refill clears it', async () => {
     const house = await demoHouse(t.database, 'Weifang Broiler Farm', 'House 7');
-    // The bin's level sensor: a terminal device whose extra parameter is the level in kg.
-    await t.database.query(
-      `insert into terminal_devices (house_id, name, code, type, extras) values ($1, 'Feed bin',
-         'BIN-7', 'sensor', '[{"code":"feed_bin","name":"Feed bin","unit":"kg","min":0,"max":50000}]')`,
+    // The demo gave this house's feed bin a level sensor: a terminal device whose extra
+    // parameter is the level in kg.
+    const [sensor] = await t.database.query<{ extras: unknown }>(
+      `select extras from terminal_devices where house_id = $1 and code = 'BIN-7'`,
       [house.houseId],
     );
+    expect(JSON.stringify(sensor?.extras)).toContain('"code":"feed_bin"');
     const base = Math.floor((Date.now() - 10 * H) / H) * H;
     const level = async (at: number, kg: number) => {
       const result = await t.ingest.submitTelemetry(house.networkId, {
