@@ -155,7 +155,7 @@ export async function seedDemo(
         await tx
           .insert(flocks)
           .values({ houseId: house.id, breedId, placedOn, ageAtPlacement, headCount });
-        // The second-last house of each broiler farm weighs its feed bin (issue #18's feed warning).
+        // The second-last house of each broiler farm weighs its feed bin: the feed warning's demo.
         const feedBin = broiler && n === farm.houses - 1;
         if (feedBin)
           await tx.insert(terminalDevices).values({

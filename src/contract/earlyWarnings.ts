@@ -98,7 +98,7 @@ export const breedWarningInputSchema = z.object({
   limits: warningLimitsSchema,
 });
 /**
- * The extra parameter (a terminal device's own metric, issue #17) that carries a feed bin's
+ * The extra parameter (a terminal device's own metric) that carries a feed bin's
  * level in kg: a house with a device reporting it gets the feed-running-out warning.
  */
 export const FEED_BIN_CODE = 'feed_bin';
