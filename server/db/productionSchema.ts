@@ -9,7 +9,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
-import { flocks, organizations, users } from './schema';
+import { breeds, flocks, houses, organizations, users } from './schema';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -73,5 +73,26 @@ export const tariffs = pgTable('tariffs', {
   hours: jsonb('hours').$type<string[]>().notNull(),
   /** Price per kWh of each period, in the organisation's currency. */
   prices: jsonb('prices').$type<Record<string, number>>().notNull(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});
+
+/**
+ * A breed's early-warning limits and on/off switches (src/contract/earlyWarnings.ts): the
+ * default of its flocks. A missing field is Roost's default.
+ */
+export const breedWarningLimits = pgTable('breed_warning_limits', {
+  breedId: integer('breed_id')
+    .primaryKey()
+    .references(() => breeds.id, { onDelete: 'cascade' }),
+  limits: jsonb('limits').$type<Record<string, number | boolean>>().notNull(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});
+
+/** A house's override of its flock's breed's early-warning limits, field by field. */
+export const houseWarningLimits = pgTable('house_warning_limits', {
+  houseId: integer('house_id')
+    .primaryKey()
+    .references(() => houses.id, { onDelete: 'cascade' }),
+  limits: jsonb('limits').$type<Record<string, number | boolean>>().notNull(),
   updatedAt: at('updated_at').notNull().defaultNow(),
 });

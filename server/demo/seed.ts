@@ -14,6 +14,9 @@ import {
   userHouses,
   users,
 } from '../db/schema';
+import { FEED_BIN_CODE } from '../../src/contract/earlyWarnings';
+import { terminalDevices } from '../db/devicesSchema';
+import { BIN_CAPACITY_KG } from '../simulator/feedBin';
 import { hashPassword } from '../auth/password';
 import { hashToken, newToken } from '../auth/tokens';
 import { BROILER, LAYER, type BreedStandard } from './breedStandards';
@@ -40,6 +43,8 @@ export interface DemoGateway {
   provinceAdcode: string;
   longitude: number;
   latitude: number;
+  /** The house's feed bin has a level sensor (a terminal device's `feed_bin`): the simulator reports it. */
+  feedBin?: boolean;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -150,7 +155,26 @@ export async function seedDemo(
         await tx
           .insert(flocks)
           .values({ houseId: house.id, breedId, placedOn, ageAtPlacement, headCount });
+        // The second-last house of each broiler farm weighs its feed bin: the feed warning's demo.
+        const feedBin = broiler && n === farm.houses - 1;
+        if (feedBin)
+          await tx.insert(terminalDevices).values({
+            houseId: house.id,
+            name: 'Feed bin',
+            code: `BIN-${n}`,
+            type: 'sensor',
+            extras: [
+              {
+                code: FEED_BIN_CODE,
+                name: 'Feed bin',
+                unit: 'kg',
+                min: 0,
+                max: BIN_CAPACITY_KG * 2,
+              },
+            ],
+          });
         demoGateways.push({
+          feedBin,
           networkId,
           token,
           houseId: house.id,

@@ -1,4 +1,6 @@
 import ExcelJS from 'exceljs';
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../http/errors';
 import type { ExportFormat } from '../../src/contract/houses';
 import { escapeCell as safeText, formatDateTime } from '../export/cells';
 
@@ -44,4 +46,30 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
 /** Bucket start as local "yyyy-MM-dd HH:mm:ss" in the server's zone (the product's date format). */
 export function formatTime(ms: number, timeZone: string): string {
   return formatDateTime(new Date(ms), timeZone);
+}
+
+/**
+ * Sends `table` as a CSV or XLSX download named `name`: the one way every export route answers.
+ * `refuseEmpty` answers 404 for a table without rows (a trend or comparison with no data);
+ * the sheet is named `sheet`, else `name`.
+ */
+export async function sendTable(
+  reply: FastifyReply,
+  table: ExportTable,
+  format: ExportFormat,
+  name: string,
+  options: { sheet?: string; refuseEmpty?: boolean } = {},
+) {
+  if (options.refuseEmpty && table.rows.length === 0) throw new ApiError(404, 'houses.noData');
+  let body: Buffer;
+  try {
+    body = format === 'csv' ? toCsv(table) : await toXlsx(table, options.sheet ?? name);
+  } catch {
+    throw new ApiError(500, 'houses.exportFailed');
+  }
+  return reply
+    .code(200)
+    .header('content-type', CONTENT_TYPES[format])
+    .header('content-disposition', `attachment; filename="${name}.${format}"`)
+    .send(body);
 }

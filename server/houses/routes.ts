@@ -8,7 +8,7 @@ import {
 import { overviewQuerySchema, trendQuerySchema } from '../../src/contract/overview';
 import { canSeeHouse, scopeOf } from '../auth/scope';
 import { compareHouses, comparisonTable } from './compare';
-import { CONTENT_TYPES, toCsv, toXlsx, type ExportTable } from './exportTable';
+import { sendTable, type ExportTable } from './exportTable';
 import { overviewOf } from './overview';
 import { readTrend } from './readTrend';
 import { trendExportTable } from './trendExport';
@@ -25,25 +25,8 @@ const COMPARE_HEADERS = {
 /** House status: the overview, a house's trend, the comparison of houses, and their exports. */
 export function houseRoutes(ctx: AppContext): FastifyPluginAsync {
   const { database, config } = ctx;
-  const send = async (
-    reply: FastifyReply,
-    table: ExportTable,
-    format: ExportFormat,
-    name: string,
-  ) => {
-    if (table.rows.length === 0) throw new ApiError(404, 'houses.noData');
-    let body: Buffer;
-    try {
-      body = format === 'csv' ? toCsv(table) : await toXlsx(table, name);
-    } catch {
-      throw new ApiError(500, 'houses.exportFailed');
-    }
-    return reply
-      .code(200)
-      .header('content-type', CONTENT_TYPES[format])
-      .header('content-disposition', `attachment; filename="${name}.${format}"`)
-      .send(body);
-  };
+  const send = (reply: FastifyReply, table: ExportTable, format: ExportFormat, name: string) =>
+    sendTable(reply, table, format, name, { refuseEmpty: true });
 
   return async (app) => {
     app.get('/houses/compare', async (request, reply) => {

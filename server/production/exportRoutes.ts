@@ -1,10 +1,9 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { kpiExportQuerySchema, powerExportQuerySchema } from '../../src/contract/productionCompare';
 import { scopeOf } from '../auth/scope';
 import { sessionOf, type AppContext } from '../http/context';
 import { localeOf, parseInput } from '../http/envelope';
-import { ApiError } from '../http/errors';
-import { CONTENT_TYPES, toCsv, toXlsx, type ExportTable } from '../houses/exportTable';
+import { sendTable } from '../houses/exportTable';
 import { Refusal } from '../refusal';
 import { loadFlockKpis } from './flockKpis';
 import { kpiTable, powerTable } from './exportTables';
@@ -17,26 +16,6 @@ import { localDay, readFlocks } from './records';
  */
 export function exportRoutes(ctx: AppContext): FastifyPluginAsync {
   const { database, config } = ctx;
-  const send = async (
-    reply: FastifyReply,
-    table: ExportTable,
-    format: 'csv' | 'xlsx',
-    name: string,
-    sheet: string,
-  ) => {
-    let body: Buffer;
-    try {
-      body = format === 'csv' ? toCsv(table) : await toXlsx(table, sheet);
-    } catch {
-      throw new ApiError(500, 'houses.exportFailed');
-    }
-    return reply
-      .code(200)
-      .header('content-type', CONTENT_TYPES[format])
-      .header('content-disposition', `attachment; filename="${name}.${format}"`)
-      .send(body);
-  };
-
   return async (app) => {
     app.get('/production/kpi/export', async (request, reply) => {
       const q = parseInput(kpiExportQuerySchema, request.query);
@@ -46,7 +25,9 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsync {
       const today = localDay(new Date(), config.timeZone);
       const [kpis] = await loadFlockKpis(database, [flock], today, config.timeZone);
       const table = kpiTable(kpis!, localeOf(request));
-      return send(reply, table, q.format, `flock-${flock.id}-kpi`, `KPI ${flock.placedOn}`);
+      return sendTable(reply, table, q.format, `flock-${flock.id}-kpi`, {
+        sheet: `KPI ${flock.placedOn}`,
+      });
     });
 
     app.get('/production/power/export', async (request, reply) => {
@@ -55,12 +36,14 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsync {
       const { houseIds, tariff } = await powerPlace(database, scope, q);
       const power = await readPowerDay(database, houseIds, q.day, config.timeZone, tariff);
       const place = q.houseId !== undefined ? `house-${q.houseId}` : `farm-${q.farmId}`;
-      return send(
+      return sendTable(
         reply,
         powerTable(power, localeOf(request)),
         q.format,
         `power-${place}-${q.day}`,
-        q.day,
+        {
+          sheet: q.day,
+        },
       );
     });
   };

@@ -17,6 +17,7 @@ import { loadFlockKpis } from './flockKpis';
 import { powerRoutes } from './powerRoutes';
 import { compareRoutes } from './compareRoutes';
 import { exportRoutes } from './exportRoutes';
+import { warningLimitRoutes } from './warningLimitRoutes';
 import { localDay, readFarmDay, readFlocks, readHouseMonth, saveDays } from './records';
 import { decideTask } from './tasks';
 import { evaluateDailyWarnings } from './warnings';
@@ -43,6 +44,7 @@ export function productionRoutes(ctx: AppContext): FastifyPluginAsync {
     await app.register(powerRoutes(ctx));
     await app.register(compareRoutes(ctx));
     await app.register(exportRoutes(ctx));
+    await app.register(warningLimitRoutes(ctx));
     app.get('/production/day', async (request, reply) => {
       const q = parseInput(farmDayQuerySchema, request.query);
       const scope = await scopeFor(request);

@@ -4,7 +4,19 @@ import { emptyRuleState, keyOf, stepsOf, type Condition } from '../alarms/rules'
 import type { AppContext } from '../http/context';
 import { loadFlockKpis } from './flockKpis';
 import { readFlocks } from './records';
+import { DEFAULT_WARNING_LIMITS, EARLY_WARNINGS } from '../../src/contract/earlyWarnings';
+import type { KpiDay } from '../../src/contract/production';
+import { estimateBinHours, readBinLevels, type BinReading } from './feedBin';
+import { limitsOfFlocks } from './warningLimits';
 import { earlyWarningConditions, type EarlyWarningCause } from './warningRules';
+
+/** The bin's estimate, with the flock's last recorded day's feed as the rate when no fall is seen. */
+function binOf(readings: BinReading[] | undefined, days: readonly KpiDay[], nowMs: number) {
+  if (!readings) return null;
+  const fed = [...days].reverse().find((d) => d.recorded && d.feedPerBirdG !== null && d.alive);
+  const dailyKg = fed ? (fed.feedPerBirdG! * fed.alive!) / 1000 : null;
+  return estimateBinHours(readings, nowMs, dailyKg);
+}
 
 /** Daily warnings act at once: a day's figures are already a day's worth of evidence. */
 const IMMEDIATE = { minDurationMs: 0, clearHoldMs: 0 };
@@ -26,17 +38,31 @@ export async function evaluateDailyWarnings(
     (f) => f.closedOn === null && houseIds.includes(f.houseId),
   );
   const kpis = await loadFlockKpis(database, flocks, today, config.timeZone);
+  const [limits, bins] = await Promise.all([
+    limitsOfFlocks(
+      database,
+      flocks.map((f) => f.id),
+    ),
+    readBinLevels(
+      database,
+      flocks.map((f) => f.houseId),
+      nowMs,
+    ),
+  ]);
   const service = new AlarmService(database, events);
   return service.change(async (query) => {
     const changes: AlarmChange[] = [];
     for (const { flock, days } of [...kpis].sort((a, b) => a.flock.houseId - b.flock.houseId)) {
       const open = await openAlarmsOf(query, flock.houseId);
       const openCauses = new Set<EarlyWarningCause>(
-        (['waterDrop', 'feedOffStandard', 'weightGainSlow'] as const).filter((c) =>
-          open.has(keyOf(c, '')),
-        ),
+        EARLY_WARNINGS.filter((c) => open.has(keyOf(c, ''))),
       );
-      const conditions: Condition[] = earlyWarningConditions(days, openCauses).map((w) => ({
+      const conditions: Condition[] = earlyWarningConditions(
+        days,
+        openCauses,
+        limits.get(flock.id) ?? DEFAULT_WARNING_LIMITS,
+        binOf(bins.get(flock.houseId), days, nowMs),
+      ).map((w) => ({
         cause: w.cause,
         subject: '',
         active: w.active,

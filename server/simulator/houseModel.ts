@@ -1,5 +1,7 @@
 import { gatewayKind, isGatewayTypeKey } from '../../src/contract/gatewayTypes';
 import { type GatewayEventMessage } from '../../src/contract/metrics';
+import { FEED_BIN_CODE } from '../../src/contract/earlyWarnings';
+import { SimulatedBin } from './feedBin';
 import type { DemoGateway } from '../demo/seed';
 import { outdoorWeather, solarHour } from './climate';
 import { GatewayAlarms } from './alarmEvents';
@@ -51,6 +53,7 @@ export type SimulatedHouse = Pick<
   | 'headCount'
   | 'latitude'
   | 'longitude'
+  | 'feedBin'
 >;
 
 export interface TelemetryReading {
@@ -132,6 +135,8 @@ export class HouseModel {
   private deaths = 0;
   private eggCarry = 0;
   private readonly alarms: GatewayAlarms;
+  /** The house's feed bin, where the demo gave it a level sensor. */
+  private readonly bin: SimulatedBin | null;
 
   constructor(private readonly options: HouseModelOptions) {
     const { house, seed } = options;
@@ -168,6 +173,7 @@ export class HouseModel {
     this.alarms = new GatewayAlarms(this.kind);
     this.probeBias = Array.from({ length: PROBE_COUNT }, () => (this.random.next() - 0.5) * 1.6);
     this.intervalMs = options.intervalMs ?? 60_000;
+    this.bin = house.feedBin ? new SimulatedBin(((houseKey >>> 0) % 1000) / 1000) : null;
   }
 
   get networkId(): string {
@@ -355,6 +361,7 @@ export class HouseModel {
     water *= 1 + 0.04 * Math.max(0, overshootC);
     metrics.water = round(Math.max(0, water * (1 + 0.03 * this.random.normal())), 2);
     metrics.feed = round(Math.max(0, feed * (1 + 0.03 * this.random.normal())), 2);
+    if (this.bin) metrics[FEED_BIN_CODE] = this.bin.take(metrics.feed, dtMs);
 
     const mortality =
       dailyMortality(standard, startAge) * (faults.heatRiseC > 0 ? HEAT_MORTALITY_FACTOR : 1);

@@ -20,6 +20,7 @@ export const ALARM_CAUSES = [
   'waterDrop',
   'feedOffStandard',
   'weightGainSlow',
+  'feedBinLow',
 ] as const;
 export type AlarmCause = (typeof ALARM_CAUSES)[number];
 
@@ -46,6 +47,7 @@ export const ALARM_CAUSE_NAMES = {
     waterDrop: 'Water down day over day',
     feedOffStandard: 'Feed off the breed standard',
     weightGainSlow: 'Weight gain slowing',
+    feedBinLow: 'Feed running out',
   },
   zh: {
     temperatureHigh: '温度过高',
@@ -65,6 +67,7 @@ export const ALARM_CAUSE_NAMES = {
     waterDrop: '饮水量环比下降',
     feedOffStandard: '采食量偏离品种标准',
     weightGainSlow: '增重放缓',
+    feedBinLow: '料塔即将断料',
   },
 } as const satisfies Record<'en' | 'zh', Record<AlarmCause, string>>;
 
@@ -182,6 +185,7 @@ export const NOTICE_TYPE_OF: Record<AlarmCause, AlarmNoticeType> = {
   waterDrop: 'block',
   feedOffStandard: 'block',
   weightGainSlow: 'block',
+  feedBinLow: 'block',
 };
 
 const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'alarms.badTime');

@@ -61,6 +61,8 @@ const FUNCTION_TEXTS = {
   'production.day': { en: 'Enter daily data', zh: '录入日报数据' },
   'production.tariff': { en: 'Save electricity tariff', zh: '保存分时电价' },
   'production.task': { en: 'Daily task', zh: '日常任务' },
+  'production.warnings.breed': { en: "Save a breed's early warnings", zh: '保存品种预警限值' },
+  'production.warnings.house': { en: "Save a house's early warnings", zh: '保存栏舍预警限值' },
   'org.update': { en: 'Edit organisation', zh: '编辑组织' },
   'org.delete': { en: 'Delete organisation', zh: '删除组织' },
   'org.uploadLogo': { en: 'Upload logo', zh: '上传标志' },
@@ -144,6 +146,7 @@ const PARAM_OPERATION_TEXTS = {
   text: { en: 'Text', zh: '文本' },
   dailyRecord: { en: 'Daily record', zh: '日报记录' },
   flockTask: { en: 'Flock task', zh: '批次任务' },
+  warningLimits: { en: 'Early-warning limits', zh: '预警限值' },
   configCommand: { en: 'Configuration command', zh: '配置命令' },
   upgradeCommand: { en: 'Upgrade command', zh: '升级命令' },
 } as const satisfies Record<string, Texts>;
@@ -167,6 +170,7 @@ export const operationSchema = z.discriminatedUnion('key', [
   z.object({ key: z.literal('alarmPhone'), params: z.object({ phone: z.string(), id: idParam }) }),
   z.object({ key: z.literal('alarmLimits'), params: z.object({ value: z.string() }) }),
   z.object({ key: z.literal('text'), params: z.object({ text: z.string() }) }),
+  z.object({ key: z.literal('warningLimits'), params: z.object({ value: z.string() }) }),
   z.object({ key: z.literal('dailyRecord'), params: z.object({ day: z.string(), id: idParam }) }),
   z.object({
     key: z.literal('flockTask'),
@@ -236,6 +240,7 @@ export function renderOperation(
     case 'alarmPhone':
       return `${str(params.phone)} #${id}`;
     case 'alarmLimits':
+    case 'warningLimits':
       // The limits as saved (JSON): numbers read the same in every language.
       return str(params.value);
     case 'text':

@@ -130,8 +130,11 @@ export class DataInputStore {
     return errors.size > 0 ? null : inputs;
   }
 
-  /** Saves the day; answers how many houses were saved, or null when cells are refused. */
-  async save(): Promise<number | null> {
+  /**
+   * The day's records to send, or null with the refused cells marked: the page checks before it
+   * asks "Save the changes?", so an empty required value shows its message without the question.
+   */
+  validate(): DayRecordInput[] | null {
     const records = this.collect();
     if (records === null) return null;
     if (records.length === 0) {
@@ -146,6 +149,13 @@ export class DataInputStore {
         );
       return null;
     }
+    return records;
+  }
+
+  /** Saves the day; answers how many houses were saved, or null when cells are refused. */
+  async save(): Promise<number | null> {
+    const records = this.validate();
+    if (records === null) return null;
     this.saving = true;
     try {
       const { saved } = await this.api.post('/production/day', {

@@ -208,6 +208,8 @@ const TABLES = [
   'operation_logs',
   'daily_records',
   'tariffs',
+  'breed_warning_limits',
+  'house_warning_limits',
   'notify_silences',
   'notify_phone_levels',
   'notify_prefs',

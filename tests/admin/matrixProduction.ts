@@ -1,5 +1,13 @@
 import type { Fixtures } from './matrixFixtures';
-import { ALL, next, outsideHouse as outside, per, today, type Endpoint } from './matrixShared';
+import {
+  ALL,
+  FARM_ROLES,
+  next,
+  outsideHouse as outside,
+  per,
+  today,
+  type Endpoint,
+} from './matrixShared';
 
 /** The newest flock of a house (every demo house has one). */
 const flockOf = async (f: Fixtures, houseId: number) =>
@@ -200,6 +208,76 @@ export const PRODUCTION_ENDPOINTS: Endpoint[] = [
         {
           why: 'the other organisation',
           build: (f) => ({ url: `/production/tariff?orgId=${f.otherOrgId}` }),
+        },
+      ],
+    },
+  },
+  {
+    method: 'GET',
+    path: '/production/warnings/house',
+    roles: ALL,
+    inside: per((f) => ({ url: `/production/warnings/house?houseId=${f.house.wf1}` }), ALL),
+    outside: outside((houseId) => ({ url: `/production/warnings/house?houseId=${houseId}` })),
+  },
+  {
+    method: 'PUT',
+    path: '/production/warnings/house',
+    roles: ALL,
+    inside: per(
+      (f) => ({
+        url: '/production/warnings/house',
+        // A new limit each call, so each accepted call changes the override.
+        body: { houseId: f.house.wf1, limits: { waterDropPct: 30 + (next() % 50) } },
+      }),
+      ALL,
+    ),
+    outside: outside((houseId) => ({
+      url: '/production/warnings/house',
+      body: { houseId, limits: { waterDrop: false } },
+    })),
+  },
+  {
+    method: 'GET',
+    path: '/production/warnings/breed',
+    roles: FARM_ROLES,
+    inside: per((f) => ({ url: `/production/warnings/breed?breedId=${f.breed.own}` }), FARM_ROLES),
+    outside: {
+      company: [
+        {
+          why: "another organisation's breed",
+          build: (f) => ({ url: `/production/warnings/breed?breedId=${f.breed.other}` }),
+        },
+      ],
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/production/warnings/breed',
+    roles: FARM_ROLES,
+    inside: per(
+      (f) => ({
+        url: '/production/warnings/breed',
+        body: { breedId: f.breed.own, limits: { feedOffPct: 5 + (next() % 50) } },
+      }),
+      FARM_ROLES,
+    ),
+    outside: {
+      admin: [
+        {
+          why: 'a common (read-only) breed',
+          build: (f) => ({
+            url: '/production/warnings/breed',
+            body: { breedId: f.breed.common, limits: { feedOffPct: 20 } },
+          }),
+        },
+      ],
+      company: [
+        {
+          why: "another organisation's breed",
+          build: (f) => ({
+            url: '/production/warnings/breed',
+            body: { breedId: f.breed.other, limits: { feedOffPct: 20 } },
+          }),
         },
       ],
     },

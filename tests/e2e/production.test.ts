@@ -93,6 +93,9 @@ describe('Daily Business in the browser', () => {
     await expect.poll(() => page.getByTestId('kpi-recorded').innerText()).toContain('2');
     // The weight chart draws this flock's two days against the breed standard.
     await page.getByTestId('chart-bodyWeightG').locator('svg path').first().waitFor();
+    expect(
+      await page.getByTestId('chart-bodyWeightG').getByTestId('chart-unit').textContent(),
+    ).toBe('g');
     const today1 = page.getByTestId('kpi-table').locator(`tr[data-day="${today}"]`);
     expect(await today1.innerText()).toContain('190');
   });
@@ -102,8 +105,9 @@ describe('Daily Business in the browser', () => {
     await fillRow(page, 'House 4', [1, 1, 0, 0, 1000]);
     await cell(page, 'House 4', 'Feed (kg)').fill('');
     await page.getByTestId('save-day').click();
-    await confirmSave(page);
+    // Checked before the save question: the refusal shows at once, and nothing is asked.
     await page.locator('.bp6-toast', { hasText: 'Value to send must not be empty' }).waitFor();
+    expect(await page.locator('.roost-confirm-save').count()).toBe(0);
     expect(await cell(page, 'House 4', 'Feed (kg)').getAttribute('aria-invalid')).toBe('true');
 
     const zh = await openInput('farm', 'zh');
@@ -111,7 +115,6 @@ describe('Daily Business in the browser', () => {
     await zh.getByRole('textbox', { name: 'House 4 上午死亡', exact: true }).fill('1');
     await feed.fill('');
     await zh.getByTestId('save-day').click();
-    await confirmSave(zh);
     await zh.locator('.bp6-toast', { hasText: '发送的值不能为空' }).waitFor();
   });
 

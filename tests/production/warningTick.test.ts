@@ -72,7 +72,7 @@ describe.each(testDatabaseTargets())(
       await checkEarlyWarnings(ctx, at(d2));
       await checkEarlyWarnings(ctx, new Date(at(d2).getTime() + 600_000));
       expect(await waterAlarms()).toEqual([
-        { state: 'active', value: 30, text: '1000 → 700 L (−30 %)' },
+        { state: 'active', value: 30, text: '1000 → 700 L (−30 %, ≥ 25 %)' },
       ]);
 
       await water(d3, 690);

@@ -44,7 +44,7 @@ describe('early warnings from the flock days', () => {
       active: true,
       value: 30,
       limit: 25,
-      text: '1000 → 700 L (−30 %)',
+      text: '1000 → 700 L (−30 %, ≥ 25 %)',
     });
     // Open, 23 % down is still too much; 15 % clears.
     expect(cause(earlyWarningConditions(days, new Set(['waterDrop'])), 'waterDrop')?.active).toBe(

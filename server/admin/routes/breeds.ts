@@ -1,5 +1,5 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { and, asc, count, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
+import type { FastifyPluginAsync } from 'fastify';
+import { and, asc, count, eq, ilike, or } from 'drizzle-orm';
 import type { SessionUser } from '../../auth/sessions';
 import type { Db } from '../../db/client';
 import { breedTargets, breeds, flocks, immuneReminders } from '../../db/schema';
@@ -16,18 +16,10 @@ import {
   type BreedRow,
 } from '../../../src/contract/admin';
 import { containsPattern, logChange, requireRole } from '../access';
+import { breedForChange, visibleBreed, visibleBreeds } from '../breedAccess';
 import { FARM_ADMIN_ROLES } from './farms';
 
 type BreedRecord = typeof breeds.$inferSelect;
-
-/** Administrators see every breed; a company manager the common ones and its organisation's. */
-function visibleBreeds(user: SessionUser): SQL | undefined {
-  if (user.roleKey === 'administrator') return undefined;
-  return or(
-    eq(breeds.isCommon, true),
-    user.orgId === null ? isNull(breeds.id) : eq(breeds.orgId, user.orgId),
-  );
-}
 
 const present = (b: BreedRecord): BreedRow => ({
   id: b.id,
@@ -40,22 +32,6 @@ const present = (b: BreedRecord): BreedRow => ({
   operator: b.operator,
   createdAt: b.createdAt.toISOString(),
 });
-
-async function visibleBreed(db: Db, user: SessionUser, id: number): Promise<BreedRecord> {
-  const [row] = await db
-    .select()
-    .from(breeds)
-    .where(and(eq(breeds.id, id), visibleBreeds(user)));
-  if (!row) throw new ApiError(404, 'admin.notFound');
-  return row;
-}
-
-/** A breed the caller may change: visible and not common (common breeds are copied instead). */
-async function breedForChange(db: Db, request: FastifyRequest, id: number): Promise<BreedRecord> {
-  const row = await visibleBreed(db, requireRole(request, FARM_ADMIN_ROLES), id);
-  if (row.isCommon) throw new ApiError(403, 'admin.commonReadOnly');
-  return row;
-}
 
 async function detailOf(db: Db, breed: BreedRecord): Promise<BreedDetail> {
   const [targets, immune] = await Promise.all([

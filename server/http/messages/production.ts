@@ -35,4 +35,13 @@ export const PRODUCTION_MESSAGES = {
     en: 'There is no such organisation.',
     zh: '组织不存在。',
   },
+  'production.warningLimitRange': {
+    en: 'An early-warning limit is outside its range.',
+    zh: '预警限值超出允许范围。',
+  },
+  'production.warningLimitUnknown': {
+    en: 'There is no such early-warning setting.',
+    zh: '没有这项预警设置。',
+  },
+  'production.warningLimitsSaved': { en: 'Early-warning limits saved.', zh: '预警限值已保存。' },
 } as const satisfies Record<string, Record<Locale, string>>;

@@ -55,6 +55,19 @@ export const DataInputPage = observer(function DataInputPage() {
       e.preventDefault();
       store.paste(row, GRID_COLUMNS.indexOf(column), parsePaste(text));
     };
+  const refused = () => {
+    const required = [...store.errors.values()].includes('required');
+    showToast({
+      message: t(required ? 'production.input.required' : 'production.input.invalid'),
+      intent: Intent.DANGER,
+      timeoutMs: NOTIFICATION_MS,
+    });
+  };
+  /** Checks the cells first: a refused value is shown at once, without the save question. */
+  const askSave = () => {
+    if (store.validate() === null) return refused();
+    confirmSave.ask(() => void save(), formatDate(store.day));
+  };
   const save = async () => {
     let saved: number | null;
     try {
@@ -62,15 +75,7 @@ export const DataInputPage = observer(function DataInputPage() {
     } catch {
       return;
     }
-    if (saved === null) {
-      const required = [...store.errors.values()].includes('required');
-      showToast({
-        message: t(required ? 'production.input.required' : 'production.input.invalid'),
-        intent: Intent.DANGER,
-        timeoutMs: NOTIFICATION_MS,
-      });
-      return;
-    }
+    if (saved === null) return refused();
     showToast({
       message: t('production.input.saved'),
       intent: Intent.SUCCESS,
@@ -103,7 +108,7 @@ export const DataInputPage = observer(function DataInputPage() {
             intent={Intent.PRIMARY}
             icon={<FloppyDiskIcon />}
             loading={store.saving}
-            onClick={() => confirmSave.ask(() => void save(), formatDate(store.day))}
+            onClick={askSave}
             data-testid="save-day"
           >
             {t('production.input.save')}

@@ -13,6 +13,7 @@ import { FlockCompare } from './FlockCompare';
 import { KpiCharts } from './KpiCharts';
 import { ExportButtons } from './ExportButtons';
 import { KpiTable } from './KpiTable';
+import { WarningLimitsCard } from './WarningLimitsCard';
 import { figure, tenThousands } from './productionFormat';
 import './production.css';
 
@@ -176,6 +177,13 @@ export const FlocksPage = observer(function FlocksPage() {
       )}
       {!kpis && store.flocks && store.flocks.length > 0 && (
         <p className={Classes.TEXT_MUTED}>{t('production.flocks.choose')}</p>
+      )}
+      {store.houseId !== null && (
+        <WarningLimitsCard
+          target={{ kind: 'house', houseId: store.houseId }}
+          name={store.places.find((p) => p.houseId === store.houseId)?.houseName ?? ''}
+          readOnly={!session.canOperate}
+        />
       )}
     </div>
   );

@@ -14,13 +14,15 @@ interface ChartSpec {
   sparse?: boolean;
   standard: Standard | null;
   layer?: boolean;
+  /** The value axis's unit (numbers and symbols, the same in every language); FCR has none. */
+  unit?: string;
 }
 
 const CHARTS: readonly ChartSpec[] = [
-  { actual: 'bodyWeightG', standard: 'bodyWeightG', sparse: true },
-  { actual: 'feedPerBirdG', standard: 'feedPerBirdG' },
-  { actual: 'livabilityPct', standard: 'livabilityPct' },
-  { actual: 'henDayPct', standard: 'henDayPct', layer: true },
+  { actual: 'bodyWeightG', standard: 'bodyWeightG', sparse: true, unit: 'g' },
+  { actual: 'feedPerBirdG', standard: 'feedPerBirdG', unit: 'g' },
+  { actual: 'livabilityPct', standard: 'livabilityPct', unit: '%' },
+  { actual: 'henDayPct', standard: 'henDayPct', layer: true, unit: '%' },
   { actual: 'fcr', standard: null, layer: false, sparse: true },
 ];
 
@@ -74,7 +76,7 @@ function KpiChart({ spec, days, title }: { spec: ChartSpec; days: KpiDay[]; titl
       {measured < 2 ? (
         <p className={Classes.TEXT_MUTED}>{t('production.flocks.chartError')}</p>
       ) : (
-        <LineChart series={series} height={200} formatX={(x) => `${x}`} />
+        <LineChart series={series} height={200} formatX={(x) => `${x}`} unit={spec.unit} />
       )}
     </Card>
   );

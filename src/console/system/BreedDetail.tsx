@@ -18,6 +18,7 @@ import {
   type BreedTargetRow,
 } from '../../contract/admin';
 import { type BreedDetailStore } from '../../stores/admin/BreedDetailStore';
+import { WarningLimitsCard } from '../production/WarningLimitsCard';
 import { emptyRow, parsePastedGrid } from './breedGrid';
 import { notifyError, notifySuccess, quietly } from './parts/notify';
 
@@ -213,6 +214,11 @@ export function BreedDetailPanel({ breed, store, onSaved }: BreedDetailProps) {
           ))}
         </tbody>
       </HTMLTable>
+      <WarningLimitsCard
+        target={{ kind: 'breed', breedId: breed.id }}
+        name={breed.name}
+        readOnly={readOnly}
+      />
       <Alert
         isOpen={confirmPaste}
         intent={Intent.WARNING}

@@ -1,0 +1,121 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import {
+  breedWarningInputSchema,
+  breedWarningQuerySchema,
+  DEFAULT_WARNING_LIMITS,
+  houseWarningInputSchema,
+  houseWarningQuerySchema,
+  resolveWarningLimits,
+  type WarningLimits,
+} from '../../src/contract/earlyWarnings';
+import { breedForChange, requireBreedManager, visibleBreed } from '../admin/breedAccess';
+import { canSeeHouse, scopeOf } from '../auth/scope';
+import { sessionOf, sourceOf, type AppContext } from '../http/context';
+import { ok, parseInput } from '../http/envelope';
+import { writeOperationLog } from '../oplog';
+import { Refusal } from '../refusal';
+import {
+  readBreedLimits,
+  readHouseLimits,
+  saveBreedLimits,
+  saveHouseLimits,
+} from './warningLimits';
+import { evaluateDailyWarnings } from './warnings';
+import { localDay } from './records';
+
+/**
+ * The early warnings' limits: a breed's (with the breed's other settings, for those who manage
+ * breeds) and a house's override (for whoever operates the house).
+ */
+export function warningLimitRoutes(ctx: AppContext): FastifyPluginAsync {
+  const { database, config } = ctx;
+  const scopeFor = (request: FastifyRequest) => scopeOf(database.db, sessionOf(request).user);
+  const operator = (request: FastifyRequest) => {
+    const { user } = sessionOf(request);
+    return { id: user.id, name: user.realName || user.username };
+  };
+  /** A house in scope with its open flock's breed, or a 404. */
+  const houseOf = async (request: FastifyRequest, houseId: number) => {
+    if (!canSeeHouse(await scopeFor(request), houseId))
+      throw new Refusal('notFound', 'houses.notFound');
+    const [house] = await database.query<{
+      id: number;
+      name: string;
+      breedId: number | null;
+      breedName: string | null;
+    }>(
+      `select h.id, h.name, b.id as "breedId", b.name as "breedName" from houses h
+       left join lateral (select breed_id from flocks where house_id = h.id and closed_on is null
+         order by placed_on desc, id desc limit 1) f on true
+       left join breeds b on b.id = f.breed_id
+       where h.id = $1`,
+      [houseId],
+    );
+    if (!house) throw new Refusal('notFound', 'houses.notFound');
+    return house;
+  };
+  const answerFor = async (house: Awaited<ReturnType<typeof houseOf>>) => {
+    const limits = await readHouseLimits(database, house.id);
+    const breed = house.breedId === null ? {} : await readBreedLimits(database, house.breedId);
+    return {
+      houseId: house.id,
+      limits,
+      breed: house.breedId === null ? null : { id: house.breedId, name: String(house.breedName) },
+      inherited: resolveWarningLimits(breed, {}),
+      effective: resolveWarningLimits(breed, limits),
+    };
+  };
+  const logged = (limits: WarningLimits) => ({
+    key: 'warningLimits' as const,
+    params: { value: JSON.stringify(limits) },
+  });
+
+  return async (app) => {
+    app.get('/production/warnings/breed', async (request, reply) => {
+      const user = requireBreedManager(request);
+      const { breedId } = parseInput(breedWarningQuerySchema, request.query);
+      await visibleBreed(database.db, user, breedId);
+      return ok(request, reply, {
+        breedId,
+        limits: await readBreedLimits(database, breedId),
+        defaults: DEFAULT_WARNING_LIMITS,
+      });
+    });
+
+    app.put('/production/warnings/breed', async (request, reply) => {
+      const { breedId, limits } = parseInput(breedWarningInputSchema, request.body);
+      const breed = await breedForChange(database.db, request, breedId);
+      await saveBreedLimits(database, breedId, limits);
+      await writeOperationLog(database.db, {
+        operator: operator(request),
+        function: 'production.warnings.breed',
+        operation: logged(limits),
+        remark: breed.name,
+        source: sourceOf(request),
+      });
+      return ok(request, reply, { breedId, limits }, 'production.warningLimitsSaved');
+    });
+
+    app.get('/production/warnings/house', async (request, reply) => {
+      const { houseId } = parseInput(houseWarningQuerySchema, request.query);
+      return ok(request, reply, await answerFor(await houseOf(request, houseId)));
+    });
+
+    app.put('/production/warnings/house', async (request, reply) => {
+      if (!sessionOf(request).user.canOperate) throw new Refusal('forbidden', 'auth.forbidden');
+      const { houseId, limits } = parseInput(houseWarningInputSchema, request.body);
+      const house = await houseOf(request, houseId);
+      await saveHouseLimits(database, houseId, limits);
+      await writeOperationLog(database.db, {
+        operator: operator(request),
+        function: 'production.warnings.house',
+        operation: logged(limits),
+        house: { id: house.id, name: house.name },
+        source: sourceOf(request),
+      });
+      // New limits judge the flock's days now, not at the next tick or the next saved day.
+      await evaluateDailyWarnings(ctx, [houseId], localDay(new Date(), config.timeZone));
+      return ok(request, reply, await answerFor(house), 'production.warningLimitsSaved');
+    });
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * A demo house's feed bin: its level (kg) falls by what the flock eats and is refilled by a
+ * delivery once only a few hours of feed are left, so the demo's feed-running-out warning raises
+ * (under 24 h) and clears (the refill) on its own. Deterministic: no randomness of its own.
+ */
+
+/** A 12 t bin, a common size beside a broiler house. */
+export const BIN_CAPACITY_KG = 12_000;
+/** The delivery arrives when this many hours of feed are left. */
+const REFILL_AT_HOURS = 8;
+/** The eating rate is followed over about this long (ms), as a driver would judge it. */
+const RATE_LAG_MS = 6 * 3_600_000;
+
+export class SimulatedBin {
+  private level: number;
+  /** kg eaten per ms, smoothed. */
+  private rate = 0;
+
+  /** `fill` (0…1): how full the bin is when the simulation starts. */
+  constructor(fill: number) {
+    this.level = BIN_CAPACITY_KG * Math.min(1, Math.max(0.05, fill));
+  }
+
+  /** The flock ate `kg` over `dtMs`: the level after, refilled when it ran low. */
+  take(kg: number, dtMs: number): number {
+    if (dtMs > 0) {
+      const weight = Math.min(1, dtMs / RATE_LAG_MS);
+      this.rate += (kg / dtMs - this.rate) * weight;
+    }
+    this.level = Math.max(0, this.level - kg);
+    if (this.rate > 0 && this.level < this.rate * REFILL_AT_HOURS * 3_600_000)
+      this.level = BIN_CAPACITY_KG;
+    return Math.round(this.level * 10) / 10;
+  }
+}

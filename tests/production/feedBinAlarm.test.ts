@@ -1,0 +1,62 @@
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServerEvents } from '../../server/events';
+import { checkEarlyWarnings } from '../../server/production/warningTick';
+import { demoHouse } from '../alarms/helpers';
+import { testDatabaseTargets } from '../helpers/databases';
+import { createTestApp, type TestApp } from '../helpers/testApp';
+
+const H = 3_600_000;
+
+describe.each(testDatabaseTargets())('the feed-running-out warning on $name', (target) => {
+  let t: TestApp;
+  let ctx: Parameters<typeof checkEarlyWarnings>[0];
+  beforeAll(async () => {
+    t = await createTestApp(target, { ROOST_TIMEZONE: 'UTC' });
+    const events = new ServerEvents(pino({ level: 'silent' }));
+    ctx = { database: t.database, config: t.config, events };
+  }, 180_000);
+  afterAll(() => t?.close());
+
+  it('a bin level falling to under 24 h of feed raises once; the refill clears it', async () => {
+    const house = await demoHouse(t.database, 'Weifang Broiler Farm', 'House 7');
+    // The demo gave this house's feed bin a level sensor: a terminal device whose extra
+    // parameter is the level in kg.
+    const [sensor] = await t.database.query<{ extras: unknown }>(
+      `select extras from terminal_devices where house_id = $1 and code = 'BIN-7'`,
+      [house.houseId],
+    );
+    expect(JSON.stringify(sensor?.extras)).toContain('"code":"feed_bin"');
+    const base = Math.floor((Date.now() - 10 * H) / H) * H;
+    const level = async (at: number, kg: number) => {
+      const result = await t.ingest.submitTelemetry(house.networkId, {
+        ts: at,
+        metrics: { feed_bin: kg },
+      });
+      expect(result.status).toBe('stored');
+    };
+    const binAlarms = () =>
+      t.database.query<{ state: string; value: number; text: string }>(
+        `select state, value, text from alarms where house_id = $1 and cause = 'feedBinLow' order by id`,
+        [house.houseId],
+      );
+
+    // 2000 → 1600 kg over four hours: 100 kg an hour, 16 hours left.
+    for (const [i, kg] of [2000, 1900, 1800, 1700, 1600].entries())
+      await level(base + (i - 4) * H, kg);
+    await t.ingest.drain();
+    await checkEarlyWarnings(ctx, new Date(base));
+    await checkEarlyWarnings(ctx, new Date(base + 600_000));
+    expect(await binAlarms()).toEqual([
+      { state: 'active', value: 16, text: '1600 kg, ≈ 16 h (< 24 h)' },
+    ]);
+
+    // Refilled to 9000 kg, eaten at the same rate: 88 hours left, the alarm clears once.
+    for (const [i, kg] of [9000, 8900, 8800].entries()) await level(base + (i + 1) * H, kg);
+    await t.ingest.drain();
+    await checkEarlyWarnings(ctx, new Date(base + 3 * H));
+    await checkEarlyWarnings(ctx, new Date(base + 3 * H + 600_000));
+    const after = await binAlarms();
+    expect(after.map((a) => a.state)).toEqual(['cleared']);
+  });
+});
