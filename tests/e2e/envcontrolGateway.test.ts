@@ -55,11 +55,15 @@ async function uploadFile(version: string): Promise<void> {
   const { data } = (await login.json()) as { data: { token: string } };
   const form = new FormData();
   form.append('file', new Blob([Buffer.alloc(200_000, 7)]), `roost-gw-${version}`);
-  const res = await fetch(`${server.url}/api/upgrade/uploadFile?version=${version}`, {
-    method: 'POST',
-    headers: { authorization: data.token },
-    body: form,
-  });
+  const types = [...new Set(gateways.map((g) => g.typeKey))].join(',');
+  const res = await fetch(
+    `${server.url}/api/upgrade/uploadFile?version=${version}&typeKeys=${types}`,
+    {
+      method: 'POST',
+      headers: { authorization: data.token },
+      body: form,
+    },
+  );
   expect(res.status).toBe(200);
 }
 
