@@ -194,14 +194,16 @@ export class GatewayLink {
         network: this.identity.network,
         version: this.identity.version,
       };
-      // Not through the outbox: the status must not wait behind a backlog. A failure is
-      // harmless, the next connection says it again.
-      client.publish(status, JSON.stringify(online), { qos: 1, retain: true }, () => undefined);
-      // Commands: subscribed before the controller reports its parameters, because the report
-      // tells the server this gateway listens now and it sends what waits.
+      // Commands first: "online" and the controller's report each tell the server this
+      // gateway listens and it sends what waits, so both go only once the broker has the
+      // subscription (a broker that did not keep the session would drop what came sooner).
       const commands = GATEWAY_SUBSCRIBES.map((kind) => gatewayTopic(networkId, kind));
       client.subscribe(commands, { qos: 1 }, () => {
-        if (this.client === client) for (const handler of this.connectedHandlers) handler();
+        if (this.client !== client) return;
+        // Not through the outbox: the status must not wait behind a backlog. A failure is
+        // harmless, the next connection says it again.
+        client.publish(status, JSON.stringify(online), { qos: 1, retain: true }, () => undefined);
+        for (const handler of this.connectedHandlers) handler();
       });
       this.pump();
     });
