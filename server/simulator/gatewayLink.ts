@@ -52,6 +52,11 @@ export class GatewayLink {
   private retryTimer: NodeJS.Timeout | null = null;
   private failures = 0;
   private lastError = '';
+  /**
+   * The broker has acknowledged this connection's command subscription: only then does the
+   * gateway say it is online and send what waits in its outbox, in that order.
+   */
+  private listening = false;
 
   /**
    * Commands addressed to this gateway (config/set, upgrade, log/get), and a connection made:
@@ -183,6 +188,7 @@ export class GatewayLink {
     };
     const client = connect(this.url, options);
     this.client = client;
+    this.listening = false;
     client.on('connect', () => {
       if (this.client !== client) return;
       this.state = 'connected';
@@ -200,12 +206,13 @@ export class GatewayLink {
       const commands = GATEWAY_SUBSCRIBES.map((kind) => gatewayTopic(networkId, kind));
       client.subscribe(commands, { qos: 1 }, () => {
         if (this.client !== client) return;
+        this.listening = true;
         // Not through the outbox: the status must not wait behind a backlog. A failure is
         // harmless, the next connection says it again.
         client.publish(status, JSON.stringify(online), { qos: 1, retain: true }, () => undefined);
         for (const handler of this.connectedHandlers) handler();
+        this.pump();
       });
-      this.pump();
     });
     client.on('message', (topic, payload) => {
       if (this.client !== client) return;
@@ -259,7 +266,7 @@ export class GatewayLink {
 
   private pump(): void {
     const client = this.client;
-    if (!client || this.state !== 'connected') return;
+    if (!client || this.state !== 'connected' || !this.listening) return;
     for (let item = this.outbox.take(MAX_INFLIGHT); item; item = this.outbox.take(MAX_INFLIGHT)) {
       const sending = item;
       client.publish(sending.topic, sending.payload, { qos: 1 }, (error) => {
