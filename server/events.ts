@@ -42,6 +42,11 @@ export interface ServerEventMap {
   commandsChanged: readonly Command[];
   /** New commands were stored for these gateways (ids): the dispatcher sends them if online. */
   commandsQueued: readonly number[];
+  /**
+   * A gateway subscribed to its command topics (embedded broker), its id: it listens now, so
+   * what waits for it can go. Its status may have said "online" before it subscribed.
+   */
+  gatewayListening: number;
   /** A gateway's token was rotated, or the gateway changed or was deleted: its network id. */
   gatewayRevoked: string;
   /** Who may see what changed (users, houses, farms): sockets are re-scoped; null is anyone. */
@@ -86,6 +91,7 @@ const DELIVERY: { readonly [K in ServerEventName]: Delivery } = {
   otherSessionsEnded: 'now',
   commandsChanged: 'now',
   commandsQueued: 'now',
+  gatewayListening: 'now',
   gatewayRevoked: 'now',
   scopesChanged: 'inTurn',
   silencesChanged: 'now',

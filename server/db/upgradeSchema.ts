@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { gatewayCommands } from './envcontrolSchema';
 import { gateways, users } from './schema';
@@ -7,13 +8,18 @@ const at = (name: string) => timestamp(name, { withTimezone: true });
 /**
  * Gateway upgrade files. The bytes live in DATA_DIR/upgrades under their SHA-256 (a database
  * row per file keeps what the console lists and what a command names; the same bytes
- * uploaded again are one row, the newer version name winning).
+ * uploaded again are one row, the newer version name winning). `type_keys` are the gateway
+ * types the file is for; a file without any (uploaded before types were kept) is sent to none.
  */
 export const upgradeFiles = pgTable('upgrade_files', {
   sha256: text('sha256').primaryKey(),
   version: text('version').notNull(),
   fileName: text('file_name').notNull(),
   size: integer('size').notNull(),
+  typeKeys: integer('type_keys')
+    .array()
+    .notNull()
+    .default(sql`'{}'::integer[]`),
   uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
   uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
 });

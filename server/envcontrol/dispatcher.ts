@@ -103,6 +103,8 @@ export class CommandDispatcher {
         true,
       );
     });
+    // The gateway subscribed: it listens now, whatever its status said before.
+    events.on('gatewayListening', (gatewayId) => this.dispatch(gatewayId, true));
     this.timer = setInterval(() => {
       this.sweeping ??= this.sweep()
         .catch((error: unknown) => this.options.log.warn({ err: error }, 'command sweep failed'))

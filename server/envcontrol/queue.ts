@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from '../../src/contract/envcontrol';
 import type { LogSource } from '../../src/contract/domain';
-import type { Database } from '../db/client';
+import type { FunctionKey, Operation } from '../../src/contract/operationLog';
+import type { Database, Query } from '../db/client';
 import type { ServerEvents } from '../events';
 import { writeOperationLog } from '../oplog';
 import { readCommands } from './commandRows';
@@ -13,79 +14,125 @@ export interface CommandTarget {
   networkId: string;
 }
 
-export interface QueueRequest {
-  targets: readonly CommandTarget[];
-  params: Record<string, number>;
+/** Kinds of command a manager queues for many gateways at once; a gateway has one open each. */
+export type QueuedKind = 'config' | 'upgrade';
+
+/** What every queued command carries, whatever its kind. */
+export interface CommandBatch<T extends CommandTarget> {
+  targets: readonly T[];
   expiresAt: Date;
   operator: { id: number; name: string };
   source: LogSource;
 }
 
+/** What a kind of command adds to the shared way of queuing it. */
+export interface CommandKind<T extends CommandTarget> {
+  kind: QueuedKind;
+  /**
+   * The new command's parameters for one target, from the parameters of the unfinished
+   * commands of the same kind it supersedes.
+   */
+  params(target: T, superseded: readonly Record<string, unknown>[]): Record<string, unknown>;
+  /** Rows the kind keeps beside its command (an upgrade's file), in the same transaction. */
+  store?(query: Query, commandId: string, target: T): Promise<void>;
+  /** The operation-log row of one new command. */
+  log(target: T, commandId: string): { function: FunctionKey; operation: Operation };
+}
+
 /**
- * Stores one configuration command per house, then tells the dispatcher. A gateway's older
- * command that has not been applied yet is superseded: its values are carried into the new one
- * (the newer value wins), so the gateway gets one message with everything still asked of it.
- * Each new command writes one operation-log row.
+ * Stores one command per target, superseding the gateway's unfinished command of the same
+ * kind, then tells every open console and the dispatcher. Each new command writes one
+ * operation-log row, after the commands are safe (the log is append-only). Answers the new
+ * commands, in the order of the targets.
  */
-export async function queueConfig(
+export async function enqueueCommands<T extends CommandTarget>(
   database: Database,
   events: ServerEvents,
-  request: QueueRequest,
+  kind: CommandKind<T>,
+  batch: CommandBatch<T>,
 ): Promise<Command[]> {
   const created: string[] = [];
   const superseded: string[] = [];
   await database.transaction(async (query) => {
-    for (const target of request.targets) {
+    for (const target of batch.targets) {
       const open = await query<{ id: string; params: unknown }>(
         `update gateway_commands set state = 'superseded', reason = 'superseded', finished_at = now()
-         where gateway_id = $1 and kind = 'config' and state in ('queued', 'sent')
+         where gateway_id = $1 and kind = $2 and state in ('queued', 'sent')
          returning id, params`,
-        [target.gatewayId],
+        [target.gatewayId, kind.kind],
       );
-      let params: Record<string, number> = {};
-      for (const row of open) {
-        superseded.push(row.id);
-        const older = (
-          typeof row.params === 'string' ? JSON.parse(row.params) : row.params
-        ) as Record<string, number>;
-        params = { ...params, ...older };
-      }
-      params = { ...params, ...request.params };
+      superseded.push(...open.map((r) => r.id));
+      const older = open.map(
+        (r) =>
+          (typeof r.params === 'string' ? JSON.parse(r.params) : (r.params ?? {})) as Record<
+            string,
+            unknown
+          >,
+      );
       const id = randomUUID();
       await query(
         `insert into gateway_commands (id, gateway_id, house_id, kind, state, params, requested_by, requested_by_name, source, expires_at)
-         values ($1, $2, $3, 'config', 'queued', $4::jsonb, $5, $6, $7, $8)`,
+         values ($1, $2, $3, $4, 'queued', $5::jsonb, $6, $7, $8, $9)`,
         [
           id,
           target.gatewayId,
           target.houseId,
-          JSON.stringify(params),
-          request.operator.id,
-          request.operator.name,
-          request.source,
-          request.expiresAt,
+          kind.kind,
+          JSON.stringify(kind.params(target, older)),
+          batch.operator.id,
+          batch.operator.name,
+          batch.source,
+          batch.expiresAt,
         ],
       );
+      await kind.store?.(query, id, target);
       created.push(id);
     }
   });
-  // One log row per command, written after the commands are safe (the log is append-only).
-  for (const [i, target] of request.targets.entries()) {
+  for (const [i, target] of batch.targets.entries()) {
     await writeOperationLog(database.db, {
-      operator: request.operator,
-      function: 'envcontrol.send',
-      operation: {
-        key: 'configCommand',
-        params: { command: created[i]!, values: JSON.stringify(request.params) },
-      },
+      operator: batch.operator,
+      ...kind.log(target, created[i]!),
       house: { id: target.houseId, name: target.houseName },
-      source: request.source,
+      source: batch.source,
       networkId: target.networkId,
     });
   }
   const changed = await readCommands(database.query, [...superseded, ...created]);
   void events.emit('commandsChanged', changed);
-  void events.emit('commandsQueued', [...new Set(request.targets.map((t) => t.gatewayId))]);
+  void events.emit('commandsQueued', [...new Set(batch.targets.map((t) => t.gatewayId))]);
   const mine = new Set(created);
   return changed.filter((c) => mine.has(c.id));
+}
+
+export interface QueueRequest extends CommandBatch<CommandTarget> {
+  params: Record<string, number>;
+}
+
+/**
+ * One configuration command per house. A gateway's older command that has not been applied
+ * yet is superseded: its values are carried into the new one (the newer value wins), so the
+ * gateway gets one message with everything still asked of it.
+ */
+export function queueConfig(
+  database: Database,
+  events: ServerEvents,
+  request: QueueRequest,
+): Promise<Command[]> {
+  return enqueueCommands(
+    database,
+    events,
+    {
+      kind: 'config',
+      params: (_target, older) => Object.assign({}, ...older, request.params),
+      log: (_target, id) => ({
+        function: 'envcontrol.send',
+        operation: {
+          key: 'configCommand',
+          params: { command: id, values: JSON.stringify(request.params) },
+        },
+      }),
+    },
+    request,
+  );
 }

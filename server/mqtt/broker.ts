@@ -128,6 +128,16 @@ export async function startEmbeddedBroker(
       callback(null, subscription);
     },
   });
+  // A gateway's status says "online" when it connects, possibly before its SUBSCRIBE: a
+  // command sent on that news reaches no subscription (a session the broker did not keep, a
+  // clean session), so the dispatcher also sends what waits once the gateway subscribed.
+  aedes.on('subscribe', (subscriptions, client) => {
+    const gateway = client ? gatewayOf.get(client) : undefined;
+    if (!gateway) return;
+    const commands = GATEWAY_SUBSCRIBES.map((kind) => gatewayTopic(gateway.networkId, kind));
+    if (subscriptions.some((s) => commands.includes(s.topic)))
+      void events?.emit('gatewayListening', gateway.gatewayId);
+  });
   aedes.on('clientDisconnect', (client) => {
     // A clean session ends with its connection; a persistent one stays its gateway's.
     if (client.clean && gatewayOf.has(client)) owners.delete(client.id);

@@ -52,6 +52,11 @@ export class GatewayLink {
   private retryTimer: NodeJS.Timeout | null = null;
   private failures = 0;
   private lastError = '';
+  /**
+   * The broker has acknowledged this connection's command subscription: only then does the
+   * gateway say it is online and send what waits in its outbox, in that order.
+   */
+  private listening = false;
 
   /**
    * Commands addressed to this gateway (config/set, upgrade, log/get), and a connection made:
@@ -183,6 +188,7 @@ export class GatewayLink {
     };
     const client = connect(this.url, options);
     this.client = client;
+    this.listening = false;
     client.on('connect', () => {
       if (this.client !== client) return;
       this.state = 'connected';
@@ -194,16 +200,19 @@ export class GatewayLink {
         network: this.identity.network,
         version: this.identity.version,
       };
-      // Not through the outbox: the status must not wait behind a backlog. A failure is
-      // harmless, the next connection says it again.
-      client.publish(status, JSON.stringify(online), { qos: 1, retain: true }, () => undefined);
-      // Commands: subscribed before the controller reports its parameters, because the report
-      // tells the server this gateway listens now and it sends what waits.
+      // Commands first: "online" and the controller's report each tell the server this
+      // gateway listens and it sends what waits, so both go only once the broker has the
+      // subscription (a broker that did not keep the session would drop what came sooner).
       const commands = GATEWAY_SUBSCRIBES.map((kind) => gatewayTopic(networkId, kind));
       client.subscribe(commands, { qos: 1 }, () => {
-        if (this.client === client) for (const handler of this.connectedHandlers) handler();
+        if (this.client !== client) return;
+        this.listening = true;
+        // Not through the outbox: the status must not wait behind a backlog. A failure is
+        // harmless, the next connection says it again.
+        client.publish(status, JSON.stringify(online), { qos: 1, retain: true }, () => undefined);
+        for (const handler of this.connectedHandlers) handler();
+        this.pump();
       });
-      this.pump();
     });
     client.on('message', (topic, payload) => {
       if (this.client !== client) return;
@@ -257,7 +266,7 @@ export class GatewayLink {
 
   private pump(): void {
     const client = this.client;
-    if (!client || this.state !== 'connected') return;
+    if (!client || this.state !== 'connected' || !this.listening) return;
     for (let item = this.outbox.take(MAX_INFLIGHT); item; item = this.outbox.take(MAX_INFLIGHT)) {
       const sending = item;
       client.publish(sending.topic, sending.payload, { qos: 1 }, (error) => {

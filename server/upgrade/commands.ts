@@ -1,6 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Command } from '../../src/contract/envcontrol';
-import type { LogSource } from '../../src/contract/domain';
 import {
   UPGRADE_TOKEN_SECONDS,
   type UpgradeOrder,
@@ -9,82 +8,46 @@ import {
 import { hashToken } from '../auth/tokens';
 import type { Database, Query } from '../db/client';
 import type { ServerEvents } from '../events';
-import { readCommands } from '../envcontrol/commandRows';
-import type { CommandTarget } from '../envcontrol/queue';
-import { writeOperationLog } from '../oplog';
+import { enqueueCommands, type CommandBatch, type CommandTarget } from '../envcontrol/queue';
 
 export interface UpgradeTarget extends CommandTarget {
   /** The version the gateway runs now. */
   version: string;
 }
 
-export interface UpgradeRequest {
-  targets: readonly UpgradeTarget[];
+export interface UpgradeRequest extends CommandBatch<UpgradeTarget> {
   file: { sha256: string; version: string; fileName: string };
-  expiresAt: Date;
-  operator: { id: number; name: string };
-  source: LogSource;
 }
 
 /**
- * Stores one upgrade command per gateway, superseding its unfinished one (a gateway installs
- * one file at a time), and tells the dispatcher. Each command writes one operation-log row.
+ * One upgrade command per gateway, superseding its unfinished one (a gateway installs one file
+ * at a time), with the file it is to install beside it. Each command writes one operation-log row.
  */
-export async function queueUpgrade(
+export function queueUpgrade(
   database: Database,
   events: ServerEvents,
   request: UpgradeRequest,
 ): Promise<Command[]> {
-  const created: string[] = [];
-  const superseded: string[] = [];
-  await database.transaction(async (query) => {
-    for (const target of request.targets) {
-      const open = await query<{ id: string }>(
-        `update gateway_commands set state = 'superseded', reason = 'superseded', finished_at = now()
-         where gateway_id = $1 and kind = 'upgrade' and state in ('queued', 'sent') returning id`,
-        [target.gatewayId],
-      );
-      superseded.push(...open.map((r) => r.id));
-      const id = randomUUID();
-      await query(
-        `insert into gateway_commands (id, gateway_id, house_id, kind, state, params, requested_by, requested_by_name, source, expires_at)
-         values ($1, $2, $3, 'upgrade', 'queued', '{}'::jsonb, $4, $5, $6, $7)`,
-        [
-          id,
-          target.gatewayId,
-          target.houseId,
-          request.operator.id,
-          request.operator.name,
-          request.source,
-          request.expiresAt,
-        ],
-      );
-      await query(
-        `insert into gateway_upgrades (command_id, sha256, version, from_version, file_name)
-         values ($1, $2, $3, $4, $5)`,
-        [id, request.file.sha256, request.file.version, target.version, request.file.fileName],
-      );
-      created.push(id);
-    }
-  });
-  for (const [i, target] of request.targets.entries()) {
-    await writeOperationLog(database.db, {
-      operator: request.operator,
-      function: 'upgrade.send',
-      operation: {
-        key: 'upgradeCommand',
-        params: { command: created[i]!, version: request.file.version },
-      },
-      house: { id: target.houseId, name: target.houseName },
-      source: request.source,
-      networkId: target.networkId,
-    });
-  }
-  const changed = await readCommands(database.query, [...superseded, ...created]);
-  void events.emit('commandsChanged', changed);
-  void events.emit('commandsQueued', [...new Set(request.targets.map((t) => t.gatewayId))]);
-  const mine = new Set(created);
-  return changed.filter((c) => mine.has(c.id));
+  const { file } = request;
+  return enqueueCommands<UpgradeTarget>(
+    database,
+    events,
+    {
+      kind: 'upgrade',
+      params: () => ({}),
+      store: (query, id, target) =>
+        query(
+          `insert into gateway_upgrades (command_id, sha256, version, from_version, file_name)
+           values ($1, $2, $3, $4, $5)`,
+          [id, file.sha256, file.version, target.version, file.fileName],
+        ).then(() => undefined),
+      log: (_target, id) => ({
+        function: 'upgrade.send',
+        operation: { key: 'upgradeCommand', params: { command: id, version: file.version } },
+      }),
+    },
+    request,
+  );
 }
 
 /**

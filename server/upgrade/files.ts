@@ -27,7 +27,7 @@ export class UpgradeFileStore {
   /** Reads the stream to its end or to one byte past the limit, whichever comes first. */
   async store(
     chunks: AsyncIterable<Buffer>,
-    meta: { version: string; fileName: string },
+    meta: { version: string; fileName: string; typeKeys: number[] },
   ): Promise<StoreResult> {
     const hash = createHash('sha256');
     let size = 0;
@@ -55,6 +55,7 @@ export class UpgradeFileStore {
       version: meta.version,
       fileName: meta.fileName,
       size,
+      typeKeys: meta.typeKeys,
       uploadedAt: new Date().toISOString(),
     };
     if (this.dir && tmp) {

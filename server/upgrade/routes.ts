@@ -5,7 +5,9 @@ import { upgradeFiles } from '../db/upgradeSchema';
 import { sessionOf, sourceOf, tokenOf, type AppContext } from '../http/context';
 import { ok, parseInput } from '../http/envelope';
 import { ApiError } from '../http/errors';
+import { GATEWAY_TYPES, isGatewayTypeKey } from '../../src/contract/gatewayTypes';
 import {
+  fileFitsType,
   UPGRADE_FILE_MAX_BYTES,
   sendUpgradeSchema,
   upgradeDownloadParamsSchema,
@@ -43,6 +45,7 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
         version: r.version,
         fileName: r.fileName,
         size: r.size,
+        typeKeys: r.typeKeys,
         uploadedAt: r.uploadedAt.toISOString(),
       }),
     );
@@ -80,6 +83,13 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
       const upToDate: number[] = [];
       for (const house of houses) {
         if (house.gatewayId === null) throw new Refusal('invalid', 'envcontrol.noGateway');
+        // Firmware of one model bricks another: nothing is sent unless every gateway fits.
+        const typeKey = house.typeKey === null ? null : Number(house.typeKey);
+        if (!fileFitsType(file, typeKey))
+          throw new Refusal('invalid', 'upgrade.wrongType', {
+            house: house.houseName,
+            model: typeKey !== null && isGatewayTypeKey(typeKey) ? GATEWAY_TYPES[typeKey] : '—',
+          });
         if (house.version === file.version) {
           upToDate.push(Number(house.houseId));
           continue;
@@ -136,10 +146,13 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
       return ok(request, reply, await listFiles());
     });
 
-    /** multipart/form-data with one file field; `?version=` names what the file installs. */
+    /**
+     * multipart/form-data with one file field; `?version=` names what the file installs and
+     * `?typeKeys=` the gateway types it is for.
+     */
     app.post('/upgrade/uploadFile', async (request, reply) => {
       requireRole(request, ADMIN);
-      const { version } = parseInput(upgradeUploadQuerySchema, request.query);
+      const { version, typeKeys } = parseInput(upgradeUploadQuerySchema, request.query);
       if (!request.isMultipart()) throw new ApiError(400, 'upgrade.fileMissing');
       const file = await request.file();
       if (!file) throw new ApiError(400, 'upgrade.fileMissing');
@@ -147,6 +160,7 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
       const stored = await store.store(file.file as AsyncIterable<Buffer>, {
         version,
         fileName: file.filename.slice(0, 200),
+        typeKeys,
       });
       if (!stored.ok) {
         if (stored.reason === 'tooLarge') throw new ApiError(413, 'upgrade.fileTooLarge');
@@ -160,16 +174,17 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
           version: f.version,
           fileName: f.fileName,
           size: f.size,
+          typeKeys,
           uploadedBy: sessionOf(request).user.id,
         })
         .onConflictDoUpdate({
           target: upgradeFiles.sha256,
-          set: { version: f.version, fileName: f.fileName, uploadedAt: new Date() },
+          set: { version: f.version, fileName: f.fileName, typeKeys, uploadedAt: new Date() },
         });
       await logChange(ctx.database.db, request, {
         function: 'upgrade.uploadFile',
         operation: { key: 'uploadUpgradeFile', params: {} },
-        remark: `${version} ${stored.file.sha256.slice(0, 12)}`,
+        remark: `${version} ${stored.file.sha256.slice(0, 12)} ${typeKeys.join(',')}`,
       });
       return ok(request, reply, stored.file, 'upgrade.saved');
     });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isGatewayTypeKey } from './gatewayTypes';
 
 /**
  * Gateway upgrade files. The product accepts an upgrade file of any name (no suffix is
@@ -15,8 +16,34 @@ export const upgradeVersionSchema = z
   .max(32, 'upgrade.versionInvalid')
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'upgrade.versionInvalid');
 
-/** `?version=` of the upload (the body is the multipart file). */
-export const upgradeUploadQuerySchema = z.object({ version: upgradeVersionSchema });
+/**
+ * The gateway type keys a file is for (`typeKeys=25,26`): firmware of one model bricks another,
+ * so every file names at least one type, and only gateways of those types are sent it.
+ */
+export const upgradeTypeKeysSchema = z
+  .string({ error: 'upgrade.typeMissing' })
+  .trim()
+  .min(1, 'upgrade.typeMissing')
+  .transform((text) => [...new Set(text.split(',').map((part) => Number(part.trim())))])
+  .refine(
+    (keys) =>
+      keys.length <= 32 && keys.every((key) => Number.isInteger(key) && isGatewayTypeKey(key)),
+    'upgrade.typeInvalid',
+  );
+
+/** `?version=&typeKeys=` of the upload (the body is the multipart file). */
+export const upgradeUploadQuerySchema = z.object({
+  version: upgradeVersionSchema,
+  typeKeys: upgradeTypeKeysSchema,
+});
+
+/** Whether a file may be sent to a gateway of this type (a file names the types it is for). */
+export function fileFitsType(
+  file: { typeKeys: readonly number[] },
+  typeKey: number | null,
+): boolean {
+  return typeKey !== null && file.typeKeys.includes(typeKey);
+}
 
 /** One stored upgrade file, as the console lists it. */
 export const upgradeFileSchema = z.object({
@@ -24,6 +51,8 @@ export const upgradeFileSchema = z.object({
   version: z.string(),
   fileName: z.string(),
   size: z.number().int().positive(),
+  /** Gateway type keys the file is for. */
+  typeKeys: z.array(z.number().int()),
   uploadedAt: z.string(),
 });
 export type UpgradeFile = z.infer<typeof upgradeFileSchema>;

@@ -46,6 +46,20 @@ export const ENVCONTROL_ENDPOINTS: Endpoint[] = [
     outside: outside((houseId) => ({ url: `/envcontrol/deviceLog?houseId=${houseId}` })),
   },
   {
+    // The gateway itself answers: Weifang House 2's, connected through a real broker.
+    method: 'POST',
+    path: '/envcontrol/deviceLog',
+    roles: ALL,
+    inside: per(
+      async (f) => ({
+        url: '/envcontrol/deviceLog',
+        body: { houseId: await f.answeringHouse() },
+      }),
+      ALL,
+    ),
+    outside: outside((houseId) => ({ url: '/envcontrol/deviceLog', body: { houseId } })),
+  },
+  {
     method: 'GET',
     path: '/envcontrol/records/export',
     roles: ALL,

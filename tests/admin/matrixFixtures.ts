@@ -16,6 +16,7 @@ import type { FunctionKey } from '../../src/contract/operationLog';
 import type { RoleKey } from '../../src/contract/roles';
 import type { TestApp } from '../helpers/testApp';
 import type { Query } from '../../server/db/client';
+import { startAnsweringGateway } from './matrixGateway';
 
 export type Role = 'admin' | 'company' | 'area' | 'farm' | 'shack';
 export const ROLES: readonly Role[] = ['admin', 'company', 'area', 'farm', 'shack'];
@@ -33,6 +34,11 @@ export interface Fixtures {
   gateway: Record<'tl1' | 'qy1', number>;
   user: Record<Role | 'southFarm' | 'tielingFarm' | 'gaochengShack', number>;
   breed: Record<'common' | 'own' | 'other', number>;
+  /**
+   * Weifang House 2 (inside every demo role's scope), its gateway connected through a real
+   * broker and answering commands: started on first use (matrixGateway.ts).
+   */
+  answeringHouse(): Promise<number>;
   /** Makes a fresh object through the database (not logged): for deletes and one-off changes. */
   make: Maker;
 }
@@ -155,6 +161,8 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
   };
 
   const [common] = await db.select().from(breeds).where(eq(breeds.isCommon, true));
+  const answering = await houseId(node.weifang, 'House 2');
+  let answeringStarted: Promise<number> | null = null;
   const fixtures: Fixtures = {
     orgId,
     otherOrgId: other!.id,
@@ -176,6 +184,8 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
       own: await make.breed(orgId),
       other: await make.breed(other!.id),
     },
+    answeringHouse: () =>
+      (answeringStarted ??= startAnsweringGateway(t, answering).then(() => answering)),
     make,
   };
   // One log entry about a house each role may not see, to check the log list and export.

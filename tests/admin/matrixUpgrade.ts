@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { GATEWAY_TYPES } from '../../src/contract/gatewayTypes';
 import type { Fixtures, Role } from './matrixFixtures';
 import { ADMIN, ALL, next, outsideHouse, per, type Endpoint } from './matrixShared';
 
 /** The demo gives remote configuration (and so upgrades) to the administrator and the company manager. */
 const SENDERS: readonly Role[] = ['admin', 'company'];
 
-/** A stored upgrade file of a version no demo gateway runs. */
+/** A stored upgrade file of a version no demo gateway runs, for every type of gateway there is. */
 async function storedFile(f: Fixtures): Promise<string> {
   const sha256 = randomBytes(32).toString('hex');
   await f.make.query(
-    `insert into upgrade_files (sha256, version, file_name, size) values ($1, $2, 'matrix-fw', 1)`,
-    [sha256, `9.0.${next()}`],
+    `insert into upgrade_files (sha256, version, file_name, size, type_keys)
+     values ($1, $2, 'matrix-fw', 1, $3::int[])`,
+    [sha256, `9.0.${next()}`, Object.keys(GATEWAY_TYPES).map(Number)],
   );
   return sha256;
 }
@@ -29,7 +31,9 @@ export const UPGRADE_ENDPOINTS: Endpoint[] = [
     method: 'POST',
     path: '/upgrade/uploadFile',
     roles: ADMIN,
-    inside: { admin: () => ({ url: '/upgrade/uploadFile?version=1.0.0', upload: true }) },
+    inside: {
+      admin: () => ({ url: '/upgrade/uploadFile?version=1.0.0&typeKeys=25', upload: true }),
+    },
   },
   {
     method: 'GET',

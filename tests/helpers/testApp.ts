@@ -19,6 +19,10 @@ export interface TestApp {
   boot: BootstrapResult;
   /** The app's own ingest path (its bus's listeners hear what it stores). */
   ingest: IngestPipeline;
+  /** The app's event bus, for parts a test wires to it (a broker, the command dispatcher). */
+  events: ServerEvents;
+  /** Runs `cleanup` first when the app closes: what a test started on the app stops before it. */
+  onClose(cleanup: () => Promise<void>): void;
   close(): Promise<void>;
   /** Signs in through the API (captcha off) and returns the token. */
   signIn(username: string, password?: string): Promise<string>;
@@ -60,13 +64,19 @@ export async function createTestApp(
     },
     { logger: false },
   );
+  const cleanups: Array<() => Promise<void>> = [];
   return {
     app,
     database,
     config,
     boot,
     ingest,
+    events,
+    onClose(cleanup) {
+      cleanups.push(cleanup);
+    },
     async close() {
+      for (const cleanup of cleanups.reverse()) await cleanup();
       await app.close();
       await database.close();
       await created.drop();

@@ -33,8 +33,19 @@ describe.each(testDatabaseTargets())('gateway upgrades on $name', (target) => {
   let sim: RunningSimulator;
   let damaged: RunningSimulator;
   let admin: string;
-  let weifang: Array<{ houseId: number; networkId: string }>;
+  let weifang: Array<{ houseId: number; networkId: string; typeKey: number }>;
   let file: UpgradeFile;
+  /** Uploads a file as the administrator, for these gateway types. */
+  const uploadFor = async (content: Buffer, version: string, typeKeys: readonly number[]) => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(content)]), 'roost-gw');
+    const uploaded = await fetch(
+      `${t.url}/api/upgrade/uploadFile?version=${version}&typeKeys=${typeKeys.join(',')}`,
+      { method: 'POST', headers: { authorization: admin }, body: form },
+    );
+    expect(uploaded.status).toBe(200);
+    return ((await uploaded.json()) as { data: UpgradeFile }).data;
+  };
   const bytes = Buffer.from('ROOST-FIRMWARE 2.9.0\n'.repeat(4096));
 
   const api = async <T>(path: string, body?: unknown, locale = 'en') => {
@@ -65,7 +76,11 @@ describe.each(testDatabaseTargets())('gateway upgrades on $name', (target) => {
     const gateways = t.roost.boot.demoGateways!.filter(
       (g) => g.farmName === 'Weifang Broiler Farm',
     );
-    weifang = gateways.map((g) => ({ houseId: g.houseId, networkId: g.networkId }));
+    weifang = gateways.map((g) => ({
+      houseId: g.houseId,
+      networkId: g.networkId,
+      typeKey: g.typeKey,
+    }));
     const quiet = { applyDelayMs: [20, 50] as const, localChangeChance: 0 };
     sim = await startSimulator({
       url: t.mqttUrl,
@@ -84,14 +99,9 @@ describe.each(testDatabaseTargets())('gateway upgrades on $name', (target) => {
       controller: quiet,
       upgrade: { ...QUICK, corruptChance: 1 },
     });
-    const form = new FormData();
-    form.append('file', new Blob([bytes]), 'roost-gw');
-    const uploaded = await fetch(`${t.url}/api/upgrade/uploadFile?version=2.9.0`, {
-      method: 'POST',
-      headers: { authorization: admin },
-      body: form,
-    });
-    file = ((await uploaded.json()) as { data: UpgradeFile }).data;
+    // For every type of the demo's gateways: these tests are about sending, not types.
+    const types = new Set(t.roost.boot.demoGateways!.map((g) => g.typeKey));
+    file = await uploadFor(bytes, '2.9.0', [...types]);
     for (const g of weifang.slice(0, 3))
       await waitFor(async () => ((await house(g.houseId)).gateway?.online ? 1 : undefined));
   }, 180_000);
@@ -132,6 +142,36 @@ describe.each(testDatabaseTargets())('gateway upgrades on $name', (target) => {
     expect(again.status).toBe(409);
     expect(again.body.msg).toMatch(/No updates detected/);
     expect((await upgrade(g.houseId, 'zh')).body.msg).toMatch(/未检测到更新/);
+  });
+
+  it('refuses to send a file made for another gateway type, in the caller’s language', async () => {
+    const g = weifang[1]!;
+    const other = g.typeKey === 60 ? 25 : 60;
+    const foreign = await uploadFor(Buffer.from('ROOST-FIRMWARE OTHER\n'), '3.0.0', [other]);
+    expect(foreign.typeKeys).toEqual([other]);
+    const send = (locale: string) =>
+      api('/upgrade/send', { houseIds: [g.houseId], sha256: foreign.sha256 }, locale);
+    const count = async () =>
+      (
+        await t.roost.database.query<{ n: number }>(
+          `select count(*)::int as n from gateway_commands c join gateways w on w.id = c.gateway_id
+           where w.network_id = $1 and c.kind = 'upgrade'`,
+          [g.networkId],
+        )
+      )[0]!.n;
+    const before = await count();
+    const en = await send('en');
+    expect(en.status).toBe(400);
+    expect(en.body.msg).toMatch(/This file is not for the gateway of House \d+/);
+    const zh = await send('zh');
+    expect(zh.status).toBe(400);
+    expect(zh.body.msg).toMatch(/该文件不适用于/);
+    // Nothing was queued, and the gateway still runs what it ran.
+    expect(await count()).toBe(before);
+    expect(sim.gateway(g.networkId)!.version).toBe('2.8.4');
+    // The dialog's list says which types each file is for.
+    const choices = await api<UpgradeFile[]>('/upgrade/choices');
+    expect(choices.body.data.find((f) => f.sha256 === foreign.sha256)?.typeKeys).toEqual([other]);
   });
 
   it('fails with the reason when the downloaded bytes do not match the checksum', async () => {

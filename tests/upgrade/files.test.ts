@@ -47,7 +47,7 @@ describe.each(testDatabaseTargets())('upgrade files on $name', (target) => {
     const body = multipart(filename, bytes);
     return injectLogged(t, token, {
       method: 'POST',
-      url: `/api/upgrade/uploadFile?version=${encodeURIComponent(version)}`,
+      url: `/api/upgrade/uploadFile?version=${encodeURIComponent(version)}&typeKeys=25,26`,
       headers: { authorization: `Bearer ${token}`, 'content-type': body.contentType, locale },
       payload: body.payload,
     });
@@ -95,8 +95,30 @@ describe.each(testDatabaseTargets())('upgrade files on $name', (target) => {
     expect(badVersion.statusCode).toBe(400);
     expect(badVersion.json<{ msg: string }>().msg).toMatch(/version/i);
 
-    const noFile = await call(t, tokens.admin, 'POST', '/upgrade/uploadFile?version=1.0.0', {});
+    const noFile = await call(
+      t,
+      tokens.admin,
+      'POST',
+      '/upgrade/uploadFile?version=1.0.0&typeKeys=25',
+      {},
+    );
     expect(noFile.status).toBe(400);
+  });
+
+  it('refuses a file that does not say which gateway types it is for, in en and zh', async () => {
+    const typeless = await call(t, tokens.admin, 'POST', '/upgrade/uploadFile?version=1.0.0', {});
+    expect(typeless.status).toBe(400);
+    expect(typeless.msg).toBe('Choose the gateway type(s) the file is for.');
+    const unknown = await call(
+      t,
+      tokens.admin,
+      'POST',
+      '/upgrade/uploadFile?version=1.0.0&typeKeys=25,99',
+      {},
+      'zh',
+    );
+    expect(unknown.status).toBe(400);
+    expect(unknown.msg).toBe('网关类型无效，请从列表中选择。');
   });
 
   it('is for administrators only', async () => {

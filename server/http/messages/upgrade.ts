@@ -11,6 +11,18 @@ export const UPGRADE_MESSAGES = {
     en: 'The version may hold letters, digits, dots, dashes and underscores (at most 32).',
     zh: '版本只能包含字母、数字、点、横线和下划线（最多 32 个字符）。',
   },
+  'upgrade.typeMissing': {
+    en: 'Choose the gateway type(s) the file is for.',
+    zh: '请选择文件适用的网关类型。',
+  },
+  'upgrade.typeInvalid': {
+    en: 'Unknown gateway type: choose types from the list.',
+    zh: '网关类型无效，请从列表中选择。',
+  },
+  'upgrade.wrongType': {
+    en: 'This file is not for the gateway of {house} ({model}).',
+    zh: '该文件不适用于{house}的网关（{model}）。',
+  },
   'upgrade.saved': { en: 'Upgrade file saved.', zh: '升级文件已保存。' },
   'upgrade.fileNotFound': { en: 'No such upgrade file.', zh: '升级文件不存在。' },
   'upgrade.noUpdates': { en: 'No updates detected.', zh: '未检测到更新。' },

@@ -13,7 +13,8 @@ import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { type TFunction } from 'i18next';
 import { FINAL_STATES, type Command } from '../../contract/envcontrol';
-import { UPGRADE_NO_UPDATE } from '../../contract/upgrade';
+import { GATEWAY_TYPES, isGatewayTypeKey } from '../../contract/gatewayTypes';
+import { fileFitsType, UPGRADE_NO_UPDATE } from '../../contract/upgrade';
 import { type EnvControlStore } from '../../stores/EnvControlStore';
 
 /** What an upgrade command asks, in words: "Upgrade 2.8.4 → 2.9.0". */
@@ -93,7 +94,10 @@ export interface UpgradeDialogProps {
   onUpgrade(sha256: string): void;
 }
 
-/** Choose a stored file, then confirm the upgrade (the product asks before an upgrade). */
+/**
+ * Choose a stored file made for this gateway's type (the server refuses any other), then
+ * confirm the upgrade (the product asks before an upgrade).
+ */
 export const UpgradeDialog = observer(function UpgradeDialog(props: UpgradeDialogProps) {
   const { store, onClose, onUpgrade } = props;
   const { t } = useTranslation();
@@ -104,14 +108,22 @@ export const UpgradeDialog = observer(function UpgradeDialog(props: UpgradeDialo
   }, [store]);
   const details = store.details;
   const current = details?.gateway?.version ?? '';
-  const file = store.upgradeFiles.find((f) => f.sha256 === sha256);
+  const typeKey = details?.gateway?.typeKey ?? null;
+  const model = typeKey !== null && isGatewayTypeKey(typeKey) ? GATEWAY_TYPES[typeKey] : '—';
+  const files = store.upgradeFiles.filter((f) => fileFitsType(f, typeKey));
+  const file = files.find((f) => f.sha256 === sha256);
   return (
     <Dialog isOpen title={t('gatewayOps.upgrade.title')} onClose={onClose}>
       <DialogBody>
         <div data-testid="envcontrol-upgrade-dialog">
           <p>{t('gatewayOps.upgrade.current', { version: current || '—' })}</p>
+          <p>{t('gatewayOps.upgrade.model', { model })}</p>
           {store.upgradeFiles.length === 0 ? (
             <p>{t('gatewayOps.upgrade.none')}</p>
+          ) : files.length === 0 ? (
+            <p data-testid="envcontrol-upgrade-none-for-type">
+              {t('gatewayOps.upgrade.noneForType', { model })}
+            </p>
           ) : (
             <HTMLSelect
               fill
@@ -124,7 +136,7 @@ export const UpgradeDialog = observer(function UpgradeDialog(props: UpgradeDialo
               }}
             >
               <option value="">{t('gatewayOps.upgrade.choose')}</option>
-              {store.upgradeFiles.map((f) => (
+              {files.map((f) => (
                 <option key={f.sha256} value={f.sha256}>
                   {f.version === current
                     ? t('gatewayOps.upgrade.installed', { version: f.version })

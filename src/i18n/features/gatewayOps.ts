@@ -10,6 +10,8 @@ export const gatewayOpsEn = {
     choose: 'Choose a file',
     installed: '{{version}} (installed)',
     none: 'No upgrade file has been uploaded yet.',
+    model: 'Gateway model: {{model}}. Only files made for this model are offered.',
+    noneForType: 'No upgrade file has been uploaded for {{model}} gateways yet.',
     confirm:
       'Upgrade the gateway of {{house}} from {{from}} to {{to}}? It downloads the file, installs it and restarts: the controller is offline for a moment.',
     send: 'Upgrade',
@@ -86,6 +88,8 @@ export const gatewayOpsZh: TextTree<typeof gatewayOpsEn> = {
     choose: '请选择文件',
     installed: '{{version}}（已安装）',
     none: '尚未上传升级文件。',
+    model: '网关型号：{{model}}。仅列出适用于该型号的文件。',
+    noneForType: '尚未上传适用于 {{model}} 网关的升级文件。',
     confirm:
       '确定将 {{house}} 的网关从 {{from}} 升级到 {{to}} 吗？网关将下载并安装文件后重启，控制器会短暂离线。',
     send: '升级',
