@@ -117,3 +117,16 @@ export function fieldText(value: string): string {
   const [day, time] = value.split('T');
   return time ? `${formatDate(day)} ${time.slice(0, 5)}` : formatDate(day);
 }
+
+/**
+ * A typed time of day as `HH:MM` on the 24-hour clock: 22:00, 7:05, 2200, 22.00 or 22：00 (a
+ * Chinese keyboard's colon). null when it is not a time (24:00 and 7:60 are refused).
+ */
+export function parseClockText(text: string): string | null {
+  const match = /^(\d{1,2})\s*[:：.]?\s*(\d{2})$/.exec(text.trim());
+  if (!match) return null;
+  const hours = Number(match[1]);
+  const minutes = Number(match[2]);
+  if (hours > 23 || minutes > 59) return null;
+  return `${String(hours).padStart(2, '0')}:${match[2]}`;
+}

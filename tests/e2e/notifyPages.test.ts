@@ -124,9 +124,18 @@ describe('the notification pages', () => {
       .toBeGreaterThan(0);
     await list.screenshot({ path: `${SHOTS}/alarm-list-silenced-1440-en.png` });
 
-    await page.reload();
-    await row.waitFor();
-    expect(await row.textContent()).toMatch(/Active.*1/);
+    // The tag shows as soon as the silence covers the alarm; the held count follows once the
+    // dispatcher's next round (every 5 s) has held the notification.
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await row.waitFor();
+          return row.textContent();
+        },
+        { timeout: 30_000, interval: 2_000 },
+      )
+      .toMatch(/Active.*1/);
     await shots('farm', '/alarm/silences', 'silence-list', 'silences');
     await row.getByRole('button', { name: 'End now' }).click();
     // Ended ones leave the current list; with "show all" it is there, ended by the farm manager.
@@ -226,6 +235,12 @@ describe('the notification pages', () => {
     expect(await prefs.getByTestId('prefs-intro').textContent()).toContain('Entries with it: 1.');
     await prefs.getByText('Minor', { exact: true }).click();
     await prefs.getByLabel('Use quiet hours').check({ force: true });
+    // The quiet hours read as the console's 24-hour clock (a native time input says 10:00 PM
+    // in an English browser), and take a time typed without its colon.
+    expect(await prefs.locator('#quiet-from').inputValue()).toBe('22:00');
+    await prefs.locator('#quiet-from').fill('2230');
+    await prefs.locator('#quiet-from').blur();
+    expect(await prefs.locator('#quiet-from').inputValue()).toBe('22:30');
     await prefs.getByTestId('prefs-save').click();
     await expect
       .poll(
@@ -237,7 +252,7 @@ describe('the notification pages', () => {
             )
           )[0],
       )
-      .toEqual({ severities: ['critical', 'major'], quiet_start: '22:00' });
+      .toEqual({ severities: ['critical', 'major'], quiet_start: '22:30' });
     await shots('farm', '/alarm/preferences', 'prefs-page', 'prefs');
     expect(pageErrors).toEqual([]);
   });

@@ -5,6 +5,7 @@ import {
   formatClock,
   formatDate,
   formatDateTime,
+  parseClockText,
   parseDateText,
 } from '../../src/i18n/dates';
 
@@ -62,5 +63,13 @@ describe('the console date format', () => {
     expect(DATE_FORMS.zh.month(2026, 11)).toBe('2026年11月');
     expect(DATE_FORMS.en.weekdays).toHaveLength(7);
     expect(DATE_FORMS.zh.weekdays[0]).toBe('一');
+  });
+
+  it('takes a time of day on the 24-hour clock however it is typed, and refuses what is no time', () => {
+    for (const typed of ['22:00', '2200', '22.00', '22：00', ' 22 : 00 '])
+      expect(parseClockText(typed)).toBe('22:00');
+    expect(parseClockText('7:05')).toBe('07:05');
+    for (const wrong of ['24:00', '7:60', '10:00 PM', '22', 'abc', ''])
+      expect(parseClockText(wrong)).toBeNull();
   });
 });

@@ -17,6 +17,7 @@ import {
   type AlarmPlace,
 } from '../../contract/alarms';
 import { ChoiceField, SettingsDialog, useSettingsForm } from './SettingsDialog';
+import { TimeField } from '../TimeField';
 
 export interface PhoneDialogProps {
   /** The entry to edit, or null for a new one. */
@@ -51,13 +52,12 @@ export function PhoneDialog({ phone, places, onSave, onClose }: PhoneDialogProps
   const farms = [...new Map(places.map((p) => [p.farmId, p.farmName]))];
   const notices = v.noticeTypes ?? [];
   const time = (key: 'period1Start' | 'period1End' | 'period2Start' | 'period2End') => (
-    <InputGroup
-      type="time"
+    <TimeField
       aria-label={t(
         key.startsWith('period1') ? 'alarms.settings.period1' : 'alarms.settings.period2',
       )}
       value={v[key] ?? ''}
-      onValueChange={(x) => set({ [key]: x || null })}
+      onChange={(x) => set({ [key]: x || null })}
     />
   );
   return (

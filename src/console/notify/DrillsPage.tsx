@@ -1,14 +1,4 @@
-import {
-  Button,
-  Card,
-  FormGroup,
-  H3,
-  H5,
-  HTMLSelect,
-  InputGroup,
-  Intent,
-  Tag,
-} from '@blueprintjs/core';
+import { Button, Card, FormGroup, H3, H5, HTMLSelect, Intent, Tag } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +10,7 @@ import { ListTable } from '../ListTable';
 import { useStores } from '../useStores';
 import { DrillReportView } from './DrillReportView';
 import './notify.css';
+import { TimeField } from '../TimeField';
 
 type ToastKey = 'notify.drills.started' | 'notify.drills.weekly' | 'notify.drills.scheduleNone';
 /** Weekday numbers as the server counts them (0 = Sunday) and their text keys. */
@@ -127,12 +118,7 @@ export const DrillsPage = observer(function DrillsPage() {
             </HTMLSelect>
           </FormGroup>
           <FormGroup label={t('notify.drills.time')} labelFor="drill-time">
-            <InputGroup
-              id="drill-time"
-              type="time"
-              value={time}
-              onChange={(e) => setTime(e.target.value)}
-            />
+            <TimeField id="drill-time" value={time} onChange={setTime} />
           </FormGroup>
           <Button
             disabled={!house || busy}

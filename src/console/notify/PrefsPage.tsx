@@ -6,7 +6,6 @@ import {
   FormGroup,
   H3,
   H5,
-  InputGroup,
   Intent,
   Radio,
   RadioGroup,
@@ -20,6 +19,7 @@ import { PrefsStore } from '../../stores/NotifyStores';
 import { NOTIFICATION_MS, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import './notify.css';
+import { TimeField } from '../TimeField';
 
 const toggle = <T,>(list: readonly T[], item: T, on: boolean): T[] =>
   on ? [...new Set([...list, item])] : list.filter((x) => x !== item);
@@ -152,19 +152,17 @@ export const PrefsPage = observer(function PrefsPage() {
         {quietOn && (
           <div className="roost-notify__form">
             <FormGroup label={t('notify.prefs.from')} labelFor="quiet-from">
-              <InputGroup
+              <TimeField
                 id="quiet-from"
-                type="time"
                 value={draft.quietStart ?? '22:00'}
-                onChange={(e) => setDraft({ ...draft, quietStart: e.target.value })}
+                onChange={(quietStart) => setDraft({ ...draft, quietStart })}
               />
             </FormGroup>
             <FormGroup label={t('notify.prefs.to')} labelFor="quiet-to">
-              <InputGroup
+              <TimeField
                 id="quiet-to"
-                type="time"
                 value={draft.quietEnd ?? '06:00'}
-                onChange={(e) => setDraft({ ...draft, quietEnd: e.target.value })}
+                onChange={(quietEnd) => setDraft({ ...draft, quietEnd })}
               />
             </FormGroup>
           </div>

@@ -11,6 +11,7 @@ export const formsEn = {
     nextMonth: 'Next month',
     invalid: 'Type the date as {{form}}',
   },
+  time: { invalid: 'Type the time on the 24-hour clock, as 22:00' },
   confirmSave: {
     title: 'Save the changes?',
     text: 'The changes replace what is stored now and take effect at once.',
@@ -27,6 +28,7 @@ export const formsZh: TextTree<typeof formsEn> = {
     nextMonth: '下个月',
     invalid: '请按 {{form}} 输入日期',
   },
+  time: { invalid: '请按 24 小时制输入时间，如 22:00' },
   confirmSave: {
     title: '确定保存修改吗？',
     text: '修改将替换当前保存的内容并立即生效。',
