@@ -42,6 +42,8 @@ async function upload(
   });
   await page.getByTestId('upgrade-file-version').fill(version);
   const boxes = page.getByTestId('upgrade-file-models');
+  // A refused upload keeps the form as it was: start each one from no model chosen.
+  for (const box of await boxes.locator('input:checked').all()) await box.uncheck({ force: true });
   for (const model of models) await boxes.getByLabel(model, { exact: true }).check({ force: true });
   await page.getByTestId('upgrade-file-upload').click();
   await confirmSave(page);
