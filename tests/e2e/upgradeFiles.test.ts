@@ -49,6 +49,22 @@ async function upload(
   await confirmSave(page);
 }
 
+/** The card with its list as a fresh console of this size and language lays it out. */
+async function shootFresh(
+  language: 'en' | 'zh',
+  viewport: { width: number; height: number },
+  name: string,
+): Promise<void> {
+  const { context, page } = await openSignedIn(browser, server.url, 'admin', {
+    language,
+    viewport,
+  });
+  await openHouseSetting(page);
+  await page.getByTestId('upgrade-file-row').first().waitFor();
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  await context.close();
+}
+
 const refusal = (page: Page) => page.getByTestId('upgrade-file-refusal').textContent();
 
 describe('House Setting: upgrade files', () => {
@@ -93,9 +109,8 @@ describe('House Setting: upgrade files', () => {
 
     // None of the refused files was stored.
     expect(await card.getByTestId('upgrade-file-row').count()).toBe(1);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: `${SHOTS}/files-en-390.png`, fullPage: true });
     await context.close();
+    await shootFresh('en', { width: 390, height: 844 }, 'files-en-390');
   });
 
   it('speaks Chinese to a Chinese administrator, on a phone too', async () => {
@@ -114,9 +129,8 @@ describe('House Setting: upgrade files', () => {
       .poll(() => refusal(page))
       .toBe('升级文件不能带后缀：请将 firmware.tar.gz 重命名为 firmware。');
     await page.screenshot({ path: `${SHOTS}/files-zh-390.png`, fullPage: true });
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/files-zh-1440.png`, fullPage: true });
     await context.close();
+    await shootFresh('zh', { width: 1440, height: 900 }, 'files-zh-1440');
   });
 
   it('is not shown to a role that may not upload', async () => {

@@ -122,7 +122,7 @@ export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
               {files.map((f) => (
                 <tr key={f.sha256} data-testid="upgrade-file-row">
                   <td>{f.version}</td>
-                  <td className="roost-envcontrol__anywhere">{f.fileName}</td>
+                  <td className="roost-envcontrol__nowrap">{f.fileName}</td>
                   <td className="roost-envcontrol__nowrap">{sizeText(f.size)}</td>
                   <td>{modelNames(f.typeKeys)}</td>
                   <td className="roost-envcontrol__nowrap">{formatDateTime(f.uploadedAt)}</td>
