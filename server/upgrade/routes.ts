@@ -8,10 +8,12 @@ import { ApiError } from '../http/errors';
 import { GATEWAY_TYPES, isGatewayTypeKey } from '../../src/contract/gatewayTypes';
 import {
   fileFitsType,
+  hasSuffix,
   UPGRADE_FILE_MAX_BYTES,
   sendUpgradeSchema,
   upgradeDownloadParamsSchema,
   upgradeUploadQuerySchema,
+  withoutSuffix,
 } from '../../src/contract/upgrade';
 import { logChange, requireRole } from '../admin/access';
 import { scopeOf } from '../auth/scope';
@@ -156,10 +158,20 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
       if (!request.isMultipart()) throw new ApiError(400, 'upgrade.fileMissing');
       const file = await request.file();
       if (!file) throw new ApiError(400, 'upgrade.fileMissing');
-      // Any file name is accepted: the product requires no suffix, and the bytes are what count.
+      // An upgrade file has no suffix (the gateway installs it under the name it was given):
+      // `gw.bin` is refused before a byte is stored. The stream is drained so the client gets
+      // the answer, not a reset connection.
+      const fileName = file.filename.slice(0, 200);
+      if (hasSuffix(fileName)) {
+        for await (const chunk of file.file) void chunk;
+        throw new ApiError(400, 'upgrade.fileSuffix', {
+          name: fileName,
+          bare: withoutSuffix(fileName),
+        });
+      }
       const stored = await store.store(file.file as AsyncIterable<Buffer>, {
         version,
-        fileName: file.filename.slice(0, 200),
+        fileName,
         typeKeys,
       });
       if (!stored.ok) {

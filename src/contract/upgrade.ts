@@ -2,11 +2,21 @@ import { z } from 'zod';
 import { isGatewayTypeKey } from './gatewayTypes';
 
 /**
- * Gateway upgrade files. The product accepts an upgrade file of any name (no suffix is
- * required or refused) up to 5 MB; an empty file is refused. The bytes are the truth: the
- * server stores them under their SHA-256, and the version is what the administrator names.
+ * Gateway upgrade files. An upgrade file has no suffix (`IEC12_2_9_0`, not `gw.bin` or
+ * `firmware.tar.gz`) and is at most 5 MB; an empty file is refused. The bytes are the truth:
+ * the server stores them under their SHA-256, and the version is what the administrator names.
  */
 export const UPGRADE_FILE_MAX_BYTES = 5 * 1024 * 1024;
+
+/** Whether a file name carries a suffix: any dot does (`gw.bin`, `fw.tar.gz`, `.hidden`). */
+export function hasSuffix(fileName: string): boolean {
+  return fileName.includes('.');
+}
+
+/** The name to rename a file to so that it has no suffix: `gw.bin` → `gw`. */
+export function withoutSuffix(fileName: string): string {
+  return fileName.split('.')[0] || fileName.replaceAll('.', '');
+}
 
 /** A version as gateways report it: `1.4.2`, `v2.0.0-rc1`; letters, digits, `.`, `-`, `_`. */
 export const upgradeVersionSchema = z

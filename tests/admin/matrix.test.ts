@@ -33,7 +33,7 @@ async function send(t: TestApp, token: string, method: Method, req: Req) {
     },
     payload: Buffer.concat([
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="l.png"\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${req.fileName ?? 'l.png'}"\r\n` +
           'Content-Type: image/png\r\n\r\n',
       ),
       PNG,

@@ -7,6 +7,8 @@ export interface Req {
   url: string;
   body?: object;
   upload?: boolean;
+  /** The uploaded file's name when `l.png` would be refused (upgrade files have no suffix). */
+  fileName?: string;
 }
 export type Build = (f: Fixtures) => Req | Promise<Req>;
 

@@ -32,7 +32,11 @@ export const UPGRADE_ENDPOINTS: Endpoint[] = [
     path: '/upgrade/uploadFile',
     roles: ADMIN,
     inside: {
-      admin: () => ({ url: '/upgrade/uploadFile?version=1.0.0&typeKeys=25', upload: true }),
+      admin: () => ({
+        url: '/upgrade/uploadFile?version=1.0.0&typeKeys=25',
+        upload: true,
+        fileName: 'matrix_fw',
+      }),
     },
   },
   {

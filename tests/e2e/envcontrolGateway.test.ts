@@ -57,7 +57,11 @@ async function uploadFile(
   });
   const { data } = (await login.json()) as { data: { token: string } };
   const form = new FormData();
-  form.append('file', new Blob([Buffer.alloc(200_000, version.length)]), `roost-gw-${version}`);
+  form.append(
+    'file',
+    new Blob([Buffer.alloc(200_000, version.length)]),
+    `roost-gw-${version.replaceAll('.', '_')}`,
+  );
   const res = await fetch(
     `${server.url}/api/upgrade/uploadFile?version=${version}&typeKeys=${typeKeys.join(',')}`,
     {

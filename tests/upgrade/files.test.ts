@@ -55,7 +55,7 @@ describe.each(testDatabaseTargets())('upgrade files on $name', (target) => {
   const stored = async () =>
     (await readdir(path.join(dataDir, 'upgrades')).catch(() => [] as string[])).sort();
 
-  it('stores exactly 5 MB under its SHA-256, with any file name, and lists it', async () => {
+  it('stores exactly 5 MB under its SHA-256, named without a suffix, and lists it', async () => {
     const bytes = Buffer.alloc(UPGRADE_FILE_MAX_BYTES, 3);
     const res = await upload('gateway-firmware', bytes);
     expect(res.statusCode).toBe(200);
@@ -64,12 +64,37 @@ describe.each(testDatabaseTargets())('upgrade files on $name', (target) => {
     expect(file).toMatchObject({ sha256, size: UPGRADE_FILE_MAX_BYTES, version: '2.1.0' });
     expect((await readFile(path.join(dataDir, 'upgrades', sha256))).equals(bytes)).toBe(true);
 
-    // No suffix is required and none is refused.
-    const other = await upload('fw.bin.exe', Buffer.from('firmware 2.2'), '2.2.0');
+    // The names gateways' files carry: letters, digits and underscores, no dot.
+    const other = await upload('IEC12_2_9_0', Buffer.from('firmware 2.2'), '2.2.0');
     expect(other.statusCode).toBe(200);
+    expect(other.json<{ data: UpgradeFile }>().data.fileName).toBe('IEC12_2_9_0');
 
     const list = await call<UpgradeFile[]>(t, tokens.admin, 'GET', '/upgrade/files');
     expect(list.data.map((f) => f.version).sort()).toEqual(['2.1.0', '2.2.0']);
+  });
+
+  it('refuses a file with a suffix in the user language and keeps nothing of it', async () => {
+    const before = await stored();
+    const bin = await upload('gw.bin', Buffer.from('firmware 4.0'), '4.0.0');
+    expect(bin.statusCode).toBe(400);
+    expect(bin.json<{ msg: string }>().msg).toBe(
+      'An upgrade file has no suffix: rename gw.bin to gw.',
+    );
+    const tarball = await upload(
+      'firmware.tar.gz',
+      Buffer.alloc(UPGRADE_FILE_MAX_BYTES, 5),
+      '4.0.1',
+      tokens.admin,
+      'zh',
+    );
+    expect(tarball.statusCode).toBe(400);
+    expect(tarball.json<{ msg: string }>().msg).toBe(
+      '升级文件不能带后缀：请将 firmware.tar.gz 重命名为 firmware。',
+    );
+    expect(await stored()).toEqual(before);
+    const list = await call<UpgradeFile[]>(t, tokens.admin, 'GET', '/upgrade/files');
+    expect(list.data.map((f) => f.version)).not.toContain('4.0.0');
+    expect(list.data.map((f) => f.version)).not.toContain('4.0.1');
   });
 
   it('refuses 5 MB + 1 byte with 413 in the user language and keeps nothing of it', async () => {

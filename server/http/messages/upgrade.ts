@@ -2,6 +2,10 @@
 export const UPGRADE_MESSAGES = {
   'upgrade.fileMissing': { en: 'Choose an upgrade file.', zh: '请选择升级文件。' },
   'upgrade.fileEmpty': { en: 'The upgrade file is empty.', zh: '升级文件为空。' },
+  'upgrade.fileSuffix': {
+    en: 'An upgrade file has no suffix: rename {name} to {bare}.',
+    zh: '升级文件不能带后缀：请将 {name} 重命名为 {bare}。',
+  },
   'upgrade.fileTooLarge': {
     en: 'The upgrade file is larger than 5 MB.',
     zh: '升级文件不能超过 5MB。',

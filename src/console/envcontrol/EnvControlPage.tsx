@@ -22,6 +22,7 @@ import { GatewayCard, OnlineLogCard, SyncCard } from './GatewayCard';
 import { ParamsCard } from './ParamsCard';
 import { SendDialog } from './SendDialog';
 import { UpgradeDialog, UpgradeStatus } from './UpgradeDialog';
+import { UpgradeFilesCard } from './UpgradeFilesCard';
 import './envcontrol.css';
 
 /** /envcontrol/index: House Setting — a house's gateway, its parameters and their commands. */
@@ -231,6 +232,8 @@ export const EnvControlPage = observer(function EnvControlPage() {
           <RecordsCard store={store} />
         </div>
       )}
+      {/* Not tied to the house chosen: the files every gateway of a model can be sent. */}
+      <UpgradeFilesCard />
       {sending && details && (
         <SendDialog
           store={store}

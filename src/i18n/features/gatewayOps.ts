@@ -30,6 +30,21 @@ export const gatewayOpsEn = {
       failed: 'Failed',
     },
   },
+  files: {
+    title: 'Upgrade files',
+    rules:
+      'An upgrade or configuration file has no suffix (IEC12_2_9_0, not gw.bin) and is at most 5 MB. Only gateways of the models chosen are offered it.',
+    version: 'Version',
+    name: 'File name',
+    size: 'Size',
+    models: 'Gateway models',
+    uploadedAt: 'Uploaded at',
+    file: 'File',
+    choose: 'Choose a file…',
+    browse: 'Browse',
+    upload: 'Upload',
+    uploaded: 'Upgrade file saved',
+  },
   log: {
     title: 'Device log',
     load: 'Load device log',
@@ -107,6 +122,21 @@ export const gatewayOpsZh: TextTree<typeof gatewayOpsEn> = {
       done: '当前版本 {{version}}',
       failed: '失败',
     },
+  },
+  files: {
+    title: '升级文件',
+    rules:
+      '升级或配置文件不能带后缀（如 IEC12_2_9_0，而非 gw.bin），且不超过 5MB。只有所选型号的网关可以使用该文件。',
+    version: '版本',
+    name: '文件名',
+    size: '大小',
+    models: '网关型号',
+    uploadedAt: '上传时间',
+    file: '文件',
+    choose: '选择文件…',
+    browse: '浏览',
+    upload: '上传',
+    uploaded: '升级文件已保存',
   },
   log: {
     title: '设备日志',

@@ -1,0 +1,197 @@
+import { useCallback, useEffect, useState } from 'react';
+import {
+  Button,
+  Callout,
+  Card,
+  Checkbox,
+  FileInput,
+  FormGroup,
+  H5,
+  HTMLTable,
+  InputGroup,
+  Intent,
+} from '@blueprintjs/core';
+import { CloudUploadIcon } from '@blueprintjs/icons';
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { GATEWAY_TYPES, isGatewayTypeKey } from '../../contract/gatewayTypes';
+import { upgradeFileSchema, type UpgradeFile } from '../../contract/upgrade';
+import { formatDateTime } from '../../i18n/dates';
+import { uploadFile } from '../../stores/AdminFiles';
+import { ScrollRegion } from '../ScrollRegion';
+import { NOTIFICATION_MS, showToast } from '../toaster';
+import { useConfirmSave } from '../useConfirmSave';
+import { useStores } from '../useStores';
+
+/** The gateway models an upgrade file can be for, by name. */
+const MODELS = Object.entries(GATEWAY_TYPES)
+  .map(([key, name]) => ({ key: Number(key), name }))
+  .sort((a, b) => a.name.localeCompare(b.name));
+
+const modelNames = (keys: readonly number[]) =>
+  keys.map((k) => (isGatewayTypeKey(k) ? GATEWAY_TYPES[k] : String(k))).join(', ');
+
+/** 1.2 MB, 340 KB, 17 B: enough to tell files apart at a glance. */
+function sizeText(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.ceil(bytes / 1024)} KB`;
+  return `${bytes} B`;
+}
+
+/**
+ * Upgrade files, for administrators (the only ones the server lets upload or list them): the
+ * stored files and a form to add one. The server decides what is refused (a suffix, an empty
+ * file, over 5 MB, no gateway model) and its message is shown as it wrote it, so the console
+ * and the API never disagree about the rules.
+ */
+export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
+  const { t } = useTranslation();
+  const stores = useStores();
+  const { api, session, ui } = stores;
+  const confirm = useConfirmSave();
+  const [files, setFiles] = useState<UpgradeFile[]>([]);
+  const [file, setFile] = useState<File | null>(null);
+  const [version, setVersion] = useState('');
+  const [models, setModels] = useState<number[]>([]);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  // A new key empties the browser's file chooser after an upload (its value cannot be set).
+  const [chooser, setChooser] = useState(0);
+  const admin = session.roleKey === 'administrator';
+
+  const load = useCallback(async () => {
+    const list = await api.get('/upgrade/files', { schema: z.array(upgradeFileSchema) });
+    setFiles(list);
+  }, [api]);
+  useEffect(() => {
+    if (admin) void load().catch(() => undefined);
+  }, [admin, load]);
+  if (!admin) return null;
+
+  const toggle = (key: number, on: boolean) =>
+    setModels((keys) => (on ? [...keys, key] : keys.filter((k) => k !== key)));
+
+  const upload = async (chosen: File) => {
+    setBusy(true);
+    setRefusal(null);
+    const query = new URLSearchParams({ version: version.trim(), typeKeys: models.join(',') });
+    try {
+      await uploadFile(
+        `/api/upgrade/uploadFile?${query.toString()}`,
+        { token: session.token, locale: ui.language },
+        chosen,
+      );
+    } catch (error) {
+      setRefusal(error instanceof Error ? error.message : String(error));
+      return;
+    } finally {
+      setBusy(false);
+    }
+    showToast({
+      message: t('gatewayOps.files.uploaded'),
+      intent: Intent.SUCCESS,
+      timeoutMs: NOTIFICATION_MS,
+    });
+    setFile(null);
+    setVersion('');
+    setModels([]);
+    setChooser((n) => n + 1);
+    await load().catch(() => undefined);
+  };
+
+  return (
+    <Card className="roost-envcontrol--files" data-testid="upgrade-files">
+      <H5>{t('gatewayOps.files.title')}</H5>
+      <p className="roost-envcontrol__hint">{t('gatewayOps.files.rules')}</p>
+      {files.length === 0 ? (
+        <p>{t('gatewayOps.upgrade.none')}</p>
+      ) : (
+        <ScrollRegion className="roost-envcontrol__scroll" label={t('gatewayOps.files.title')}>
+          <HTMLTable compact striped className="roost-envcontrol__table">
+            <thead>
+              <tr>
+                <th>{t('gatewayOps.files.version')}</th>
+                <th>{t('gatewayOps.files.name')}</th>
+                <th>{t('gatewayOps.files.size')}</th>
+                <th>{t('gatewayOps.files.models')}</th>
+                <th>{t('gatewayOps.files.uploadedAt')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {files.map((f) => (
+                <tr key={f.sha256} data-testid="upgrade-file-row">
+                  <td>{f.version}</td>
+                  <td className="roost-envcontrol__nowrap">{f.fileName}</td>
+                  <td className="roost-envcontrol__nowrap">{sizeText(f.size)}</td>
+                  <td>{modelNames(f.typeKeys)}</td>
+                  <td className="roost-envcontrol__nowrap">{formatDateTime(f.uploadedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        </ScrollRegion>
+      )}
+      <form
+        className="roost-envcontrol__upload"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (file) confirm.ask(() => void upload(file), file.name);
+        }}
+      >
+        <FormGroup label={t('gatewayOps.files.file')} labelFor="upgrade-file-input">
+          <FileInput
+            key={chooser}
+            fill
+            text={file ? file.name : t('gatewayOps.files.choose')}
+            buttonText={t('gatewayOps.files.browse')}
+            hasSelection={file !== null}
+            inputProps={{ id: 'upgrade-file-input' }}
+            onInputChange={(event) => {
+              setFile(event.currentTarget.files?.[0] ?? null);
+              setRefusal(null);
+            }}
+          />
+        </FormGroup>
+        <FormGroup label={t('gatewayOps.files.version')} labelFor="upgrade-file-version">
+          <InputGroup
+            id="upgrade-file-version"
+            value={version}
+            placeholder="2.9.0"
+            data-testid="upgrade-file-version"
+            onValueChange={setVersion}
+          />
+        </FormGroup>
+        <FormGroup label={t('gatewayOps.files.models')}>
+          <div className="roost-envcontrol__models" data-testid="upgrade-file-models">
+            {MODELS.map((m) => (
+              <Checkbox
+                key={m.key}
+                inline
+                label={m.name}
+                checked={models.includes(m.key)}
+                onChange={(event) => toggle(m.key, event.currentTarget.checked)}
+              />
+            ))}
+          </div>
+        </FormGroup>
+        {refusal && (
+          <Callout intent={Intent.DANGER} data-testid="upgrade-file-refusal">
+            {refusal}
+          </Callout>
+        )}
+        <Button
+          type="submit"
+          intent={Intent.PRIMARY}
+          icon={<CloudUploadIcon />}
+          disabled={!file}
+          loading={busy}
+          data-testid="upgrade-file-upload"
+        >
+          {t('gatewayOps.files.upload')}
+        </Button>
+      </form>
+      {confirm.dialog}
+    </Card>
+  );
+});
