@@ -130,7 +130,7 @@ describe('system management pages', () => {
     await detail.getByRole('button', { name: 'Apply' }).click();
     await page.locator('.bp6-alert').getByRole('button', { name: 'Apply' }).click();
     await expect.poll(() => page.getByTestId('breed-grid').locator('tbody tr').count()).toBe(2);
-    await detail.getByRole('button', { name: 'Save' }).click();
+    await detail.getByRole('button', { name: 'Save', exact: true }).click();
     await confirmSave(page);
     await page.getByText('Update succeeded').first().waitFor();
     await page.screenshot({ path: `${SHOTS}/poultry-en.png`, fullPage: true });
