@@ -27,6 +27,7 @@ with rows as (
 insert into telemetry_extra_hourly as h (house_id, code, bucket, min, max, sum, n)
 select house_id, code, date_trunc('hour', ts), min(value), max(value), sum(value), count(*)
 from inserted group by 1, 2, 3
+order by 1, 2, 3 -- writers lock shared hours in one order: no deadlock
 on conflict (house_id, code, bucket) do update set min = least(h.min, excluded.min),
   max = greatest(h.max, excluded.max), sum = h.sum + excluded.sum, n = h.n + excluded.n`;
 

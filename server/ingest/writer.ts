@@ -1,4 +1,6 @@
 import { METRIC_KEYS } from '../../src/contract/metrics';
+import { binaryArray } from '../db/binaryArray';
+import type { CopyType, CopyValue } from '../db/binaryCopy';
 import type { Query } from '../db/client';
 import { writeExtras } from '../devices/extraStore';
 import { STATE_COLUMNS, stateFromRow, type HouseLiveState, type StateRow } from '../houses/state';
@@ -47,19 +49,43 @@ export function arrayLiteral(values: ReadonlyArray<number | string | Date | null
   return out + '}';
 }
 
-/** The parameters of INSERT_RAW for a batch: one typed array per column. */
+/**
+ * The parameters of INSERT_RAW for a batch: one binary array per column, each filled in one
+ * pass over the batch (the metrics' columns without a closure per value).
+ */
 export function rawInsertParams(batch: readonly Reading[]): unknown[] {
-  const column = (value: (r: Reading) => number | string | Date | null) =>
-    arrayLiteral(batch.map(value));
+  const n = batch.length;
+  const gateways = new Array<number>(n);
+  const houses = new Array<number>(n);
+  const times = new Array<Date>(n);
+  const seqs = new Array<number | null>(n);
+  const modes = new Array<number | null>(n);
+  const faults = new Array<string | null>(n);
+  const metrics = METRIC_KEYS.map(() => new Array<number | null | undefined>(n));
+  for (let i = 0; i < n; i += 1) {
+    const r = batch[i]!;
+    gateways[i] = r.gatewayId;
+    houses[i] = r.houseId;
+    times[i] = r.ts;
+    seqs[i] = r.seq;
+    modes[i] = r.mode;
+    faults[i] = hasKeys(r.faults) ? JSON.stringify(r.faults) : null;
+    for (let m = 0; m < METRIC_KEYS.length; m += 1) metrics[m]![i] = r.metrics[METRIC_KEYS[m]!];
+  }
   return [
-    column((r) => r.gatewayId),
-    column((r) => r.houseId),
-    column((r) => r.ts),
-    column((r) => r.seq),
-    column((r) => r.mode),
-    column((r) => (Object.keys(r.faults).length > 0 ? JSON.stringify(r.faults) : null)),
-    ...METRIC_KEYS.map((key) => column((r) => r.metrics[key] ?? null)),
+    binaryArray('int4', gateways),
+    binaryArray('int4', houses),
+    binaryArray('timestamptz', times),
+    binaryArray('int4', seqs),
+    binaryArray('int2', modes),
+    binaryArray('jsonb', faults),
+    ...metrics.map((values) => binaryArray('float4', values)),
   ];
+}
+
+function hasKeys(record: object): boolean {
+  for (const _ in record) return true;
+  return false;
 }
 
 const ROLLUP_COLUMNS = METRIC_KEYS.flatMap((k) => [
@@ -69,6 +95,7 @@ const ROLLUP_COLUMNS = METRIC_KEYS.flatMap((k) => [
   `"${k}_n"`,
 ]);
 const ROLLUP_TYPES = ['real', 'real', 'float8', 'int'];
+const ROLLUP_COPY_TYPES: CopyType[] = ['float4', 'float4', 'float8', 'int4'];
 const ADD_TO_HOUR = METRIC_KEYS.map(
   (k) =>
     `"${k}_min" = least(h."${k}_min", excluded."${k}_min"), ` +
@@ -150,7 +177,7 @@ const HOUR_MS = 3_600_000;
  * statement's column arrays. Stored values are float4: min, max and the float8 sum use the
  * float4-rounded values, as SQL aggregating the stored rows would.
  */
-export function hourlyIncrements(readings: readonly Reading[]): string[] {
+export function hourlyIncrements(readings: readonly Reading[]): Buffer[] {
   const rows = new Map<
     string,
     { houseId: number; bucket: number; readings: number; agg: Float64Array }
@@ -184,18 +211,25 @@ export function hourlyIncrements(readings: readonly Reading[]): string[] {
       agg[at + 3]! += 1;
     }
   }
-  const list = [...rows.values()];
-  const columns: string[] = [
-    arrayLiteral(list.map((row) => row.houseId)),
-    arrayLiteral(list.map((row) => new Date(row.bucket))),
-    arrayLiteral(list.map((row) => row.readings)),
+  // In house and hour order: two server processes on one PostgreSQL lock shared rows in one
+  // order (the alarm engine locks its rule states so too), so they wait rather than deadlock.
+  const list = [...rows.values()].sort((a, b) => a.houseId - b.houseId || a.bucket - b.bucket);
+  const houses = list.map((row) => row.houseId);
+  const hours = list.map((row) => row.bucket);
+  const counts = list.map((row) => row.readings);
+  const columns: Buffer[] = [
+    binaryArray('int4', houses),
+    binaryArray('timestamptz', hours),
+    binaryArray('int4', counts),
   ];
+  const values = new Array<number | null>(list.length);
   for (let c = 0; c < width * 4; c += 1) {
-    const isCount = c % 4 === 3;
     const countAt = c - (c % 4) + 3;
-    columns.push(
-      arrayLiteral(list.map((row) => (isCount || row.agg[countAt] !== 0 ? row.agg[c]! : null))),
-    );
+    for (let i = 0; i < list.length; i += 1) {
+      const agg = list[i]!.agg;
+      values[i] = c === countAt || agg[countAt] !== 0 ? agg[c]! : null;
+    }
+    columns.push(binaryArray(ROLLUP_COPY_TYPES[c % 4]!, values));
   }
   return columns;
 }
@@ -221,16 +255,18 @@ export async function writeBatch(query: Query, batch: readonly Reading[]): Promi
   if (inserted.length === 0) return { inserted, duplicates: batch.length, states: [] };
   if (inserted.some((r) => r.extraKeys)) await writeExtras(query, inserted);
   const heads = latestPerHouse(inserted);
+  const ofHeads = (type: CopyType, value: (r: Reading) => CopyValue) =>
+    binaryArray(type, heads.map(value));
   const [row] = await query<{ states: StateRow[] | string }>(APPLY_INSERTED, [
     ...hourlyIncrements(inserted),
-    arrayLiteral(heads.map((r) => r.houseId)),
-    arrayLiteral(heads.map((r) => r.gatewayId)),
-    arrayLiteral(heads.map((r) => r.receivedAt)),
-    arrayLiteral(heads.map((r) => r.ts)),
-    arrayLiteral(heads.map((r) => r.mode)),
-    arrayLiteral(heads.map((r) => JSON.stringify(r.metrics))),
-    arrayLiteral(heads.map((r) => JSON.stringify(r.faults))),
-    arrayLiteral(heads.map((r) => JSON.stringify(r.devices))),
+    ofHeads('int4', (r) => r.houseId),
+    ofHeads('int4', (r) => r.gatewayId),
+    ofHeads('timestamptz', (r) => r.receivedAt),
+    ofHeads('timestamptz', (r) => r.ts),
+    ofHeads('int2', (r) => r.mode),
+    ofHeads('jsonb', (r) => JSON.stringify(r.metrics)),
+    ofHeads('jsonb', (r) => JSON.stringify(r.faults)),
+    ofHeads('jsonb', (r) => JSON.stringify(r.devices)),
   ]);
   const farmOf = new Map(heads.map((r) => [r.houseId, r.farmId]));
   const states = toJson(row?.states ?? []).map((state) =>
@@ -259,7 +295,10 @@ function latestPerHouse(batch: readonly Reading[]): Reading[] {
     else byHouse.set(r.houseId, [r]);
   }
   const merged: Reading[] = [];
-  for (const list of byHouse.values()) {
+  // In house order, as the hours (hourlyIncrements): the state rows are locked in that order.
+  const houses = [...byHouse.keys()].sort((a, b) => a - b);
+  for (const house of houses) {
+    const list = byHouse.get(house)!;
     if (list.length === 1) {
       merged.push(list[0]!);
       continue;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binaryArray } from '../../server/db/binaryArray';
 import { BinaryCopy, copyStatement } from '../../server/db/binaryCopy';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/open';
@@ -69,4 +70,40 @@ describe('binary COPY into the embedded database', () => {
     },
     120_000,
   );
+});
+
+describe.each(testDatabaseTargets())('binary array parameters on $name', (target) => {
+  it('reads every value back as given: nulls, numbers that are not finite, old dates, Chinese text', async () => {
+    const created = await target.create();
+    const database = await openDatabase(created.target);
+    try {
+      const [row] = await database.query<Record<string, unknown>>(
+        'select $1::smallint[] as a, $2::int[] as b, $3::real[] as c, $4::float8[] as d, $5::timestamptz[] as e, $6::jsonb[] as f',
+        [
+          binaryArray('int2', [-3, null, 255]),
+          binaryArray('int4', [-2_000_000, undefined]),
+          // A reading's NaN or Infinity is no number to store: NULL, as the text arrays sent.
+          binaryArray('float4', [-12.5, Number.NaN, Number.POSITIVE_INFINITY, 23.4]),
+          binaryArray('float8', [0.1 + 0.2, 1e300]),
+          binaryArray('timestamptz', [
+            new Date('1999-12-31T23:59:59.250Z'),
+            null,
+            Date.UTC(2026, 10, 23, 8, 30),
+          ]),
+          binaryArray('jsonb', ['{"温度":"断线"}', null]),
+        ],
+      );
+      expect(row).toEqual({
+        a: [-3, null, 255],
+        b: [-2_000_000, null],
+        c: [-12.5, null, null, 23.4],
+        d: [0.1 + 0.2, 1e300],
+        e: [new Date('1999-12-31T23:59:59.250Z'), null, new Date(Date.UTC(2026, 10, 23, 8, 30))],
+        f: [{ 温度: '断线' }, null],
+      });
+    } finally {
+      await database.close();
+      await created.drop();
+    }
+  }, 120_000);
 });
