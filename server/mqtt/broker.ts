@@ -3,6 +3,7 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { GatewayInfo } from '../ingest/gatewayDirectory';
 import type { IngestPipeline } from '../ingest/pipeline';
 import type { ServerEvents } from '../events';
+import { acknowledgeInOrder } from './ackInOrder';
 import { guardedConnection } from './packetGuard';
 import {
   GATEWAY_PUBLISHES,
@@ -37,8 +38,8 @@ function authError(message: string, returnCode: number): AuthenticateError {
 /**
  * The embedded MQTT broker. Gateways sign in with user name = network id and password = their
  * device token; each may only publish and subscribe under its own topics. A telemetry message
- * is acknowledged (PUBACK) only after it is stored: `authorizePublish` is the one hook aedes
- * waits for before acknowledging (measured: acknowledging first lost 58 % of readings in crashes).
+ * is acknowledged (PUBACK) only after it is stored (measured: acknowledging first lost 58 % of
+ * readings in crashes), by `acknowledgeInOrder`, which lets aedes read on meanwhile.
  */
 export async function startEmbeddedBroker(
   pipeline: IngestPipeline,
@@ -109,6 +110,10 @@ export async function startEmbeddedBroker(
                 : Promise.resolve();
       // Refused messages are acknowledged too (they are counted and logged): a gateway must not
       // resend a bad message forever. Only a storage failure withholds the PUBACK.
+      if (packet.qos === 1 && client) {
+        acknowledgeInOrder(client, packet, work, callback);
+        return;
+      }
       work.then(
         () => callback(null),
         (error: Error) => callback(error),
