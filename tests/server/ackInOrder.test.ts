@@ -44,7 +44,7 @@ describe.each(testDatabaseTargets())('acknowledgements on $name', (target) => {
       )
     )[0]!.n;
 
-  it('hears a gateway's next reading while its last ones wait for the database, and acknowledges each after its commit, in order', async () => {
+  it("hears a gateway's next reading while its last ones wait for the database, and acknowledges each after its commit, in order", async () => {
     const base = Date.now() - 120_000;
     await send(base); // the house's state row exists from here on
     // Hold the writer: PGlite's one lock, or the house's state row on PostgreSQL.
