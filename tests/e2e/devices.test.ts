@@ -189,7 +189,10 @@ describe('devices in the console', () => {
     expect(await monitor.getByTestId('extra-value-dust').innerText()).toBe('17.5 mg/m³');
     // Each extra parameter's chart names its unit on the value axis, as the climate charts do.
     await expect
-      .poll(() => monitor.getByTestId('monitor-extras').getByTestId('chart-unit').allTextContents())
+      .poll(
+        () => monitor.getByTestId('monitor-extras').getByTestId('chart-unit').allTextContents(),
+        LIVE_WAIT,
+      )
       .toEqual(expect.arrayContaining(['mg/m³', 'kg']));
     await shot(monitor, 'monitor-extras-en-1440');
 
@@ -197,17 +200,23 @@ describe('devices in the console', () => {
     const compared = await open('/shack/status/compared');
     await compared.getByTestId('compare-add').selectOption(String(houseId));
     const metric = compared.getByTestId('compare-metric');
-    await expect.poll(() => metric.locator('option[value="dust"]').count()).toBe(1);
+    await expect.poll(() => metric.locator('option[value="dust"]').count(), LIVE_WAIT).toBe(1);
     expect(await metric.locator('option[value="dust"]').textContent()).toBe('Dust (mg/m³)');
     await metric.selectOption('dust');
     await compared.getByTestId('compare-granularity').selectOption('hour');
     await compared.getByTestId('compare-run').click();
     await expect
-      .poll(() => compared.locator('[data-testid="compare-table"] tbody td').allInnerTexts())
+      .poll(
+        () => compared.locator('[data-testid="compare-table"] tbody td').allInnerTexts(),
+        LIVE_WAIT,
+      )
       .toContain('17.5');
     // The chart is drawn after the table (its module loads on first use): wait for it.
     await expect
-      .poll(() => compared.locator('[data-testid="compare-chart"] path[data-series]').count())
+      .poll(
+        () => compared.locator('[data-testid="compare-chart"] path[data-series]').count(),
+        LIVE_WAIT,
+      )
       .toBe(1);
 
     // Delete the concentrator: the confirmation says how many are left in the house.
