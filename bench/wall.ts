@@ -22,6 +22,16 @@ const FRAME_SAMPLE_MS = 20_000;
 /** The heap after 30 minutes is compared with the heap after 5. */
 const HEAP_BASE_MINUTES = 5;
 /** The 7 demo provinces: extra farms spread over them. */
+/** What a Chromium trace records to tell our script from the browser's own work in a long task. */
+const TRACE_CATEGORIES = [
+  'toplevel',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'blink',
+  'gpu',
+  'cc',
+];
 const PROVINCES = ['370000', '130000', '210000', '410000', '440000', '510000', '320000'];
 
 export interface WallBenchResult {
@@ -160,6 +170,12 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
       await page.waitForTimeout(10_000);
       const { profile } = await cdp.send('Profiler.stop');
       writeFileSync(profileFile, JSON.stringify(profile));
+    }
+    const traceFile = process.env.BENCH_WALL_TRACE;
+    if (traceFile) {
+      await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+      await page.waitForTimeout(10_000);
+      writeFileSync(traceFile, await browser.stopTracing());
     }
     const heapWarm = await heapMb();
     const metricsNow = async () => {
