@@ -4,6 +4,7 @@ import { chromium } from 'playwright-core';
 import { DEMO_PASSWORD } from '../server/demo/demoFarms';
 import type { HouseLiveState } from '../server/houses/state';
 import { startConsoleServer } from './consoleServer';
+import { splitLongTasks, type LongTaskSplit } from './wallTrace';
 
 /**
  * The wall under load: FARMS extra farms (one house each) whose houses all change once
@@ -11,7 +12,8 @@ import { startConsoleServer } from './consoleServer';
  * warm-up), and the JS heap after 5 minutes of updates vs after BENCH_WALL_MINUTES (goal: within
  * 10 %). Figures, never assertions. Needs a build: BENCH_DIST_DIR (default dist).
  * `npx tsx bench/wall.ts`, or `BENCH_ONLY=wall npm run bench`. BENCH_WALL_PROFILE=file.cpuprofile
- * records 10 s of the page's CPU after the warm-up (build with --minify false to read it).
+ * records 10 s of the page's CPU after the warm-up (build with --minify false to read it);
+ * BENCH_WALL_TRACE=file.json keeps the 10 s Chromium trace taken after the sample.
  */
 const FARMS = Number(process.env.BENCH_WALL_FARMS ?? 10_000);
 /** Long enough for the first snapshot, the map and the JIT to settle before measuring. */
@@ -22,6 +24,8 @@ const FRAME_SAMPLE_MS = 20_000;
 /** The heap after 30 minutes is compared with the heap after 5. */
 const HEAP_BASE_MINUTES = 5;
 /** The 7 demo provinces: extra farms spread over them. */
+/** Long enough to hold several updates and their raster. */
+const TRACE_MS = 10_000;
 /** What a Chromium trace records to tell our script from the browser's own work in a long task. */
 const TRACE_CATEGORIES = [
   'toplevel',
@@ -54,6 +58,11 @@ export interface WallBenchResult {
   };
   /** Main-thread tasks over 50 ms during the sample (PerformanceObserver 'longtask'). */
   longTasks: { count: number; maxMs: number; totalMs: number };
+  /**
+   * Long tasks of a 10 s trace after the sample, split into our own work (script, style,
+   * layout, GC) and the wait for SwiftShader's raster (see wallTrace.ts).
+   */
+  longTasksTraced: LongTaskSplit;
   /** Heap after the warm-up, after 5 minutes of updates (when the run is that long), at the end. */
   heapMb: {
     afterWarmUp: number;
@@ -171,12 +180,6 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
       const { profile } = await cdp.send('Profiler.stop');
       writeFileSync(profileFile, JSON.stringify(profile));
     }
-    const traceFile = process.env.BENCH_WALL_TRACE;
-    if (traceFile) {
-      await browser.startTracing(page, { categories: TRACE_CATEGORIES });
-      await page.waitForTimeout(10_000);
-      writeFileSync(traceFile, await browser.stopTracing());
-    }
     const heapWarm = await heapMb();
     const metricsNow = async () => {
       const { metrics } = await cdp.send('Performance.getMetrics');
@@ -224,9 +227,20 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
       samples: seconds.script.length,
     };
     const longTaskMs = longTasks.map(([, d]) => d);
+    // After the sample, not during it: tracing costs the page time of its own.
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    await page.waitForTimeout(TRACE_MS);
+    const trace = await browser.stopTracing();
+    if (process.env.BENCH_WALL_TRACE) writeFileSync(process.env.BENCH_WALL_TRACE, trace);
+    const split = splitLongTasks(
+      JSON.parse(trace.toString('utf8')) as Parameters<typeof splitLongTasks>[0],
+    );
     console.log(`  frames: p50 ${pct(sample, 0.5)} ms, p95 ${pct(sample, 0.95)} ms`);
     console.log(
       `  per update: script p50 ${perUpdateMs.scriptP50} / p95 ${perUpdateMs.scriptP95} ms, long tasks ${longTasks.length} (max ${Math.round(Math.max(0, ...longTaskMs))} ms)`,
+    );
+    console.log(
+      `  traced ${split.seconds} s: ${split.count} long tasks, ${split.ours} with over 50 ms of our own work (max ${split.maxOwnMs} ms); the longest (${split.maxMs} ms) waited ${split.gpuWaitPct} % for the GPU process`,
     );
     let heap5: number | null = null;
     if (minutes >= HEAP_BASE_MINUTES) {
@@ -252,6 +266,7 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
         maxMs: Math.round(Math.max(0, ...longTaskMs)),
         totalMs: Math.round(longTaskMs.reduce((a, b) => a + b, 0)),
       },
+      longTasksTraced: split,
       heapMb: {
         afterWarmUp: heapWarm,
         after5Min: heap5,

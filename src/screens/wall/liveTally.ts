@@ -44,9 +44,9 @@ export class LiveTally {
 
   /**
    * Takes in the houses that changed (`find` answers undefined for one that left). Farms whose
-   * tally changed are added to `changedFarms`. Answers the alarm raises and clears, as
-   * `diffAlarms` would: nothing the first time (the baseline), and a house first seen later with
-   * open alarms is a raise.
+   * tally changed are added to `changedFarms`. Answers the alarm raises and clears (a house's
+   * open alarm count went up or down): nothing the first time (the baseline), and a house first
+   * seen later with open alarms is a raise; a house that left is forgotten silently.
    */
   apply(
     ids: Iterable<number>,
@@ -58,22 +58,45 @@ export class LiveTally {
     for (const id of ids) {
       const before = this.houses.get(id);
       const house = find(id);
-      // Most changes are readings: the house counts as it did.
-      if (before && house && sameSeen(before, house)) continue;
-      const now = house ? seenOf(house) : undefined;
-      if (before) this.count(before, -1, changedFarms);
-      if (now) this.count(now, 1, changedFarms);
-      if (now) this.houses.set(id, now);
-      else this.houses.delete(id);
-      if (!house || !now) continue;
-      const was = before ? before.alarms : baseline ? now.alarms : 0;
-      if (was === now.alarms) continue;
-      const top = house.live.alarm.top;
+      if (!house) {
+        if (before) this.count(before, -1, changedFarms);
+        this.houses.delete(id);
+        continue;
+      }
+      // Each observable read once, and nothing allocated for a house that counts as it did.
+      const live = house.live;
+      const farmId = house.farmId;
+      const online = live.online;
+      const alarms = live.alarm.count;
+      const headCount = house.headCount ?? 0;
+      if (
+        before &&
+        before.farmId === farmId &&
+        before.online === online &&
+        before.alarms === alarms &&
+        before.headCount === headCount
+      )
+        continue;
+      const was = before ? before.alarms : baseline ? alarms : 0;
+      if (before) {
+        this.count(before, -1, changedFarms);
+        before.farmId = farmId;
+        before.online = online;
+        before.alarms = alarms;
+        before.headCount = headCount;
+        this.count(before, 1, changedFarms);
+      } else {
+        const seen = { farmId, online, alarms, headCount };
+        this.houses.set(id, seen);
+        this.count(seen, 1, changedFarms);
+      }
+      if (was === alarms) continue;
+      const top = live.alarm.top;
       changes.push({
-        kind: now.alarms > was ? 'raised' : 'cleared',
+        kind: alarms > was ? 'raised' : 'cleared',
         houseId: id,
         houseName: house.houseName,
-        farmId: house.farmId,
+        farmId,
         cause: top?.cause ?? null,
         severity: top?.severity ?? null,
       });
@@ -113,22 +136,4 @@ export class LiveTally {
     this.alarmTotal += sign * house.alarms;
     changedFarms.add(house.farmId);
   }
-}
-
-function seenOf(house: WallHouseInput): HouseSeen {
-  return {
-    farmId: house.farmId,
-    online: house.live.online,
-    alarms: house.live.alarm.count,
-    headCount: house.headCount ?? 0,
-  };
-}
-
-function sameSeen(a: HouseSeen, b: WallHouseInput): boolean {
-  return (
-    a.farmId === b.farmId &&
-    a.online === b.live.online &&
-    a.alarms === b.live.alarm.count &&
-    a.headCount === (b.headCount ?? 0)
-  );
 }

@@ -133,27 +133,6 @@ export interface WallCounters {
   alive10k: number;
 }
 
-export function countersOf(houses: Iterable<WallHouseInput>): WallCounters {
-  let total = 0;
-  let online = 0;
-  let alarm = 0;
-  let alive = 0;
-  for (const house of houses) {
-    total += 1;
-    if (house.live.online) online += 1;
-    if (house.live.alarm.count > 0) alarm += 1;
-    alive += house.headCount ?? 0;
-  }
-  return {
-    total,
-    online,
-    offline: total - online,
-    alarm,
-    alarmRate: total === 0 ? 0 : Math.round((alarm / total) * 1000) / 10,
-    alive10k: Math.round(alive / 100) / 100,
-  };
-}
-
 /** Ray casting on one ring ([lng, lat] pairs). */
 function inRing(point: LngLat, ring: readonly (readonly number[])[]): boolean {
   let inside = false;
@@ -203,39 +182,6 @@ export interface AlarmChange {
   farmId: number;
   cause: AlarmCause | null;
   severity: AlarmSeverity | null;
-}
-
-/**
- * Compares the open alarm count of each house with the last one seen: more is a raise (its
- * top alarm names it), fewer a clear. `seen` is updated in place and forgets departed houses.
- * The first call on an empty `seen` only takes the baseline; after it, a house seen for the first
- * time with open alarms (added to the scope, or back after a gap) is a raise, not a silent one.
- */
-export function diffAlarms(
-  seen: Map<number, number>,
-  houses: Iterable<WallHouseInput>,
-): AlarmChange[] {
-  const baseline = seen.size === 0;
-  const changes: AlarmChange[] = [];
-  const present = new Set<number>();
-  for (const house of houses) {
-    present.add(house.houseId);
-    const now = house.live.alarm.count;
-    const before = seen.get(house.houseId) ?? (baseline ? now : 0);
-    seen.set(house.houseId, now);
-    if (before === now) continue;
-    const top = house.live.alarm.top;
-    changes.push({
-      kind: now > before ? 'raised' : 'cleared',
-      houseId: house.houseId,
-      houseName: house.houseName,
-      farmId: house.farmId,
-      cause: top?.cause ?? null,
-      severity: top?.severity ?? null,
-    });
-  }
-  for (const id of [...seen.keys()]) if (!present.has(id)) seen.delete(id);
-  return changes;
 }
 
 /** A pulsing farm's marker: only what drawing it needs. */
