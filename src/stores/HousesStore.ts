@@ -37,7 +37,13 @@ export class House {
   private infoNow: HouseInfo;
   private liveNow: HouseLive;
   private readonly infoAtom = createAtom('House.info');
-  private readonly liveAtom = createAtom('House.live');
+  /** Whether anything observes `live`: 10,000 writes a second need not report to nobody. */
+  private liveObserved = false;
+  private readonly liveAtom = createAtom(
+    'House.live',
+    () => (this.liveObserved = true),
+    () => (this.liveObserved = false),
+  );
   /** Monitor curves by metric; each array is replaced whole (observable.ref). */
   readings: Record<string, SeriesPoint[]> = {};
 
@@ -59,7 +65,7 @@ export class House {
   set live(live: HouseLive) {
     if (live === this.liveNow) return;
     this.liveNow = live;
-    this.liveAtom.reportChanged();
+    if (this.liveObserved) this.liveAtom.reportChanged();
   }
 
   private get info(): HouseInfo {

@@ -9,7 +9,12 @@ import {
 } from 'mobx';
 import { type HouseChanges, type LiveChangeFilter } from '../../stores/houseChanges';
 import { type ApiClient } from '../../api/client';
-import { alarmTodaySchema, type Alarm, type AlarmToday } from '../../contract/alarms';
+import {
+  alarmTodaySchema,
+  type Alarm,
+  type AlarmSeverity,
+  type AlarmToday,
+} from '../../contract/alarms';
 import { wallMapSchema, type WallFarm } from '../../contract/wall';
 import { type LiveStore } from '../../stores/LiveStore';
 import {
@@ -66,7 +71,7 @@ export interface WallSources {
   live: Pick<LiveStore, 'state' | 'lastUpdateAt'>;
   /** The alarms live events brought (src/realtime feeds them): an acknowledgement stops a pulse. */
   alarms?: { readonly byId: { values(): Iterable<Pick<Alarm, 'state'>> } };
-  /** Called for each alarm raised while the wall runs (the audible alert). */
+  /** Called for alarms raised while the wall runs (the audible alert): per batch, the first raise of each severity. */
   onRaised?: (change: AlarmChange) => void;
 }
 
@@ -230,7 +235,9 @@ export class WallStore {
       reaction(
         () => [this.sources.houses.revision, this.sources.houses.loaded],
         () => this.applyHouses(),
-        { fireImmediately: true },
+        // In a task of its own, after the frame that applied the batch to the houses: each part
+        // of a 10,000-house second then stays well under a long task (50 ms).
+        { fireImmediately: true, scheduler: (run) => setTimeout(run, 0) },
       ),
     );
     // New alarm total: today's causes changed. The farms are not fetched again: a raise marks its
@@ -458,10 +465,15 @@ export class WallStore {
       .slice(-TICKER_MAX_ENTRIES)
       .map((c) => ({ ...c, id: this.nextTickerId++, at }));
     this.ticker = [...entries.reverse(), ...this.ticker].slice(0, TICKER_MAX_ENTRIES);
+    // The alert beeps once for a batch anyway: one call per severity (its first raise) rather
+    // than one per raise, which a storm of a few hundred made cost milliseconds.
+    const alerted = new Set<AlarmSeverity | null>();
     for (const change of changes) {
       if (change.kind !== 'raised') continue;
       this.raisedSince.add(change.farmId);
       changedFarms.add(change.farmId);
+      if (alerted.has(change.severity)) continue;
+      alerted.add(change.severity);
       this.sources.onRaised?.(change);
     }
   }
