@@ -66,6 +66,8 @@ export interface WallBenchResult {
    * layout, GC) and the wait for SwiftShader's raster (see wallTrace.ts).
    */
   longTasksTraced: LongTaskSplit;
+  /** Times the wall's connection left 'live' in the sample and the trace (a reconnection reloads all). */
+  leftLive: number;
   /** Heap after the warm-up, after 5 minutes of updates (when the run is that long), at the end. */
   heapMb: {
     afterWarmUp: number;
@@ -113,6 +115,13 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) tasks.push([e.startTime, e.duration]);
       }).observe({ type: 'longtask', buffered: true });
+      // The wall's connection state as it shows it: a drop and reconnection (a fresh snapshot and
+      // farm list, far more work than an update) explains an outlier.
+      const states = (window.__benchLiveStates = []);
+      new MutationObserver((records) => {
+        for (const r of records)
+          if (r.target.getAttribute) states.push([performance.now(), r.target.getAttribute('data-live-state')]);
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-live-state'] });
     })()`);
     await page.goto(`${roost.url}/login`);
     await page.locator('input[name="username"]').fill('admin');
@@ -244,6 +253,9 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
     await page.waitForTimeout(TRACE_MS);
     const trace = await browser.stopTracing();
     if (process.env.BENCH_WALL_TRACE) writeFileSync(process.env.BENCH_WALL_TRACE, trace);
+    const leftLive = await page.evaluate<number>(
+      `window.__benchLiveStates.filter(([at, state]) => at >= ${sampleStart} && state !== 'live').length`,
+    );
     const split = splitLongTasks(
       JSON.parse(trace.toString('utf8')) as Parameters<typeof splitLongTasks>[0],
     );
@@ -255,7 +267,7 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
       `  ${published} updates published in ${FRAME_SAMPLE_MS / 1000} s: script ${scriptPerPublished} ms per published update (mean)`,
     );
     console.log(
-      `  traced ${split.seconds} s: ${split.count} long tasks, ${split.ours} with over 50 ms of our own work (max ${split.maxOwnMs} ms); the longest (${split.maxMs} ms) waited ${split.gpuWaitPct} % for the GPU process`,
+      `  traced ${split.seconds} s: ${split.count} long tasks, ${split.ours} with over 50 ms of our own work (max ${split.maxOwnMs} ms); the longest (${split.maxMs} ms) waited ${split.gpuWaitPct} % for the GPU process; the wall left 'live' ${leftLive} times`,
     );
     let heap5: number | null = null;
     if (minutes >= HEAP_BASE_MINUTES) {
@@ -282,6 +294,7 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
         totalMs: Math.round(longTaskMs.reduce((a, b) => a + b, 0)),
       },
       longTasksTraced: split,
+      leftLive,
       heapMb: {
         afterWarmUp: heapWarm,
         after5Min: heap5,
