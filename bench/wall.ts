@@ -4,6 +4,7 @@ import { chromium } from 'playwright-core';
 import { DEMO_PASSWORD } from '../server/demo/demoFarms';
 import type { HouseLiveState } from '../server/houses/state';
 import { startConsoleServer } from './consoleServer';
+import { splitLongTasks, type LongTaskSplit } from './wallTrace';
 
 /**
  * The wall under load: FARMS extra farms (one house each) whose houses all change once
@@ -11,7 +12,8 @@ import { startConsoleServer } from './consoleServer';
  * warm-up), and the JS heap after 5 minutes of updates vs after BENCH_WALL_MINUTES (goal: within
  * 10 %). Figures, never assertions. Needs a build: BENCH_DIST_DIR (default dist).
  * `npx tsx bench/wall.ts`, or `BENCH_ONLY=wall npm run bench`. BENCH_WALL_PROFILE=file.cpuprofile
- * records 10 s of the page's CPU after the warm-up (build with --minify false to read it).
+ * records 10 s of the page's CPU after the warm-up (build with --minify false to read it);
+ * BENCH_WALL_TRACE=file.json keeps the 10 s Chromium trace taken after the sample.
  */
 const FARMS = Number(process.env.BENCH_WALL_FARMS ?? 10_000);
 /** Long enough for the first snapshot, the map and the JIT to settle before measuring. */
@@ -22,6 +24,18 @@ const FRAME_SAMPLE_MS = 20_000;
 /** The heap after 30 minutes is compared with the heap after 5. */
 const HEAP_BASE_MINUTES = 5;
 /** The 7 demo provinces: extra farms spread over them. */
+/** Long enough to hold several updates and their raster. */
+const TRACE_MS = 10_000;
+/** What a Chromium trace records to tell our script from the browser's own work in a long task. */
+const TRACE_CATEGORIES = [
+  'toplevel',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'blink',
+  'gpu',
+  'cc',
+];
 const PROVINCES = ['370000', '130000', '210000', '410000', '440000', '510000', '320000'];
 
 export interface WallBenchResult {
@@ -41,9 +55,19 @@ export interface WallBenchResult {
     styleLayoutP95: number;
     taskP95: number;
     samples: number;
+    /** Updates the server published during the sample, and the sample's script over them. */
+    published: number;
+    scriptMeanPerPublished: number;
   };
   /** Main-thread tasks over 50 ms during the sample (PerformanceObserver 'longtask'). */
   longTasks: { count: number; maxMs: number; totalMs: number };
+  /**
+   * Long tasks of a 10 s trace after the sample, split into our own work (script, style,
+   * layout, GC) and the wait for SwiftShader's raster (see wallTrace.ts).
+   */
+  longTasksTraced: LongTaskSplit;
+  /** Times the wall's connection left 'live' in the sample and the trace (a reconnection reloads all). */
+  leftLive: number;
   /** Heap after the warm-up, after 5 minutes of updates (when the run is that long), at the end. */
   heapMb: {
     afterWarmUp: number;
@@ -91,6 +115,13 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) tasks.push([e.startTime, e.duration]);
       }).observe({ type: 'longtask', buffered: true });
+      // The wall's connection state as it shows it: a drop and reconnection (a fresh snapshot and
+      // farm list, far more work than an update) explains an outlier.
+      const states = (window.__benchLiveStates = []);
+      new MutationObserver((records) => {
+        for (const r of records)
+          if (r.target.getAttribute) states.push([performance.now(), r.target.getAttribute('data-live-state')]);
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-live-state'] });
     })()`);
     await page.goto(`${roost.url}/login`);
     await page.locator('input[name="username"]').fill('admin');
@@ -192,10 +223,17 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
       return out;
     };
     const sampleStart = await page.evaluate<number>('performance.now()');
+    const ticksBefore = tick;
+    const scriptBefore = (await metricsNow()).script;
     const [sample, seconds] = await Promise.all([
       frames(FRAME_SAMPLE_MS).then((f) => f.sort((a, b) => a - b)),
       perSecond(FRAME_SAMPLE_MS),
     ]);
+    // The server shares this process and a loaded machine: its timer may publish less than
+    // once a second. The script of the whole sample over the updates really published.
+    const published = tick - ticksBefore;
+    const scriptPerPublished =
+      Math.round((((await metricsNow()).script - scriptBefore) / Math.max(1, published)) * 10) / 10;
     const longTasks = await page.evaluate<Array<[number, number]>>(
       `window.__benchLongTasks.filter(([start]) => start >= ${sampleStart})`,
     );
@@ -206,11 +244,30 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
       styleLayoutP95: pct(seconds.style, 0.95),
       taskP95: pct(seconds.task, 0.95),
       samples: seconds.script.length,
+      published,
+      scriptMeanPerPublished: scriptPerPublished,
     };
     const longTaskMs = longTasks.map(([, d]) => d);
+    // After the sample, not during it: tracing costs the page time of its own.
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    await page.waitForTimeout(TRACE_MS);
+    const trace = await browser.stopTracing();
+    if (process.env.BENCH_WALL_TRACE) writeFileSync(process.env.BENCH_WALL_TRACE, trace);
+    const leftLive = await page.evaluate<number>(
+      `window.__benchLiveStates.filter(([at, state]) => at >= ${sampleStart} && state !== 'live').length`,
+    );
+    const split = splitLongTasks(
+      JSON.parse(trace.toString('utf8')) as Parameters<typeof splitLongTasks>[0],
+    );
     console.log(`  frames: p50 ${pct(sample, 0.5)} ms, p95 ${pct(sample, 0.95)} ms`);
     console.log(
       `  per update: script p50 ${perUpdateMs.scriptP50} / p95 ${perUpdateMs.scriptP95} ms, long tasks ${longTasks.length} (max ${Math.round(Math.max(0, ...longTaskMs))} ms)`,
+    );
+    console.log(
+      `  ${published} updates published in ${FRAME_SAMPLE_MS / 1000} s: script ${scriptPerPublished} ms per published update (mean)`,
+    );
+    console.log(
+      `  traced ${split.seconds} s: ${split.count} long tasks, ${split.ours} with over 50 ms of our own work (max ${split.maxOwnMs} ms); the longest (${split.maxMs} ms) waited ${split.gpuWaitPct} % for the GPU process; the wall left 'live' ${leftLive} times`,
     );
     let heap5: number | null = null;
     if (minutes >= HEAP_BASE_MINUTES) {
@@ -236,6 +293,8 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
         maxMs: Math.round(Math.max(0, ...longTaskMs)),
         totalMs: Math.round(longTaskMs.reduce((a, b) => a + b, 0)),
       },
+      longTasksTraced: split,
+      leftLive,
       heapMb: {
         afterWarmUp: heapWarm,
         after5Min: heap5,

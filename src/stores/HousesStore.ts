@@ -1,4 +1,4 @@
-import { action, computed, makeObservable, observable, observableRef } from 'mobx';
+import { action, computed, createAtom, makeObservable, observable, observableRef } from 'mobx';
 import { type HouseDelta, type HouseLive, type HouseReading } from '../contract/live';
 import { type HouseOverview } from '../contract/overview';
 import {
@@ -9,6 +9,7 @@ import {
   type HouseStatus,
   type StatusFilter,
 } from './houseStatus';
+import { ChangeTracker, withDelta, type HouseChanges, type LiveChangeFilter } from './houseChanges';
 
 /**
  * Full-rate readings kept per metric for the monitor page: 24 h at one reading a minute is
@@ -28,24 +29,48 @@ type HouseInfo = Omit<HouseOverview, 'houseId' | 'live'>;
  * One house: static fields and its live part; updated in place so observers keep identity.
  * Only three observable boxes per house (info, live, readings): with 5,000 houses, one
  * observable property per field made building the store a large part of the first render.
+ * `info` and `live` are plain atoms rather than observable.ref: 10,000 houses change every
+ * second on a wall, and an atom's read and write cost a fifth of an observable property's.
  */
 export class House {
   readonly houseId: number;
-  private info: HouseInfo;
-  live: HouseLive;
+  private infoNow: HouseInfo;
+  private liveNow: HouseLive;
+  private readonly infoAtom = createAtom('House.info');
+  /** Whether anything observes `live`: 10,000 writes a second need not report to nobody. */
+  private liveObserved = false;
+  private readonly liveAtom = createAtom(
+    'House.live',
+    () => (this.liveObserved = true),
+    () => (this.liveObserved = false),
+  );
   /** Monitor curves by metric; each array is replaced whole (observable.ref). */
   readings: Record<string, SeriesPoint[]> = {};
 
   constructor(row: HouseOverview) {
     this.houseId = row.houseId;
-    this.live = row.live;
-    this.info = infoOf(row);
-    makeObservable<House, 'info'>(this, {
-      info: observableRef,
-      live: observableRef,
+    this.liveNow = row.live;
+    this.infoNow = infoOf(row);
+    makeObservable(this, {
       readings: observableRef,
       assign: action,
     });
+  }
+
+  /** The live values, replaced whole when one changes (never mutated). */
+  get live(): HouseLive {
+    this.liveAtom.reportObserved();
+    return this.liveNow;
+  }
+  set live(live: HouseLive) {
+    if (live === this.liveNow) return;
+    this.liveNow = live;
+    if (this.liveObserved) this.liveAtom.reportChanged();
+  }
+
+  private get info(): HouseInfo {
+    this.infoAtom.reportObserved();
+    return this.infoNow;
   }
 
   get houseName(): string {
@@ -83,8 +108,16 @@ export class House {
 
   assign(row: HouseOverview): void {
     const info = infoOf(row);
-    if (!sameInfo(this.info, info)) this.info = info;
+    if (!sameInfo(this.infoNow, info)) {
+      this.infoNow = info;
+      this.infoAtom.reportChanged();
+    }
     this.live = row.live;
+  }
+
+  /** The live values without telling MobX (the store compares a delta with them). */
+  peekLive(): HouseLive {
+    return this.liveNow;
   }
 }
 
@@ -135,8 +168,18 @@ const NOTHING_TO_LEAVE = () => undefined;
  */
 export class HousesStore {
   readonly byId = observable.map<number, House>({}, { deep: false });
+  /** The same houses in a plain map: the live path looks 10,000 houses up a second untracked. */
+  private readonly index = new Map<number, House>();
   /** False until the first snapshot arrived. */
   loaded = false;
+  /**
+   * Bumped once by every action in which a tracker (`watchChanges`) recorded a change. A screen
+   * that keeps its own aggregates reacts to this one number and asks its tracker which houses
+   * changed, instead of observing every house.
+   */
+  revision = 0;
+  /** An array, not a set: it is walked for every changed house. */
+  private trackers: ChangeTracker[] = [];
   private feed: HouseFeed | null = null;
   /** Followed houses outlive a connection: a new one (after a new sign-in) follows them too. */
   private readonly following = new Map<number, Following>();
@@ -144,6 +187,7 @@ export class HousesStore {
   constructor() {
     makeObservable(this, {
       loaded: observable,
+      revision: observable,
       all: computed,
       byName: computed,
       counts: computed,
@@ -227,6 +271,34 @@ export class HousesStore {
     return [...this.following.keys()];
   }
 
+  /**
+   * Records which houses change from now on: those added, removed or in a snapshot, and those
+   * whose live part changed in a way `counts` cares for (a wall that shows states need not hear
+   * of every reading). The first `take` answers every house present. Call `dispose` when done.
+   */
+  watchChanges(counts: LiveChangeFilter): HouseChanges {
+    const tracker = new ChangeTracker(this.byId.keys(), counts, (t) => {
+      this.trackers = this.trackers.filter((other) => other !== t);
+    });
+    this.trackers = [...this.trackers, tracker];
+    return tracker;
+  }
+
+  /** Every tracker records these houses (added, removed, re-read). */
+  private noteChanged(ids: readonly number[]): void {
+    if (ids.length === 0 || this.trackers.length === 0) return;
+    for (const tracker of this.trackers) tracker.mark(ids);
+    this.revision += 1;
+  }
+
+  /** A house's live part was replaced: the trackers that watch a changed field record it. */
+  private noteLive(houseId: number, before: HouseLive, after: HouseLive): boolean {
+    let recorded = false;
+    for (const tracker of this.trackers)
+      if (tracker.noteLive(houseId, before, after)) recorded = true;
+    return recorded;
+  }
+
   /** Plugs in the live connection (or none): the houses followed now move over to it. */
   useFeed(feed: HouseFeed | null): void {
     for (const entry of this.following.values()) entry.leave();
@@ -241,24 +313,49 @@ export class HousesStore {
    */
   applySnapshot(rows: readonly HouseOverview[], complete = true): void {
     const seen = new Set<number>();
+    // Every row counts as changed: snapshots are rare (a connection, a 30 s poll) and comparing
+    // each row would cost about what the trackers' consumers save.
+    const changed: number[] = [];
     for (const row of rows) {
       seen.add(row.houseId);
-      const house = this.byId.get(row.houseId);
+      changed.push(row.houseId);
+      const house = this.index.get(row.houseId);
       if (house) house.assign(row);
-      else this.byId.set(row.houseId, new House(row));
+      else {
+        const added = new House(row);
+        this.byId.set(row.houseId, added);
+        this.index.set(row.houseId, added);
+      }
     }
     if (complete) {
-      for (const id of [...this.byId.keys()]) if (!seen.has(id)) this.byId.delete(id);
+      for (const id of [...this.byId.keys()])
+        if (!seen.has(id)) {
+          this.byId.delete(id);
+          this.index.delete(id);
+          changed.push(id);
+        }
       this.loaded = true;
     }
+    this.noteChanged(changed);
   }
 
-  /** Live deltas carry only the changed top-level fields; unknown houses wait for a snapshot. */
+  /**
+   * Live deltas carry only the changed top-level fields; unknown houses wait for a snapshot. A
+   * house whose values are already those of the delta keeps its `live` object: nothing that
+   * observes it runs again, and the trackers do not hear of it.
+   */
   applyDeltas(deltas: readonly HouseDelta[]): void {
+    let recorded = false;
     for (const delta of deltas) {
-      const house = this.byId.get(delta.houseId);
-      if (house) house.live = { ...house.live, ...delta };
+      const house = this.index.get(delta.houseId);
+      if (!house) continue;
+      const before = house.peekLive();
+      const live = withDelta(before, delta);
+      if (live === before) continue;
+      house.live = live;
+      if (this.noteLive(delta.houseId, before, live)) recorded = true;
     }
+    if (recorded) this.revision += 1;
   }
 
   /** A full-rate reading of a subscribed house: its live values and its bounded curves. */
@@ -267,6 +364,7 @@ export class HousesStore {
     if (!house) return;
     // A gateway's resend of an older reading must not turn the values back.
     if (house.live.lastTs !== null && Date.parse(house.live.lastTs) > reading.ts) return;
+    const before = house.live;
     house.live = {
       ...house.live,
       mode: reading.mode ?? house.live.mode,
@@ -285,6 +383,7 @@ export class HousesStore {
         appended.length > READING_BUFFER_POINTS ? appended.slice(-READING_BUFFER_POINTS) : appended;
     }
     house.readings = next;
+    if (this.noteLive(house.houseId, before, house.live)) this.revision += 1;
   }
 
   /** The 24-hour curves from the trend endpoint, before live readings extend them. */
@@ -298,7 +397,10 @@ export class HousesStore {
   }
 
   clear(): void {
+    const ids = [...this.byId.keys()];
     this.byId.clear();
+    this.index.clear();
     this.loaded = false;
+    this.noteChanged(ids);
   }
 }

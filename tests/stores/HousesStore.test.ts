@@ -85,4 +85,35 @@ describe('HousesStore', () => {
     expect(series.at(-1)).toEqual({ t: READING_BUFFER_POINTS + 10, v: READING_BUFFER_POINTS + 10 });
     expect(store.get(1)!.readings).not.toBe(before);
   });
+
+  it('keeps the live values of a house when a delta repeats them, and tells a tracker only the changes it watches', () => {
+    const store = new HousesStore();
+    store.applySnapshot([row(1), row(2), row(3)]);
+    const changes = store.watchChanges((a, b) => a.online !== b.online || a.alarm !== b.alarm);
+    expect(changes.take().sort()).toEqual([1, 2, 3]);
+    const live = store.get(1)!.live;
+    const revision = store.revision;
+    // The same values again (a replay after a reconnection): nothing changes, nobody wakes.
+    store.applyDeltas([{ houseId: 1, online: true, alarm: { count: 0, top: null }, metrics: {} }]);
+    expect(store.get(1)!.live).toBe(live);
+    expect(store.revision).toBe(revision);
+    // A reading changes the house but not what the tracker watches.
+    store.applyDeltas([{ houseId: 1, metrics: { temperature: 25 } }]);
+    expect(store.get(1)!.live.metrics['temperature']).toBe(25);
+    expect(store.get(1)!.live.alarm).toBe(live.alarm);
+    expect(changes.take()).toEqual([]);
+    store.applyDeltas([
+      { houseId: 2, online: false },
+      { houseId: 3, alarm: { count: 1, top: null } },
+      { houseId: 9, online: false },
+    ]);
+    expect(store.revision).toBeGreaterThan(revision);
+    expect(changes.take().sort()).toEqual([2, 3]);
+    // A complete snapshot: every house in it, and the one that left.
+    store.applySnapshot([row(1), row(2)]);
+    expect(changes.take().sort()).toEqual([1, 2, 3]);
+    changes.dispose();
+    store.applyDeltas([{ houseId: 1, online: false }]);
+    expect(changes.take()).toEqual([]);
+  });
 });

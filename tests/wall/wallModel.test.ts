@@ -3,8 +3,6 @@ import { type WallFarm } from '../../src/contract/wall';
 import {
   boundsOf,
   containsPoint,
-  countersOf,
-  diffAlarms,
   farmViews,
   pulseMarkersOf,
   worstFarms,
@@ -106,34 +104,6 @@ describe('wall model', () => {
       '370000': 'offline',
       '130000': 'alarm',
     });
-  });
-
-  it('counts houses, online, offline, in alarm, the alarm rate and the birds in 10K', () => {
-    const c = countersOf([
-      house(1, 1, true),
-      house(2, 1, false),
-      house(3, 1, true, 2),
-      house(4, 1, true),
-    ]);
-    expect(c).toEqual({ total: 4, online: 3, offline: 1, alarm: 1, alarmRate: 25, alive10k: 10 });
-  });
-
-  it('ticks a raise and a clear, not the baseline, and forgets departed houses', () => {
-    const seen = new Map<number, number>();
-    expect(diffAlarms(seen, [house(1, 1, true, 1)])).toEqual([]);
-    // A house that joins the scope after the baseline with an open alarm: a raise.
-    expect(diffAlarms(seen, [house(1, 1, true, 1), house(5, 1, true, 1)])).toMatchObject([
-      { kind: 'raised', houseId: 5 },
-    ]);
-    expect(diffAlarms(seen, [house(1, 1, true, 1), house(6, 1, true, 0)])).toEqual([]);
-    expect(diffAlarms(seen, [house(1, 1, true, 2)])).toMatchObject([
-      { kind: 'raised', houseId: 1, cause: 'nh3High', severity: 'major' },
-    ]);
-    expect(diffAlarms(seen, [house(1, 1, true, 0)])).toMatchObject([
-      { kind: 'cleared', houseId: 1 },
-    ]);
-    diffAlarms(seen, []);
-    expect(seen.size).toBe(0);
   });
 
   it('finds a point in a polygon with a hole and bounds a multipolygon', () => {

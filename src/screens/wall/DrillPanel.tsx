@@ -154,12 +154,19 @@ export const DrillPanel = observer(function DrillPanel({
 export const MapLegendList = observer(function MapLegendList({ store }: { store: WallStore }) {
   const { t } = useTranslation();
   const farms = store.listedFarms;
+  const stateName = {
+    alarm: t('wall.state.alarm'),
+    offline: t('wall.state.offline'),
+    normal: t('wall.state.normal'),
+  };
   return (
     <div className="roost-wall__sr" data-testid="wall-states">
       <ul>
-        {farms.map((f) => (
-          <li key={f.farmId} data-farm-id={f.farmId} data-state={f.state} data-pulsing={f.pulsing}>
-            {f.name}: {t(`wall.state.${f.state}`)}
+        {/* Keyed by place, not farm: when alarms move between farms each second, 200 lines
+            change their text instead of 200 being removed and made again. */}
+        {farms.map((f, i) => (
+          <li key={i} data-farm-id={f.farmId} data-state={f.state} data-pulsing={f.pulsing}>
+            {f.name}: {stateName[f.state]}
           </li>
         ))}
       </ul>

@@ -1,5 +1,7 @@
 import { Classes } from '@blueprintjs/core';
+import { type TFunction } from 'i18next';
 import { observer } from 'mobx-react-lite';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WALL_STATES } from '../../contract/wall';
 import { formatClock } from '../../i18n/dates';
@@ -99,8 +101,11 @@ export const WallToday = observer(function WallToday({ store }: WallPanelProps) 
   );
 });
 
-const TickerRow = observer(function TickerRow({ entry }: { entry: TickerEntry }) {
-  const { t } = useTranslation();
+/**
+ * One ticker line. Entries never change, so a line renders once; the ticker hands it `t`
+ * rather than each of its 40 lines subscribing to i18next (a burst of alarms replaces them all).
+ */
+const TickerRow = memo(function TickerRow({ entry, t }: { entry: TickerEntry; t: TFunction }) {
   const time = formatClock(entry.at);
   return (
     <li
@@ -126,7 +131,7 @@ export const WallTicker = observer(function WallTicker({ store }: WallPanelProps
       ) : (
         <ul>
           {store.ticker.map((entry) => (
-            <TickerRow key={entry.id} entry={entry} />
+            <TickerRow key={entry.id} entry={entry} t={t} />
           ))}
         </ul>
       )}

@@ -7,8 +7,14 @@ import {
   observableRef,
   reaction,
 } from 'mobx';
+import { type HouseChanges, type LiveChangeFilter } from '../../stores/houseChanges';
 import { type ApiClient } from '../../api/client';
-import { alarmTodaySchema, type Alarm, type AlarmToday } from '../../contract/alarms';
+import {
+  alarmTodaySchema,
+  type Alarm,
+  type AlarmSeverity,
+  type AlarmToday,
+} from '../../contract/alarms';
 import { wallMapSchema, type WallFarm } from '../../contract/wall';
 import { type LiveStore } from '../../stores/LiveStore';
 import {
@@ -28,29 +34,44 @@ import {
   TICKER_MAX_ENTRIES,
   TODAY_POLL_MS,
 } from './constants';
+import { LiveTally } from './liveTally';
 import {
   containsPoint,
-  countersOf,
-  diffAlarms,
-  farmViews,
+  farmView,
   pulseMarkersOf,
+  sameView,
   worstFarms,
   type ListedFarm,
   type PulseMarker,
   regionStates,
   type AlarmChange,
   type FarmView,
+  type WallCounters,
   type WallHouseInput,
 } from './wallModel';
+
+/** What the wall reads of the live houses (the console's HousesStore satisfies it). */
+export interface WallHouses {
+  readonly loaded: boolean;
+  readonly all: readonly WallHouseInput[];
+  /** Bumped by every change of the houses: the wall then asks its tracker which changed. */
+  readonly revision: number;
+  get(houseId: number): WallHouseInput | undefined;
+  watchChanges(counts: LiveChangeFilter): HouseChanges;
+}
+
+/** The wall shows only these live fields (a farm's state, the counters, the ticker). */
+const wallFieldsChanged: LiveChangeFilter = (before, after) =>
+  before.online !== after.online || before.alarm !== after.alarm;
 
 /** What the wall reads from the console: the live houses and the connection (src/realtime feeds both). */
 export interface WallSources {
   api: ApiClient;
-  houses: { readonly loaded: boolean; readonly all: readonly WallHouseInput[] };
+  houses: WallHouses;
   live: Pick<LiveStore, 'state' | 'lastUpdateAt'>;
   /** The alarms live events brought (src/realtime feeds them): an acknowledgement stops a pulse. */
   alarms?: { readonly byId: { values(): Iterable<Pick<Alarm, 'state'>> } };
-  /** Called for each alarm raised while the wall runs (the audible alert). */
+  /** Called for alarms raised while the wall runs (the audible alert): per batch, the first raise of each severity. */
   onRaised?: (change: AlarmChange) => void;
 }
 
@@ -82,24 +103,38 @@ export class WallStore {
   language: 'en' | 'zh' = 'en';
   lastTouchAt = Date.now();
   private readonly startedAt = Date.now();
-  private readonly seenAlarms = new Map<number, number>();
   private nextTickerId = 1;
   private readonly disposers: (() => void)[] = [];
   private readonly regionOfFarm = new Map<number, string | null>();
+  /**
+   * Every farm as drawn, in the order of `farms`. Kept up to date from the houses that changed
+   * (see applyHouses): at 10,000 farms a walk of every house each second cost more than the
+   * whole update may. Replaced whole when a farm changed; unchanged farms keep their object.
+   */
+  views: FarmView[] = [];
+  counters: WallCounters = new LiveTally().counters();
+  /** Open alarms of every house: a change means today's causes changed. */
+  alarmTotal = 0;
+  private readonly tally = new LiveTally();
+  private changes: HouseChanges | null = null;
+  /** Index of each farm in `farms` (and `views`). */
+  private readonly indexOfFarm = new Map<number, number>();
   /**
    * Farms where a house raised an alarm since the farms were last fetched: that alarm is
    * unacknowledged, so the farm pulses without fetching every farm again (at 10,000 farms the
    * fetch and its validation cost more than a second's update).
    */
-  private raisedSince: ReadonlySet<number> = new Set();
+  private raisedSince = new Set<number>();
   /** The marker slot of each pulsing farm (see pulseMarkers). */
   private readonly pulseSlots = new Map<number, number>();
   /** Each province's city file, fetched once (34 at most). */
   private readonly cityFiles = new Map<string, Promise<ChinaCityCollection | null>>();
 
   constructor(private readonly sources: WallSources) {
-    makeObservable<WallStore, 'applyChanges' | 'raisedSince'>(this, {
-      raisedSince: observableRef,
+    makeObservable<WallStore, 'applyHouses'>(this, {
+      views: observableRef,
+      counters: observableRef,
+      alarmTotal: observable,
       pulseMarkers: computedStruct,
       listedFarms: computedStruct,
       mapType: observable,
@@ -113,26 +148,15 @@ export class WallStore {
       language: observable,
       setLanguage: action,
       lastTouchAt: observable,
-      views: computed,
       regionStates: computed,
-      counters: computed,
       stale: computed,
       dataAgeMs: computed,
       selectRegion: action,
       selectFarm: action,
       reset: action,
       touch: action,
-      applyChanges: action,
+      applyHouses: action,
     });
-  }
-
-  get views(): FarmView[] {
-    return farmViews(
-      this.farms,
-      this.sources.houses.all,
-      (farm) => this.regionOf(farm),
-      this.raisedSince,
-    );
   }
 
   /**
@@ -173,10 +197,6 @@ export class WallStore {
     return this.language === 'zh' ? p.nameZh : p.name;
   }
 
-  get counters() {
-    return countersOf(this.sources.houses.all);
-  }
-
   /** How old the shown data is: none while live (every change arrives at once). */
   get dataAgeMs(): number | null {
     const { state, lastUpdateAt } = this.sources.live;
@@ -203,17 +223,21 @@ export class WallStore {
       () => clearInterval(tick),
       () => clearInterval(today),
     );
-    // Every change of the houses' alarms feeds the ticker (the first snapshot is the baseline).
+    // Each change of the houses updates the farms it touched and feeds the ticker (the first
+    // snapshot is the baseline). One number is observed, never each house.
+    const changes = this.sources.houses.watchChanges(wallFieldsChanged);
+    this.changes = changes;
     this.disposers.push(
+      () => {
+        changes.dispose();
+        this.changes = null;
+      },
       reaction(
-        () => this.sources.houses.all.map((h) => h.live.alarm.count),
-        () => {
-          // Before the first snapshot there is nothing to compare with; after a sign-out the
-          // next snapshot is a new baseline.
-          if (!this.sources.houses.loaded) this.seenAlarms.clear();
-          else this.applyChanges(diffAlarms(this.seenAlarms, this.sources.houses.all));
-        },
-        { fireImmediately: true },
+        () => [this.sources.houses.revision, this.sources.houses.loaded],
+        () => this.applyHouses(),
+        // In a task of its own, after the frame that applied the batch to the houses: each part
+        // of a 10,000-house second then stays well under a long task (50 ms).
+        { fireImmediately: true, scheduler: (run) => setTimeout(run, 0) },
       ),
     );
     // New alarm total: today's causes changed. The farms are not fetched again: a raise marks its
@@ -229,7 +253,7 @@ export class WallStore {
     };
     this.disposers.push(
       reaction(
-        () => this.sources.houses.all.reduce((n, h) => n + h.live.alarm.count, 0),
+        () => this.alarmTotal,
         () => refetch(false),
       ),
       () => {
@@ -313,6 +337,7 @@ export class WallStore {
         this.farms = map.farms;
         // The fetched unacknowledged counts include every raise seen until now.
         this.raisedSince = new Set();
+        this.rebuildViews();
       })();
     } catch {
       // Retried on the next alarm change or reconnect; the stale banner tells the wall.
@@ -375,14 +400,91 @@ export class WallStore {
     return found;
   }
 
-  private applyChanges(changes: AlarmChange[]): void {
+  /**
+   * Takes in the houses changed since the last call: their farms' views, the counters and the
+   * ticker. Before the first snapshot there is nothing to compare with; after a sign-out the
+   * next snapshot is a new baseline.
+   */
+  private applyHouses(): void {
+    const houses = this.sources.houses;
+    const ids = this.changes?.take() ?? [];
+    const changedFarms = new Set<number>();
+    if (!houses.loaded) {
+      this.tally.clear();
+      this.rebuildViews();
+    } else {
+      const changes = this.tally.apply(ids, (id) => houses.get(id), changedFarms);
+      this.applyChanges(changes, changedFarms);
+      this.updateViews(changedFarms);
+    }
+    const counters = this.tally.counters();
+    if (!sameCounters(counters, this.counters)) this.counters = counters;
+    this.alarmTotal = this.tally.alarmTotal;
+  }
+
+  /** Every farm's view again (new farms, a new map, a new baseline). */
+  private rebuildViews(): void {
+    this.indexOfFarm.clear();
+    this.views = this.farms.map((farm, i) => {
+      this.indexOfFarm.set(farm.farmId, i);
+      return farmView(
+        farm,
+        this.tally.farm(farm.farmId),
+        this.regionOf(farm),
+        this.raisedSince.has(farm.farmId),
+      );
+    });
+  }
+
+  /** The views of the farms that changed; a new array only when one looks different. */
+  private updateViews(farmIds: ReadonlySet<number>): void {
+    let next: FarmView[] | null = null;
+    for (const farmId of farmIds) {
+      const i = this.indexOfFarm.get(farmId);
+      const farm = i === undefined ? undefined : this.farms[i];
+      const before = i === undefined ? undefined : this.views[i];
+      if (i === undefined || !farm || !before) continue;
+      const view = farmView(
+        farm,
+        this.tally.farm(farmId),
+        before.region,
+        this.raisedSince.has(farmId),
+      );
+      if (sameView(before, view)) continue;
+      next ??= this.views.slice();
+      next[i] = view;
+    }
+    if (next) this.views = next;
+  }
+
+  /** The ticker's new entries (only the newest can show) and the farms that start pulsing. */
+  private applyChanges(changes: readonly AlarmChange[], changedFarms: Set<number>): void {
     if (changes.length === 0) return;
     const at = Date.now();
-    const entries = changes.map((c) => ({ ...c, id: this.nextTickerId++, at }));
+    const entries = changes
+      .slice(-TICKER_MAX_ENTRIES)
+      .map((c) => ({ ...c, id: this.nextTickerId++, at }));
     this.ticker = [...entries.reverse(), ...this.ticker].slice(0, TICKER_MAX_ENTRIES);
-    const raised = changes.filter((c) => c.kind === 'raised');
-    if (raised.length > 0)
-      this.raisedSince = new Set([...this.raisedSince, ...raised.map((c) => c.farmId)]);
-    for (const change of raised) this.sources.onRaised?.(change);
+    // The alert beeps once for a batch anyway: one call per severity (its first raise) rather
+    // than one per raise, which a storm of a few hundred made cost milliseconds.
+    const alerted = new Set<AlarmSeverity | null>();
+    for (const change of changes) {
+      if (change.kind !== 'raised') continue;
+      this.raisedSince.add(change.farmId);
+      changedFarms.add(change.farmId);
+      if (alerted.has(change.severity)) continue;
+      alerted.add(change.severity);
+      this.sources.onRaised?.(change);
+    }
   }
+}
+
+function sameCounters(a: WallCounters, b: WallCounters): boolean {
+  return (
+    a.total === b.total &&
+    a.online === b.online &&
+    a.alarm === b.alarm &&
+    a.alarmRate === b.alarmRate &&
+    a.alive10k === b.alive10k
+  );
 }

@@ -33,46 +33,83 @@ export interface FarmView extends WallFarm {
   region: string | null;
 }
 
+/** A farm's live houses, by what decides its state. */
+export interface FarmTally {
+  houses: number;
+  offline: number;
+  /** Houses with at least one open alarm. */
+  alarmHouses: number;
+  /** Open alarms of all its houses. */
+  alarms: number;
+}
+
+/** The worst state among a farm's houses (as `houseState` ranks them). */
+export function tallyState(tally: FarmTally): WallState {
+  if (tally.alarmHouses > 0) return 'alarm';
+  if (tally.offline > 0) return 'offline';
+  return 'normal';
+}
+
 /**
- * Farms with their live state: the houses the console keeps live override the server's
- * snapshot, so a delta turns a point at once. An alarm count above the snapshot's means a new,
- * unacknowledged alarm, and so is one raised since the snapshot (`raisedSince`).
+ * One farm with its live state: the houses the console keeps live (`now`, absent when none is
+ * known) override the server's snapshot, so a delta turns a point at once. An alarm count above
+ * the snapshot's means a new, unacknowledged alarm, and so is one raised since the snapshot.
  */
+export function farmView(
+  farm: WallFarm,
+  now: FarmTally | undefined,
+  region: string | null,
+  raisedSince: boolean,
+): FarmView {
+  const alarmCount = now ? now.alarms : farm.alarmCount;
+  // Field by field, not a spread: this runs for every farm that changed in a live update.
+  return {
+    farmId: farm.farmId,
+    name: farm.name,
+    provinceAdcode: farm.provinceAdcode,
+    provinceName: farm.provinceName,
+    longitude: farm.longitude,
+    latitude: farm.latitude,
+    unacknowledged: farm.unacknowledged,
+    houseCount: now ? now.houses : farm.houseCount,
+    worstState: now ? tallyState(now) : farm.worstState,
+    alarmCount,
+    pulsing:
+      alarmCount > 0 && (farm.unacknowledged > 0 || alarmCount > farm.alarmCount || raisedSince),
+    region,
+  };
+}
+
+/** Whether two views of one farm draw and list the same. */
+export function sameView(a: FarmView, b: FarmView): boolean {
+  return (
+    a.worstState === b.worstState &&
+    a.houseCount === b.houseCount &&
+    a.alarmCount === b.alarmCount &&
+    a.pulsing === b.pulsing &&
+    a.region === b.region
+  );
+}
+
+/** Every farm with its live state (`farmView` of each), from all the houses at once. */
 export function farmViews(
   farms: readonly WallFarm[],
   houses: Iterable<WallHouseInput>,
   regionOf: (farm: WallFarm) => string | null,
   raisedSince: ReadonlySet<number> = new Set(),
 ): FarmView[] {
-  const live = new Map<number, { count: number; state: WallState; alarms: number }>();
+  const live = new Map<number, FarmTally>();
   for (const house of houses) {
-    const entry = live.get(house.farmId) ?? { count: 0, state: 'normal', alarms: 0 };
-    entry.count += 1;
-    entry.state = worse(entry.state, houseState(house));
+    const entry = live.get(house.farmId) ?? { houses: 0, offline: 0, alarmHouses: 0, alarms: 0 };
+    entry.houses += 1;
+    if (!house.live.online) entry.offline += 1;
+    if (house.live.alarm.count > 0) entry.alarmHouses += 1;
     entry.alarms += house.live.alarm.count;
     live.set(house.farmId, entry);
   }
-  return farms.map((farm) => {
-    const now = live.get(farm.farmId);
-    const alarmCount = now ? now.alarms : farm.alarmCount;
-    // Field by field, not a spread: this runs for every farm on every live update.
-    return {
-      farmId: farm.farmId,
-      name: farm.name,
-      provinceAdcode: farm.provinceAdcode,
-      provinceName: farm.provinceName,
-      longitude: farm.longitude,
-      latitude: farm.latitude,
-      unacknowledged: farm.unacknowledged,
-      houseCount: now ? now.count : farm.houseCount,
-      worstState: now ? now.state : farm.worstState,
-      alarmCount,
-      pulsing:
-        alarmCount > 0 &&
-        (farm.unacknowledged > 0 || alarmCount > farm.alarmCount || raisedSince.has(farm.farmId)),
-      region: regionOf(farm),
-    };
-  });
+  return farms.map((farm) =>
+    farmView(farm, live.get(farm.farmId), regionOf(farm), raisedSince.has(farm.farmId)),
+  );
 }
 
 /** The worst farm state of each region, for the shading of provinces or countries. */
@@ -94,27 +131,6 @@ export interface WallCounters {
   alarmRate: number;
   /** Live birds in units of 10,000 (the 万 of the Chinese screen). */
   alive10k: number;
-}
-
-export function countersOf(houses: Iterable<WallHouseInput>): WallCounters {
-  let total = 0;
-  let online = 0;
-  let alarm = 0;
-  let alive = 0;
-  for (const house of houses) {
-    total += 1;
-    if (house.live.online) online += 1;
-    if (house.live.alarm.count > 0) alarm += 1;
-    alive += house.headCount ?? 0;
-  }
-  return {
-    total,
-    online,
-    offline: total - online,
-    alarm,
-    alarmRate: total === 0 ? 0 : Math.round((alarm / total) * 1000) / 10,
-    alive10k: Math.round(alive / 100) / 100,
-  };
 }
 
 /** Ray casting on one ring ([lng, lat] pairs). */
@@ -166,39 +182,6 @@ export interface AlarmChange {
   farmId: number;
   cause: AlarmCause | null;
   severity: AlarmSeverity | null;
-}
-
-/**
- * Compares the open alarm count of each house with the last one seen: more is a raise (its
- * top alarm names it), fewer a clear. `seen` is updated in place and forgets departed houses.
- * The first call on an empty `seen` only takes the baseline; after it, a house seen for the first
- * time with open alarms (added to the scope, or back after a gap) is a raise, not a silent one.
- */
-export function diffAlarms(
-  seen: Map<number, number>,
-  houses: Iterable<WallHouseInput>,
-): AlarmChange[] {
-  const baseline = seen.size === 0;
-  const changes: AlarmChange[] = [];
-  const present = new Set<number>();
-  for (const house of houses) {
-    present.add(house.houseId);
-    const now = house.live.alarm.count;
-    const before = seen.get(house.houseId) ?? (baseline ? now : 0);
-    seen.set(house.houseId, now);
-    if (before === now) continue;
-    const top = house.live.alarm.top;
-    changes.push({
-      kind: now > before ? 'raised' : 'cleared',
-      houseId: house.houseId,
-      houseName: house.houseName,
-      farmId: house.farmId,
-      cause: top?.cause ?? null,
-      severity: top?.severity ?? null,
-    });
-  }
-  for (const id of [...seen.keys()]) if (!present.has(id)) seen.delete(id);
-  return changes;
 }
 
 /** A pulsing farm's marker: only what drawing it needs. */

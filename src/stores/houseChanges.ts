@@ -1,0 +1,125 @@
+import { type HouseDelta, type HouseLive } from '../contract/live';
+
+/**
+ * Which houses changed since a consumer last asked: for a screen that keeps its own aggregates
+ * of every house (the wall's per-farm states at 10,000 farms) and so must not read every house
+ * on every live batch. Ids, not houses: a house that left the store is simply not found.
+ */
+export interface HouseChanges {
+  /** The ids of the houses changed, added or removed since the last call (each once). */
+  take(): number[];
+  /** Stops recording (the store forgets this tracker). */
+  dispose(): void;
+}
+
+/**
+ * Whether a change of a house's live part matters to a tracker's consumer. The store replaces
+ * only the fields that changed (`withDelta`), so comparing a field's references is enough.
+ */
+export type LiveChangeFilter = (before: HouseLive, after: HouseLive) => boolean;
+
+/** The store's side of a tracker: it records ids until its consumer takes them. */
+export class ChangeTracker implements HouseChanges {
+  private ids = new Set<number>();
+
+  constructor(
+    initial: Iterable<number>,
+    /** Whether a change of the live part counts; a house added, removed or re-read always does. */
+    private readonly counts: LiveChangeFilter,
+    private readonly onDispose: (tracker: ChangeTracker) => void,
+  ) {
+    for (const id of initial) this.ids.add(id);
+  }
+
+  mark(ids: readonly number[]): void {
+    for (const id of ids) this.ids.add(id);
+  }
+
+  /** Records the house when the change counts for this tracker; true when recorded. */
+  noteLive(houseId: number, before: HouseLive, after: HouseLive): boolean {
+    if (!this.counts(before, after)) return false;
+    this.ids.add(houseId);
+    return true;
+  }
+
+  take(): number[] {
+    if (this.ids.size === 0) return [];
+    const ids = [...this.ids];
+    this.ids = new Set();
+    return ids;
+  }
+
+  dispose(): void {
+    this.ids.clear();
+    this.onDispose(this);
+  }
+}
+
+/**
+ * Whether two values of a live field are the same: the fields are JSON (numbers, strings,
+ * small records such as metrics or the alarm summary), so a structural comparison suffices.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in x) {
+    if (!Object.prototype.hasOwnProperty.call(y, key) || !sameJson(x[key], y[key])) return false;
+    count += 1;
+  }
+  for (const key in y) if (Object.prototype.hasOwnProperty.call(y, key)) count -= 1;
+  return count === 0;
+}
+
+/**
+ * `live` with the delta's fields, or `live` itself when the delta changes none of them. Field by
+ * field rather than a loop over the delta's keys: this runs for every house every second on a
+ * wall, and one shape for every live object keeps it fast. A field equal in value keeps its old
+ * object, so observers of that field (and trackers) see no change.
+ */
+export function withDelta(live: HouseLive, d: HouseDelta): HouseLive {
+  const online = d.online === undefined ? live.online : d.online;
+  const network = d.network === undefined ? live.network : d.network;
+  const gatewayVersion = d.gatewayVersion === undefined ? live.gatewayVersion : d.gatewayVersion;
+  const onlineSince = d.onlineSince === undefined ? live.onlineSince : d.onlineSince;
+  const lastSeenAt = d.lastSeenAt === undefined ? live.lastSeenAt : d.lastSeenAt;
+  const lastTs = d.lastTs === undefined ? live.lastTs : d.lastTs;
+  const mode = d.mode === undefined ? live.mode : d.mode;
+  const metrics =
+    d.metrics === undefined || sameJson(d.metrics, live.metrics) ? live.metrics : d.metrics;
+  const faults = d.faults === undefined || sameJson(d.faults, live.faults) ? live.faults : d.faults;
+  const devices =
+    d.devices === undefined || sameJson(d.devices, live.devices) ? live.devices : d.devices;
+  const alarm = d.alarm === undefined || sameJson(d.alarm, live.alarm) ? live.alarm : d.alarm;
+  if (
+    online === live.online &&
+    network === live.network &&
+    gatewayVersion === live.gatewayVersion &&
+    onlineSince === live.onlineSince &&
+    lastSeenAt === live.lastSeenAt &&
+    lastTs === live.lastTs &&
+    mode === live.mode &&
+    metrics === live.metrics &&
+    faults === live.faults &&
+    devices === live.devices &&
+    alarm === live.alarm
+  )
+    return live;
+  return {
+    houseId: live.houseId,
+    online,
+    network,
+    gatewayVersion,
+    onlineSince,
+    lastSeenAt,
+    lastTs,
+    mode,
+    metrics,
+    faults,
+    devices,
+    alarm,
+  };
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { type WallFarm } from '../../src/contract/wall';
+import { LiveTally } from '../../src/screens/wall/liveTally';
+import { farmView, farmViews, type WallHouseInput } from '../../src/screens/wall/wallModel';
+
+const house = (houseId: number, farmId: number, online: boolean, alarms = 0): WallHouseInput => ({
+  houseId,
+  houseName: `House ${houseId}`,
+  farmId,
+  headCount: 25_000,
+  live: {
+    online,
+    metrics: {},
+    alarm: {
+      count: alarms,
+      top: alarms
+        ? { cause: 'nh3High', severity: 'major', subject: 'nh3', value: 40, limit: 30, text: null }
+        : null,
+    },
+  },
+});
+
+const farm = (farmId: number): WallFarm => ({
+  farmId,
+  name: `Farm ${farmId}`,
+  provinceAdcode: '370000',
+  provinceName: '山东省',
+  longitude: 119,
+  latitude: 36,
+  houseCount: 3,
+  worstState: 'offline',
+  alarmCount: 1,
+  unacknowledged: 0,
+});
+
+/** The houses of a scope as the store holds them: `take` answers what changed since. */
+function scope(houses: WallHouseInput[]) {
+  const byId = new Map(houses.map((h) => [h.houseId, h]));
+  let changed = new Set(byId.keys());
+  return {
+    set(h: WallHouseInput) {
+      byId.set(h.houseId, h);
+      changed.add(h.houseId);
+    },
+    remove(houseId: number) {
+      byId.delete(houseId);
+      changed.add(houseId);
+    },
+    all: () => [...byId.values()],
+    apply(tally: LiveTally, farms = new Set<number>()) {
+      const ids = changed;
+      changed = new Set();
+      return tally.apply(ids, (id) => byId.get(id), farms);
+    },
+  };
+}
+
+describe('live tally', () => {
+  it('counts houses, online, offline, in alarm, the alarm rate and the birds in 10K', () => {
+    const tally = new LiveTally();
+    const houses = scope([
+      house(1, 1, true),
+      house(2, 1, false),
+      house(3, 1, true, 2),
+      house(4, 1, true),
+    ]);
+    houses.apply(tally);
+    expect(tally.counters()).toEqual({
+      total: 4,
+      online: 3,
+      offline: 1,
+      alarm: 1,
+      alarmRate: 25,
+      alive10k: 10,
+    });
+    expect(tally.alarmTotal).toBe(2);
+  });
+
+  it('ticks a raise and a clear, not the baseline, and forgets departed houses', () => {
+    const tally = new LiveTally();
+    const houses = scope([house(1, 1, true, 1)]);
+    expect(houses.apply(tally)).toEqual([]);
+    // A house that joins the scope after the baseline with an open alarm: a raise.
+    houses.set(house(5, 1, true, 1));
+    expect(houses.apply(tally)).toMatchObject([{ kind: 'raised', houseId: 5 }]);
+    houses.set(house(6, 1, true, 0));
+    expect(houses.apply(tally)).toEqual([]);
+    houses.set(house(1, 1, true, 2));
+    expect(houses.apply(tally)).toMatchObject([
+      { kind: 'raised', houseId: 1, cause: 'nh3High', severity: 'major' },
+    ]);
+    houses.set(house(1, 1, true, 0));
+    expect(houses.apply(tally)).toMatchObject([{ kind: 'cleared', houseId: 1 }]);
+    for (const id of [1, 5, 6]) houses.remove(id);
+    expect(houses.apply(tally)).toEqual([]);
+    expect(tally.counters().total).toBe(0);
+    // Nobody left: the farm shows what the server said of it again.
+    expect(tally.farm(1)).toBeUndefined();
+  });
+
+  it('after any run of changes, shows every farm as a count of all the houses from scratch would', () => {
+    const farms = [1, 2, 3, 4, 5].map(farm);
+    const region = (f: WallFarm) => f.provinceAdcode;
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const houses = scope(Array.from({ length: 20 }, (_, i) => house(i + 1, 1 + (i % 5), true)));
+    const tally = new LiveTally();
+    houses.apply(tally);
+    for (let step = 0; step < 200; step++) {
+      const id = 1 + random(24);
+      if (random(10) === 0) houses.remove(id);
+      else houses.set(house(id, 1 + random(5), random(3) > 0, random(4) === 0 ? 1 + random(2) : 0));
+      if (random(3) > 0) continue;
+      const changedFarms = new Set<number>();
+      houses.apply(tally, changedFarms);
+      const fromScratch = farmViews(farms, houses.all(), region);
+      const kept = farms.map((f) => farmView(f, tally.farm(f.farmId), region(f), false));
+      expect(kept).toEqual(fromScratch);
+    }
+  });
+});
