@@ -17,12 +17,7 @@ import {
 } from '../../contract/alarms';
 import { wallMapSchema, type WallFarm } from '../../contract/wall';
 import { type LiveStore } from '../../stores/LiveStore';
-import {
-  GEO_FILES,
-  type ChinaCityCollection,
-  type ChinaProvinceCollection,
-  type WorldCountryCollection,
-} from '../geo/geoTypes';
+import { type ChinaCityCollection } from '../geo/geoTypes';
 import {
   CLOCK_TICK_MS,
   IDLE_RESET_MS,
@@ -35,8 +30,8 @@ import {
   TODAY_POLL_MS,
 } from './constants';
 import { LiveTally } from './liveTally';
+import { fetchRegions, regionNameOf, RegionLookup, type Regions } from './wallRegions';
 import {
-  containsPoint,
   farmView,
   pulseMarkersOf,
   sameView,
@@ -46,6 +41,7 @@ import {
   regionStates,
   type AlarmChange,
   type FarmView,
+  sameCounters,
   type WallCounters,
   type WallHouseInput,
 } from './wallModel';
@@ -80,12 +76,6 @@ export interface TickerEntry extends AlarmChange {
   at: number;
 }
 
-export type Regions = ChinaProvinceCollection | WorldCountryCollection;
-
-/** China's ISO numeric code: a farm with a province adcode is in China on the World map. */
-const CHINA_COUNTRY_ID = '156';
-const ANTARCTICA_ID = '010';
-
 /** A failed fetch is retried by the next poll or reconnect: no toast on a wall. */
 const quiet = () => true;
 
@@ -105,7 +95,7 @@ export class WallStore {
   private readonly startedAt = Date.now();
   private nextTickerId = 1;
   private readonly disposers: (() => void)[] = [];
-  private readonly regionOfFarm = new Map<number, string | null>();
+  private readonly places = new RegionLookup();
   /**
    * Every farm as drawn, in the order of `farms`. Kept up to date from the houses that changed
    * (see applyHouses): at 10,000 farms a walk of every house each second cost more than the
@@ -127,8 +117,6 @@ export class WallStore {
   private raisedSince = new Set<number>();
   /** The marker slot of each pulsing farm (see pulseMarkers). */
   private readonly pulseSlots = new Map<number, number>();
-  /** Each province's city file, fetched once (34 at most). */
-  private readonly cityFiles = new Map<string, Promise<ChinaCityCollection | null>>();
 
   constructor(private readonly sources: WallSources) {
     makeObservable<WallStore, 'applyHouses'>(this, {
@@ -188,13 +176,7 @@ export class WallStore {
 
   /** An area's name in the screen's language. */
   regionName(region: string | null): string {
-    const feature = this.regions?.features.find((f) =>
-      'adcode' in f.properties ? f.properties.adcode === region : f.properties.id === region,
-    );
-    if (!feature) return region ?? '';
-    const p = feature.properties;
-    if ('adcode' in p) return this.language === 'zh' ? p.name : p.nameEn;
-    return this.language === 'zh' ? p.nameZh : p.name;
+    return regionNameOf(this.regions, region, this.language);
   }
 
   /** How old the shown data is: none while live (every change arrives at once). */
@@ -326,12 +308,12 @@ export class WallStore {
       const map = await this.sources.api.get('/wall/map', { schema: wallMapSchema, quiet });
       const regions =
         map.mapType !== this.mapType || !this.regions
-          ? await this.loadRegions(map.mapType)
+          ? await fetchRegions(map.mapType)
           : this.regions;
       // One action: the map must never see World regions with China's type (it would open
       // fitted to China).
       action(() => {
-        if (regions !== this.regions) this.regionOfFarm.clear();
+        if (regions !== this.regions) this.places.forgetFarms();
         this.regions = regions;
         this.mapType = map.mapType;
         this.farms = map.farms;
@@ -356,48 +338,13 @@ export class WallStore {
     }
   }
 
-  /** The map file, fetched once per map type (deck.gl wants GeoJSON loaded once). */
-  private async loadRegions(mapType: '1' | '2'): Promise<Regions> {
-    const url = mapType === '2' ? GEO_FILES.worldCountries : GEO_FILES.chinaProvinces;
-    const response = await fetch(url);
-    const regions = (await response.json()) as Regions;
-    if (mapType !== '2') return regions;
-    // No farm is in Antarctica, and on a wall taller than the world's bounds it would fill the
-    // bottom third of the map (seen on the 1920×1080 screenshot).
-    const world = regions as WorldCountryCollection;
-    return { ...world, features: world.features.filter((f) => f.properties.id !== ANTARCTICA_ID) };
-  }
-
   /** The cities of a Chinese province, or null when none are shipped (Taiwan) or the fetch failed. */
   cities(adcode: string): Promise<ChinaCityCollection | null> {
-    let file = this.cityFiles.get(adcode);
-    if (!file) {
-      const province = (this.regions as ChinaProvinceCollection | null)?.features.find(
-        (f) => f.properties.adcode === adcode,
-      );
-      file = province?.properties.filename
-        ? fetch(GEO_FILES.chinaProvince(adcode))
-            .then((r) => (r.ok ? (r.json() as Promise<ChinaCityCollection>) : null))
-            .catch(() => null)
-        : Promise.resolve(null);
-      this.cityFiles.set(adcode, file);
-    }
-    return file;
+    return this.places.cities(adcode, this.regions);
   }
 
   regionOf(farm: WallFarm): string | null {
-    if (this.mapType !== '2') return farm.provinceAdcode;
-    if (farm.provinceAdcode) return CHINA_COUNTRY_ID;
-    if (this.regionOfFarm.has(farm.farmId)) return this.regionOfFarm.get(farm.farmId) ?? null;
-    let found: string | null = null;
-    if (farm.longitude !== null && farm.latitude !== null && this.regions)
-      for (const feature of (this.regions as WorldCountryCollection).features)
-        if (containsPoint(feature.geometry, [farm.longitude, farm.latitude])) {
-          found = feature.properties.id;
-          break;
-        }
-    this.regionOfFarm.set(farm.farmId, found);
-    return found;
+    return this.places.regionOf(farm, this.mapType, this.regions);
   }
 
   /**
@@ -477,14 +424,4 @@ export class WallStore {
       this.sources.onRaised?.(change);
     }
   }
-}
-
-function sameCounters(a: WallCounters, b: WallCounters): boolean {
-  return (
-    a.total === b.total &&
-    a.online === b.online &&
-    a.alarm === b.alarm &&
-    a.alarmRate === b.alarmRate &&
-    a.alive10k === b.alive10k
-  );
 }

@@ -1,5 +1,5 @@
 import { type StyleSpecification } from 'maplibre-gl';
-import { type Regions } from './WallStore';
+import { type Regions } from './wallRegions';
 
 /**
  * The base map: a dark background and the regions' land and borders, from the GeoJSON already

@@ -252,3 +252,14 @@ export function worstFarms(views: readonly FarmView[], max: number): ListedFarm[
     }
   return listed;
 }
+
+/** Whether two counter sets show the same: an unchanged set is not replaced (no render). */
+export function sameCounters(a: WallCounters, b: WallCounters): boolean {
+  return (
+    a.total === b.total &&
+    a.online === b.online &&
+    a.alarm === b.alarm &&
+    a.alarmRate === b.alarmRate &&
+    a.alive10k === b.alive10k
+  );
+}
