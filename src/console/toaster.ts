@@ -26,6 +26,11 @@ export function showToast({ message, intent, timeoutMs }: ToastRequest): void {
   void sharedToaster().then((t) => t.show({ message, intent, timeout: timeoutMs }));
 }
 
+/** What an action the user asked for did: shown briefly (errors stay longer). */
+export function showSuccessToast(message: string): void {
+  showToast({ message, intent: Intent.SUCCESS, timeoutMs: NOTIFICATION_MS });
+}
+
 export function showErrorToast(message: string): void {
   showToast({ message, intent: Intent.DANGER, timeoutMs: ERROR_TOAST_MS });
 }

@@ -4,7 +4,7 @@ import { TickIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { type Alarm } from '../../contract/alarms';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { showSuccessToast } from '../toaster';
 import { useStores } from '../useStores';
 
 export interface AcknowledgeButtonProps {
@@ -28,11 +28,7 @@ export const AcknowledgeButton = observer(function AcknowledgeButton({
     setOpen(false);
     try {
       await alarms.acknowledge(api, alarm.id, comment.trim() || undefined);
-      showToast({
-        message: t('alarms.ack.done'),
-        intent: Intent.SUCCESS,
-        timeoutMs: NOTIFICATION_MS,
-      });
+      showSuccessToast(t('alarms.ack.done'));
     } catch {
       // The API client has shown the reason.
     }

@@ -14,7 +14,7 @@ import {
   type AlarmListQuery,
   type AlarmPlace,
 } from '../../contract/alarms';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { showSuccessToast } from '../toaster';
 import { useStores } from '../useStores';
 import { AcknowledgeButton } from './AcknowledgeButton';
 import { alarmSubject } from '../houses/format';
@@ -218,11 +218,7 @@ const AlarmRowView = observer(function AlarmRowView({ alarm: a }: { alarm: Alarm
   const clear = async () => {
     try {
       await alarms.clear(api, a.id);
-      showToast({
-        message: t('alarms.ack.cleared'),
-        intent: Intent.SUCCESS,
-        timeoutMs: NOTIFICATION_MS,
-      });
+      showSuccessToast(t('alarms.ack.cleared'));
     } catch {
       // Shown by the API client.
     }

@@ -7,7 +7,7 @@ import { type AlarmInputSetting, type AlarmPhone } from '../../contract/alarms';
 import { AlarmSettingsStore, type AlarmSettingKind } from '../../stores/AlarmSettingsStore';
 import { ArrowKeyTabs } from '../ArrowKeyTabs';
 import { ScrollRegion } from '../ScrollRegion';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { showSuccessToast } from '../toaster';
 import { useStores } from '../useStores';
 import { InputDialog } from './InputDialog';
 import { PhoneDialog } from './PhoneDialog';
@@ -42,11 +42,7 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
     } catch {
       return false;
     }
-    showToast({
-      message: t('alarms.settings.saved'),
-      intent: Intent.SUCCESS,
-      timeoutMs: NOTIFICATION_MS,
-    });
+    showSuccessToast(t('alarms.settings.saved'));
     await settings.reload().catch(() => undefined);
     return true;
   };
@@ -55,11 +51,7 @@ export const AlarmSettingsPage = observer(function AlarmSettingsPage() {
     setDeleting(null);
     try {
       const r = await settings.remove(deleting.kind, deleting.id);
-      showToast({
-        message: t('alarms.settings.deleted', { remaining: r.remaining }),
-        intent: Intent.SUCCESS,
-        timeoutMs: NOTIFICATION_MS,
-      });
+      showSuccessToast(t('alarms.settings.deleted', { remaining: r.remaining }));
     } catch {
       return;
     }

@@ -19,7 +19,7 @@ import {
   type CameraInput,
 } from '../../contract/cameras';
 import { deletedSchema } from '../../contract/devices';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { showSuccessToast } from '../toaster';
 import { useStores } from '../useStores';
 import { Choice, DeviceDialog, useForm } from './DeviceDialog';
 import { ScrollRegion } from '../ScrollRegion';
@@ -116,7 +116,7 @@ export function CamerasPanel({ houseId, operate }: { houseId: number; operate: b
     } catch {
       return false;
     }
-    showToast({ message: t('devices.saved'), intent: Intent.SUCCESS, timeoutMs: NOTIFICATION_MS });
+    showSuccessToast(t('devices.saved'));
     await load();
     return true;
   };
@@ -127,11 +127,7 @@ export function CamerasPanel({ houseId, operate }: { houseId: number; operate: b
         body: { id: camera.id },
         schema: deletedSchema,
       });
-      showToast({
-        message: t('devices.deleted', { remaining: r.remaining }),
-        intent: Intent.SUCCESS,
-        timeoutMs: NOTIFICATION_MS,
-      });
+      showSuccessToast(t('devices.deleted', { remaining: r.remaining }));
     } catch {
       return;
     }

@@ -17,7 +17,7 @@ import { DevicesStore, type DeviceResource } from '../../stores/DevicesStore';
 import { type House } from '../../stores/HousesStore';
 import { ArrowKeyTabs } from '../ArrowKeyTabs';
 import { ScrollRegion } from '../ScrollRegion';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { showSuccessToast } from '../toaster';
 import { useStores } from '../useStores';
 import { CamerasPanel } from './CamerasPanel';
 import { CompleteDialog } from './CompleteDialog';
@@ -62,7 +62,7 @@ export const HouseDevices = observer(function HouseDevices({ house }: { house: H
     } catch {
       return false;
     }
-    showToast({ message, intent: Intent.SUCCESS, timeoutMs: NOTIFICATION_MS });
+    showSuccessToast(message);
     await store.reload().catch(() => undefined);
     return true;
   };
@@ -71,11 +71,7 @@ export const HouseDevices = observer(function HouseDevices({ house }: { house: H
     setDeleting(null);
     try {
       const r = await store.remove(deleting.resource, deleting.id);
-      showToast({
-        message: t('devices.deleted', { remaining: r.remaining }),
-        intent: Intent.SUCCESS,
-        timeoutMs: NOTIFICATION_MS,
-      });
+      showSuccessToast(t('devices.deleted', { remaining: r.remaining }));
     } catch {
       return;
     }

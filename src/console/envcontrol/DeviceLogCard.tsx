@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Button, Card, H5, HTMLSelect, Intent } from '@blueprintjs/core';
+import { Button, Card, H5, HTMLSelect } from '@blueprintjs/core';
 import { DocumentOpenIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { type EnvControlStore } from '../../stores/EnvControlStore';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { showSuccessToast } from '../toaster';
 import { formatTime } from './format';
 
 /**
@@ -32,11 +32,7 @@ export const DeviceLogCard = observer(function DeviceLogCard({
       return;
     }
     setShown(null);
-    showToast({
-      message: t('gatewayOps.log.loaded'),
-      intent: Intent.SUCCESS,
-      timeoutMs: NOTIFICATION_MS,
-    });
+    showSuccessToast(t('gatewayOps.log.loaded'));
   };
   return (
     <Card className="roost-envcontrol__wide" data-testid="envcontrol-device-log">

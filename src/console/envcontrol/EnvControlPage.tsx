@@ -13,7 +13,7 @@ import {
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { NOTIFICATION_MS, showSuccessToast, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import { AI6000_TYPE } from './ai6000Type';
 import { CommandsCard, RecordsCard } from './CommandsCard';
@@ -71,11 +71,7 @@ export const EnvControlPage = observer(function EnvControlPage() {
     } catch {
       return;
     }
-    showToast({
-      message: t('envcontrol.actions.sent'),
-      intent: Intent.SUCCESS,
-      timeoutMs: NOTIFICATION_MS,
-    });
+    showSuccessToast(t('envcontrol.actions.sent'));
   };
   const fillFromBreed = async () => {
     setAuto(false);
@@ -98,19 +94,11 @@ export const EnvControlPage = observer(function EnvControlPage() {
     } catch {
       return;
     }
-    showToast({
-      message: t('gatewayOps.upgrade.sent'),
-      intent: Intent.SUCCESS,
-      timeoutMs: NOTIFICATION_MS,
-    });
+    showSuccessToast(t('gatewayOps.upgrade.sent'));
   };
   const copy = () => {
     store.copy();
-    showToast({
-      message: t('envcontrol.actions.copied'),
-      intent: Intent.SUCCESS,
-      timeoutMs: NOTIFICATION_MS,
-    });
+    showSuccessToast(t('envcontrol.actions.copied'));
   };
 
   return (

@@ -20,7 +20,7 @@ import { upgradeFileSchema, type UpgradeFile } from '../../contract/upgrade';
 import { formatDateTime } from '../../i18n/dates';
 import { uploadFile } from '../../stores/AdminFiles';
 import { ScrollRegion } from '../ScrollRegion';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { showSuccessToast } from '../toaster';
 import { useConfirmSave } from '../useConfirmSave';
 import { useStores } from '../useStores';
 
@@ -88,11 +88,7 @@ export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
     } finally {
       setBusy(false);
     }
-    showToast({
-      message: t('gatewayOps.files.uploaded'),
-      intent: Intent.SUCCESS,
-      timeoutMs: NOTIFICATION_MS,
-    });
+    showSuccessToast(t('gatewayOps.files.uploaded'));
     setFile(null);
     setVersion('');
     setModels([]);

@@ -21,7 +21,7 @@ import { type Locale } from '../../contract/envelope';
 import { loginPathFor } from '../guard';
 import { findRoute } from '../routeLookup';
 import { HOME_PATH } from '../routes';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { NOTIFICATION_MS, showSuccessToast, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import { BrandMark } from './BrandMark';
 
@@ -103,13 +103,9 @@ export const LanguageMenu = observer(function LanguageMenu({ compact = false }: 
   const { t, i18n } = useTranslation();
   const choose = (language: Locale) => {
     ui.setLanguage(language);
-    void i18n.changeLanguage(language).then(() =>
-      showToast({
-        message: i18n.t('navbar.switchLanguageSuccess'),
-        intent: Intent.SUCCESS,
-        timeoutMs: NOTIFICATION_MS,
-      }),
-    );
+    void i18n
+      .changeLanguage(language)
+      .then(() => showSuccessToast(i18n.t('navbar.switchLanguageSuccess')));
   };
   const menu = (
     <Menu data-testid="language-menu">

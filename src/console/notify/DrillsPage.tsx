@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { DrillsStore } from '../../stores/NotifyStores';
 import { formatTime } from '../alarms/format';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { showSuccessToast } from '../toaster';
 import { ListTable } from '../ListTable';
 import { useStores } from '../useStores';
 import { DrillReportView } from './DrillReportView';
@@ -38,8 +38,7 @@ export const DrillsPage = observer(function DrillsPage() {
     () => [...new Map(store.places.map((p) => [p.farmId, p.farmName]))],
     [store.places],
   );
-  const done = (key: ToastKey) =>
-    showToast({ message: t(key), intent: Intent.SUCCESS, timeoutMs: NOTIFICATION_MS });
+  const done = (key: ToastKey) => showSuccessToast(t(key));
   const run = async (what: () => Promise<unknown>, key: ToastKey) => {
     setBusy(true);
     try {

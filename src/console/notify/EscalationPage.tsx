@@ -1,11 +1,11 @@
-import { Callout, H3, HTMLSelect, Intent, Tag } from '@blueprintjs/core';
+import { Callout, H3, HTMLSelect, Tag } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AlarmPhone } from '../../contract/alarms';
 import { ESCALATION_MAX_LEVEL } from '../../contract/notify';
 import { EscalationStore } from '../../stores/NotifyStores';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { showSuccessToast } from '../toaster';
 import { ListTable } from '../ListTable';
 import { useStores } from '../useStores';
 import './notify.css';
@@ -37,11 +37,7 @@ export const EscalationPage = observer(function EscalationPage() {
   const save = async (phoneId: number, level: number) => {
     try {
       await store.save(phoneId, level);
-      showToast({
-        message: t('notify.escalation.levelSaved'),
-        intent: Intent.SUCCESS,
-        timeoutMs: NOTIFICATION_MS,
-      });
+      showSuccessToast(t('notify.escalation.levelSaved'));
     } catch {
       // Shown by the client.
     }

@@ -16,7 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { ALARM_SEVERITIES, type AlarmSeverity } from '../../contract/alarms';
 import { PREF_CHANNELS, type NotifyPrefsInput, type PrefChannel } from '../../contract/notifyPrefs';
 import { PrefsStore } from '../../stores/NotifyStores';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { showSuccessToast } from '../toaster';
 import { useStores } from '../useStores';
 import './notify.css';
 import { TimeField } from '../TimeField';
@@ -57,11 +57,7 @@ export const PrefsPage = observer(function PrefsPage() {
         quietStart: quietOn ? (draft.quietStart ?? '22:00') : null,
         quietEnd: quietOn ? (draft.quietEnd ?? '06:00') : null,
       });
-      showToast({
-        message: t('notify.common.saved'),
-        intent: Intent.SUCCESS,
-        timeoutMs: NOTIFICATION_MS,
-      });
+      showSuccessToast(t('notify.common.saved'));
     } catch {
       // The client has shown the server's message.
     } finally {

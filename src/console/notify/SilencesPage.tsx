@@ -18,7 +18,7 @@ import { ALARM_CAUSES, type AlarmCause } from '../../contract/alarms';
 import type { Silence } from '../../contract/notify';
 import { SilencesStore } from '../../stores/NotifyStores';
 import { formatTime } from '../alarms/format';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { showSuccessToast } from '../toaster';
 import { ListTable } from '../ListTable';
 import { useStores } from '../useStores';
 import './notify.css';
@@ -76,11 +76,7 @@ export const SilencesPage = observer(function SilencesPage() {
         endsAt: new Date(Date.now() + hours * 3_600_000).toISOString(),
       });
       setReason('');
-      showToast({
-        message: t('notify.silences.created'),
-        intent: Intent.SUCCESS,
-        timeoutMs: NOTIFICATION_MS,
-      });
+      showSuccessToast(t('notify.silences.created'));
     } catch {
       // The client has shown the server's message.
     } finally {
@@ -90,11 +86,7 @@ export const SilencesPage = observer(function SilencesPage() {
   const end = async (id: number) => {
     try {
       await store.end(id);
-      showToast({
-        message: t('notify.silences.endedToast'),
-        intent: Intent.SUCCESS,
-        timeoutMs: NOTIFICATION_MS,
-      });
+      showSuccessToast(t('notify.silences.endedToast'));
     } catch {
       // Shown by the client.
     }

@@ -16,7 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { modifyPassword } from '../../api/endpoints';
 import { isApiError } from '../../api/errors';
 import { newPasswordMinLength } from '../../contract/password';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { NOTIFICATION_MS, showSuccessToast, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import {
   EMPTY_PASSWORD_FORM,
@@ -86,11 +86,7 @@ export const ChangePasswordDialog = observer(function ChangePasswordDialog({
     setSending(true);
     try {
       await modifyPassword(api, form.oldPassword, form.newPassword);
-      showToast({
-        message: t('password.success'),
-        intent: Intent.SUCCESS,
-        timeoutMs: NOTIFICATION_MS,
-      });
+      showSuccessToast(t('password.success'));
       onClose();
     } catch (error) {
       if (isApiError(error) && !error.shown) {

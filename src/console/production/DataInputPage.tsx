@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { DataInputStore } from '../../stores/DataInputStore';
 import { GRID_COLUMNS, parsePaste, type GridColumn } from '../../stores/productionGrid';
 import { ScrollRegion } from '../ScrollRegion';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { NOTIFICATION_MS, showSuccessToast, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import { FarmHousePicker } from './FarmHousePicker';
 import { HouseMonthView } from './HouseMonthView';
@@ -76,11 +76,7 @@ export const DataInputPage = observer(function DataInputPage() {
       return;
     }
     if (saved === null) return refused();
-    showToast({
-      message: t('production.input.saved'),
-      intent: Intent.SUCCESS,
-      timeoutMs: NOTIFICATION_MS,
-    });
+    showSuccessToast(t('production.input.saved'));
   };
 
   return (

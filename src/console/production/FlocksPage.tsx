@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Button, ButtonGroup, Card, Classes, H5, HTMLTable, Intent } from '@blueprintjs/core';
+import { Button, ButtonGroup, Card, Classes, H5, HTMLTable } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { FlocksStore } from '../../stores/FlocksStore';
 import { FlockCompareStore } from '../../stores/FlockCompareStore';
 import { ScrollRegion } from '../ScrollRegion';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { showSuccessToast } from '../toaster';
 import { useStores } from '../useStores';
 import { reminderText } from '../reminders/RemindersPanel';
 import { FarmHousePicker } from './FarmHousePicker';
@@ -35,11 +35,7 @@ export const FlocksPage = observer(function FlocksPage() {
     } catch {
       return;
     }
-    showToast({
-      message: t('production.tasks.saved'),
-      intent: Intent.SUCCESS,
-      timeoutMs: NOTIFICATION_MS,
-    });
+    showSuccessToast(t('production.tasks.saved'));
   };
 
   return (

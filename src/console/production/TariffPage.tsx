@@ -13,7 +13,7 @@ import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { TARIFF_PERIODS, type TariffPeriod } from '../../contract/production';
 import { TariffStore } from '../../stores/TariffStore';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { NOTIFICATION_MS, showSuccessToast, showToast } from '../toaster';
 import { useConfirmSave } from '../useConfirmSave';
 import { useStores } from '../useStores';
 import './production.css';
@@ -48,11 +48,7 @@ export const TariffPage = observer(function TariffPage() {
     } catch {
       return;
     }
-    showToast({
-      message: t('production.tariff.saved'),
-      intent: Intent.SUCCESS,
-      timeoutMs: NOTIFICATION_MS,
-    });
+    showSuccessToast(t('production.tariff.saved'));
   };
 
   return (

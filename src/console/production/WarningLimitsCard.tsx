@@ -20,7 +20,7 @@ import {
   WARNING_LIMIT_UNIT,
 } from '../../contract/earlyWarnings';
 import { WarningLimitsStore, type WarningTarget } from '../../stores/WarningLimitsStore';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { showSuccessToast } from '../toaster';
 import { useConfirmSave } from '../useConfirmSave';
 import { useStores } from '../useStores';
 
@@ -60,11 +60,7 @@ export const WarningLimitsCard = observer(function WarningLimitsCard({
     } catch {
       return;
     }
-    showToast({
-      message: t('production.warnings.saved'),
-      intent: Intent.SUCCESS,
-      timeoutMs: NOTIFICATION_MS,
-    });
+    showSuccessToast(t('production.warnings.saved'));
   };
   const hint =
     target.kind === 'breed'

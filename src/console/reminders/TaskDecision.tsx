@@ -2,7 +2,7 @@ import { Button, ButtonGroup, InputGroup, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Reminder } from '../../contract/reminders';
-import { NOTIFICATION_MS, showToast } from '../toaster';
+import { showSuccessToast } from '../toaster';
 import { useStores } from '../useStores';
 
 type Decision = 'done' | 'skipped';
@@ -39,11 +39,7 @@ export function TaskDecision({ task, houseId }: { task: Reminder; houseId?: numb
       setBusy(false);
       return;
     }
-    showToast({
-      message: t('production.tasks.saved'),
-      intent: Intent.SUCCESS,
-      timeoutMs: NOTIFICATION_MS,
-    });
+    showSuccessToast(t('production.tasks.saved'));
   };
 
   return (
