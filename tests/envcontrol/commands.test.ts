@@ -3,16 +3,7 @@ import { checkParam, type Command, type GatewayDetails } from '../../src/contrac
 import { startSimulator, type RunningSimulator } from '../../server/simulator/simulator';
 import { testDatabaseTargets } from '../helpers/databases';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
-
-const waitFor = async <T>(probe: () => Promise<T | undefined> | T | undefined, ms = 20_000) => {
-  const start = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - start > ms) throw new Error(`nothing within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+import { waitFor } from '../helpers/waitFor';
 
 describe.each(testDatabaseTargets())('remote configuration on $name', (target) => {
   let t: TestRoost;
@@ -21,14 +12,8 @@ describe.each(testDatabaseTargets())('remote configuration on $name', (target) =
   let farm: string;
   let weifang: Array<{ houseId: number; networkId: string; token: string }>;
 
-  const api = async <T>(token: string, path: string, body?: unknown) => {
-    const res = await fetch(`${t.url}/api${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: token, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as { data: T; msg: string } };
-  };
+  const api = <T>(token: string, path: string, body?: unknown, locale?: string) =>
+    t.api<T>(token, path, body, locale);
   const house = (houseId: number) =>
     api<GatewayDetails>(admin, `/envcontrol/house?houseId=${houseId}`).then((r) => r.body.data);
   const commandOf = async (houseId: number, id: string) =>

@@ -4,16 +4,7 @@ import type { GatewayDetails } from '../../src/contract/envcontrol';
 import { startSimulator, type RunningSimulator } from '../../server/simulator/simulator';
 import { testDatabaseTargets } from '../helpers/databases';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
-
-const waitFor = async <T>(probe: () => Promise<T | undefined> | T | undefined, ms = 30_000) => {
-  const start = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - start > ms) throw new Error(`nothing within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+import { waitFor } from '../helpers/waitFor';
 
 describe.each(testDatabaseTargets())('device log on $name', (target) => {
   let t: TestRoost;
@@ -23,14 +14,8 @@ describe.each(testDatabaseTargets())('device log on $name', (target) => {
   let weifang: Array<{ houseId: number; networkId: string }>;
   let gaochengHouse: number;
 
-  const api = async <T>(token: string, path: string, body?: unknown, locale = 'en') => {
-    const res = await fetch(`${t.url}/api${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: token, 'content-type': 'application/json', locale },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as { data: T; msg: string } };
-  };
+  const api = <T>(token: string, path: string, body?: unknown, locale?: string) =>
+    t.api<T>(token, path, body, locale);
   const online = (houseId: number, want: boolean) =>
     waitFor(async () => {
       const d = await api<GatewayDetails>(admin, `/envcontrol/house?houseId=${houseId}`);

@@ -4,16 +4,7 @@ import { RESEND_AFTER_MS } from '../../server/envcontrol/dispatcher';
 import { gatewayTopic } from '../../server/mqtt/topics';
 import { testDatabaseTargets } from '../helpers/databases';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
-
-const waitFor = async <T>(probe: () => Promise<T | undefined> | T | undefined, ms = 20_000) => {
-  const start = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - start > ms) throw new Error(`nothing within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+import { waitFor } from '../helpers/waitFor';
 
 /**
  * A gateway that comes back says "online" on connecting, and may subscribe to its commands
@@ -27,14 +18,8 @@ describe.each(testDatabaseTargets())('a returning gateway on $name', (target) =>
   let gw: { networkId: string; houseId: number };
   const TOKEN = 'token-returning-gateway';
 
-  const api = async <T>(path: string, body?: unknown) => {
-    const res = await fetch(`${t.url}/api${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: admin, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as { data: T; msg: string } };
-  };
+  const api = <T>(path: string, body?: unknown, locale?: string) =>
+    t.api<T>(admin, path, body, locale);
   const house = () =>
     api<GatewayDetails>(`/envcontrol/house?houseId=${gw.houseId}`).then((r) => r.body.data);
   const stateOf = async (id: string) => (await house()).commands.find((c) => c.id === id)?.state;

@@ -24,6 +24,13 @@ export interface TestRoost {
   ): Promise<{ networkId: string; houseId: number; gatewayId: number }>;
   gateway(networkId: string, token: string, options?: mqtt.IClientOptions): Promise<MqttClient>;
   socket(token: string): Promise<Socket<ServerToClientEvents, ClientToServerEvents>>;
+  /** GET (no body) or POST (a body) to /api`path` as `token`, in `locale`: status and envelope. */
+  api<T>(
+    token: string,
+    path: string,
+    body?: unknown,
+    locale?: string,
+  ): Promise<{ status: number; body: { data: T; msg: string } }>;
 }
 
 /** A whole running server (database, embedded broker on a free port, HTTP, live hub). */
@@ -56,6 +63,14 @@ export async function startTestRoost(
     roost,
     url,
     mqttUrl: `mqtt://127.0.0.1:${roost.mqttPort ?? 0}`,
+    async api<T>(token: string, path: string, body?: unknown, locale = 'en') {
+      const res = await fetch(`${url}/api${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: token, 'content-type': 'application/json', locale },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as { data: T; msg: string } };
+    },
     async stop() {
       for (const s of sockets) s.disconnect();
       for (const c of clients) c.end(true);

@@ -7,16 +7,7 @@ import { gatewayTopic } from '../../server/mqtt/topics';
 import { startSimulator, type RunningSimulator } from '../../server/simulator/simulator';
 import { testDatabaseTargets } from '../helpers/databases';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
-
-const waitFor = async <T>(probe: () => Promise<T | undefined> | T | undefined, ms = 30_000) => {
-  const start = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - start > ms) throw new Error(`nothing within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+import { waitFor } from '../helpers/waitFor';
 
 /** Quick and certain upgrades: no refusals, no damage, no failures, short steps. */
 const QUICK = {
@@ -48,14 +39,8 @@ describe.each(testDatabaseTargets())('gateway upgrades on $name', (target) => {
   };
   const bytes = Buffer.from('ROOST-FIRMWARE 2.9.0\n'.repeat(4096));
 
-  const api = async <T>(path: string, body?: unknown, locale = 'en') => {
-    const res = await fetch(`${t.url}/api${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: admin, 'content-type': 'application/json', locale },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as { data: T; msg: string } };
-  };
+  const api = <T>(path: string, body?: unknown, locale?: string) =>
+    t.api<T>(admin, path, body, locale);
   const house = (houseId: number) =>
     api<GatewayDetails>(`/envcontrol/house?houseId=${houseId}`).then((r) => r.body.data);
   const finished = (houseId: number, id: string) =>
