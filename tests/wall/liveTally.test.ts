@@ -1,37 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type WallFarm } from '../../src/contract/wall';
+import { farm, house } from './fixtures';
 import { LiveTally } from '../../src/screens/wall/liveTally';
 import { farmView, farmViews, type WallHouseInput } from '../../src/screens/wall/wallModel';
-
-const house = (houseId: number, farmId: number, online: boolean, alarms = 0): WallHouseInput => ({
-  houseId,
-  houseName: `House ${houseId}`,
-  farmId,
-  headCount: 25_000,
-  live: {
-    online,
-    metrics: {},
-    alarm: {
-      count: alarms,
-      top: alarms
-        ? { cause: 'nh3High', severity: 'major', subject: 'nh3', value: 40, limit: 30, text: null }
-        : null,
-    },
-  },
-});
-
-const farm = (farmId: number): WallFarm => ({
-  farmId,
-  name: `Farm ${farmId}`,
-  provinceAdcode: '370000',
-  provinceName: '山东省',
-  longitude: 119,
-  latitude: 36,
-  houseCount: 3,
-  worstState: 'offline',
-  alarmCount: 1,
-  unacknowledged: 0,
-});
 
 /** The houses of a scope as the store holds them: `take` answers what changed since. */
 function scope(houses: WallHouseInput[]) {
@@ -99,7 +70,10 @@ describe('live tally', () => {
   });
 
   it('after any run of changes, shows every farm as a count of all the houses from scratch would', () => {
-    const farms = [1, 2, 3, 4, 5].map(farm);
+    // What the server said of each farm before any change: offline, one alarm.
+    const farms = [1, 2, 3, 4, 5].map((id) =>
+      farm(id, { houseCount: 3, worstState: 'offline', alarmCount: 1 }),
+    );
     const region = (f: WallFarm) => f.provinceAdcode;
     let seed = 7;
     const random = (n: number) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type WallFarm } from '../../src/contract/wall';
+import { farm, house } from './fixtures';
 import {
   boundsOf,
   containsPoint,
@@ -7,40 +8,8 @@ import {
   pulseMarkersOf,
   worstFarms,
   regionStates,
-  type WallHouseInput,
 } from '../../src/screens/wall/wallModel';
 import { type AreaGeometry } from '../../src/screens/geo/geoTypes';
-
-const farm = (farmId: number, over: Partial<WallFarm> = {}): WallFarm => ({
-  farmId,
-  name: `Farm ${farmId}`,
-  provinceAdcode: '370000',
-  provinceName: '山东省',
-  longitude: 119,
-  latitude: 36,
-  houseCount: 2,
-  worstState: 'normal',
-  alarmCount: 0,
-  unacknowledged: 0,
-  ...over,
-});
-
-const house = (houseId: number, farmId: number, online: boolean, alarms = 0): WallHouseInput => ({
-  houseId,
-  houseName: `House ${houseId}`,
-  farmId,
-  headCount: 25_000,
-  live: {
-    online,
-    metrics: {},
-    alarm: {
-      count: alarms,
-      top: alarms
-        ? { cause: 'nh3High', severity: 'major', subject: 'nh3', value: 40, limit: 30, text: null }
-        : null,
-    },
-  },
-});
 
 describe('wall model', () => {
   it('keeps a pulsing farm in its marker slot while others start and stop, and gives a free slot to a new one', () => {
