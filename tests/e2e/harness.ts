@@ -116,3 +116,39 @@ export async function confirmSave(page: Page): Promise<void> {
   await question.locator('.bp6-alert-footer .bp6-intent-primary').click();
   await question.waitFor({ state: 'detached' });
 }
+
+/**
+ * A signed-in page at `path`, in one language and size; the page's uncaught errors go into
+ * `errors`, which a test expects to stay empty.
+ */
+export async function openPage(
+  browser: Browser,
+  server: TestServer,
+  user: string,
+  path: string,
+  options: {
+    language: 'en' | 'zh';
+    viewport?: { width: number; height: number };
+    errors: string[];
+  },
+): Promise<Page> {
+  const { page } = await openSignedIn(browser, server.url, user, options);
+  page.on('pageerror', (e) => options.errors.push(e.message));
+  await page.goto(`${server.url}${path}`);
+  return page;
+}
+
+/** A demo house of the Weifang farm (or `farm`) by name: its id and its farm's id. */
+export async function demoHouse(
+  server: TestServer,
+  name: string,
+  farm = 'Weifang Broiler Farm',
+): Promise<{ id: number; farm_id: number }> {
+  const [house] = await server.roost.database.query<{ id: number; farm_id: number }>(
+    `select h.id, h.farm_id from houses h join farms f on f.id = h.farm_id
+     where f.name = $1 and h.name = $2`,
+    [farm, name],
+  );
+  if (!house) throw new Error(`no house ${name} in ${farm}`);
+  return house;
+}

@@ -1,12 +1,19 @@
 import { mkdirSync } from 'node:fs';
-import { type Browser, type Page } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applySteps } from '../../server/alarms/lifecycle';
 import { SEVERITY } from '../../server/alarms/rules';
 import { AlarmService } from '../../server/alarms/service';
 import { ackLinkSecret } from '../../server/notify/ackLink';
 import { signDrillToken } from '../../server/notify/drill';
-import { LIVE_WAIT, launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
+import {
+  LIVE_WAIT,
+  demoHouse,
+  launchBrowser,
+  openPage,
+  startServer,
+  type TestServer,
+} from './harness';
 
 const SHOTS = process.env.NOTIFY_SHOTS_DIR ?? '/work/shots/notify';
 const WIDE = { width: 1440, height: 900 };
@@ -24,14 +31,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function houseOf(name: string) {
-  const [house] = await server.roost.database.query<{ id: number; farm_id: number }>(
-    `select h.id, h.farm_id from houses h join farms f on f.id = h.farm_id
-     where f.name = 'Weifang Broiler Farm' and h.name = $1`,
-    [name],
-  );
-  return house!;
-}
+const houseOf = (name: string) => demoHouse(server, name);
 
 async function entry(house: { id: number; farm_id: number }, phone: string, alarmType = 'message') {
   const [row] = await server.roost.database.query<{ id: number }>(
@@ -44,17 +44,8 @@ async function entry(house: { id: number; farm_id: number }, phone: string, alar
   return row!.id;
 }
 
-async function open(
-  user: string,
-  path: string,
-  language: 'en' | 'zh',
-  viewport = WIDE,
-): Promise<Page> {
-  const { page } = await openSignedIn(browser, server.url, user, { language, viewport });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${server.url}${path}`);
-  return page;
-}
+const open = (user: string, path: string, language: 'en' | 'zh', viewport = WIDE) =>
+  openPage(browser, server, user, path, { language, viewport, errors: pageErrors });
 
 /** The page in both languages and both sizes, into the screenshot folder. */
 async function shots(user: string, path: string, testId: string, name: string) {

@@ -1,10 +1,17 @@
 import { mkdirSync } from 'node:fs';
-import { type Browser, type Page } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applySteps } from '../../server/alarms/lifecycle';
 import { SEVERITY } from '../../server/alarms/rules';
 import { AlarmService } from '../../server/alarms/service';
-import { LIVE_WAIT, launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
+import {
+  LIVE_WAIT,
+  demoHouse,
+  launchBrowser,
+  openPage,
+  startServer,
+  type TestServer,
+} from './harness';
 
 const SHOTS = process.env.NOTIFY_SHOTS_DIR ?? '/work/shots/notify';
 let server: TestServer;
@@ -20,27 +27,15 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function open(
-  user: string,
-  path: string,
-  language: 'en' | 'zh',
-  viewport = { width: 1440, height: 900 },
-): Promise<Page> {
-  const { page } = await openSignedIn(browser, server.url, user, { language, viewport });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${server.url}${path}`);
-  return page;
-}
+const open = (user: string, path: string, language: 'en' | 'zh') =>
+  openPage(browser, server, user, path, { language, errors: pageErrors });
 
 describe('the Silenced tag on open consoles', () => {
   it('comes and goes with the silence on two consoles without a reload', async () => {
-    const [house] = await server.roost.database.query<{ id: number; farm_id: number }>(
-      `select h.id, h.farm_id from houses h join farms f on f.id = h.farm_id
-       where f.name = 'Weifang Broiler Farm' and h.name = 'House 3'`,
-    );
+    const house = await demoHouse(server, 'House 3');
     const service = new AlarmService(server.roost.database, server.roost.events);
     const [raised] = await service.change((q) =>
-      applySteps(q, { houseId: house!.id, farmId: house!.farm_id }, [
+      applySteps(q, { houseId: house.id, farmId: house.farm_id }, [
         {
           kind: 'raise',
           cause: 'temperatureHigh',
@@ -71,7 +66,7 @@ describe('the Silenced tag on open consoles', () => {
     const silences = await open('farm', '/alarm/silences', 'en');
     await silences.getByTestId('silences-page').waitFor();
     const create = async (reason: string) => {
-      await silences.locator('#silence-place').selectOption(`house:${house!.id}`);
+      await silences.locator('#silence-place').selectOption(`house:${house.id}`);
       await silences.locator('#silence-reason').fill(reason);
       await silences.locator('#silence-hours').selectOption('8');
       await silences.getByTestId('silence-create').click();
