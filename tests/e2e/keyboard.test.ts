@@ -111,6 +111,11 @@ describe('the console by keyboard alone', () => {
     await page.getByTestId('user-menu').click();
     await page.getByTestId('menu-change-password').click();
     await page.locator('.bp6-dialog').waitFor();
+    // The dialog's overlay takes focus once it has opened (Blueprint's focus trap):
+    // a person presses Escape in it, not before; on a loaded CI machine the key came too early.
+    await expect
+      .poll(() => page.evaluate(() => !!document.activeElement?.closest('.bp6-overlay')))
+      .toBe(true);
     await page.keyboard.press('Escape');
     await page.locator('.bp6-dialog').waitFor({ state: 'detached' });
     await expect.poll(() => focused(page)).toBe('user-menu');
