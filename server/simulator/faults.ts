@@ -51,6 +51,25 @@ export interface ActiveFaults {
 }
 
 /**
+ * The houses of a fleet share its permutations: one per house made a fleet of N cost N² (a
+ * 19,000-house bench fleet took 90 s to build, a blocked event loop all the while). A few
+ * fleets at a time are all a process makes.
+ */
+const slotOrders = new Map<string, readonly number[]>();
+const SLOT_ORDERS_KEPT = 16;
+
+function slotOrder(fleetSize: number, seed: number): readonly number[] {
+  const key = `${fleetSize}:${seed}`;
+  let order = slotOrders.get(key);
+  if (!order) {
+    if (slotOrders.size >= SLOT_ORDERS_KEPT) slotOrders.clear();
+    order = permutation(fleetSize, seed);
+    slotOrders.set(key, order);
+  }
+  return order;
+}
+
+/**
  * A seeded fault calendar for one house. Slots are spread evenly over the fleet per kind (a
  * seeded permutation of the houses), so with N houses some house starts a fault of each kind
  * every period/N; within the slot the start and the duration are seeded per occurrence. Being
@@ -68,7 +87,7 @@ export class FaultCalendar {
     /** Stretches every kind's period: a demo's past is far calmer than its live show. */
     private readonly periodScale = 1,
   ) {
-    const slotOf = (kind: number) => permutation(fleetSize, seed * 31 + kind)[index] ?? 0;
+    const slotOf = (kind: number) => slotOrder(fleetSize, seed * 31 + kind)[index] ?? 0;
     this.slots = { probe: slotOf(1), heat: slotOf(2), offline: slotOf(3) };
   }
 

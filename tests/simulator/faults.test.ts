@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FAULT_KINDS, FAULT_PLANS, FaultCalendar } from '../../server/simulator/faults';
+import {
+  FAULT_KINDS,
+  FAULT_PLANS,
+  FAULT_START_DELAY_MS,
+  FaultCalendar,
+} from '../../server/simulator/faults';
+import { permutation } from '../../server/simulator/random';
 
 const MINUTE_MS = 60_000;
 const START = Date.parse('2026-11-21T04:00:00Z');
@@ -62,5 +68,28 @@ describe('fault calendar', () => {
       failedFans: 0,
       offline: false,
     });
+  });
+});
+
+describe('fault slots of a fleet', () => {
+  it('gives each house the slot of its own fleet when fleets of other seeds and sizes are built between', () => {
+    const fleets = [
+      { seed: 7, size: 30 },
+      { seed: 8, size: 30 },
+      { seed: 7, size: 50 },
+      { seed: 7, size: 30 },
+    ];
+    for (const { seed, size } of fleets) {
+      FAULT_KINDS.forEach((kind, kindIndex) => {
+        const expected = permutation(size, seed * 31 + kindIndex + 1);
+        const periodMs = FAULT_PLANS[kind].periodMs;
+        for (let index = 0; index < size; index += 1) {
+          const calendar = new FaultCalendar(seed, index * 7919, index, size, START);
+          const start = calendar.windowOf(kind, 0).startMs - START - FAULT_START_DELAY_MS;
+          // The jitter is under one slot, so the slot is the whole part.
+          expect(Math.floor(start / (periodMs / size))).toBe(expected[index]);
+        }
+      });
+    }
   });
 });
