@@ -7,6 +7,7 @@ import {
   telemetrySchema,
   type SentinelKind,
 } from '../../src/contract/metrics';
+import { plainTelemetry } from '../../src/contract/plainTelemetry';
 import type { ExtraRanges } from './gatewayDirectory';
 
 /** Why a message was refused; each is counted separately and logged with its detail. */
@@ -57,29 +58,34 @@ export function decodeTelemetry(
   extras: ExtraRanges | null = null,
 ): DecodeResult {
   let json: unknown = payload;
+  let ours = false;
   if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
     try {
       json = JSON.parse(payload.toString());
+      ours = true;
     } catch {
       return refuse('malformed', 'not JSON');
     }
   }
-  const parsed = telemetrySchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return refuse(
-      'schema',
-      `${issue?.path.join('.') || 'message'}: ${issue?.message ?? 'invalid'}`,
-    );
+  let message = ours ? plainTelemetry(json) : null;
+  if (!message) {
+    const parsed = telemetrySchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return refuse(
+        'schema',
+        `${issue?.path.join('.') || 'message'}: ${issue?.message ?? 'invalid'}`,
+      );
+    }
+    message = parsed.data;
   }
-  const message = parsed.data;
   if (message.ts > now + MAX_CLOCK_AHEAD_MS)
     return refuse('clock', `ts ${message.ts} is ahead of the server clock`);
   if (message.ts < now - MAX_BACKLOG_MS)
     return refuse('clock', `ts ${message.ts} is older than the backlog window`);
 
-  // zod's output is a fresh object of our own: it is kept as it is unless a sentinel must come
-  // out of it (rare), rather than copied value by value for every reading.
+  // The message is an object of our own (parsed here, or zod's copy): it is kept as it is unless
+  // a sentinel must come out of it (rare), rather than copied value by value for every reading.
   const values = message.metrics;
   let faults: Record<string, SentinelKind> | null = null;
   let extraKeys: string[] | null = null;

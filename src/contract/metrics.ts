@@ -258,7 +258,7 @@ export const MAX_BACKLOG_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * `roost/v1/{networkId}/telemetry` (and POST /api/ingest/{networkId}). Metric values are
- * checked against the catalogue by `checkTelemetry` on the server, so an unknown key or an
+ * checked against the catalogue by `decodeTelemetry` on the server, so an unknown key or an
  * impossible value is refused with its reason.
  */
 export const telemetrySchema = z.object({
