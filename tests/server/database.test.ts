@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/open';
-import { arrayLiteral } from '../../server/ingest/writer';
+import { arrayLiteral } from '../../server/db/arrayLiteral';
 import { organizations } from '../../server/db/schema';
 import { openTestDatabase, testDatabaseTargets } from '../helpers/databases';
 

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client';
-import { arrayLiteral } from '../../ingest/writer';
+import { arrayLiteral } from '../../db/arrayLiteral';
 import { addDays, standardAt, type TargetFacts } from '../../production/kpi';
 import { BROILER, LAYER, type BreedStandard } from '../breedStandards';
 

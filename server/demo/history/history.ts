@@ -1,6 +1,7 @@
 import { METRIC_KEYS } from '../../../src/contract/metrics';
 import type { Database, Query } from '../../db/client';
-import { arrayLiteral, INSERT_RAW_ROWS, rawInsertParams, writeBatch } from '../../ingest/writer';
+import { arrayLiteral } from '../../db/arrayLiteral';
+import { INSERT_RAW_ROWS, rawInsertParams, writeBatch } from '../../ingest/writer';
 import type { Reading } from '../../ingest/types';
 import { HouseModel } from '../../simulator/houseModel';
 import { DEMO_INTERVAL_SECONDS } from '../demoFarms';
