@@ -1,5 +1,5 @@
 import { topUpHouses } from './seedHouses';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,7 +25,8 @@ import {
  * reading over a limit → the socket's alarm count), and what do the overview's and the wall's
  * API answers cost meanwhile. The server is its own process; the gateways are real TCP
  * connections from this one, one per house. Figures, never assertions.
- * `BENCH_ONLY=scale npm run bench` or `npx tsx bench/scale.ts`.
+ * `BENCH_ONLY=scale npm run bench` or `npx tsx bench/scale.ts`; BENCH_SCALE_LOG=file keeps the
+ * server's output.
  */
 const HOUSES = Number(process.env.BENCH_SCALE_HOUSES ?? 20_000);
 const INTERVAL_S = Number(process.env.BENCH_SCALE_INTERVAL_S ?? 10);
@@ -135,6 +136,7 @@ export async function benchScale(): Promise<ScaleFigures | null> {
       await sleep(1_000);
     }
     const figures = load.stop();
+    if (process.env.BENCH_SCALE_LOG) writeFileSync(process.env.BENCH_SCALE_LOG, server.output());
     socket.off('disconnect');
     socket.close();
     const rss = Number(

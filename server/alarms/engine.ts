@@ -136,9 +136,14 @@ export class AlarmEngine {
     const sorted = [...changed].sort((a, b) => a.houseId - b.houseId);
     await this.service.change(async (query) => {
       const changes: AlarmChange[] = [];
+      // The offline sweep may hand over thousands of houses at once: two statements for all of
+      // them, not two per house while the locks taken so far are held.
+      const houseIds = sorted.map((s) => s.houseId);
+      const states = await lockRuleStates(query, houseIds);
+      const openByHouse = await openAlarmsOfHouses(query, houseIds);
       for (const s of sorted) {
-        const state = await lockRuleState(query, s.houseId);
-        const open = await openAlarmsOf(query, s.houseId);
+        const state = states.get(s.houseId) ?? emptyRuleState();
+        const open = openByHouse.get(s.houseId) ?? new Map<string, OpenAlarm>();
         const empty = s.mode === EMPTY_HOUSE_MODE;
         // A house whose gateway never reported is not offline: it has no gateway yet.
         const down = !s.online && !empty && s.lastSeenAt !== null;

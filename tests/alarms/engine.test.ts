@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepSilentGateways } from '../../server/ingest/status';
 import { testDatabaseTargets } from '../helpers/databases';
 import { bodyOf, createTestApp, type TestApp } from '../helpers/testApp';
 import { alarmPipeline, demoHouse, openAlarms, setLimits, testClock } from './helpers';
@@ -176,6 +177,41 @@ describe.each(testDatabaseTargets())('alarm engine on $name', (target) => {
     clock.advance(MIN);
     await send(h.networkId, { temperature: 25 }, { devices: { fan_2: { state: 1 } } });
     expect(await openAlarms(t.database, h.houseId)).toEqual([]);
+  });
+
+  it('raises one offline alarm per house when the sweep finds several silent at once, and clears each', async () => {
+    const houses = [
+      await demoHouse(t.database, 'Weifang Broiler Farm', 'House 6'),
+      await demoHouse(t.database, 'Weifang Broiler Farm', 'House 7'),
+      await demoHouse(t.database, 'Weifang Broiler Farm', 'House 8'),
+    ];
+    const ids = houses.map((h) => h.houseId);
+    for (const h of houses) {
+      clock.advance(MIN);
+      await send(h.networkId, { temperature: 25 });
+    }
+    // Silent for an hour, as the sweep sees them: all three in one announcement.
+    await t.database.query(
+      `update house_state set last_seen_at = now() - interval '1 hour' where house_id = any($1::int[])`,
+      [ids],
+    );
+    await p.ingest.announceStatus(await sweepSilentGateways(t.database, 86_400));
+    const offline = await t.database.query<{ house_id: number }>(
+      `select house_id from alarms where house_id = any($1::int[]) and cause = 'gatewayOffline'
+         and state <> 'cleared' order by house_id`,
+      [ids],
+    );
+    expect(offline.map((r) => r.house_id)).toEqual([...ids].sort((a, b) => a - b));
+    for (const h of houses) {
+      await p.ingest.submitStatus(h.networkId, JSON.stringify({ online: true }));
+      clock.advance(MIN);
+      await send(h.networkId, { temperature: 25 });
+    }
+    const still = await t.database.query(
+      `select id from alarms where house_id = any($1::int[]) and cause = 'gatewayOffline' and state <> 'cleared'`,
+      [ids],
+    );
+    expect(still).toEqual([]);
   });
 
   it('answers the count and the list in scope, acknowledges with canOperate only', async () => {
