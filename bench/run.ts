@@ -188,14 +188,16 @@ async function main(): Promise<void> {
       );
   }
   if (only.has('overview')) {
-    console.log('House overview in Chromium: 5,000 houses, 1,000 house updates a second');
+    console.log('House overview in Chromium, 1,000 house updates a second (BENCH_OVERVIEW_HOUSES)');
     const o = await benchOverview();
     results.overview = o;
+    // 1.5 s was the goal at 5,000 houses; at 20,000 (one node's size) it is 2 s.
+    const firstRenderGoal = o.houses <= 5_000 ? 1_500 : 2_000;
     row(
       `first render, ${o.houses} houses (median of ${o.firstRenderMs.runs.length})`,
       `${o.firstRenderMs.median} ms`,
-      'goal < 1500 ms',
-      ratioOf(o.firstRenderMs.median, 1_500),
+      `goal < ${firstRenderGoal} ms`,
+      ratioOf(o.firstRenderMs.median, firstRenderGoal),
     );
     for (const [name, f] of [
       ['by farm', o.sortedByFarm],
