@@ -8,6 +8,7 @@ const ELEMENT_OID: Record<CopyType, number> = {
   float8: 701,
   timestamptz: 1184,
   jsonb: 3802,
+  text: 25,
 };
 
 /**

@@ -4,12 +4,12 @@
  * of 100 numbers) took 610 ms as unnest() of text arrays, 390 ms as CSV and 60 ms in this
  * format, where no number is printed and parsed again.
  */
-export type CopyType = 'int2' | 'int4' | 'float4' | 'float8' | 'timestamptz' | 'jsonb';
+export type CopyType = 'int2' | 'int4' | 'float4' | 'float8' | 'timestamptz' | 'jsonb' | 'text';
 
 /** Microseconds between the Unix epoch and PostgreSQL's (2000-01-01 UTC). */
 const PG_EPOCH_US = 946_684_800_000_000;
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
-const WIDTH: Record<Exclude<CopyType, 'jsonb'>, number> = {
+const WIDTH: Record<Exclude<CopyType, 'jsonb' | 'text'>, number> = {
   int2: 2,
   int4: 4,
   float4: 4,
@@ -58,12 +58,13 @@ export class BinaryFields {
       this.int32(-1);
       return;
     }
-    if (type === 'jsonb') {
+    if (type === 'jsonb' || type === 'text') {
       const text = typeof value === 'string' ? value : JSON.stringify(value);
       const length = Buffer.byteLength(text);
-      this.reserve(5 + length);
-      this.at = this.buffer.writeInt32BE(length + 1, this.at);
-      this.at = this.buffer.writeUInt8(1, this.at); // jsonb's binary format version
+      const version = type === 'jsonb' ? 1 : 0;
+      this.reserve(4 + version + length);
+      this.at = this.buffer.writeInt32BE(length + version, this.at);
+      if (version) this.at = this.buffer.writeUInt8(1, this.at); // jsonb's binary format version
       this.at += this.buffer.write(text, this.at, 'utf8');
       return;
     }

@@ -1,3 +1,5 @@
+import { binaryArray } from '../db/binaryArray';
+import type { CopyType, CopyValue } from '../db/binaryCopy';
 import type { Database } from '../db/client';
 import type { Reading } from '../ingest/types';
 
@@ -33,16 +35,19 @@ export async function countRunTime(
   points.sort((a, b) => a.ts.getTime() - b.ts.getTime());
   const houseIds = [...new Set(points.map((r) => r.houseId))];
   await database.transaction(async (query) => {
+    // The time as epoch milliseconds, not a date to parse: at 20,000 houses this runs for
+    // eleven devices a reading.
     const rows = await query<{
       house_id: number;
       device_key: string;
       run_seconds: number;
-      last_ts: Date | string;
+      last_ms: number;
       last_state: number;
     }>(
-      `select house_id, device_key, run_seconds, last_ts, last_state from device_runtime
-       where house_id = any($1::int[]) for update`,
-      [houseIds],
+      `select house_id, device_key, run_seconds,
+         (extract(epoch from last_ts) * 1000)::float8 as last_ms, last_state
+       from device_runtime where house_id = any($1::int[]) for update`,
+      [binaryArray('int4', houseIds)],
     );
     const byKey = new Map<string, Runtime>();
     for (const r of rows)
@@ -50,7 +55,7 @@ export async function countRunTime(
         houseId: r.house_id,
         deviceKey: r.device_key,
         runSeconds: Number(r.run_seconds),
-        lastTs: new Date(r.last_ts).getTime(),
+        lastTs: Number(r.last_ms),
         lastState: r.last_state,
       });
     const changed = new Set<Runtime>();
@@ -81,17 +86,19 @@ export async function countRunTime(
     }
     const list = [...changed];
     if (list.length === 0) return;
+    const column = (type: CopyType, pick: (r: Runtime) => CopyValue) =>
+      binaryArray(type, list.map(pick));
     await query(
       `insert into device_runtime (house_id, device_key, run_seconds, last_ts, last_state)
        select * from unnest($1::int[], $2::text[], $3::float8[], $4::timestamptz[], $5::smallint[])
        on conflict (house_id, device_key) do update set run_seconds = excluded.run_seconds,
          last_ts = excluded.last_ts, last_state = excluded.last_state`,
       [
-        list.map((r) => r.houseId),
-        list.map((r) => r.deviceKey),
-        list.map((r) => r.runSeconds),
-        list.map((r) => new Date(r.lastTs).toISOString()),
-        list.map((r) => r.lastState),
+        column('int4', (r) => r.houseId),
+        column('text', (r) => r.deviceKey),
+        column('float8', (r) => r.runSeconds),
+        column('timestamptz', (r) => r.lastTs),
+        column('int2', (r) => r.lastState),
       ],
     );
   });

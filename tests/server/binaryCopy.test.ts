@@ -78,7 +78,7 @@ describe.each(testDatabaseTargets())('binary array parameters on $name', (target
     const database = await openDatabase(created.target);
     try {
       const [row] = await database.query<Record<string, unknown>>(
-        'select $1::smallint[] as a, $2::int[] as b, $3::real[] as c, $4::float8[] as d, $5::timestamptz[] as e, $6::jsonb[] as f',
+        'select $1::smallint[] as a, $2::int[] as b, $3::real[] as c, $4::float8[] as d, $5::timestamptz[] as e, $6::jsonb[] as f, $7::text[] as g',
         [
           binaryArray('int2', [-3, null, 255]),
           binaryArray('int4', [-2_000_000, undefined]),
@@ -91,6 +91,7 @@ describe.each(testDatabaseTargets())('binary array parameters on $name', (target
             Date.UTC(2026, 10, 23, 8, 30),
           ]),
           binaryArray('jsonb', ['{"温度":"断线"}', null]),
+          binaryArray('text', ['fan_1', '', null, '风机 "2"\\']),
         ],
       );
       expect(row).toEqual({
@@ -100,6 +101,7 @@ describe.each(testDatabaseTargets())('binary array parameters on $name', (target
         d: [0.1 + 0.2, 1e300],
         e: [new Date('1999-12-31T23:59:59.250Z'), null, new Date(Date.UTC(2026, 10, 23, 8, 30))],
         f: [{ 温度: '断线' }, null],
+        g: ['fan_1', '', null, '风机 "2"\\'],
       });
     } finally {
       await database.close();
