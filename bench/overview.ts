@@ -46,6 +46,8 @@ export interface FrameFigures {
 export interface OverviewBench {
   houses: number;
   firstRenderMs: { median: number; runs: number[] };
+  /** The overview's houses answer: bytes on the wire (compressed) and of its JSON. */
+  answerBytes: { onWire: number; json: number };
   updatesPerSecond: number;
   sortedByFarm: FrameFigures;
   sortedByStatus: FrameFigures;
@@ -214,6 +216,13 @@ export async function benchOverview(): Promise<OverviewBench> {
 
     const runs: number[] = [];
     for (let i = 0; i < LOADS; i++) runs.push(await firstRender(page, roost.url));
+    // The houses' answer as it crossed the wire (compressed) and as JSON, from the last visit's
+    // resource timing: what a farm's link carries on every visit.
+    const answerBytes = await page.evaluate<{ onWire: number; json: number }>(`(() => {
+      const e = performance.getEntriesByType('resource')
+        .filter((r) => r.name.includes('/api/overview/listOverview/')).pop();
+      return { onWire: e ? e.encodedBodySize : 0, json: e ? e.decodedBodySize : 0 };
+    })()`);
     await page
       .locator('[data-testid="live-indicator"][data-state="live"]')
       .waitFor({ timeout: 60_000 });
@@ -298,6 +307,7 @@ export async function benchOverview(): Promise<OverviewBench> {
         ),
         runs,
       },
+      answerBytes,
       updatesPerSecond: UPDATES_PER_S,
       sortedByFarm: byFarm,
       sortedByStatus: byStatus,

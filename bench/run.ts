@@ -199,6 +199,10 @@ async function main(): Promise<void> {
       `goal < ${firstRenderGoal} ms`,
       ratioOf(o.firstRenderMs.median, firstRenderGoal),
     );
+    row(
+      '  the houses answer: on the wire / as JSON',
+      `${Math.round(o.answerBytes.onWire / 1024)} / ${Math.round(o.answerBytes.json / 1024)} KiB`,
+    );
     for (const [name, f] of [
       ['by farm', o.sortedByFarm],
       ['by status', o.sortedByStatus],

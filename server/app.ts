@@ -34,6 +34,7 @@ import { productionRoutes } from './production/routes';
 import { wallRoutes } from './wall/routes';
 import { notifyRoutes } from './notify/routes';
 import { upgradeRoutes } from './upgrade/routes';
+import { compressJson } from './http/compressJson';
 
 /**
  * Every feature's routes, mounted under /api: each feature folder owns its route modules
@@ -109,6 +110,7 @@ export async function buildApp(
     reply.header('Referrer-Policy', 'same-origin');
     return payload;
   });
+  app.addHook('onSend', compressJson);
 
   // Refuse state-changing calls from another site: a cross-site form or fetch cannot act for a user.
   app.addHook('onRequest', async (request) => {
