@@ -132,6 +132,14 @@ async function apiToken(username: string): Promise<string> {
   return ((await res.json()) as { data: { token: string } }).data.token;
 }
 
+/** Where a province's name would sit: a point of it away from its farm's point. */
+function centroidOf(adcode: string): [number, number] {
+  const provinces = JSON.parse(readFileSync('public/geo/china-provinces.json', 'utf8')) as {
+    features: Array<{ properties: { adcode: string; centroid: [number, number] } }>;
+  };
+  return provinces.features.find((p) => p.properties.adcode === adcode)!.properties.centroid;
+}
+
 const pulsingOf = (farmId: number) =>
   page
     .locator(`[data-testid="wall-states"] li[data-farm-id="${farmId}"]`)
@@ -158,12 +166,20 @@ describe('alarm overview wall', () => {
       );
       await expect.poll(() => farmState(page, farm.id), LIVE_WAIT).toBe('normal');
       await expect.poll(() => regionState(page, farm.province_adcode), LIVE_WAIT).toBe('normal');
+      // The farm's province drilled down: its row in the side panel follows the live state too.
+      const centroid = await pixelOf(page, centroidOf(farm.province_adcode));
+      await page.mouse.click(centroid.x, centroid.y);
+      const row = page.locator(`[data-testid="drill-farm"][data-farm-id="${farm.id}"]`);
+      await expect.poll(() => row.getAttribute('data-state'), LIVE_WAIT).toBe('normal');
 
       // An NH3 reading far above its limit: the alarm engine raises an alarm, it reaches the wall
       // as the house's live alarm count.
       const first = gateways[0]!;
       await publish(first.client, first.networkId, { nh3: 80 });
       await expect.poll(() => farmState(page, farm.id), LIVE_WAIT).toBe('alarm');
+      await expect.poll(() => row.getAttribute('data-state'), LIVE_WAIT).toBe('alarm');
+      await page.getByTestId('wall-whole-map').click();
+      await page.getByTestId('wall-drill').waitFor({ state: 'detached' });
       await expect.poll(() => regionState(page, farm.province_adcode), LIVE_WAIT).toBe('alarm');
       await expect
         .poll(

@@ -6,6 +6,7 @@ import {
   containsPoint,
   farmViews,
   pulseMarkersOf,
+  refreshView,
   worstFarms,
   regionStates,
 } from '../../src/screens/wall/wallModel';
@@ -73,6 +74,17 @@ describe('wall model', () => {
       '370000': 'offline',
       '130000': 'alarm',
     });
+  });
+
+  it('brings a farm view up to date in place as farmView would make it, and says when it changed', () => {
+    const farms = [farm(1, { alarmCount: 0, unacknowledged: 0 })];
+    const region = (f: WallFarm) => f.provinceAdcode;
+    const [view] = farmViews(farms, [house(1, 1, true)], region);
+    const tally = { houses: 2, offline: 1, alarmHouses: 1, alarms: 1 };
+    expect(refreshView(view!, farms[0]!, tally, false)).toBe(true);
+    expect(view).toEqual(farmViews(farms, [house(1, 1, false), house(2, 1, true, 1)], region)[0]);
+    expect(view).toMatchObject({ worstState: 'alarm', houseCount: 2, pulsing: true });
+    expect(refreshView(view!, farms[0]!, { ...tally }, false)).toBe(false);
   });
 
   it('finds a point in a polygon with a hole and bounds a multipolygon', () => {

@@ -3,9 +3,10 @@ import { GlobeIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import type { ApiClient } from '../../api/client';
+import { type WallState } from '../../contract/wall';
 import { CameraGrid } from '../cameras/CameraGrid';
 import { STATE_HEX } from './constants';
-import { houseState, type FarmView, type WallHouseInput } from './wallModel';
+import { houseState, type WallHouseInput } from './wallModel';
 import { type WallStore } from './WallStore';
 
 /** The console page a house opens on (coordinated with the house pages: exactly this query). */
@@ -26,7 +27,23 @@ function Dot({ color }: { color: string }) {
   return <span className="roost-wall__dot" style={{ background: color }} aria-hidden />;
 }
 
-const FarmRow = observer(function FarmRow({ farm, store }: { farm: FarmView; store: WallStore }) {
+/**
+ * One farm of an area. Its fields, not its view, as props: views are updated in place (see
+ * refreshView), so a memoised row handed the view would keep showing its old state.
+ */
+const FarmRow = observer(function FarmRow({
+  farmId,
+  name,
+  state,
+  houseCount,
+  store,
+}: {
+  farmId: number;
+  name: string;
+  state: WallState;
+  houseCount: number;
+  store: WallStore;
+}) {
   const { t } = useTranslation();
   return (
     <li>
@@ -34,15 +51,13 @@ const FarmRow = observer(function FarmRow({ farm, store }: { farm: FarmView; sto
         type="button"
         className="roost-wall__row"
         data-testid="drill-farm"
-        data-farm-id={farm.farmId}
-        data-state={farm.worstState}
-        onClick={() => store.selectFarm(farm.farmId)}
+        data-farm-id={farmId}
+        data-state={state}
+        onClick={() => store.selectFarm(farmId)}
       >
-        <Dot color={STATE_HEX[farm.worstState]} />
-        <span className="roost-wall__row-name">{farm.name}</span>
-        <span className={Classes.TEXT_MUTED}>
-          {t('wall.drill.houses', { count: farm.houseCount })}
-        </span>
+        <Dot color={STATE_HEX[state]} />
+        <span className="roost-wall__row-name">{name}</span>
+        <span className={Classes.TEXT_MUTED}>{t('wall.drill.houses', { count: houseCount })}</span>
       </button>
     </li>
   );
@@ -138,7 +153,14 @@ export const DrillPanel = observer(function DrillPanel({
           {farms.length === 0 && <p>{t('wall.drill.noFarms')}</p>}
           <ul className="roost-wall__list">
             {farms.map((f) => (
-              <FarmRow key={f.farmId} farm={f} store={store} />
+              <FarmRow
+                key={f.farmId}
+                farmId={f.farmId}
+                name={f.name}
+                state={f.worstState}
+                houseCount={f.houseCount}
+                store={store}
+              />
             ))}
           </ul>
         </>

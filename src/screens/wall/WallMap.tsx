@@ -1,4 +1,4 @@
-import { type PickingInfo } from '@deck.gl/core';
+import { type Layer, type PickingInfo } from '@deck.gl/core';
 import { type MapLibreOverlay } from '@deck.gl/maplibre';
 import { GeoJsonLayer, ScatterplotLayer } from '@deck.gl/layers';
 import { setWorkerUrl } from 'maplibre-gl';
@@ -56,6 +56,9 @@ function cameraOf(map: { getCenter(): { lng: number; lat: number }; getZoom(): n
   return { longitude: lng, latitude: lat, zoom: map.getZoom() };
 }
 
+/** No province drilled: one empty collection, so the cities' layer keeps its data. */
+const NO_CITIES = { type: 'FeatureCollection', features: [] } as const;
+
 /** One style object: a new one each render would make the Marker set it again. */
 const PULSE_MARKER_STYLE = { pointerEvents: 'none' } as const;
 
@@ -104,41 +107,66 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
     selected: null,
   });
 
+  /**
+   * The layers as last built, with what they were built from: a live update rebuilds only the
+   * farms' layer, and deck.gl skips a layer it is handed again (a new one, even alike, would be
+   * compared prop by prop and the regions' GeoJSON sublayers made again each second).
+   */
+  const built = useRef(new globalThis.Map<string, { deps: unknown[]; layer: Layer }>());
+  const keep = <L extends Layer>(id: string, deps: unknown[], make: () => L): Layer => {
+    const last = built.current.get(id);
+    if (last && last.deps.length === deps.length && last.deps.every((d, i) => d === deps[i]))
+      return last.layer;
+    const layer = make();
+    built.current.set(id, { deps, layer });
+    return layer;
+  };
+
   const buildLayers = () => {
     const { states, statesKey, selected } = live.current;
     return [
-      new GeoJsonLayer<AreaFeature['properties']>({
-        id: 'regions',
-        data: regions as never,
-        pickable: true,
-        stroked: true,
-        filled: true,
-        lineWidthUnits: 'pixels',
-        getLineWidth: (f) => (regionKey(f as AreaFeature) === selectedRegion ? 3 : 1),
-        getLineColor: (f) =>
-          regionKey(f as AreaFeature) === selectedRegion
-            ? [120, 200, 255, 255]
-            : [60, 110, 160, 255],
-        getFillColor: (f) => {
-          const state = states.get(regionKey(f as AreaFeature));
-          return state ? [...STATE_RGB[state], REGION_ALPHA[state]] : [0, 0, 0, 0];
-        },
-        updateTriggers: {
-          getFillColor: [statesKey],
-          getLineWidth: [selectedRegion],
-          getLineColor: [selectedRegion],
-        },
-      }),
-      new GeoJsonLayer({
-        id: 'cities',
-        data: (cities ?? { type: 'FeatureCollection', features: [] }) as never,
-        visible: cities !== null,
-        stroked: true,
-        filled: false,
-        lineWidthUnits: 'pixels',
-        getLineWidth: 1,
-        getLineColor: [90, 150, 210, 160],
-      }),
+      keep(
+        'regions',
+        [regions, selectedRegion, statesKey],
+        () =>
+          new GeoJsonLayer<AreaFeature['properties']>({
+            id: 'regions',
+            data: regions as never,
+            pickable: true,
+            stroked: true,
+            filled: true,
+            lineWidthUnits: 'pixels',
+            getLineWidth: (f) => (regionKey(f as AreaFeature) === selectedRegion ? 3 : 1),
+            getLineColor: (f) =>
+              regionKey(f as AreaFeature) === selectedRegion
+                ? [120, 200, 255, 255]
+                : [60, 110, 160, 255],
+            getFillColor: (f) => {
+              const state = states.get(regionKey(f as AreaFeature));
+              return state ? [...STATE_RGB[state], REGION_ALPHA[state]] : [0, 0, 0, 0];
+            },
+            updateTriggers: {
+              getFillColor: [statesKey],
+              getLineWidth: [selectedRegion],
+              getLineColor: [selectedRegion],
+            },
+          }),
+      ),
+      keep(
+        'cities',
+        [cities],
+        () =>
+          new GeoJsonLayer({
+            id: 'cities',
+            data: (cities ?? NO_CITIES) as never,
+            visible: cities !== null,
+            stroked: true,
+            filled: false,
+            lineWidthUnits: 'pixels',
+            getLineWidth: 1,
+            getLineColor: [90, 150, 210, 160],
+          }),
+      ),
       // Binary attributes: a live update hands deck.gl new colour and radius arrays (uploaded as
       // they are), never 10,000 accessor calls; positions keep their buffer.
       new ScatterplotLayer({
@@ -154,19 +182,24 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
       }),
       // The selected farm drawn again on top, outlined: one point, so the 10,000 keep their
       // attributes when the selection changes.
-      new ScatterplotLayer<SelectedPoint>({
-        id: 'farm-selected',
-        data: selected ? [selected] : [],
-        radiusUnits: 'pixels',
-        stroked: true,
-        lineWidthUnits: 'pixels',
-        getLineWidth: 3 * scale,
-        getLineColor: [255, 255, 255, 255],
-        getPosition: (f) => f.position,
-        getRadius: (f) => f.radius * scale,
-        getFillColor: (f) => STATE_RGB[f.state],
-        updateTriggers: { getRadius: [scale], getFillColor: [selected?.state] },
-      }),
+      keep(
+        'farm-selected',
+        [selected?.farmId, selected?.state, selected?.radius, ...(selected?.position ?? []), scale],
+        () =>
+          new ScatterplotLayer<SelectedPoint>({
+            id: 'farm-selected',
+            data: selected ? [selected] : [],
+            radiusUnits: 'pixels',
+            stroked: true,
+            lineWidthUnits: 'pixels',
+            getLineWidth: 3 * scale,
+            getLineColor: [255, 255, 255, 255],
+            getPosition: (f) => f.position,
+            getRadius: (f) => f.radius * scale,
+            getFillColor: (f) => STATE_RGB[f.state],
+            updateTriggers: { getRadius: [scale], getFillColor: [selected?.state] },
+          }),
+      ),
     ];
   };
   const buildRef = useRef(buildLayers);

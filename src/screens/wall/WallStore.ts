@@ -34,7 +34,7 @@ import { fetchRegions, regionNameOf, RegionLookup, type Regions } from './wallRe
 import {
   farmView,
   pulseMarkersOf,
-  sameView,
+  refreshView,
   worstFarms,
   type ListedFarm,
   type PulseMarker,
@@ -99,7 +99,8 @@ export class WallStore {
   /**
    * Every farm as drawn, in the order of `farms`. Kept up to date from the houses that changed
    * (see applyHouses): at 10,000 farms a walk of every house each second cost more than the
-   * whole update may. Replaced whole when a farm changed; unchanged farms keep their object.
+   * whole update may. A farm's view is updated in place (see refreshView) and the array
+   * replaced when one changed: hold a farm's fields, not its view, to see them change.
    */
   views: FarmView[] = [];
   counters: WallCounters = new LiveTally().counters();
@@ -136,7 +137,7 @@ export class WallStore {
       language: observable,
       setLanguage: action,
       lastTouchAt: observable,
-      regionStates: computed,
+      regionStates: computedStruct,
       stale: computed,
       dataAgeMs: computed,
       selectRegion: action,
@@ -383,25 +384,21 @@ export class WallStore {
     });
   }
 
-  /** The views of the farms that changed; a new array only when one looks different. */
+  /**
+   * The views of the farms that changed, updated in place; the array is replaced (observers
+   * see a new one) only when one looks different.
+   */
   private updateViews(farmIds: ReadonlySet<number>): void {
-    let next: FarmView[] | null = null;
+    let changed = false;
     for (const farmId of farmIds) {
       const i = this.indexOfFarm.get(farmId);
       const farm = i === undefined ? undefined : this.farms[i];
-      const before = i === undefined ? undefined : this.views[i];
-      if (i === undefined || !farm || !before) continue;
-      const view = farmView(
-        farm,
-        this.tally.farm(farmId),
-        before.region,
-        this.raisedSince.has(farmId),
-      );
-      if (sameView(before, view)) continue;
-      next ??= this.views.slice();
-      next[i] = view;
+      const view = i === undefined ? undefined : this.views[i];
+      if (!farm || !view) continue;
+      if (refreshView(view, farm, this.tally.farm(farmId), this.raisedSince.has(farmId)))
+        changed = true;
     }
-    if (next) this.views = next;
+    if (changed) this.views = this.views.slice();
   }
 
   /** The ticker's new entries (only the newest can show) and the farms that start pulsing. */

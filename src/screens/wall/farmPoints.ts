@@ -21,9 +21,10 @@ export interface FarmPointsData {
 
 /**
  * The farm points as deck.gl binary attributes, one row per farm with a place. A live update
- * compares each farm's state and size with its row and, only when one changed, hands out new
- * colour and radius arrays (deck.gl uploads an array it has not seen; the same array would be
- * skipped). Positions keep their array until the farms are fetched again.
+ * compares each farm's state and size with its row and writes only the rows that changed, in
+ * place. deck.gl uploads an attribute only when handed an array it has not seen, so the changed
+ * colour and radius arrays go out as new views (`subarray`) of the same memory: nothing is
+ * copied or allocated per farm. Positions keep their array until the farms are fetched again.
  */
 export class FarmPoints {
   /** The farms drawn, in row order (picking answers a row index). */
@@ -63,11 +64,12 @@ export class FarmPoints {
     };
   }
 
-  /** Writes the views' states and sizes; true when a point changed (new arrays handed out). */
+  /** Writes the views' states and sizes; true when a point changed (new views handed out). */
   update(views: readonly FarmView[]): boolean {
     const { attributes } = this.data;
-    let colors: Uint8Array | null = null;
-    let radii: Float32Array | null = null;
+    const colors = attributes.getFillColor.value;
+    const radii = attributes.getRadius.value;
+    let changed = false;
     const count = Math.min(views.length, this.rowOf.length);
     for (let i = 0; i < count; i += 1) {
       const row = this.rowOf[i] ?? -1;
@@ -78,17 +80,16 @@ export class FarmPoints {
         this.houseCounts[row] === view.houseCount
       )
         continue;
-      colors ??= attributes.getFillColor.value.slice();
-      radii ??= attributes.getRadius.value.slice();
       this.write(row, view.worstState, view.houseCount, colors, radii);
+      changed = true;
     }
-    if (!colors || !radii) return false;
+    if (!changed) return false;
     this.data = {
       length: this.data.length,
       attributes: {
         getPosition: attributes.getPosition,
-        getFillColor: { value: colors, size: 4, normalized: true },
-        getRadius: { value: radii, size: 1 },
+        getFillColor: { value: colors.subarray(0), size: 4, normalized: true },
+        getRadius: { value: radii.subarray(0), size: 1 },
       },
     };
     return true;
@@ -101,8 +102,12 @@ export class FarmPoints {
     colors: Uint8Array,
     radii: Float32Array,
   ): void {
-    const [r, g, b] = STATE_RGB[state];
-    colors.set([r, g, b, 255], 4 * row);
+    const rgb = STATE_RGB[state];
+    const at = 4 * row;
+    colors[at] = rgb[0];
+    colors[at + 1] = rgb[1];
+    colors[at + 2] = rgb[2];
+    colors[at + 3] = 255;
     radii[row] = radiusOf({ houseCount });
     this.states[row] = STATE_CODE[state];
     this.houseCounts[row] = houseCount;
