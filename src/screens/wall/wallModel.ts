@@ -61,9 +61,8 @@ export function farmView(
   region: string | null,
   raisedSince: boolean,
 ): FarmView {
-  const alarmCount = now ? now.alarms : farm.alarmCount;
-  // Field by field, not a spread: this runs for every farm that changed in a live update.
-  return {
+  // Field by field, not a spread: this runs for every farm of a snapshot.
+  const view: FarmView = {
     farmId: farm.farmId,
     name: farm.name,
     provinceAdcode: farm.provinceAdcode,
@@ -71,13 +70,15 @@ export function farmView(
     longitude: farm.longitude,
     latitude: farm.latitude,
     unacknowledged: farm.unacknowledged,
-    houseCount: now ? now.houses : farm.houseCount,
-    worstState: now ? tallyState(now) : farm.worstState,
-    alarmCount,
-    pulsing:
-      alarmCount > 0 && (farm.unacknowledged > 0 || alarmCount > farm.alarmCount || raisedSince),
+    houseCount: farm.houseCount,
+    worstState: farm.worstState,
+    alarmCount: farm.alarmCount,
+    pulsing: false,
     region,
   };
+  // The live fields are worked out in one place, for a new view and a kept one alike.
+  refreshView(view, farm, now, raisedSince);
+  return view;
 }
 
 /**
