@@ -9,7 +9,9 @@ import {
   type ClientToServerEvents,
   type HouseDelta,
   type HouseLive,
+  liveDetailSchema,
   type ServerToClientEvents,
+  type SubscribeAck,
 } from '../../src/contract/live';
 import { canSeeHouse, scopeOf, type Scope } from '../auth/scope';
 import { findSession, findSessionByHash } from '../auth/sessions';
@@ -22,6 +24,7 @@ import { listenCommandEvents } from '../envcontrol/live';
 import { listenSilenceEvents } from '../notify/live';
 import { findKiosk, isKioskToken } from '../wall/kiosk';
 import { diffLive, presentLive, presentReading, withNewerReading } from './presenter';
+import { StatusOnlyView, statusOf } from './statusOnly';
 
 interface InterServerEvents {
   'live:states': (states: HouseLive[]) => void;
@@ -40,6 +43,8 @@ export interface SocketData {
   userId: number;
   tokenHash: string;
   scope: Scope;
+  /** Set while the socket hears only houses' status (`live:detail`); null: every field. */
+  statusOnly: StatusOnlyView | null;
 }
 
 type LiveServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -214,11 +219,56 @@ export class LiveHub {
     this.pending.clear();
     if (deltas.length === 0) return;
     const at = Date.now();
+    // The status part of each delta, made once for all the sockets that hear only that.
+    let statuses: (HouseDelta | null)[] | null = null;
     for (const socket of this.io.of('/').sockets.values()) {
       const scope = socket.data.scope;
-      const mine = scope.all ? deltas : deltas.filter((d) => scope.houseIds.has(d.houseId));
+      const view = socket.data.statusOnly;
+      if (!view) {
+        const mine = scope.all ? deltas : deltas.filter((d) => scope.houseIds.has(d.houseId));
+        if (mine.length > 0) socket.emit('house:updated', { deltas: mine, at });
+        continue;
+      }
+      statuses ??= deltas.map(statusOf);
+      const mine: HouseDelta[] = [];
+      for (let i = 0; i < deltas.length; i++) {
+        const delta = deltas[i]!;
+        if (!scope.all && !scope.houseIds.has(delta.houseId)) continue;
+        const sent = view.take(delta, statuses[i]!);
+        if (sent) mine.push(sent);
+      }
       if (mine.length > 0) socket.emit('house:updated', { deltas: mine, at });
     }
+  }
+
+  /**
+   * A socket asks for every field of houses' changes, or their status only (and every field of
+   * the houses it follows, within its scope). What it missed of the houses it now hears in full
+   * is sent first, as their latest full state, so its copy is whole again before the answer.
+   */
+  private setDetail(socket: LiveSocket, raw: unknown, reply: (result: SubscribeAck) => void): void {
+    const parsed = liveDetailSchema.safeParse(raw);
+    if (!parsed.success) {
+      reply({ ok: false, error: 'invalid' });
+      return;
+    }
+    const detail = parsed.data;
+    const scope = socket.data.scope;
+    let catchUp: number[];
+    if (detail.detail === 'all') {
+      catchUp = [...(socket.data.statusOnly?.behind ?? [])];
+      socket.data.statusOnly = null;
+    } else {
+      const view = (socket.data.statusOnly ??= new StatusOnlyView());
+      catchUp = view.refollow(detail.follow.filter((houseId) => canSeeHouse(scope, houseId)));
+    }
+    const states: HouseLive[] = [];
+    for (const houseId of catchUp) {
+      const state = this.lastSent.get(houseId);
+      if (state && canSeeHouse(scope, houseId)) states.push(state);
+    }
+    if (states.length > 0) socket.emit('house:updated', { deltas: states, at: Date.now() });
+    reply({ ok: true });
   }
 
   /** An alarm changed in this process: tell the sockets that may see its house, on every process. */
@@ -307,7 +357,7 @@ export class LiveHub {
     if (isKioskToken(token)) {
       const kiosk = await findKiosk(this.database, token);
       if (!kiosk) throw new Error('unauthorized');
-      socket.data = { userId: 0, tokenHash: kiosk.tokenHash, scope: kiosk.scope };
+      socket.data = { userId: 0, tokenHash: kiosk.tokenHash, scope: kiosk.scope, statusOnly: null };
       return;
     }
     const session = await findSession(this.database.db, token);
@@ -316,6 +366,7 @@ export class LiveHub {
       userId: session.user.id,
       tokenHash: session.tokenHash,
       scope: await scopeOf(this.database.db, session.user),
+      statusOnly: null,
     };
   }
 
@@ -333,6 +384,9 @@ export class LiveHub {
     socket.on('house:unsubscribe', (houseId) => {
       if (Number.isInteger(houseId)) void socket.leave(`monitor:${houseId}`);
     });
+    socket.on('live:detail', (detail, ack) =>
+      this.setDetail(socket, detail, typeof ack === 'function' ? ack : () => undefined),
+    );
     socket.on('error', (error) => this.log.warn({ err: error }, 'live socket error'));
   }
 }

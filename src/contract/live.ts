@@ -51,6 +51,27 @@ export type AlarmEvent = z.infer<typeof alarmEventSchema>;
 
 export type SubscribeAck = { ok: true } | { ok: false; error: string };
 
+/** The most houses one socket can follow in full while it hears only the others' status. */
+export const MAX_FOLLOWED_HOUSES = 2_000;
+
+/**
+ * How much of each house's changes a socket hears (`live:detail`). `all` (every socket's start):
+ * every field. `status`: only what decides a house's state, `online` and `alarm`, except the
+ * `follow`ed houses, which keep every field. The wall asks for `status`: it draws 10,000 houses
+ * by their state and shows readings only for the farm it drilled into. Going back to `all` (or
+ * following a house) first brings the latest of every field the socket missed.
+ */
+export const liveDetailSchema = z.discriminatedUnion('detail', [
+  z.object({ detail: z.literal('all') }).strict(),
+  z
+    .object({
+      detail: z.literal('status'),
+      follow: z.array(z.number().int().positive()).max(MAX_FOLLOWED_HOUSES),
+    })
+    .strict(),
+]);
+export type LiveDetail = z.infer<typeof liveDetailSchema>;
+
 /**
  * A silence began or ended (made, ended early, reached its end or its planned start): the
  * houses it covers that the socket may see, whose alarms' "Silenced" tag may have changed.
@@ -76,6 +97,7 @@ export interface ServerToClientEvents {
 export interface ClientToServerEvents {
   'house:subscribe': (houseId: number, ack: (result: SubscribeAck) => void) => void;
   'house:unsubscribe': (houseId: number) => void;
+  'live:detail': (detail: LiveDetail, ack: (result: SubscribeAck) => void) => void;
 }
 
 /** Coalesced house deltas reach a socket at most this often (4 per second). */

@@ -50,6 +50,8 @@ export class LiveConnection implements HouseFeed {
   /** Once the hub sends 'alarm:count', the live state needs no count poll. */
   private liveAlarmCount = false;
   private readonly subscriptions = new Map<number, number>();
+  /** The houses followed in full while the rest bring their status only; null: all in full. */
+  private statusOnly: readonly number[] | null = null;
   /** The unacknowledged count's fetch in flight, and whether another change came meanwhile. */
   private unacknowledgedFetch: Promise<void> | null = null;
   private unacknowledgedStale = false;
@@ -168,6 +170,27 @@ export class LiveConnection implements HouseFeed {
     };
   }
 
+  /**
+   * Asks the hub for houses' status only, and every field of `follow`, or (null) for every
+   * field again; the hub first sends what this socket missed of the houses it hears in full
+   * again. A new socket starts with every field and is told again on connection.
+   */
+  showStatusOnly(follow: readonly number[] | null): void {
+    const before = this.statusOnly;
+    this.statusOnly = follow;
+    if (before === null && follow === null) return;
+    if (this.socket?.connected) this.emitDetail();
+  }
+
+  private emitDetail(): void {
+    const follow = this.statusOnly;
+    this.socket?.emit(
+      'live:detail',
+      follow === null ? { detail: 'all' } : { detail: 'status', follow: [...follow] },
+      () => undefined,
+    );
+  }
+
   /** Fetches the houses and the alarm count now (poll, reconnect, re-check). */
   async refresh(): Promise<boolean> {
     const generation = this.generation;
@@ -272,6 +295,7 @@ export class LiveConnection implements HouseFeed {
     this.early = [];
     for (const houseId of this.subscriptions.keys())
       this.socket?.emit('house:subscribe', houseId, () => undefined);
+    if (this.statusOnly !== null) this.emitDetail();
     void this.refresh().then((fresh) => {
       if (fresh && generation === this.generation && this.socket?.connected) {
         this.clearSnapshotTimeout();

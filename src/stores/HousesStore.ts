@@ -152,6 +152,11 @@ export type HouseSort = 'farm' | 'name' | 'status' | 'deviation';
 export interface HouseFeed {
   /** Full-rate readings of one house until the returned function is called. */
   subscribeHouse(houseId: number): () => void;
+  /**
+   * Houses' status only (online, alarms), and every field of the `follow`ed houses; null: every
+   * field of every house again (see `LiveDetail`).
+   */
+  showStatusOnly(follow: readonly number[] | null): void;
 }
 
 /** A house a page follows: how many follow it and how to stop the feed's subscription. */
@@ -183,6 +188,8 @@ export class HousesStore {
   private feed: HouseFeed | null = null;
   /** Followed houses outlive a connection: a new one (after a new sign-in) follows them too. */
   private readonly following = new Map<number, Following>();
+  /** What `showStatusOnly` asked for, kept for the next feed. */
+  private statusOnly: readonly number[] | null = null;
 
   constructor() {
     makeObservable(this, {
@@ -305,6 +312,17 @@ export class HousesStore {
     this.feed = feed;
     for (const [houseId, entry] of this.following)
       entry.leave = feed?.subscribeHouse(houseId) ?? NOTHING_TO_LEAVE;
+    if (this.statusOnly) feed?.showStatusOnly(this.statusOnly);
+  }
+
+  /**
+   * Until called with null, the houses change only in what decides their state (online,
+   * alarms), except the `follow`ed ones: a screen of thousands of houses that shows readings of
+   * a few (the wall) asks for this, and the connection carries a fraction of the changes.
+   */
+  showStatusOnly(follow: readonly number[] | null): void {
+    this.statusOnly = follow;
+    this.feed?.showStatusOnly(follow);
   }
 
   /**

@@ -364,4 +364,51 @@ describe('alarm overview wall', () => {
       expect(await inner.locator('.roost-wall__title').textContent()).toBe('Roost alarm overview');
     },
   );
+
+  it(
+    'lists a drilled farm’s readings live; leaving the wall, the console has the readings the wall did not draw',
+    { timeout: 300_000 },
+    async () => {
+      const { farm, gateways } = await farmOnce();
+      const first = gateways[0]!;
+      await Promise.all(
+        gateways.map((g) => publish(g.client, g.networkId, { temperature: 25, nh3: 5 })),
+      );
+      await open();
+      await openWall(page, server.url);
+      await expect.poll(() => farmState(page, farm.id), LIVE_WAIT).toBe('normal');
+      // The wall hears houses' readings only for the farm it drilled into (the rest: their state).
+      await publish(first.client, first.networkId, { temperature: 26.5 });
+      const point = await pixelOf(page, [farm.longitude, farm.latitude]);
+      await page.mouse.click(point.x, point.y);
+      const temperature = page
+        .locator(`[data-testid="drill-house"][data-house-id="${first.houseId}"]`)
+        .getByTestId('drill-temperature');
+      await expect.poll(() => temperature.textContent(), LIVE_WAIT).toBe('26.5 ℃');
+      await publish(first.client, first.networkId, { temperature: 27.5 });
+      await expect.poll(() => temperature.textContent(), LIVE_WAIT).toBe('27.5 ℃');
+
+      // Back to the whole map, a reading the wall does not draw comes with an alarm it does: once
+      // the farm turns red, the reading has gone out too, without its temperature.
+      await page.getByTestId('wall-whole-map').click();
+      await page.getByTestId('wall-drill').waitFor({ state: 'detached' });
+      await publish(first.client, first.networkId, { temperature: 28.5, nh3: 80 });
+      await expect.poll(() => farmState(page, farm.id), LIVE_WAIT).toBe('alarm');
+      // Into the console without a reload, as the router's own links go.
+      await page.evaluate(() => {
+        window.history.pushState(null, '', '/shack/status/overview');
+        window.dispatchEvent(new PopStateEvent('popstate'));
+      });
+      const [house] = await server.roost.database.query<{ name: string }>(
+        `select name from houses where id = $1`,
+        [first.houseId],
+      );
+      await page.getByTestId('overview-search').fill(house!.name);
+      const card = page.locator(`[data-testid="house-card"][data-house-id="${first.houseId}"]`);
+      await expect
+        .poll(() => card.getByTestId('card-temperature').first().textContent(), LIVE_WAIT)
+        .toBe('28.5 ℃');
+      await publish(first.client, first.networkId, { nh3: 5 });
+    },
+  );
 });

@@ -66,6 +66,15 @@ describe.each(testDatabaseTargets())(
       const g2 = await r.gateway(h2.networkId, 'scope-2');
       expect(await subscribe(socket, h1.houseId)).toBe(true);
       expect(await subscribe(socket, h2.houseId)).toBe(true);
+      // The same user's wall, hearing houses' status only but following both houses in full.
+      const wall = await r.socket(token);
+      const wallLog = heard(wall);
+      expect(
+        await wall.emitWithAck('live:detail', {
+          detail: 'status',
+          follow: [h1.houseId, h2.houseId],
+        }),
+      ).toEqual({ ok: true });
       await publish(g1, h1.networkId);
       expect(await until(() => log.houses.reading.has(h1.houseId))).toBe(true);
 
@@ -79,6 +88,7 @@ describe.each(testDatabaseTargets())(
       });
       expect(res.status).toBe(200);
       log.clear();
+      wallLog.clear();
       await publish(g1, h1.networkId);
       await publish(g2, h2.networkId);
       // House 2 still arrives, read and updated; house 1 neither.
@@ -87,6 +97,8 @@ describe.each(testDatabaseTargets())(
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(log.houses.reading.has(h1.houseId)).toBe(false);
       expect(log.houses.updated.has(h1.houseId)).toBe(false);
+      expect(wallLog.houses.updated.has(h2.houseId)).toBe(true);
+      expect(wallLog.houses.updated.has(h1.houseId)).toBe(false);
       expect(await subscribe(socket, h1.houseId)).toBe(false);
       // REST says the same.
       const rest = await fetch(`${r.url}/api/alarm/limits?houseId=${h1.houseId}`, {

@@ -14,6 +14,10 @@ class RecordingFeed implements HouseFeed {
       else this.subscribed.set(houseId, left);
     };
   }
+  statusOnly: readonly number[] | null = null;
+  showStatusOnly(follow: readonly number[] | null): void {
+    this.statusOnly = follow;
+  }
 }
 
 describe('a page follows a house through its store', () => {

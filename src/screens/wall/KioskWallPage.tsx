@@ -38,6 +38,7 @@ function createKiosk(
     ended: () => runInAction(() => state.set('ended')),
   });
   const connection = new LiveConnection(api, () => token, stores);
+  stores.houses.useFeed(connection);
   return { state, stores, api, connection };
 }
 

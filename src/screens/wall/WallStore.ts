@@ -54,6 +54,8 @@ export interface WallHouses {
   readonly revision: number;
   get(houseId: number): WallHouseInput | undefined;
   watchChanges(counts: LiveChangeFilter): HouseChanges;
+  /** Status only but for `follow`, or (null) every field (see HousesStore.showStatusOnly). */
+  showStatusOnly(follow: readonly number[] | null): void;
 }
 
 /** The wall shows only these live fields (a farm's state, the counters, the ticker). */
@@ -75,6 +77,9 @@ export interface TickerEntry extends AlarmChange {
   id: number;
   at: number;
 }
+
+const sameIds = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((id, i) => id === b[i]);
 
 /** A failed fetch is retried by the next poll or reconnect: no toast on a wall. */
 const quiet = () => true;
@@ -205,6 +210,19 @@ export class WallStore {
     this.disposers.push(
       () => clearInterval(tick),
       () => clearInterval(today),
+    );
+    // The wall draws houses by their state and lists readings only of the drilled farm's houses:
+    // the rest bring their status only, a fraction of what 10,000 changing houses send.
+    this.disposers.push(
+      reaction(
+        () =>
+          this.selectedFarmId === null
+            ? []
+            : this.housesOf(this.selectedFarmId).map((house) => house.houseId),
+        (follow) => this.sources.houses.showStatusOnly(follow),
+        { fireImmediately: true, equals: sameIds },
+      ),
+      () => this.sources.houses.showStatusOnly(null),
     );
     // Each change of the houses updates the farms it touched and feeds the ticker (the first
     // snapshot is the baseline). One number is observed, never each house.
