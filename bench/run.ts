@@ -262,10 +262,15 @@ async function main(): Promise<void> {
     const w = await benchWall(wallMinutes);
     results.wall = w;
     row(
+      'script per update p50 / p95, CPU time (trace)',
+      `${w.scriptCpuMs.p50} / ${w.scriptCpuMs.p95} ms`,
+      'goal p95 ≤ 8 ms',
+      `p95 ${ratioOf(w.scriptCpuMs.p95, 8)}`,
+    );
+    // Wall time: on a loaded machine it also counts the seconds the page waited for a core.
+    row(
       'script per update p50 / p95 (Performance metrics)',
       `${w.perUpdateMs.scriptP50} / ${w.perUpdateMs.scriptP95} ms`,
-      'goal p95 ≤ 8 ms',
-      `p95 ${ratioOf(w.perUpdateMs.scriptP95, 8)}`,
     );
     row(
       'main-thread tasks over 50 ms: count / longest',

@@ -4,7 +4,12 @@ import { chromium } from 'playwright-core';
 import { DEMO_PASSWORD } from '../server/demo/demoFarms';
 import type { HouseLiveState } from '../server/houses/state';
 import { startConsoleServer } from './consoleServer';
-import { splitLongTasks, type LongTaskSplit } from './wallTrace';
+import {
+  perUpdateWindows,
+  scriptCpuPerSecond,
+  splitLongTasks,
+  type LongTaskSplit,
+} from './wallTrace';
 
 /**
  * The wall under load: FARMS extra farms (one house each) whose houses all change once
@@ -25,7 +30,8 @@ const FRAME_SAMPLE_MS = 20_000;
 const HEAP_BASE_MINUTES = 5;
 /** The 7 demo provinces: extra farms spread over them. */
 /** Long enough to hold several updates and their raster. */
-const TRACE_MS = 10_000;
+/** 20 one-second updates: the script figure's p95 is not just its largest. */
+const TRACE_MS = 20_000;
 /** What a Chromium trace records to tell our script from the browser's own work in a long task. */
 const TRACE_CATEGORIES = [
   'toplevel',
@@ -48,6 +54,12 @@ export interface WallBenchResult {
    * script (JS, our update and deck.gl/MapLibre's draw calls) apart from style and layout; the
    * raster is SwiftShader's, in the GPU process, and not in these.
    */
+  /**
+   * The main thread's CPU time in script per update (one a second), from the trace: what the
+   * update costs the page, without the time a loaded machine descheduled it (see
+   * scriptCpuPerSecond). The figure the goal is judged on.
+   */
+  scriptCpuMs: { p50: number; p95: number; max: number; windows: number };
   perUpdateMs: {
     scriptP50: number;
     scriptP95: number;
@@ -256,15 +268,24 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
     const leftLive = await page.evaluate<number>(
       `window.__benchLiveStates.filter(([at, state]) => at >= ${sampleStart} && state !== 'live').length`,
     );
-    const split = splitLongTasks(
-      JSON.parse(trace.toString('utf8')) as Parameters<typeof splitLongTasks>[0],
-    );
+    const traced = JSON.parse(trace.toString('utf8')) as Parameters<typeof splitLongTasks>[0];
+    const split = splitLongTasks(traced);
+    const cpu = perUpdateWindows(scriptCpuPerSecond(traced)).sort((a, b) => a - b);
+    const scriptCpuMs = {
+      p50: pct(cpu, 0.5),
+      p95: pct(cpu, 0.95),
+      max: cpu.at(-1) ?? 0,
+      windows: cpu.length,
+    };
     console.log(`  frames: p50 ${pct(sample, 0.5)} ms, p95 ${pct(sample, 0.95)} ms`);
     console.log(
       `  per update: script p50 ${perUpdateMs.scriptP50} / p95 ${perUpdateMs.scriptP95} ms, long tasks ${longTasks.length} (max ${Math.round(Math.max(0, ...longTaskMs))} ms)`,
     );
     console.log(
       `  ${published} updates published in ${FRAME_SAMPLE_MS / 1000} s: script ${scriptPerPublished} ms per published update (mean)`,
+    );
+    console.log(
+      `  traced: script CPU per update p50 ${scriptCpuMs.p50} / p95 ${scriptCpuMs.p95} / max ${scriptCpuMs.max} ms (${scriptCpuMs.windows} windows of 3 s)`,
     );
     console.log(
       `  traced ${split.seconds} s: ${split.count} long tasks, ${split.ours} with over 50 ms of our own work (max ${split.maxOwnMs} ms); the longest (${split.maxMs} ms) waited ${split.gpuWaitPct} % for the GPU process; the wall left 'live' ${leftLive} times`,
@@ -287,6 +308,7 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
         max: Math.round((sample.at(-1) ?? 0) * 10) / 10,
         frames: sample.length,
       },
+      scriptCpuMs,
       perUpdateMs,
       longTasks: {
         count: longTasks.length,

@@ -13,6 +13,8 @@ interface TraceEvent {
   tid: number;
   ts: number;
   dur?: number;
+  /** The thread's CPU time inside the event, µs: what it cost, however long it was descheduled. */
+  tdur?: number;
   args?: { name?: string };
 }
 
@@ -48,7 +50,10 @@ function unionUs(intervals: [number, number][]): number {
   return total;
 }
 
-export function splitLongTasks(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): LongTaskSplit {
+type Trace = { traceEvents: TraceEvent[] } | TraceEvent[];
+
+/** The complete events of the page's main thread (the busiest renderer's). */
+function mainThreadEvents(trace: Trace): TraceEvent[] {
   const events = Array.isArray(trace) ? trace : trace.traceEvents;
   const mains = new Set(
     events
@@ -61,7 +66,54 @@ export function splitLongTasks(trace: { traceEvents: TraceEvent[] } | TraceEvent
     if (e.ph === 'X' && e.name === TASK && mains.has(`${e.pid}:${e.tid}`))
       busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
   const main = [...busy].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const own = events.filter((e) => e.ph === 'X' && `${e.pid}:${e.tid}` === main);
+  return events.filter((e) => e.ph === 'X' && `${e.pid}:${e.tid}` === main);
+}
+
+/** Where V8 runs our script (and collects its garbage), outermost first. */
+const SCRIPT =
+  /^(FunctionCall|RunMicrotasks|EvaluateScript|TimerFire|FireAnimationFrame|EventDispatch|MinorGC|MajorGC)$/;
+
+/**
+ * The main thread's CPU time in script (and its GC) in each whole second of the trace, ms. CPU
+ * time, not wall time: on a loaded 2-core machine the thread is descheduled mid-script, which
+ * the Performance API's ScriptDuration counts; and waiting for SwiftShader takes no CPU here.
+ * With one update a second, each second is one update's cost.
+ */
+export function scriptCpuPerSecond(trace: Trace): number[] {
+  const own = mainThreadEvents(trace).sort((a, b) => a.ts - b.ts);
+  if (own.length === 0) return [];
+  const start = own[0]!.ts;
+  const seconds = Math.floor((Math.max(...own.map((e) => e.ts)) - start) / 1e6);
+  const perSecond = Array.from({ length: seconds }, () => 0);
+  let end = -Infinity;
+  for (const e of own) {
+    // Only the outermost: a function call inside a timer is already in the timer's time.
+    if (!SCRIPT.test(e.name) || e.ts < end) continue;
+    end = e.ts + (e.dur ?? 0);
+    const second = Math.floor((e.ts - start) / 1e6);
+    if (second < seconds) perSecond[second]! += (e.tdur ?? e.dur ?? 0) / 1000;
+  }
+  return perSecond.map((ms) => Math.round(ms * 10) / 10);
+}
+
+/**
+ * Script CPU per update over each run of `width` seconds (one update a second). A main thread
+ * that waited seconds for SwiftShader's readback runs the updates that queued meanwhile
+ * together, so one second holds none and the next several: a window of a few seconds holds
+ * about as many as it spans.
+ */
+export function perUpdateWindows(perSecond: readonly number[], width = 3): number[] {
+  const out: number[] = [];
+  for (let i = 0; i + width <= perSecond.length; i++) {
+    let sum = 0;
+    for (let j = i; j < i + width; j++) sum += perSecond[j]!;
+    out.push(Math.round((sum / width) * 10) / 10);
+  }
+  return out;
+}
+
+export function splitLongTasks(trace: Trace): LongTaskSplit {
+  const own = mainThreadEvents(trace);
   const tasks = own.filter((e) => e.name === TASK && (e.dur ?? 0) > LONG_TASK_US);
   const waits = own.filter((e) => GPU_WAIT.test(e.name));
   const span =
