@@ -24,6 +24,7 @@ import { listenCommandEvents } from '../envcontrol/live';
 import { listenSilenceEvents } from '../notify/live';
 import { findKiosk, isKioskToken } from '../wall/kiosk';
 import { diffLive, presentLive, presentReading, withNewerReading } from './presenter';
+import { deltasFor, SocketHouses, type Flush } from './delivery';
 import { StatusOnlyView, statusOf } from './statusOnly';
 
 interface InterServerEvents {
@@ -43,12 +44,26 @@ export interface SocketData {
   userId: number;
   tokenHash: string;
   scope: Scope;
-  /** Set while the socket hears only houses' status (`live:detail`); null: every field. */
-  statusOnly: StatusOnlyView | null;
+  /** What it asked to hear of houses' changes, and the houses it has yet to hear of. */
+  houses: SocketHouses;
 }
 
 type LiveServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+/**
+ * Whether a socket's link still holds what was sent before (a slow link, a browser stalled for
+ * seconds): the kernel's buffer full and bytes waiting in the WebSocket, or packets waiting in
+ * engine.io for the transport (a long-poll not yet asked again). A link that keeps up has taken
+ * everything by the next flush, 250 ms later. engine.io's types keep both private.
+ */
+function linkBusy(socket: LiveSocket): boolean {
+  const conn = socket.conn as unknown as {
+    transport: { socket?: { bufferedAmount?: number } };
+    writeBuffer?: unknown[];
+  };
+  return (conn.transport.socket?.bufferedAmount ?? 0) > 0 || (conn.writeBuffer?.length ?? 0) > 0;
+}
 
 export interface LiveHubOptions {
   redisUrl: string | null;
@@ -209,7 +224,6 @@ export class LiveHub {
 
   /** Sends what is pending now; the timer calls it 4 times a second. */
   flush(): void {
-    if (this.pending.size === 0) return;
     const deltas: HouseDelta[] = [];
     for (const [houseId, live] of this.pending) {
       const delta = diffLive(this.lastSent.get(houseId), live);
@@ -217,26 +231,18 @@ export class LiveHub {
       if (delta) deltas.push(delta);
     }
     this.pending.clear();
-    if (deltas.length === 0) return;
-    const at = Date.now();
-    // The status part of each delta, made once for all the sockets that hear only that.
     let statuses: (HouseDelta | null)[] | null = null;
+    const flush: Flush = {
+      deltas,
+      statuses: () => (statuses ??= deltas.map(statusOf)),
+      lastSent: this.lastSent,
+    };
+    const at = Date.now();
     for (const socket of this.io.of('/').sockets.values()) {
-      const scope = socket.data.scope;
-      const view = socket.data.statusOnly;
-      if (!view) {
-        const mine = scope.all ? deltas : deltas.filter((d) => scope.houseIds.has(d.houseId));
-        if (mine.length > 0) socket.emit('house:updated', { deltas: mine, at });
-        continue;
-      }
-      statuses ??= deltas.map(statusOf);
-      const mine: HouseDelta[] = [];
-      for (let i = 0; i < deltas.length; i++) {
-        const delta = deltas[i]!;
-        if (!scope.all && !scope.houseIds.has(delta.houseId)) continue;
-        const sent = view.take(delta, statuses[i]!);
-        if (sent) mine.push(sent);
-      }
+      const houses = socket.data.houses;
+      // Nothing changed, and nothing is owed to this socket from a busy moment.
+      if (deltas.length === 0 && houses.lagging.size === 0) continue;
+      const mine = deltasFor(houses, socket.data.scope, linkBusy(socket), flush);
       if (mine.length > 0) socket.emit('house:updated', { deltas: mine, at });
     }
   }
@@ -256,10 +262,10 @@ export class LiveHub {
     const scope = socket.data.scope;
     let catchUp: number[];
     if (detail.detail === 'all') {
-      catchUp = [...(socket.data.statusOnly?.behind ?? [])];
-      socket.data.statusOnly = null;
+      catchUp = [...(socket.data.houses.statusOnly?.behind ?? [])];
+      socket.data.houses.statusOnly = null;
     } else {
-      const view = (socket.data.statusOnly ??= new StatusOnlyView());
+      const view = (socket.data.houses.statusOnly ??= new StatusOnlyView());
       catchUp = view.refollow(detail.follow.filter((houseId) => canSeeHouse(scope, houseId)));
     }
     const states: HouseLive[] = [];
@@ -357,7 +363,12 @@ export class LiveHub {
     if (isKioskToken(token)) {
       const kiosk = await findKiosk(this.database, token);
       if (!kiosk) throw new Error('unauthorized');
-      socket.data = { userId: 0, tokenHash: kiosk.tokenHash, scope: kiosk.scope, statusOnly: null };
+      socket.data = {
+        userId: 0,
+        tokenHash: kiosk.tokenHash,
+        scope: kiosk.scope,
+        houses: new SocketHouses(),
+      };
       return;
     }
     const session = await findSession(this.database.db, token);
@@ -366,7 +377,7 @@ export class LiveHub {
       userId: session.user.id,
       tokenHash: session.tokenHash,
       scope: await scopeOf(this.database.db, session.user),
-      statusOnly: null,
+      houses: new SocketHouses(),
     };
   }
 

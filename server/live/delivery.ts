@@ -1,0 +1,66 @@
+import type { HouseDelta, HouseLive } from '../../src/contract/live';
+import { canSeeHouse, type Scope } from '../auth/scope';
+import { statusOf, type StatusOnlyView } from './statusOnly';
+
+/** What the hub keeps of one socket's houses: what it asked to hear, and what it has yet to. */
+export class SocketHouses {
+  /** Set while the socket hears only houses' status (`live:detail`); null: every field. */
+  statusOnly: StatusOnlyView | null = null;
+  /**
+   * Houses that changed while the socket's link was still busy with earlier packets. They go
+   * out as their latest state once it is free: a slow link gets each house once, late, instead
+   * of every change queued behind the others in the server's memory (at 10,000 houses a second
+   * a console that could not keep up lost its socket to a ping stuck behind them).
+   */
+  lagging = new Set<number>();
+}
+
+/** One flush of the hub: the changed fields of each house, and every house's state as sent. */
+export interface Flush {
+  deltas: readonly HouseDelta[];
+  /** The status part of each delta (see statusOf), made once for all the sockets that need it. */
+  statuses(): readonly (HouseDelta | null)[];
+  lastSent: ReadonlyMap<number, HouseLive>;
+}
+
+/**
+ * What one socket gets of a flush: nothing while its link is `busy` (the houses wait as
+ * lagging); else first the latest state of the houses it lagged on, then the deltas of the
+ * others, each as its `statusOnly` view allows, only for houses in its scope.
+ */
+export function deltasFor(
+  houses: SocketHouses,
+  scope: Scope,
+  busy: boolean,
+  flush: Flush,
+): HouseDelta[] {
+  const { deltas, lastSent } = flush;
+  if (busy) {
+    for (const delta of deltas)
+      if (canSeeHouse(scope, delta.houseId)) houses.lagging.add(delta.houseId);
+    return [];
+  }
+  const view = houses.statusOnly;
+  const out: HouseDelta[] = [];
+  let caughtUp: ReadonlySet<number> | null = null;
+  if (houses.lagging.size > 0) {
+    caughtUp = houses.lagging;
+    houses.lagging = new Set();
+    for (const houseId of caughtUp) {
+      const state = lastSent.get(houseId);
+      if (!state || !canSeeHouse(scope, houseId)) continue;
+      const sent = view ? view.take(state, statusOf(state)) : state;
+      if (sent) out.push(sent);
+    }
+  }
+  if (!view && !caughtUp && scope.all) return deltas.slice();
+  const statuses = view ? flush.statuses() : null;
+  for (let i = 0; i < deltas.length; i++) {
+    const delta = deltas[i]!;
+    // A house caught up above went out whole, this flush's change included.
+    if (!canSeeHouse(scope, delta.houseId) || caughtUp?.has(delta.houseId)) continue;
+    const sent = view ? view.take(delta, statuses![i]!) : delta;
+    if (sent) out.push(sent);
+  }
+  return out;
+}
