@@ -162,7 +162,7 @@ async function main(): Promise<void> {
         '  reading over a limit → that alarm on the socket p50 / p99',
         sc.socketDropped
           ? `socket dropped (${sc.socketDropped})`
-          : `${sc.alarmP50Ms} / ${sc.alarmP99Ms} ms`,
+          : `${sc.alarmP50Ms} / ${sc.alarmP99Ms} ms (${sc.alarmTimeouts} of ${sc.alarmSamples} not heard in 30 s)`,
       );
       row(
         '  GET overview / wall map / wall houses p50',

@@ -60,6 +60,8 @@ export interface WallBenchResult {
    * scriptCpuPerSecond). The figure the goal is judged on.
    */
   scriptCpuMs: { p50: number; p95: number; max: number; windows: number };
+  /** House changes and KiB a second the page's socket brought while traced. */
+  received: { changesPerSecond: number; kibPerSecond: number };
   perUpdateMs: {
     scriptP50: number;
     scriptP95: number;
@@ -261,9 +263,26 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
     };
     const longTaskMs = longTasks.map(([, d]) => d);
     // After the sample, not during it: tracing costs the page time of its own.
+    // What the page's socket brought meanwhile: house changes and bytes a second (a page that
+    // cannot keep up gets less, and a status-only socket less by design).
+    let changesReceived = 0;
+    let bytesReceived = 0;
+    const countFrame = ({ response }: { response: { payloadData: string } }) => {
+      bytesReceived += response.payloadData.length;
+      if (response.payloadData.startsWith('42["house:updated"'))
+        changesReceived += response.payloadData.split('"houseId"').length - 1;
+    };
+    await cdp.send('Network.enable');
+    cdp.on('Network.webSocketFrameReceived', countFrame);
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     await page.waitForTimeout(TRACE_MS);
     const trace = await browser.stopTracing();
+    cdp.off('Network.webSocketFrameReceived', countFrame);
+    await cdp.send('Network.disable');
+    const received = {
+      changesPerSecond: Math.round(changesReceived / (TRACE_MS / 1000)),
+      kibPerSecond: Math.round(bytesReceived / 1024 / (TRACE_MS / 1000)),
+    };
     if (process.env.BENCH_WALL_TRACE) writeFileSync(process.env.BENCH_WALL_TRACE, trace);
     const leftLive = await page.evaluate<number>(
       `window.__benchLiveStates.filter(([at, state]) => at >= ${sampleStart} && state !== 'live').length`,
@@ -283,6 +302,9 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
     );
     console.log(
       `  ${published} updates published in ${FRAME_SAMPLE_MS / 1000} s: script ${scriptPerPublished} ms per published update (mean)`,
+    );
+    console.log(
+      `  traced: the page's socket brought ${received.changesPerSecond} house changes (${received.kibPerSecond} KiB) a second`,
     );
     console.log(
       `  traced: script CPU per update p50 ${scriptCpuMs.p50} / p95 ${scriptCpuMs.p95} / max ${scriptCpuMs.max} ms (${scriptCpuMs.windows} windows of 3 s)`,
@@ -309,6 +331,7 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
         frames: sample.length,
       },
       scriptCpuMs,
+      received,
       perUpdateMs,
       longTasks: {
         count: longTasks.length,
