@@ -1,23 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../server/auth/scope';
 import { deltasFor, SocketHouses, type Flush } from '../../server/live/delivery';
+import { presentLive } from '../../server/live/presenter';
 import { StatusOnlyView, statusOf } from '../../server/live/statusOnly';
 import type { HouseDelta, HouseLive } from '../../src/contract/live';
+import { houseLiveState } from '../helpers/houseStates';
 
-const live = (houseId: number, temperature: number, online = true): HouseLive => ({
-  houseId,
-  online,
-  network: 'wired',
-  gatewayVersion: null,
-  onlineSince: null,
-  lastSeenAt: null,
-  lastTs: null,
-  mode: 1,
-  metrics: { temperature },
-  faults: {},
-  devices: {},
-  alarm: { count: 0, top: null },
-});
+const live = (houseId: number, temperature: number, online = true): HouseLive =>
+  presentLive(
+    houseLiveState(houseId, { online, lastSeenAt: null, lastTs: null, metrics: { temperature } }),
+  );
 
 const scopeOf = (houseIds: number[] | 'all'): Scope =>
   ({

@@ -1,8 +1,8 @@
 import type { Socket as NetSocket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HouseLiveState } from '../../server/houses/state';
 import { LIVE_FLUSH_INTERVAL_MS } from '../../src/contract/live';
 import { testDatabaseTargets } from '../helpers/databases';
+import { houseLiveState } from '../helpers/houseStates';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
 
 type Socket = Awaited<ReturnType<TestRoost['socket']>>;
@@ -12,22 +12,10 @@ const ROUNDS = 20;
 /** 30 readings a house, as a full controller sends: ~3.5 MB of deltas a round. */
 const METRICS = Array.from({ length: 30 }, (_, i) => `metric_${i}`);
 
-const state = (houseId: number, round: number): HouseLiveState => ({
-  houseId,
-  farmId: 1,
-  online: true,
-  network: 'wired',
-  gatewayVersion: null,
-  onlineSince: null,
-  lastSeenAt: null,
-  lastTs: null,
-  mode: 1,
-  metrics: Object.fromEntries(METRICS.map((m, i) => [m, round + i / 100])),
-  faults: {},
-  devices: {},
-  alarmCount: 0,
-  alarmTop: null,
-});
+const state = (houseId: number, round: number) =>
+  houseLiveState(houseId, {
+    metrics: Object.fromEntries(METRICS.map((m, i) => [m, round + i / 100])),
+  });
 
 /** The round each delta of one house came from (its first metric), in order. */
 function valuesOf(socket: Socket, houseId: number): number[] {

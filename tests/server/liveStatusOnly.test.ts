@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HouseLiveState } from '../../server/houses/state';
 import { LIVE_FLUSH_INTERVAL_MS, type HouseDelta } from '../../src/contract/live';
 import { testDatabaseTargets } from '../helpers/databases';
+import { houseLiveState } from '../helpers/houseStates';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
 
 type Socket = Awaited<ReturnType<TestRoost['socket']>>;
@@ -43,22 +43,12 @@ describe.each(testDatabaseTargets())(
 
     /** A house's state as the bus announces it after a batch: online, one temperature, alarms. */
     const state = (houseId: number, temperature: number, online = true, alarms = 0) =>
-      ({
-        houseId,
+      houseLiveState(houseId, {
         farmId: farmIdOf.get(houseId)!,
         online,
-        network: 'wired',
-        gatewayVersion: null,
-        onlineSince: null,
-        lastSeenAt: new Date(),
-        lastTs: new Date(),
-        mode: 1,
         metrics: { temperature },
-        faults: {},
-        devices: {},
         alarmCount: alarms,
-        alarmTop: null,
-      }) satisfies HouseLiveState;
+      });
 
     it('hears only online and alarms of houses it does not follow, every field of those it does, and nothing outside its scope', async () => {
       const [a, b] = inFarm as [number, number];
