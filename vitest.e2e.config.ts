@@ -9,6 +9,9 @@ export default defineConfig({
     // One real server and one Chromium per file; files run one after another to keep the
     // 2-core machine responsive enough for timing-sensitive UI assertions.
     pool: 'forks',
+    // Each server's PGlite starts from a migrated copy made once per run (vitest.config.ts).
+    globalSetup: ['tests/setup/memoryDatabaseTemplate.ts'],
+    setupFiles: ['tests/setup/memoryDatabases.ts'],
     maxWorkers: 1,
     fileParallelism: false,
     // At load 24 single tests took up to 55 s (each step waits on a condition); 120 s leaves
