@@ -12,6 +12,9 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    setupFiles: ['tests/setup/failOnConsoleError.ts'],
+    // A migrated empty PGlite made once per run: each test's `memory://` database starts as a
+    // copy of it instead of running initdb and the migrations (most of a test server's start).
+    globalSetup: ['tests/setup/memoryDatabaseTemplate.ts'],
+    setupFiles: ['tests/setup/failOnConsoleError.ts', 'tests/setup/memoryDatabases.ts'],
   },
 });

@@ -6,11 +6,15 @@ export default defineConfig({
     reporters: ['default', 'json'],
     outputFile: { json: '.tmp/vitest-e2e.json' },
     include: ['tests/e2e/**/*.test.ts'],
-    // One real server and one Chromium per file; files run one after another to keep the
-    // 2-core machine responsive enough for timing-sensitive UI assertions.
+    // One real server and one Chromium per file, two files at a time. They ran one after
+    // another to keep the 2-core machine responsive for timing-sensitive UI assertions; every
+    // wait is now on a condition (no test asserts how soon), and much of a file's time is
+    // waiting (a restart, a minute-old banner, network idle), which the other file fills.
     pool: 'forks',
-    maxWorkers: 1,
-    fileParallelism: false,
+    // Each server's PGlite starts from a migrated copy made once per run (vitest.config.ts).
+    globalSetup: ['tests/setup/memoryDatabaseTemplate.ts'],
+    setupFiles: ['tests/setup/memoryDatabases.ts'],
+    maxWorkers: 2,
     // At load 24 single tests took up to 55 s (each step waits on a condition); 120 s leaves
     // room, and a test that hangs still ends.
     testTimeout: 120_000,

@@ -56,11 +56,18 @@ export class PgliteRemote implements RemoteQueryable {
     worker.on('exit', (code) => stop(new Error(`the database thread stopped (exit code ${code})`)));
   }
 
-  /** Starts the thread, opens the database at `location` and applies the migrations. */
-  static async open(location: string, migrationsFolder: string): Promise<PgliteRemote> {
+  /**
+   * Starts the thread, opens the database at `location` (from `template`, a data directory as
+   * an uncompressed tar, when given) and applies the migrations.
+   */
+  static async open(
+    location: string,
+    migrationsFolder: string,
+    template?: Uint8Array,
+  ): Promise<PgliteRemote> {
     const modules = await compiledModules();
     const worker = new Worker(new URL('./pgliteWorker.mjs', import.meta.url), {
-      workerData: { location, migrationsFolder, ...modules },
+      workerData: { location, migrationsFolder, template, ...modules },
       // Plain JavaScript: without the parent's loaders (tsx's in a worker thread ended the
       // process silently).
       execArgv: [],

@@ -40,7 +40,7 @@ const DRIZZLE_PARSERS = {
 const ROLLBACK = Symbol('rollback');
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
-const { location, migrationsFolder, pgliteWasmModule, initdbWasmModule } = workerData;
+const { location, migrationsFolder, pgliteWasmModule, initdbWasmModule, template } = workerData;
 
 /** @type {PGlite} */
 let client;
@@ -153,7 +153,13 @@ port.on('message', async (message) => {
 });
 
 try {
-  client = await PGlite.create(location, { pgliteWasmModule, initdbWasmModule });
+  client = await PGlite.create(location, {
+    pgliteWasmModule,
+    initdbWasmModule,
+    // A data directory to start from instead of an empty one (tests: see PgliteRemote.open).
+    loadDataDir: template ? new Blob([template]) : undefined,
+  });
+  // On a template too: it applies whatever migration the template does not have yet.
   await migrate(drizzle({ client }), { migrationsFolder });
   port.postMessage({ id: 0, ok: true, result: null });
 } catch (error) {
