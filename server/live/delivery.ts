@@ -23,6 +23,20 @@ export interface Flush {
   lastSent: ReadonlyMap<number, HouseLive>;
 }
 
+/** The latest state sent of each of these houses that the scope holds (what a socket is owed). */
+export function latestStates(
+  houseIds: Iterable<number>,
+  scope: Scope,
+  lastSent: ReadonlyMap<number, HouseLive>,
+): HouseLive[] {
+  const states: HouseLive[] = [];
+  for (const houseId of houseIds) {
+    const state = lastSent.get(houseId);
+    if (state && canSeeHouse(scope, houseId)) states.push(state);
+  }
+  return states;
+}
+
 /**
  * What one socket gets of a flush: nothing while its link is `busy` (the houses wait as
  * lagging); else first the latest state of the houses it lagged on, then the deltas of the
@@ -46,9 +60,7 @@ export function deltasFor(
   if (houses.lagging.size > 0) {
     caughtUp = houses.lagging;
     houses.lagging = new Set();
-    for (const houseId of caughtUp) {
-      const state = lastSent.get(houseId);
-      if (!state || !canSeeHouse(scope, houseId)) continue;
+    for (const state of latestStates(caughtUp, scope, lastSent)) {
       const sent = view ? view.take(state, statusOf(state)) : state;
       if (sent) out.push(sent);
     }

@@ -24,7 +24,7 @@ import { listenCommandEvents } from '../envcontrol/live';
 import { listenSilenceEvents } from '../notify/live';
 import { findKiosk, isKioskToken } from '../wall/kiosk';
 import { diffLive, presentLive, presentReading, withNewerReading } from './presenter';
-import { deltasFor, SocketHouses, type Flush } from './delivery';
+import { deltasFor, latestStates, SocketHouses, type Flush } from './delivery';
 import { StatusOnlyView, statusOf } from './statusOnly';
 
 interface InterServerEvents {
@@ -268,11 +268,7 @@ export class LiveHub {
       const view = (socket.data.houses.statusOnly ??= new StatusOnlyView());
       catchUp = view.refollow(detail.follow.filter((houseId) => canSeeHouse(scope, houseId)));
     }
-    const states: HouseLive[] = [];
-    for (const houseId of catchUp) {
-      const state = this.lastSent.get(houseId);
-      if (state && canSeeHouse(scope, houseId)) states.push(state);
-    }
+    const states = latestStates(catchUp, scope, this.lastSent);
     if (states.length > 0) socket.emit('house:updated', { deltas: states, at: Date.now() });
     reply({ ok: true });
   }
