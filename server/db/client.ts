@@ -11,6 +11,12 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
  */
 export interface QueryOptions {
   copyData?: Uint8Array;
+  /**
+   * In a transaction, its last statement: on the embedded database the commit goes with it,
+   * without a message of its own (pgliteWorker.mjs); nothing may be queried after it, and what
+   * follows in the transaction's function can no longer roll it back. PostgreSQL ignores it.
+   */
+  last?: boolean;
 }
 
 export type Query = <T = Record<string, unknown>>(

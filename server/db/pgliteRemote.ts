@@ -15,6 +15,8 @@ interface QueryOptions {
   parsers?: Record<number, unknown>;
   /** The rows of a `copy … from '/dev/blob'` statement. */
   copyData?: Uint8Array;
+  /** The transaction's last statement: it commits once this succeeds (no message of its own). */
+  last?: boolean;
 }
 
 /** The query side of a client or of one of its transactions, as drizzle's PGlite driver calls it. */
@@ -36,6 +38,7 @@ interface Pending {
 export class PgliteRemote implements RemoteQueryable {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private nextTx = 1;
   private failure: Error | null = null;
 
   private constructor(private readonly worker: Worker) {
@@ -93,29 +96,53 @@ export class PgliteRemote implements RemoteQueryable {
     }) as Promise<RemoteResults<T>>;
   }
 
-  /** Runs `fn` in one transaction: commits when it resolves, rolls back when it throws. */
+  /**
+   * Runs `fn` in one transaction: commits when it resolves, rolls back when it throws. It
+   * begins with its first query and, when a query says it is the `last`, commits with it; its
+   * queries may be sent together (`Promise.all`) and run in the order sent
+   * (pgliteWorker.mjs: each message the database's thread waits for costs a turn of this
+   * thread's event loop while the database's lock is held).
+   */
   async transaction<T>(fn: (tx: RemoteQueryable) => Promise<T>): Promise<T> {
-    const tx = (await this.send({ op: 'begin' })) as number;
+    const tx = this.nextTx;
+    this.nextTx += 1;
+    const my = { begun: false, last: false, committed: false };
     const queryable: RemoteQueryable = {
-      query: <R>(sql: string, params?: unknown[], options?: QueryOptions) =>
-        this.send({
+      query: <R>(sql: string, params?: unknown[], options?: QueryOptions) => {
+        if (my.last) return Promise.reject(new Error('the transaction has already ended'));
+        const begin = !my.begun;
+        my.begun = true;
+        my.last = options?.last === true;
+        const sent = this.send({
           op: 'query',
           sql,
           params,
           tx,
+          begin,
+          commit: my.last,
           rowMode: options?.rowMode,
           drizzleParsers: options?.parsers !== undefined,
           copyData: options?.copyData,
-        }) as Promise<RemoteResults<R>>,
+        }) as Promise<RemoteResults<R>>;
+        if (my.last)
+          void sent.then(
+            () => (my.committed = true),
+            () => undefined,
+          );
+        return sent;
+      },
     };
     let result: T;
     try {
       result = await fn(queryable);
     } catch (error) {
-      await this.send({ op: 'end', tx, commit: false }).catch(() => undefined);
+      // Also after a failed `last` query, which did not commit.
+      if (my.begun && !my.committed)
+        await this.send({ op: 'end', tx, commit: false }).catch(() => undefined);
       throw error;
     }
-    await this.send({ op: 'end', tx, commit: true });
+    // A failed `last` query the function caught did not end the transaction: end it here.
+    if (my.begun && !my.committed) await this.send({ op: 'end', tx, commit: true });
     return result;
   }
 
