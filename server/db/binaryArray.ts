@@ -27,3 +27,34 @@ export function binaryArray(type: CopyType, values: ArrayLike<CopyValue>): Buffe
   for (let i = 0; i < values.length; i += 1) fields.field(type, values[i]);
   return fields.bytes();
 }
+
+/**
+ * binaryArray('float4', …) of one key of each record, read straight from the records: the
+ * writer's 25 metric columns of a 2,000-reading batch went through arrays of boxed numbers
+ * (50,000 a batch) and a call per value. Not a finite number: NULL, as binaryArray does.
+ */
+export function float4ArrayOf(
+  records: ReadonlyArray<Readonly<Record<string, number | null | undefined>>>,
+  key: string,
+): Buffer {
+  const n = records.length;
+  const buffer = Buffer.allocUnsafe(20 + n * 8);
+  buffer.writeInt32BE(1, 0); // dimensions
+  buffer.writeInt32BE(1, 4); // may hold NULLs
+  buffer.writeInt32BE(ELEMENT_OID.float4, 8);
+  buffer.writeInt32BE(n, 12);
+  buffer.writeInt32BE(1, 16); // lower bound
+  let at = 20;
+  for (let i = 0; i < n; i += 1) {
+    const value = records[i]![key];
+    if (typeof value === 'number' && Number.isFinite(value)) {
+      buffer.writeInt32BE(4, at);
+      buffer.writeFloatBE(value, at + 4);
+      at += 8;
+    } else {
+      buffer.writeInt32BE(-1, at);
+      at += 4;
+    }
+  }
+  return buffer.subarray(0, at);
+}

@@ -9,7 +9,7 @@ import { decodeTelemetry, type RejectReason } from './decode';
 import type { GatewayDirectory, GatewayInfo } from './gatewayDirectory';
 import { applyStatus } from './status';
 import type { Reading } from './types';
-import { writeBatch } from './writer';
+import { storeBatch, type WriteResult } from './writer';
 
 /**
  * At most this many readings per transaction. The database runs in its own thread (PGlite) or
@@ -19,6 +19,12 @@ import { writeBatch } from './writer';
  * An idle server still writes each reading at once (a batch is what arrived meanwhile).
  */
 const MAX_BATCH = 2_000;
+
+/** A batch on its way to the database (IngestPipeline.flushLoop). */
+interface Writing {
+  batch: Pending[];
+  outcome: Promise<{ ok: true; result: WriteResult } | { ok: false; error: Error }>;
+}
 /** Rejections are logged at most this often per second; the counters keep the full count. */
 const REJECT_LOGS_PER_SECOND = 10;
 
@@ -211,35 +217,64 @@ export class IngestPipeline {
     );
   }
 
+  /**
+   * Writes the queue in batches. While one batch is written, the next, when a full one waits,
+   * is already on its way: the database takes it the moment it is done with the first instead
+   * of waiting for this thread to settle the first and build the next (the embedded database
+   * sat idle a third of the time). Batches are settled and announced in the order taken, and
+   * at most two are under way.
+   */
   private async flushLoop(): Promise<void> {
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
-        await this.flush(batch);
+      let writing: Writing | null = null;
+      for (;;) {
+        if (this.queue.length > 0 && (writing === null || this.queue.length >= MAX_BATCH)) {
+          const next = this.write(this.queue.splice(0, MAX_BATCH));
+          if (writing) await this.settle(writing);
+          writing = next;
+        } else if (writing) {
+          await this.settle(writing);
+          writing = null;
+        } else break;
       }
     } finally {
       this.flushing = null;
     }
   }
 
-  private async flush(batch: Pending[]): Promise<void> {
-    let result;
+  /** Starts writing a batch; its outcome is kept for `settle`, never thrown. */
+  private write(batch: Pending[]): Writing {
     const startedAt = performance.now();
-    try {
-      // One transaction: the raw rows and what they add are stored together or not at all.
-      const readings = batch.map((p) => p.reading);
-      result = await this.database.transaction((query) => writeBatch(query, readings));
-      this.counters.batchWritten(batch.length, startedAt, true);
-    } catch (error) {
-      this.counters.batchWritten(batch.length, startedAt, false);
+    // One statement or one transaction: the raw rows and what they add, together or not at all.
+    const outcome = storeBatch(
+      this.database,
+      batch.map((p) => p.reading),
+    ).then(
+      (result) => {
+        this.counters.batchWritten(batch.length, startedAt, true);
+        return { ok: true as const, result };
+      },
+      (error: unknown) => {
+        this.counters.batchWritten(batch.length, startedAt, false);
+        return { ok: false as const, error: error as Error };
+      },
+    );
+    return { batch, outcome };
+  }
+
+  /** Acknowledges (or fails) a written batch's readings and announces what it stored. */
+  private async settle({ batch, outcome }: Writing): Promise<void> {
+    const done = await outcome;
+    if (!done.ok) {
       this.failures.error(
         'store',
-        { err: error, readings: batch.length },
+        { err: done.error, readings: batch.length },
         'storing telemetry failed: nothing acknowledged',
       );
-      for (const p of batch) p.reject(error as Error);
+      for (const p of batch) p.reject(done.error);
       return;
     }
+    const result = done.result;
     this.counters.stored += result.inserted.length;
     this.counters.duplicates += result.duplicates;
     const inserted = new Set(result.inserted);

@@ -1,7 +1,7 @@
 import { METRIC_KEYS } from '../../src/contract/metrics';
-import { binaryArray } from '../db/binaryArray';
+import { binaryArray, float4ArrayOf } from '../db/binaryArray';
 import type { CopyType, CopyValue } from '../db/binaryCopy';
-import type { Query } from '../db/client';
+import type { Database, Query } from '../db/client';
 import { writeExtras } from '../devices/extraStore';
 import { STATE_COLUMNS, stateFromRow, type HouseLiveState, type StateRow } from '../houses/state';
 import type { Reading } from './types';
@@ -32,8 +32,8 @@ export const INSERT_RAW = `
   from inserted`;
 
 /**
- * The parameters of INSERT_RAW for a batch: one binary array per column, each filled in one
- * pass over the batch (the metrics' columns without a closure per value).
+ * The parameters of INSERT_RAW for a batch: one binary array per column, the metrics' read
+ * straight from the readings.
  */
 export function rawInsertParams(batch: readonly Reading[]): unknown[] {
   const n = batch.length;
@@ -43,7 +43,7 @@ export function rawInsertParams(batch: readonly Reading[]): unknown[] {
   const seqs = new Array<number | null>(n);
   const modes = new Array<number | null>(n);
   const faults = new Array<string | null>(n);
-  const metrics = METRIC_KEYS.map(() => new Array<number | null | undefined>(n));
+  const metrics = new Array<Reading['metrics']>(n);
   for (let i = 0; i < n; i += 1) {
     const r = batch[i]!;
     gateways[i] = r.gatewayId;
@@ -52,7 +52,7 @@ export function rawInsertParams(batch: readonly Reading[]): unknown[] {
     seqs[i] = r.seq;
     modes[i] = r.mode;
     faults[i] = hasKeys(r.faults) ? JSON.stringify(r.faults) : null;
-    for (let m = 0; m < METRIC_KEYS.length; m += 1) metrics[m]![i] = r.metrics[METRIC_KEYS[m]!];
+    metrics[i] = r.metrics;
   }
   return [
     binaryArray('int4', gateways),
@@ -61,7 +61,7 @@ export function rawInsertParams(batch: readonly Reading[]): unknown[] {
     binaryArray('int4', seqs),
     binaryArray('int2', modes),
     binaryArray('jsonb', faults),
-    ...metrics.map((values) => binaryArray('float4', values)),
+    ...METRIC_KEYS.map((key) => float4ArrayOf(metrics, key)),
   ];
 }
 
@@ -85,15 +85,19 @@ const ADD_TO_HOUR = METRIC_KEYS.map(
     `"${k}_sum" = coalesce(h."${k}_sum" + excluded."${k}_sum", h."${k}_sum", excluded."${k}_sum"), ` +
     `"${k}_n" = coalesce(h."${k}_n", 0) + excluded."${k}_n"`,
 ).join(',\n    ');
-/** Parameters $1..$3: house, hour, readings; then min, max, sum, n per metric; then the heads. */
-const hourParams = [
-  '$1::int[]',
-  '$2::timestamptz[]',
-  '$3::int[]',
-  ...ROLLUP_COLUMNS.map((_, i) => `$${i + 4}::${ROLLUP_TYPES[i % 4]}[]`),
-].join(', ');
-const HEADS_AT = 4 + ROLLUP_COLUMNS.length;
-const headParams = [
+/**
+ * The statement's parameters from `$first` on: house, hour, readings; then min, max, sum, n per
+ * metric (hourlyIncrements); then the heads (headParams).
+ */
+function hourParams(first: number): string {
+  return [
+    `$${first}::int[]`,
+    `$${first + 1}::timestamptz[]`,
+    `$${first + 2}::int[]`,
+    ...ROLLUP_COLUMNS.map((_, i) => `$${first + 3 + i}::${ROLLUP_TYPES[i % 4]}[]`),
+  ].join(', ');
+}
+const HEAD_TYPES = [
   'int',
   'int',
   'timestamptz',
@@ -102,21 +106,25 @@ const headParams = [
   'jsonb',
   'jsonb',
   'jsonb',
-]
-  .map((type, i) => `$${HEADS_AT + i}::${type}[]`)
-  .join(', ');
+];
+function headParams(first: number): string {
+  const at = first + 3 + ROLLUP_COLUMNS.length;
+  return HEAD_TYPES.map((type, i) => `$${at + i}::${type}[]`).join(', ');
+}
 
 /**
- * What the inserted rows add, in one statement after INSERT_RAW in the same transaction: the
+ * What inserted rows add, as CTEs (`hours` … `came_online`, the new states in `state`): the
  * hours they add to (aggregated in JS from exactly the inserted readings: inside PGlite the
  * same aggregation cost 40 % of the batch), the days to recompute off the hot path, and the
  * houses' latest state, where only a reading newer than the stored one replaces values (a
  * sentinel removes the number it replaces and a number clears the fault). A house that comes
- * back online gets a line in its gateway's online log. Answers the new states as JSON.
+ * back online gets a line in its gateway's online log. `onlyIf`, a condition every row of
+ * `hours` and `heads` must meet (WRITE_NEW_BATCH's check).
  */
-export const APPLY_INSERTED = `
-with hours as (
-  select * from unnest(${hourParams}) as u(house_id, bucket, readings, ${ROLLUP_COLUMNS.join(', ')})
+function applyCtes(first: number, onlyIf = 'true'): string {
+  return `hours as (
+  select * from unnest(${hourParams(first)}) as u(house_id, bucket, readings, ${ROLLUP_COLUMNS.join(', ')})
+  where ${onlyIf}
 ), dirty as (
   insert into rollup_dirty (house_id, hour)
   select house_id, bucket from hours
@@ -127,7 +135,8 @@ with hours as (
   on conflict (house_id, bucket) do update set readings = h.readings + excluded.readings,
     ${ADD_TO_HOUR}
 ), heads as (
-  select * from unnest(${headParams}) as u(h, g, seen, ts, mode, m, f, d)
+  select * from unnest(${headParams(first)}) as u(h, g, seen, ts, mode, m, f, d)
+  where ${onlyIf}
 ), state as (
   insert into house_state as hs (house_id, gateway_id, online, online_since, last_seen_at, last_ts, mode, metrics, faults, devices, updated_at)
   select u.h, u.g, true, u.seen, u.seen, u.ts, u.mode, u.m, u.f, u.d, now() from heads u
@@ -149,8 +158,39 @@ with hours as (
   insert into gateway_online_log (gateway_id, online, network, reason, at)
   select s.gateway_id, true, s.network, 'data', s.online_since
   from state s join heads u on u.h = s.house_id where s.online_since = u.seen
-)
+)`;
+}
+
+/**
+ * What the inserted rows add (applyCtes), in one statement after INSERT_RAW in the same
+ * transaction. Answers the new states as JSON.
+ */
+export const APPLY_INSERTED = `with ${applyCtes(1)}
 select coalesce(json_agg(s), '[]'::json) as states from state s`;
+
+const RAW_PARAMS = 6 + METRIC_KEYS.length;
+
+/** The text by which WRITE_NEW_BATCH says that some of its readings were stored before. */
+export const NOT_ALL_NEW = 'batch holds readings stored before';
+
+/**
+ * A whole batch in one statement, for the batch that is all new (nearly every one): the raw
+ * rows, then what they add, as INSERT_RAW and APPLY_INSERTED would. One statement is atomic
+ * without a transaction around it: one round trip to PostgreSQL instead of four (begin, two
+ * statements, commit), one message to the embedded database's thread instead of four, each of
+ * which waited for the main thread's turn. When a reading of the batch was stored before, the
+ * statement fails with NOT_ALL_NEW (a cast of that text to a number, at run time: plain SQL
+ * cannot raise), so nothing of it stays, and the batch is written the long way (writeBatch).
+ */
+export const WRITE_NEW_BATCH = `
+with inserted as (${INSERT_RAW_ROWS}
+    returning 1
+), whole as (
+  select count(*)::int as n, count(*) = cardinality($1::int[]) as yes from inserted
+), ${applyCtes(RAW_PARAMS + 1, '(select yes from whole)')}
+select case when (select yes from whole)
+  then (select coalesce(json_agg(s), '[]'::json) from state s)
+  else ('${NOT_ALL_NEW}: ' || (select n from whole) || ' new')::int::text::json end as states`;
 
 const HOUR_MS = 3_600_000;
 
@@ -237,9 +277,46 @@ export async function writeBatch(query: Query, batch: readonly Reading[]): Promi
   if (inserted.length === 0) return { inserted, duplicates: batch.length, states: [] };
   if (inserted.some((r) => r.extraKeys)) await writeExtras(query, inserted);
   const heads = latestPerHouse(inserted);
+  const [row] = await query<{ states: StateRow[] | string }>(
+    APPLY_INSERTED,
+    applyParams(inserted, heads),
+  );
+  return {
+    inserted,
+    duplicates: batch.length - inserted.length,
+    states: statesOf(row?.states, heads),
+  };
+}
+
+/**
+ * Stores one batch, atomically, and answers only what was new: in one statement when it is
+ * all new and carries no extra parameters (WRITE_NEW_BATCH), else in a transaction of its own
+ * (writeBatch).
+ */
+export async function storeBatch(
+  database: Database,
+  batch: readonly Reading[],
+): Promise<WriteResult> {
+  if (batch.length > 0 && !batch.some((r) => r.extraKeys)) {
+    const heads = latestPerHouse(batch);
+    try {
+      const [row] = await database.query<{ states: StateRow[] | string }>(WRITE_NEW_BATCH, [
+        ...rawInsertParams(batch),
+        ...applyParams(batch, heads),
+      ]);
+      return { inserted: [...batch], duplicates: 0, states: statesOf(row?.states, heads) };
+    } catch (error) {
+      if (!String((error as Error).message).includes(NOT_ALL_NEW)) throw error;
+    }
+  }
+  return database.transaction((query) => writeBatch(query, batch));
+}
+
+/** APPLY_INSERTED's parameters (and WRITE_NEW_BATCH's after the raw rows'). */
+function applyParams(inserted: readonly Reading[], heads: readonly Reading[]): Buffer[] {
   const ofHeads = (type: CopyType, value: (r: Reading) => CopyValue) =>
     binaryArray(type, heads.map(value));
-  const [row] = await query<{ states: StateRow[] | string }>(APPLY_INSERTED, [
+  return [
     ...hourlyIncrements(inserted),
     ofHeads('int4', (r) => r.houseId),
     ofHeads('int4', (r) => r.gatewayId),
@@ -249,12 +326,12 @@ export async function writeBatch(query: Query, batch: readonly Reading[]): Promi
     ofHeads('jsonb', (r) => JSON.stringify(r.metrics)),
     ofHeads('jsonb', (r) => JSON.stringify(r.faults)),
     ofHeads('jsonb', (r) => JSON.stringify(r.devices)),
-  ]);
+  ];
+}
+
+function statesOf(states: StateRow[] | string | undefined, heads: readonly Reading[]) {
   const farmOf = new Map(heads.map((r) => [r.houseId, r.farmId]));
-  const states = toJson(row?.states ?? []).map((state) =>
-    stateFromRow(state, farmOf.get(state.house_id) ?? 0),
-  );
-  return { inserted, duplicates: batch.length - inserted.length, states };
+  return toJson(states ?? []).map((state) => stateFromRow(state, farmOf.get(state.house_id) ?? 0));
 }
 
 /** The readings of a batch whose keys the insert answered, each once. */
@@ -266,6 +343,22 @@ function newOnes(batch: readonly Reading[], keys: Array<[number, number]> | stri
     if (insertedKeys.delete(`${reading.gatewayId}:${reading.ts.getTime()}`)) inserted.push(reading);
   }
   return inserted;
+}
+
+/**
+ * Whether merging `list` (oldest first) would give `newest` itself: no faults anywhere, and
+ * every metric and device of the older readings also in the newest, which has a mode when any
+ * of them does. Key look-ups only, where the merge wrote three objects afresh per reading.
+ */
+function coversAll(newest: Reading, list: readonly Reading[]): boolean {
+  if (hasKeys(newest.faults)) return false;
+  for (const r of list) {
+    if (r === newest) continue;
+    if (hasKeys(r.faults) || (r.mode !== null && newest.mode === null)) return false;
+    for (const key in r.metrics) if (!(key in newest.metrics)) return false;
+    for (const key in r.devices) if (!(key in newest.devices)) return false;
+  }
+  return true;
 }
 
 /** The batch's readings merged per house, the newest winning field by field. */
@@ -288,6 +381,11 @@ function latestPerHouse(batch: readonly Reading[]): Reading[] {
     // Oldest first, so each newer reading overwrites the fields it carries (stable on ties).
     list.sort((a, b) => a.ts.getTime() - b.ts.getTime());
     const newest = list.at(-1)!;
+    // Nearly always the newest reading carries every field the older ones did: it is the merge.
+    if (coversAll(newest, list)) {
+      merged.push(newest);
+      continue;
+    }
     const metrics: Reading['metrics'] = {};
     const faults: Reading['faults'] = {};
     const devices: Reading['devices'] = {};

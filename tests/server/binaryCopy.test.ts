@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binaryArray } from '../../server/db/binaryArray';
+import { binaryArray, float4ArrayOf } from '../../server/db/binaryArray';
 import { BinaryCopy, copyStatement } from '../../server/db/binaryCopy';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/open';
@@ -78,7 +78,7 @@ describe.each(testDatabaseTargets())('binary array parameters on $name', (target
     const database = await openDatabase(created.target);
     try {
       const [row] = await database.query<Record<string, unknown>>(
-        'select $1::smallint[] as a, $2::int[] as b, $3::real[] as c, $4::float8[] as d, $5::timestamptz[] as e, $6::jsonb[] as f, $7::text[] as g',
+        'select $1::smallint[] as a, $2::int[] as b, $3::real[] as c, $4::float8[] as d, $5::timestamptz[] as e, $6::jsonb[] as f, $7::text[] as g, $8::real[] as h',
         [
           binaryArray('int2', [-3, null, 255]),
           binaryArray('int4', [-2_000_000, undefined]),
@@ -92,6 +92,8 @@ describe.each(testDatabaseTargets())('binary array parameters on $name', (target
           ]),
           binaryArray('jsonb', ['{"温度":"断线"}', null]),
           binaryArray('text', ['fan_1', '', null, '风机 "2"\\']),
+          // One metric of each reading, read straight from the readings (the raw insert).
+          float4ArrayOf([{ t: -12.5 }, { t: Number.NaN }, {}, { t: null }, { t: 23.4, h: 1 }], 't'),
         ],
       );
       expect(row).toEqual({
@@ -102,6 +104,7 @@ describe.each(testDatabaseTargets())('binary array parameters on $name', (target
         e: [new Date('1999-12-31T23:59:59.250Z'), null, new Date(Date.UTC(2026, 10, 23, 8, 30))],
         f: [{ 温度: '断线' }, null],
         g: ['fan_1', '', null, '风机 "2"\\'],
+        h: [-12.5, null, null, null, 23.4],
       });
     } finally {
       await database.close();
