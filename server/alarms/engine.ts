@@ -14,11 +14,27 @@ import {
   keyOf,
   stepsOf,
   type Condition,
+  type HouseRules,
   type OpenAlarm,
   type RuleState,
   type Step,
 } from './rules';
 import { AlarmService, systemClock, type Clock } from './service';
+
+/** A stored batch as the engine evaluates it. */
+interface StoredBatch {
+  houseIds: number[];
+  byHouse: Map<number, Reading[]>;
+  liveByHouse: Map<number, HouseLiveState>;
+  contexts: Map<number, HouseRules>;
+}
+
+/** A house's rule state as evaluated, and as it was read (JSON). */
+interface ChangedState {
+  houseId: number;
+  state: RuleState;
+  was: string;
+}
 
 /** Signals (offline, controller events) are debounced by their source: they act at once. */
 const IMMEDIATE = { minDurationMs: 0, clearHoldMs: 0 };
@@ -31,9 +47,10 @@ export interface AlarmEngineOptions {
 
 /**
  * Evaluates the alarm rules on every committed batch, on gateway status changes and on the
- * gateways' event topic. Per house, the rule state row is read `for update`
- * in the evaluating transaction, so a restart keeps pending timers and two processes evaluating
- * the same house take turns; the alarms themselves are changed by conditional statements.
+ * gateways' event topic. Per house, a rule state row keeps pending timers across restarts. A
+ * batch that changes no alarm writes its rule states only where they are still as it read them;
+ * any other evaluation reads them `for update` in its transaction, so two processes evaluating
+ * the same house take turns. The alarms themselves are changed by conditional statements.
  */
 export class AlarmEngine {
   readonly service: AlarmService;
@@ -60,6 +77,15 @@ export class AlarmEngine {
     this.events.on('alarmRulesChanged', (houseId) => this.rules.forget(houseId));
   }
 
+  /**
+   * A stored batch. Most batches change no alarm, only the houses' rule states (pending
+   * starts, the stuck-sensor runs): such a batch is evaluated on states and alarms read without
+   * locks, and its rule states are written in one statement only where they are still as read.
+   * A batch that changes an alarm, or whose states another evaluation changed meanwhile, is
+   * evaluated again in a transaction holding their locks. On the embedded database the locked
+   * transaction held the database while this thread evaluated (and waited for its turn), and
+   * the next batch's write waited with it.
+   */
   async onStored(
     readings: readonly Reading[],
     liveStates: readonly HouseLiveState[],
@@ -74,58 +100,118 @@ export class AlarmEngine {
     // A batch of 18,500 houses each reporting once: a find() per house would be 18,500² steps.
     const liveByHouse = new Map(liveStates.map((s) => [s.houseId, s]));
     const contexts = await this.rules.get(houseIds);
+    const batch: StoredBatch = { houseIds, byHouse, liveByHouse, contexts };
+    // A failure here (a deadlock with another process's write, say) changed nothing.
+    if (await this.evaluateUnlocked(batch).catch(() => false)) return;
     await this.service.change(async (query) => {
-      const changes: AlarmChange[] = [];
       // One statement each for every house of the batch, not four per house: the rule states
-      // and open alarms are locked in house id order, so two processes never deadlock.
-      const states = await lockRuleStates(query, houseIds);
-      const openByHouse = await openAlarmsOfHouses(query, houseIds);
-      const changedStates: Array<[number, RuleState]> = [];
-      for (const houseId of houseIds) {
-        const houseReadings = (byHouse.get(houseId) ?? []).sort(
-          (a, b) => a.ts.getTime() - b.ts.getTime(),
-        );
-        const rules = contexts.get(houseId);
-        const first = houseReadings[0];
-        const state = states.get(houseId);
-        if (!rules || !first || !state) continue;
-        const open = openByHouse.get(houseId) ?? new Map<string, OpenAlarm>();
-        const before = JSON.stringify(state);
-        const online = liveByHouse.get(houseId);
-        // Without a breed target the controller's own target decides; one context per value, so
-        // the rules' thresholds are worked out once, not per reading.
-        let context = rules;
-        for (const reading of houseReadings) {
-          const target = rules.targetTemperature ?? reading.metrics.temperature_target ?? null;
-          if (context.targetTemperature !== target)
-            context = { ...rules, targetTemperature: target };
-          const steps = evaluateReading(
-            context,
-            {
-              ts: reading.ts.getTime(),
-              mode: reading.mode,
-              metrics: reading.metrics,
-              faults: reading.faults,
-              devices: reading.devices,
-            },
-            state,
-            open,
-          );
-          if (steps.length === 0) continue;
-          changes.push(...(await applySteps(query, { houseId, farmId: first.farmId }, steps)));
-          // The next reading of the batch sees the alarms as they are now.
-          followSteps(open, steps);
-        }
-        if (online?.online) {
-          this.onlineSeen.set(houseId, true);
-          const steps = stepsOf([offline(false)], state, open, this.now().getTime(), IMMEDIATE);
-          changes.push(...(await applySteps(query, { houseId, farmId: first.farmId }, steps)));
-        }
-        if (JSON.stringify(state) !== before) changedStates.push([houseId, state]);
-      }
-      await saveRuleStates(query, changedStates);
+      // and open alarms are locked in house id order, so two processes never deadlock. Sent
+      // together: a transaction's statements run in the order sent, and the embedded database
+      // answers them without waiting for this thread between them (pgliteWorker.mjs).
+      const [states, openByHouse] = await Promise.all([
+        lockRuleStates(query, houseIds),
+        openAlarmsOfHouses(query, houseIds),
+      ]);
+      const changes: AlarmChange[] = [];
+      const changed = await this.evaluate(batch, states, openByHouse, async (house, steps) => {
+        changes.push(...(await applySteps(query, house, steps)));
+      });
+      // Without alarm changes nothing follows it in the transaction (AlarmService.change).
+      await saveRuleStates(query, changed!, changes.length === 0);
       return changes;
     });
+  }
+
+  /** `onStored` without locks; false when the batch must be evaluated under locks. */
+  private async evaluateUnlocked(batch: StoredBatch): Promise<boolean> {
+    const [states, openByHouse] = await Promise.all([
+      readRuleStates(this.database.query, batch.houseIds),
+      openAlarmsOfHouses(this.database.query, batch.houseIds, false),
+    ]);
+    const changed = await this.evaluate(batch, states, openByHouse, null);
+    if (!changed) return false;
+    if (changed.length === 0) return true;
+    const [saved] = await this.database.query<{ n: number }>(
+      `with saved as (
+         update alarm_rule_state s set state = u.state, updated_at = now()
+         from unnest($1::int[], $2::jsonb[], $3::jsonb[]) as u(house_id, state, was)
+         where s.house_id = u.house_id and s.state = u.was
+         returning 1)
+       select count(*)::int as n from saved`,
+      [
+        changed.map((c) => c.houseId),
+        changed.map((c) => JSON.stringify(c.state)),
+        changed.map((c) => c.was),
+      ],
+    );
+    return saved?.n === changed.length;
+  }
+
+  /**
+   * Evaluates a batch's readings, house by house in time order, on the given rule states and
+   * open alarms, and answers the rule states it changed. `apply` applies a house's steps (then
+   * the batch's next readings see the alarms as they are); without it, answers null at the
+   * first step.
+   */
+  private async evaluate(
+    { houseIds, byHouse, liveByHouse, contexts }: StoredBatch,
+    states: Map<number, RuleState>,
+    openByHouse: Map<number, Map<string, OpenAlarm>>,
+    apply: ((house: { houseId: number; farmId: number }, steps: Step[]) => Promise<void>) | null,
+  ): Promise<ChangedState[] | null> {
+    const changed: ChangedState[] = [];
+    for (const houseId of houseIds) {
+      const houseReadings = (byHouse.get(houseId) ?? []).sort(
+        (a, b) => a.ts.getTime() - b.ts.getTime(),
+      );
+      const rules = contexts.get(houseId);
+      const first = houseReadings[0];
+      const state = states.get(houseId);
+      if (!rules || !first) continue;
+      if (!state) {
+        // Read and locked states exist for every house (created on first use): never here.
+        if (!apply) return null;
+        continue;
+      }
+      const house = { houseId, farmId: first.farmId };
+      const open = openByHouse.get(houseId) ?? new Map<string, OpenAlarm>();
+      const before = JSON.stringify(state);
+      const online = liveByHouse.get(houseId);
+      // Without a breed target the controller's own target decides; one context per value, so
+      // the rules' thresholds are worked out once, not per reading.
+      let context = rules;
+      for (const reading of houseReadings) {
+        const target = rules.targetTemperature ?? reading.metrics.temperature_target ?? null;
+        if (context.targetTemperature !== target) context = { ...rules, targetTemperature: target };
+        const steps = evaluateReading(
+          context,
+          {
+            ts: reading.ts.getTime(),
+            mode: reading.mode,
+            metrics: reading.metrics,
+            faults: reading.faults,
+            devices: reading.devices,
+          },
+          state,
+          open,
+        );
+        if (steps.length === 0) continue;
+        if (!apply) return null;
+        await apply(house, steps);
+        // The next reading of the batch sees the alarms as they are now.
+        followSteps(open, steps);
+      }
+      if (online?.online) {
+        const steps = stepsOf([offline(false)], state, open, this.now().getTime(), IMMEDIATE);
+        if (steps.length > 0) {
+          if (!apply) return null;
+          await apply(house, steps);
+        }
+        this.onlineSeen.set(houseId, true);
+      }
+      if (JSON.stringify(state) !== before) changed.push({ houseId, state, was: before });
+    }
+    return changed;
   }
 
   /** Gateway online/offline (the status topic, its will, the offline sweep). */
@@ -139,8 +225,10 @@ export class AlarmEngine {
       // The offline sweep may hand over thousands of houses at once: two statements for all of
       // them, not two per house while the locks taken so far are held.
       const houseIds = sorted.map((s) => s.houseId);
-      const states = await lockRuleStates(query, houseIds);
-      const openByHouse = await openAlarmsOfHouses(query, houseIds);
+      const [states, openByHouse] = await Promise.all([
+        lockRuleStates(query, houseIds),
+        openAlarmsOfHouses(query, houseIds),
+      ]);
       for (const s of sorted) {
         const state = states.get(s.houseId) ?? emptyRuleState();
         const open = openByHouse.get(s.houseId) ?? new Map<string, OpenAlarm>();
@@ -229,17 +317,25 @@ async function lockRuleState(query: Query, houseId: number): Promise<RuleState> 
   return (await lockRuleStates(query, [houseId])).get(houseId) ?? emptyRuleState();
 }
 
-/** The rule states of several houses, created on first use and locked in house id order. */
-async function lockRuleStates(query: Query, houseIds: number[]): Promise<Map<number, RuleState>> {
-  await query(
-    `insert into alarm_rule_state (house_id, state)
-     select h, $2::jsonb from unnest($1::int[]) as h on conflict (house_id) do nothing`,
+/** The rule states of several houses, created on first use, read without locks. */
+async function readRuleStates(query: Query, houseIds: number[]): Promise<Map<number, RuleState>> {
+  // One statement: a row it creates is not yet visible to its own select, so it is answered
+  // from the insert.
+  const rows = await query<{ house_id: number; state: RuleState | string }>(
+    `with created as (
+       insert into alarm_rule_state (house_id, state)
+       select h, $2::jsonb from unnest($1::int[]) as h on conflict (house_id) do nothing
+       returning house_id, state)
+     select house_id, state from alarm_rule_state where house_id = any($1::int[])
+     union all select house_id, state from created`,
     [houseIds, JSON.stringify(emptyRuleState())],
   );
-  const rows = await query<{ house_id: number; state: RuleState | string }>(
-    'select house_id, state from alarm_rule_state where house_id = any($1::int[]) order by house_id for update',
-    [houseIds],
-  );
+  return ruleStatesOf(rows);
+}
+
+function ruleStatesOf(
+  rows: Array<{ house_id: number; state: RuleState | string }>,
+): Map<number, RuleState> {
   return new Map(
     rows.map((row) => {
       const state =
@@ -249,11 +345,30 @@ async function lockRuleStates(query: Query, houseIds: number[]): Promise<Map<num
   );
 }
 
-async function saveRuleStates(query: Query, states: Array<[number, RuleState]>): Promise<void> {
+/** The rule states of several houses, created on first use and locked in house id order. */
+async function lockRuleStates(query: Query, houseIds: number[]): Promise<Map<number, RuleState>> {
+  // Sent together, run in order (the embedded database answers both in one turn).
+  const [, rows] = await Promise.all([
+    query(
+      `insert into alarm_rule_state (house_id, state)
+       select h, $2::jsonb from unnest($1::int[]) as h on conflict (house_id) do nothing`,
+      [houseIds, JSON.stringify(emptyRuleState())],
+    ),
+    query<{ house_id: number; state: RuleState | string }>(
+      'select house_id, state from alarm_rule_state where house_id = any($1::int[]) order by house_id for update',
+      [houseIds],
+    ),
+  ]);
+  return ruleStatesOf(rows);
+}
+
+/** `last`: the transaction's last statement (QueryOptions.last). */
+async function saveRuleStates(query: Query, states: ChangedState[], last: boolean): Promise<void> {
   if (states.length === 0) return;
   await query(
     `update alarm_rule_state s set state = u.state, updated_at = now()
      from unnest($1::int[], $2::jsonb[]) as u(house_id, state) where s.house_id = u.house_id`,
-    [states.map(([id]) => id), states.map(([, state]) => JSON.stringify(state))],
+    [states.map((c) => c.houseId), states.map((c) => JSON.stringify(c.state))],
+    { last },
   );
 }

@@ -78,10 +78,11 @@ export async function openAlarmsOf(query: Query, houseId: number): Promise<Map<s
   return (await openAlarmsOfHouses(query, [houseId])).get(houseId) ?? new Map();
 }
 
-/** Open alarms of several houses, by house then condition key, locked in house id order. */
+/** Open alarms of several houses, by house then condition key, locked in house id order (or read without locks). */
 export async function openAlarmsOfHouses(
   query: Query,
   houseIds: readonly number[],
+  lock = true,
 ): Promise<Map<number, Map<string, OpenAlarm>>> {
   const rows = await query<{
     house_id: number;
@@ -90,7 +91,7 @@ export async function openAlarmsOfHouses(
     condition_ended_at: Date | string | null;
   }>(
     `select house_id, cause, subject, condition_ended_at from alarms
-     where house_id = any($1::int[]) and state <> 'cleared' order by house_id, id for update`,
+     where house_id = any($1::int[]) and state <> 'cleared' order by house_id, id${lock ? ' for update' : ''}`,
     [houseIds],
   );
   const out = new Map<number, Map<string, OpenAlarm>>();

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepSilentGateways } from '../../server/ingest/status';
+import type { Reading } from '../../server/ingest/types';
 import { testDatabaseTargets } from '../helpers/databases';
+import { houseReading } from '../helpers/readings';
 import { bodyOf, createTestApp, type TestApp } from '../helpers/testApp';
 import { alarmPipeline, demoHouse, openAlarms, setLimits, testClock } from './helpers';
 
@@ -267,5 +269,29 @@ describe.each(testDatabaseTargets())('alarm engine on $name', (target) => {
       await get(farm, '/api/alarm/today'),
     ).data;
     expect(today.find((c) => c.cause === 'co2High')?.count).toBeGreaterThanOrEqual(0);
+  });
+
+  it('never lets an evaluation of older readings that finishes last undo a newer one', async () => {
+    const h = await demoHouse(t.database, 'Weifang Broiler Farm', 'House 3');
+    await setLimits(t.database, h.houseId, { minDurationSeconds: 120, temperatureBandHigh: 10 });
+    const t0 = clock.now().getTime();
+    const reading = (ts: number, temperature: number): Reading =>
+      houseReading(h, ts, { metrics: { temperature } });
+    const lastEvaluated = async () => {
+      const [row] = await t.database.query<{ state: { lastTs: number } | string }>(
+        'select state from alarm_rule_state where house_id = $1',
+        [h.houseId],
+      );
+      const state = typeof row!.state === 'string' ? JSON.parse(row!.state) : row!.state;
+      return (state as { lastTs: number }).lastTs;
+    };
+    await p.engine.onStored([reading(t0, 60)], []);
+    // Both read the house's rule state before either writes it: the newer batch writes first,
+    // and the older one, evaluated on what it read, must not overwrite that.
+    await Promise.all([
+      p.engine.onStored([reading(t0 + MIN, 60)], []),
+      p.engine.onStored([reading(t0 + MIN / 2, 30)], []),
+    ]);
+    expect(await lastEvaluated()).toBe(t0 + MIN);
   });
 });
