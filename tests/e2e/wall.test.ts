@@ -201,6 +201,14 @@ describe('alarm overview wall', () => {
         )
         .toBe('true');
       await page.locator(`.roost-wall__pulse[data-farm-id="${farm.id}"]`).waitFor();
+      // It beats, without an event per beat for the page to dispatch (WallMap.tsx, PulseRing).
+      const beats = await page.evaluate(`new Promise((resolve) => {
+        const ring = document.querySelector('.roost-wall__pulse[data-farm-id="${farm.id}"]');
+        let events = 0;
+        document.addEventListener('animationiteration', () => (events += 1), true);
+        setTimeout(() => resolve({ events, states: ring.getAnimations().map((a) => a.playState) }), 1500);
+      })`);
+      expect(beats).toEqual({ events: 0, states: ['running'] });
       await page.screenshot({ path: `${SHOTS_DIR}/wall-china-en-alarm.png` });
     },
   );

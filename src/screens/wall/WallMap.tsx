@@ -346,14 +346,39 @@ const PulseMarkers = observer(function PulseMarkers({
       latitude={farm.latitude}
       style={PULSE_MARKER_STYLE}
     >
-      <span
-        className="roost-wall__pulse"
-        data-farm-id={farm.farmId}
-        style={{
-          width: `${2 * radiusOf(farm) * scale}px`,
-          height: `${2 * radiusOf(farm) * scale}px`,
-        }}
-      />
+      <PulseRing farmId={farm.farmId} diameterPx={2 * radiusOf(farm) * scale} />
     </Marker>
   ));
 });
+
+/** One beat of the pulse: a ring that grows and fades. */
+const PULSE_KEYFRAMES: Keyframe[] = [
+  { transform: 'scale(1)', opacity: 1 },
+  { transform: 'scale(2.6)', opacity: 0 },
+];
+const PULSE_TIMING: KeyframeAnimationOptions = {
+  duration: 1_200,
+  easing: 'ease-out',
+  iterations: Infinity,
+};
+
+/**
+ * A pulsing farm's ring. Animated by the Web Animations API, not a CSS animation: a CSS
+ * animation dispatches an `animationiteration` event each beat, and React's root listener
+ * handled 100 rings' events for about 1.7 ms of every second at 10,000 farms (bench/wall.ts).
+ */
+function PulseRing({ farmId, diameterPx }: { farmId: number; diameterPx: number }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    const animation = ref.current?.animate?.(PULSE_KEYFRAMES, PULSE_TIMING);
+    return () => animation?.cancel();
+  }, []);
+  return (
+    <span
+      ref={ref}
+      className="roost-wall__pulse"
+      data-farm-id={farmId}
+      style={{ width: `${diameterPx}px`, height: `${diameterPx}px` }}
+    />
+  );
+}
