@@ -6,10 +6,21 @@ import { type HouseDelta, type HouseLive } from '../contract/live';
  * on every live batch. Ids, not houses: a house that left the store is simply not found.
  */
 export interface HouseChanges {
-  /** The ids of the houses changed, added or removed since the last call (each once). */
-  take(): number[];
+  /** The houses changed, added or removed since the last call (each once). */
+  take(): TakenChanges;
   /** Stops recording (the store forgets this tracker). */
   dispose(): void;
+}
+
+/**
+ * `lives[i]` is the live part the last change of house `ids[i]` left, or null when the house was
+ * added, removed or re-read since (its other fields may have changed too: look it up). With the
+ * live part at hand, a consumer of thousands of changes a second need not look each house up
+ * again (the wall: LiveTally).
+ */
+export interface TakenChanges {
+  ids: number[];
+  lives: (HouseLive | null)[];
 }
 
 /**
@@ -18,9 +29,10 @@ export interface HouseChanges {
  */
 export type LiveChangeFilter = (before: HouseLive, after: HouseLive) => boolean;
 
-/** The store's side of a tracker: it records ids until its consumer takes them. */
+/** The store's side of a tracker: it records changes until its consumer takes them. */
 export class ChangeTracker implements HouseChanges {
-  private ids = new Set<number>();
+  /** Each changed house's live part, or null: look the house up (see TakenChanges). */
+  private changes = new Map<number, HouseLive | null>();
 
   constructor(
     initial: Iterable<number>,
@@ -28,29 +40,35 @@ export class ChangeTracker implements HouseChanges {
     private readonly counts: LiveChangeFilter,
     private readonly onDispose: (tracker: ChangeTracker) => void,
   ) {
-    for (const id of initial) this.ids.add(id);
+    for (const id of initial) this.changes.set(id, null);
   }
 
   mark(ids: readonly number[]): void {
-    for (const id of ids) this.ids.add(id);
+    for (const id of ids) this.changes.set(id, null);
   }
 
   /** Records the house when the change counts for this tracker; true when recorded. */
   noteLive(houseId: number, before: HouseLive, after: HouseLive): boolean {
     if (!this.counts(before, after)) return false;
-    this.ids.add(houseId);
+    // A house marked to be looked up stays so: more than its live part may have changed.
+    if (this.changes.get(houseId) !== null) this.changes.set(houseId, after);
     return true;
   }
 
-  take(): number[] {
-    if (this.ids.size === 0) return [];
-    const ids = [...this.ids];
-    this.ids = new Set();
-    return ids;
+  take(): TakenChanges {
+    const ids: number[] = [];
+    const lives: (HouseLive | null)[] = [];
+    if (this.changes.size === 0) return { ids, lives };
+    for (const [id, live] of this.changes) {
+      ids.push(id);
+      lives.push(live);
+    }
+    this.changes = new Map();
+    return { ids, lives };
   }
 
   dispose(): void {
-    this.ids.clear();
+    this.changes.clear();
     this.onDispose(this);
   }
 }

@@ -90,7 +90,8 @@ describe('HousesStore', () => {
     const store = new HousesStore();
     store.applySnapshot([row(1), row(2), row(3)]);
     const changes = store.watchChanges((a, b) => a.online !== b.online || a.alarm !== b.alarm);
-    expect(changes.take().sort()).toEqual([1, 2, 3]);
+    const ids = (taken: { ids: number[] }) => taken.ids.sort();
+    expect(changes.take()).toEqual({ ids: [1, 2, 3], lives: [null, null, null] });
     const live = store.get(1)!.live;
     const revision = store.revision;
     // The same values again (a replay after a reconnection): nothing changes, nobody wakes.
@@ -101,19 +102,28 @@ describe('HousesStore', () => {
     store.applyDeltas([{ houseId: 1, metrics: { temperature: 25 } }]);
     expect(store.get(1)!.live.metrics['temperature']).toBe(25);
     expect(store.get(1)!.live.alarm).toBe(live.alarm);
-    expect(changes.take()).toEqual([]);
+    expect(changes.take()).toEqual({ ids: [], lives: [] });
     store.applyDeltas([
       { houseId: 2, online: false },
       { houseId: 3, alarm: { count: 1, top: null } },
       { houseId: 9, online: false },
     ]);
     expect(store.revision).toBeGreaterThan(revision);
-    expect(changes.take().sort()).toEqual([2, 3]);
+    // Each with the live part it left: the consumer need not look the houses up.
+    expect(changes.take()).toEqual({
+      ids: [2, 3],
+      lives: [store.get(2)!.live, store.get(3)!.live],
+    });
+    expect(store.get(2)!.live.online).toBe(false);
+    // A house re-read, then changed live: still to be looked up (more than its live part changed).
+    store.applySnapshot([row(2, {}, 40)], false);
+    store.applyDeltas([{ houseId: 2, online: true }]);
+    expect(changes.take()).toEqual({ ids: [2], lives: [null] });
     // A complete snapshot: every house in it, and the one that left.
     store.applySnapshot([row(1), row(2)]);
-    expect(changes.take().sort()).toEqual([1, 2, 3]);
+    expect(ids(changes.take())).toEqual([1, 2, 3]);
     changes.dispose();
     store.applyDeltas([{ houseId: 1, online: false }]);
-    expect(changes.take()).toEqual([]);
+    expect(changes.take()).toEqual({ ids: [], lives: [] });
   });
 });

@@ -2,26 +2,39 @@ import { describe, expect, it } from 'vitest';
 import { type WallFarm } from '../../src/contract/wall';
 import { farm, house } from './fixtures';
 import { LiveTally } from '../../src/screens/wall/liveTally';
+import { type TakenChanges } from '../../src/stores/houseChanges';
 import { farmView, farmViews, type WallHouseInput } from '../../src/screens/wall/wallModel';
 
-/** The houses of a scope as the store holds them: `take` answers what changed since. */
+/**
+ * The houses of a scope as the store holds them: `take` answers what changed since, as the
+ * store's tracker does (houseChanges.ts): a change of the live part only with that part, a house
+ * added, removed or changed otherwise as one to look up.
+ */
 function scope(houses: WallHouseInput[]) {
   const byId = new Map(houses.map((h) => [h.houseId, h]));
-  let changed = new Set(byId.keys());
+  let changed = new Map<number, WallHouseInput['live'] | null>(
+    [...byId.keys()].map((id) => [id, null]),
+  );
   return {
     set(h: WallHouseInput) {
+      const before = byId.get(h.houseId);
       byId.set(h.houseId, h);
-      changed.add(h.houseId);
+      const liveOnly =
+        before !== undefined &&
+        before.farmId === h.farmId &&
+        before.headCount === h.headCount &&
+        changed.get(h.houseId) !== null;
+      changed.set(h.houseId, liveOnly ? h.live : null);
     },
     remove(houseId: number) {
       byId.delete(houseId);
-      changed.add(houseId);
+      changed.set(houseId, null);
     },
     all: () => [...byId.values()],
     apply(tally: LiveTally, farms = new Set<number>()) {
-      const ids = changed;
-      changed = new Set();
-      return tally.apply(ids, (id) => byId.get(id), farms);
+      const taken = { ids: [...changed.keys()], lives: [...changed.values()] };
+      changed = new Map();
+      return tally.apply(taken as TakenChanges, (id) => byId.get(id), farms);
     },
   };
 }
@@ -86,7 +99,19 @@ describe('live tally', () => {
     for (let step = 0; step < 200; step++) {
       const id = 1 + random(24);
       if (random(10) === 0) houses.remove(id);
-      else houses.set(house(id, 1 + random(5), random(3) > 0, random(4) === 0 ? 1 + random(2) : 0));
+      else {
+        const changed = house(
+          id,
+          1 + random(5),
+          random(3) > 0,
+          random(4) === 0 ? 1 + random(2) : 0,
+        );
+        // Mostly a change of its live part alone (its farm and size as they were).
+        const before = houses.all().find((h) => h.houseId === id);
+        if (before && random(4) > 0) changed.farmId = before.farmId;
+        if (random(8) === 0) changed.headCount = 20_000;
+        houses.set(changed);
+      }
       if (random(3) > 0) continue;
       const changedFarms = new Set<number>();
       houses.apply(tally, changedFarms);

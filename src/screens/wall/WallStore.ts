@@ -373,13 +373,13 @@ export class WallStore {
    */
   private applyHouses(): void {
     const houses = this.sources.houses;
-    const ids = this.changes?.take() ?? [];
+    const taken = this.changes?.take() ?? { ids: [], lives: [] };
     const changedFarms = new Set<number>();
     if (!houses.loaded) {
       this.tally.clear();
       this.rebuildViews();
     } else {
-      const changes = this.tally.apply(ids, (id) => houses.get(id), changedFarms);
+      const changes = this.tally.apply(taken, (id) => houses.get(id), changedFarms);
       this.applyChanges(changes, changedFarms);
       this.updateViews(changedFarms);
     }
