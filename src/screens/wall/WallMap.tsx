@@ -6,7 +6,7 @@ import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { reaction, untracked } from 'mobx';
 import { observer } from 'mobx-react-lite';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { Map, Marker, type MapRef } from 'react-map-gl/maplibre';
 import type { Feature } from 'geojson';
 import { type WallState } from '../../contract/wall';
@@ -340,15 +340,36 @@ const PulseMarkers = observer(function PulseMarkers({
   scale: number;
 }) {
   return store.pulseMarkers.map((farm) => (
-    <Marker
+    <PulseSlot
       key={farm.slot}
+      farmId={farm.farmId}
       longitude={farm.longitude}
       latitude={farm.latitude}
-      style={PULSE_MARKER_STYLE}
-    >
-      <PulseRing farmId={farm.farmId} diameterPx={2 * radiusOf(farm) * scale} />
-    </Marker>
+      diameterPx={2 * radiusOf(farm) * scale}
+    />
   ));
+});
+
+/**
+ * One marker slot. Memoised on plain values: when a farm stops pulsing and another takes its
+ * slot, that slot alone renders again, not the 100 markers (each a MapLibre marker to check).
+ */
+const PulseSlot = memo(function PulseSlot({
+  farmId,
+  longitude,
+  latitude,
+  diameterPx,
+}: {
+  farmId: number;
+  longitude: number;
+  latitude: number;
+  diameterPx: number;
+}) {
+  return (
+    <Marker longitude={longitude} latitude={latitude} style={PULSE_MARKER_STYLE}>
+      <PulseRing farmId={farmId} diameterPx={diameterPx} />
+    </Marker>
+  );
 });
 
 /** One beat of the pulse: a ring that grows and fades. */
