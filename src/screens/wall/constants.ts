@@ -35,8 +35,9 @@ export const POINT_PER_SQRT_HOUSE_PX = 3;
 /** Design width: sizes in pixels scale with the wall's width from here (4K doubles them). */
 export const DESIGN_WIDTH_PX = 1920;
 /**
- * Farms with an unacknowledged alarm pulse as DOM markers with a CSS animation: the compositor
- * draws it, so a pulse never re-renders the WebGL map. Beyond this many, the rest stay still.
+ * Farms with an unacknowledged alarm pulse as DOM markers animated on the compositor (the Web
+ * Animations API, WallMap.tsx), so a pulse never re-renders the WebGL map. Beyond this many,
+ * the rest stay still.
  */
 export const MAX_PULSE_MARKERS = 100;
 /**
