@@ -17,6 +17,8 @@ export class AdminListStore<Row, F extends Record<string, string>> {
   readonly size = ADMIN_PAGE_SIZE;
   filters: F;
   loaded = false;
+  /** Loads asked for so far: only the latest one's answer shows. */
+  private asked = 0;
   private readonly answer: z.ZodType<{ rows: Row[]; total: number }>;
 
   /**
@@ -32,11 +34,12 @@ export class AdminListStore<Row, F extends Record<string, string>> {
   ) {
     this.filters = { ...initial };
     this.answer = pagedSchema(row ?? z.unknown()) as z.ZodType<{ rows: Row[]; total: number }>;
-    makeAutoObservable<this, 'api' | 'path' | 'initial' | 'answer'>(this, {
+    makeAutoObservable<this, 'api' | 'path' | 'initial' | 'answer' | 'asked'>(this, {
       api: false,
       path: false,
       initial: false,
       answer: false,
+      asked: false,
     });
   }
 
@@ -60,10 +63,13 @@ export class AdminListStore<Row, F extends Record<string, string>> {
   }
 
   async load(page = this.page): Promise<void> {
+    const asked = (this.asked += 1);
     const data = await this.api.get(this.path, {
       query: { ...this.query, page, size: this.size },
       schema: this.answer,
     });
+    // An answer that comes after a later load's was asked for is older than what may show.
+    if (asked !== this.asked) return;
     runInAction(() => {
       this.rows = data.rows;
       this.total = data.total;
@@ -72,8 +78,13 @@ export class AdminListStore<Row, F extends Record<string, string>> {
     });
   }
 
-  /** After a delete the last page may be empty: step back one. */
-  async reloadAfterDelete(): Promise<void> {
+  /**
+   * After a delete the last page may be empty: step back one. After a failed one (`deleted`
+   * false) the page is read again as it is: a request that timed out in the console may still
+   * have deleted the row on the server, and the list shows what is stored.
+   */
+  async reloadAfterDelete(deleted = true): Promise<void> {
+    if (!deleted) return this.load();
     const lastPage = Math.max(1, Math.ceil((this.total - 1) / this.size));
     await this.load(Math.min(this.page, lastPage));
   }
