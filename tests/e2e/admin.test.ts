@@ -76,6 +76,25 @@ describe('system management pages', () => {
     await context.close();
   });
 
+  it('organisations: a delete whose answer is lost still shows the list as stored', async () => {
+    await server.roost.database.query(
+      `insert into organizations (name, code) values ('Lost answer', 'LOST')`,
+    );
+    const { context, page } = await openAs('admin');
+    await page.goto(`${server.url}/system/org`);
+    const row = page.getByTestId('org-LOST');
+    await row.waitFor();
+    // The server deletes it, but the console never hears back (as when its request times out).
+    await page.route('**/api/org/delete', async (route) => {
+      await route.fetch();
+      await route.abort('timedout');
+    });
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.locator('.bp6-alert').getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    await context.close();
+  });
+
   it('farms: a new house gets a gateway whose token is shown once, then rotated', async () => {
     const { context, page } = await openAs('company');
     await page.goto(`${server.url}/system/farm`);

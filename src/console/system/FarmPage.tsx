@@ -182,9 +182,11 @@ export const FarmPage = observer(function FarmPage() {
   };
   const remove = async (n: FarmNode) => {
     setDeleting(null);
-    if ((await quietly(() => system.deleteFarm(n.id))) === undefined) return;
-    notifySuccess(t('admin.common.deleted'));
-    setSelected(null);
+    if ((await quietly(() => system.deleteFarm(n.id))) !== undefined) {
+      notifySuccess(t('admin.common.deleted'));
+      setSelected(null);
+    }
+    // Also after a failure: a request that timed out may have deleted it all the same.
     await load();
   };
   const child = node ? CHILD_LEVEL[node.level] : null;

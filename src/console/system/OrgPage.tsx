@@ -38,9 +38,10 @@ export const OrgPage = observer(function OrgPage() {
   };
   const remove = async (org: OrgRow) => {
     setDeleting(null);
-    if ((await quietly(() => system.deleteOrg(org.id))) === undefined) return;
-    notifySuccess(t('admin.common.deleted'));
-    await quietly(() => list.reloadAfterDelete());
+    const deleted = (await quietly(() => system.deleteOrg(org.id))) !== undefined;
+    if (deleted) notifySuccess(t('admin.common.deleted'));
+    // Also after a failure: a request that timed out may have deleted it all the same.
+    await quietly(() => list.reloadAfterDelete(deleted));
   };
   const upload = async (file: File | undefined) => {
     if (!file || !logoFor) return;

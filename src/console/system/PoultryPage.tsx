@@ -57,10 +57,13 @@ export const PoultryPage = observer(function PoultryPage() {
   };
   const remove = async (b: BreedRow) => {
     setDeleting(null);
-    if ((await quietly(() => system.deleteBreed(b.id))) === undefined) return;
-    opened.forget(b.id);
-    notifySuccess(t('admin.common.deleted'));
-    await quietly(() => list.reloadAfterDelete());
+    const deleted = (await quietly(() => system.deleteBreed(b.id))) !== undefined;
+    if (deleted) {
+      opened.forget(b.id);
+      notifySuccess(t('admin.common.deleted'));
+    }
+    // Also after a failure: a request that timed out may have deleted it all the same.
+    await quietly(() => list.reloadAfterDelete(deleted));
   };
 
   return (

@@ -50,9 +50,10 @@ export const UserPage = observer(function UserPage() {
   };
   const remove = async (user: UserRow) => {
     setDeleting(null);
-    if ((await quietly(() => system.deleteUser(user.id))) === undefined) return;
-    notifySuccess(t('admin.common.deleted'));
-    await quietly(() => list.reloadAfterDelete());
+    const deleted = (await quietly(() => system.deleteUser(user.id))) !== undefined;
+    if (deleted) notifySuccess(t('admin.common.deleted'));
+    // Also after a failure: a request that timed out may have deleted it all the same.
+    await quietly(() => list.reloadAfterDelete(deleted));
   };
   const reset = async (user: UserRow) => {
     setResetting(null);
