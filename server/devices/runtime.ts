@@ -45,11 +45,14 @@ export async function countRunTime(
   const houseIds = [...new Set(points.map((r) => r.houseId))];
   const changed = addRunTime(await readRuntimes(database.query, houseIds, false), points);
   if (changed.length === 0) return;
-  const [written] = await database.query<{ n: number }>(WRITE_IF_UNCHANGED, columnsOf(changed));
+  const [written] = await database.query<{ n: number }>(
+    WRITE_IF_UNCHANGED,
+    columnsOf(changed, true),
+  );
   if (written?.n === changed.length) return;
   await database.transaction(async (query) => {
     const locked = addRunTime(await readRuntimes(query, houseIds, true), points);
-    if (locked.length > 0) await query(UPSERT, columnsOf(locked).slice(0, 5), { last: true });
+    if (locked.length > 0) await query(UPSERT, columnsOf(locked, false), { last: true });
   });
 }
 
@@ -130,18 +133,22 @@ function addRunTime(byHouse: Map<number, Map<string, Runtime>>, points: Reading[
   return [...changed];
 }
 
-/** The statements' columns: house, device, run seconds, last time, last state, time read. */
-function columnsOf(list: Runtime[]): Buffer[] {
+/**
+ * The statements' columns: house, device, run seconds, last time, last state, and for the
+ * guarded write (`guarded`) the last time as it was read.
+ */
+function columnsOf(list: Runtime[], guarded: boolean): Buffer[] {
   const column = (type: CopyType, pick: (r: Runtime) => CopyValue) =>
     binaryArray(type, list.map(pick));
-  return [
+  const columns = [
     column('int4', (r) => r.houseId),
     column('text', (r) => r.deviceKey),
     column('float8', (r) => r.runSeconds),
     column('timestamptz', (r) => r.lastTs),
     column('int2', (r) => r.lastState),
-    column('timestamptz', (r) => r.readTs),
   ];
+  if (guarded) columns.push(column('timestamptz', (r) => r.readTs));
+  return columns;
 }
 
 const UPSERT = `
