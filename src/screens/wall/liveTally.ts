@@ -79,7 +79,7 @@ export class LiveTally {
         if (!house) continue;
         this.count(this.newSlot(id), house, changedFarms);
         const was = baseline ? house.live.alarm.count : 0;
-        this.noteAlarm(id, was, house.live, find, changes);
+        this.noteAlarm(id, was, house.live, house, find, changes);
         continue;
       }
       if (!live) {
@@ -92,7 +92,7 @@ export class LiveTally {
           this.uncount(slot, changedFarms);
           if (house) {
             this.count(slot, house, changedFarms);
-            this.noteAlarm(id, was, house.live, find, changes);
+            this.noteAlarm(id, was, house.live, house, find, changes);
           } else {
             this.slotOf.delete(id);
             this.freeSlots.push(slot);
@@ -101,7 +101,8 @@ export class LiveTally {
         }
       }
       const was = this.alarms[slot]!;
-      if (this.changeLive(slot, live, changedFarms)) this.noteAlarm(id, was, live, find, changes);
+      if (this.changeLive(slot, live, changedFarms))
+        this.noteAlarm(id, was, live, null, find, changes);
     }
     return changes;
   }
@@ -118,17 +119,21 @@ export class LiveTally {
     };
   }
 
-  /** A raise or a clear for the ticker when the house's open alarm count moved. */
+  /**
+   * A raise or a clear for the ticker when the house's open alarm count moved. `known` is the
+   * house when the caller has it; otherwise it is looked up only for a raise or a clear.
+   */
   private noteAlarm(
     houseId: number,
     was: number,
     live: TalliedLive,
+    known: WallHouseInput | null,
     find: (houseId: number) => WallHouseInput | undefined,
     changes: AlarmChange[],
   ): void {
     const alarms = live.alarm.count;
     if (was === alarms) return;
-    const house = find(houseId);
+    const house = known ?? find(houseId);
     if (!house) return;
     const top = live.alarm.top;
     changes.push({
