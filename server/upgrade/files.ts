@@ -66,6 +66,13 @@ export class UpgradeFileStore {
     return { ok: true, file };
   }
 
+  /** Forgets a file's bytes (none stored is no error). */
+  async remove(sha256: string): Promise<void> {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) return;
+    if (!this.dir) this.memory.delete(sha256);
+    else await rm(path.join(this.dir, sha256), { force: true });
+  }
+
   /** The bytes of a stored file, or null. */
   async bytes(sha256: string): Promise<Buffer | null> {
     if (!/^[0-9a-f]{64}$/.test(sha256)) return null;

@@ -10,6 +10,7 @@ import {
   fileFitsType,
   hasSuffix,
   UPGRADE_FILE_MAX_BYTES,
+  deleteUpgradeFileSchema,
   sendUpgradeSchema,
   upgradeDownloadParamsSchema,
   upgradeUploadQuerySchema,
@@ -199,6 +200,47 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
         remark: `${version} ${stored.file.sha256.slice(0, 12)} ${typeKeys.join(',')}`,
       });
       return ok(request, reply, stored.file, 'upgrade.saved');
+    });
+
+    /**
+     * Deletes a stored file, its row and its bytes, unless an upgrade that installs it is
+     * queued or under way: its gateway may still download it. Finished upgrades keep the file's
+     * name and version of their own, so the records still say what was installed. The check and
+     * the delete are one statement. A send that read the file just before it still queues; that
+     * gateway's download then finds no file (404) and its upgrade fails, nothing worse.
+     */
+    app.post('/upgrade/deleteFile', async (request, reply) => {
+      requireRole(request, ADMIN);
+      const { sha256 } = parseInput(deleteUpgradeFileSchema, request.body);
+      const [row] = await ctx.database.query<{
+        installing: number;
+        deleted: number;
+        file_name: string | null;
+        version: string | null;
+      }>(
+        `with installing as (
+           select count(*)::int as n from gateway_upgrades u
+           join gateway_commands c on c.id = u.command_id
+           where u.sha256 = $1 and c.state in ('queued', 'sent')
+         ), gone as (
+           delete from upgrade_files where sha256 = $1 and (select n from installing) = 0
+           returning sha256
+         )
+         select (select n from installing) as installing, (select count(*)::int from gone) as deleted,
+           f.file_name, f.version
+         from (select 1) one left join upgrade_files f on f.sha256 = $1`,
+        [sha256],
+      );
+      if (!row?.file_name) throw new ApiError(404, 'upgrade.fileNotFound');
+      if (row.deleted === 0)
+        throw new Refusal('conflict', 'upgrade.fileInUse', { count: row.installing });
+      await store.remove(sha256);
+      await logChange(ctx.database.db, request, {
+        function: 'upgrade.deleteFile',
+        operation: { key: 'deleteUpgradeFile', params: {} },
+        remark: `${row.version} ${row.file_name} ${sha256.slice(0, 12)}`,
+      });
+      return ok(request, reply, { sha256 }, 'upgrade.deleted');
     });
   };
 }

@@ -80,6 +80,7 @@ const FUNCTION_TEXTS = {
   'notify.drill.start': { en: 'Start alarm drill', zh: '发起报警演练' },
   'notify.drill.schedule': { en: 'Schedule weekly alarm drill', zh: '设置每周报警演练' },
   'upgrade.uploadFile': { en: 'Upload upgrade file', zh: '上传升级文件' },
+  'upgrade.deleteFile': { en: 'Delete upgrade file', zh: '删除升级文件' },
   'upgrade.send': { en: 'Upgrade gateway', zh: '网关升级' },
   'envcontrol.deviceLog': { en: 'Load device log', zh: '加载设备日志' },
 } as const satisfies Record<string, Texts>;
@@ -128,6 +129,7 @@ const FIXED_OPERATION_TEXTS = {
   createKioskLink: { en: 'Create wall link', zh: '创建大屏链接' },
   revokeKioskLink: { en: 'Revoke wall link', zh: '撤销大屏链接' },
   uploadUpgradeFile: { en: 'Upload upgrade file', zh: '上传升级文件' },
+  deleteUpgradeFile: { en: 'Delete upgrade file', zh: '删除升级文件' },
   loadDeviceLog: { en: 'Load device log', zh: '加载设备日志' },
 } as const satisfies Record<string, Texts>;
 

@@ -122,6 +122,11 @@ export const sendUpgradeSchema = z.object({
 });
 export type SendUpgrade = z.infer<typeof sendUpgradeSchema>;
 
+/** POST /upgrade/deleteFile: a stored file that no upgrade under way installs. */
+export const deleteUpgradeFileSchema = z.object({
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'upgrade.fileNotFound'),
+});
+
 /** GET /upgrade/download/:networkId/:token (the gateway also sends its device token). */
 export const upgradeDownloadParamsSchema = z.object({
   networkId: z.string().min(1).max(64),

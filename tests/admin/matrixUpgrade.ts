@@ -46,6 +46,14 @@ export const UPGRADE_ENDPOINTS: Endpoint[] = [
     inside: { admin: () => ({ url: '/upgrade/files' }) },
   },
   {
+    method: 'POST',
+    path: '/upgrade/deleteFile',
+    roles: ADMIN,
+    inside: {
+      admin: async (f) => ({ url: '/upgrade/deleteFile', body: { sha256: await storedFile(f) } }),
+    },
+  },
+  {
     method: 'GET',
     path: '/upgrade/choices',
     roles: ALL,

@@ -133,6 +133,31 @@ describe('House Setting: upgrade files', () => {
     await shootFresh('zh', { width: 1440, height: 900 }, 'files-zh-1440');
   });
 
+  it('deletes a file after asking, in Chinese, and keeps the others', async () => {
+    const { context, page } = await openSignedIn(browser, server.url, 'admin', { language: 'zh' });
+    await openHouseSetting(page);
+    const card = page.getByTestId('upgrade-files');
+    await card.waitFor();
+    await upload(page, { name: 'IEC12_9_9_9', bytes: Buffer.from('wrong firmware') }, '9.9.9', [
+      'iEC12',
+    ]);
+    const rows = card.getByTestId('upgrade-file-row');
+    const wrong = rows.filter({ hasText: 'IEC12_9_9_9' });
+    await expect.poll(() => wrong.count()).toBe(1);
+    const before = await rows.count();
+
+    await wrong.getByRole('button', { name: '删除 IEC12_9_9_9' }).click();
+    expect(await page.getByTestId('confirm-delete').textContent()).toContain('IEC12_9_9_9 (9.9.9)');
+    // The question as it stands once it has opened, not halfway through its fade.
+    await page.locator('.bp6-overlay-enter-done .bp6-alert').waitFor();
+    await page.screenshot({ path: `${SHOTS}/delete-zh-1440.png`, fullPage: true });
+    await page.locator('.bp6-alert').getByRole('button', { name: '删除', exact: true }).click();
+    await expect.poll(() => wrong.count()).toBe(0);
+    expect(await rows.count()).toBe(before - 1);
+    await expect.poll(() => page.getByText('升级文件已删除').count()).toBeGreaterThan(0);
+    await context.close();
+  });
+
   it('is not shown to a role that may not upload', async () => {
     const { context, page } = await openSignedIn(browser, server.url, 'company');
     await openHouseSetting(page);

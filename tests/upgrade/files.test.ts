@@ -146,10 +146,93 @@ describe.each(testDatabaseTargets())('upgrade files on $name', (target) => {
     expect(unknown.msg).toBe('网关类型无效，请从列表中选择。');
   });
 
+  it('deletes a file no upgrade installs: gone from the list, from the disk and from the dialog', async () => {
+    const bytes = Buffer.from('firmware 5.0 for deleting');
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect((await upload('IEC12_5_0_0', bytes, '5.0.0')).statusCode).toBe(200);
+    expect(await stored()).toContain(sha256);
+
+    const res = await call(t, tokens.admin, 'POST', '/upgrade/deleteFile', { sha256 }, 'zh');
+    expect(res.status).toBe(200);
+    expect(res.msg).toBe('升级文件已删除。');
+    expect(await stored()).not.toContain(sha256);
+    for (const url of ['/upgrade/files', '/upgrade/choices']) {
+      const list = await call<UpgradeFile[]>(t, tokens.admin, 'GET', url);
+      expect(list.data.map((f) => f.sha256)).not.toContain(sha256);
+    }
+    const [log] = await t.database.query<{ fn: string }>(
+      `select function as fn from operation_logs order by id desc limit 1`,
+    );
+    expect(log?.fn).toBe('upgrade.deleteFile');
+    // Deleted once: a second delete finds nothing.
+    const again = await call(t, tokens.admin, 'POST', '/upgrade/deleteFile', { sha256 });
+    expect(again.status).toBe(404);
+    expect(again.msg).toBe('No such upgrade file.');
+  });
+
+  it('keeps a file while an upgrade installs it, and says how many gateways do', async () => {
+    const bytes = Buffer.from('firmware 6.0 being installed');
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect((await upload('IEC12_6_0_0', bytes, '6.0.0')).statusCode).toBe(200);
+    const [gateway] = await t.database.query<{ id: number; house_id: number }>(
+      'select id, house_id from gateways where house_id is not null order by id limit 1',
+    );
+    const command = async (id: string, state: string) => {
+      await t.database.query(
+        `insert into gateway_commands (id, gateway_id, house_id, kind, state, params,
+           requested_by_name, expires_at)
+         values ($1, $2, $3, 'upgrade', $4, '{}'::jsonb, 'test', now() + interval '1 hour')`,
+        [id, gateway!.id, gateway!.house_id, state],
+      );
+      await t.database.query(
+        `insert into gateway_upgrades (command_id, sha256, version, from_version, file_name)
+         values ($1, $2, '6.0.0', '5.9.0', 'IEC12_6_0_0')`,
+        [id, sha256],
+      );
+    };
+    await command(`upgrade-done-${sha256.slice(0, 8)}`, 'applied');
+    await command(`upgrade-open-${sha256.slice(0, 8)}`, 'sent');
+
+    const refused = await call(t, tokens.admin, 'POST', '/upgrade/deleteFile', { sha256 });
+    expect(refused.status).toBe(409);
+    expect(refused.msg).toBe(
+      'Gateways still installing this file: 1. Delete it once their upgrades have finished.',
+    );
+    expect(await stored()).toContain(sha256);
+    const list = await call<UpgradeFile[]>(t, tokens.admin, 'GET', '/upgrade/files');
+    expect(list.data.map((f) => f.sha256)).toContain(sha256);
+
+    // Once the upgrade has finished, the file goes; the finished upgrades keep what they installed.
+    await t.database.query(`update gateway_commands set state = 'failed' where id = $1`, [
+      `upgrade-open-${sha256.slice(0, 8)}`,
+    ]);
+    const res = await call(t, tokens.admin, 'POST', '/upgrade/deleteFile', { sha256 });
+    expect(res.status).toBe(200);
+    expect(await stored()).not.toContain(sha256);
+    const kept = await t.database.query<{ n: number }>(
+      'select count(*)::int as n from gateway_upgrades where sha256 = $1',
+      [sha256],
+    );
+    expect(kept[0]?.n).toBe(2);
+  });
+
+  it('refuses a delete that names no file by its SHA-256 with a clear 400', async () => {
+    const missing = await call(t, tokens.admin, 'POST', '/upgrade/deleteFile', {});
+    expect(missing.status).toBe(400);
+    expect(missing.msg).toBe('sha256 is not valid.');
+    for (const sha256 of ['abc', '../../etc/passwd', 'A'.repeat(64)]) {
+      const res = await call(t, tokens.admin, 'POST', '/upgrade/deleteFile', { sha256 });
+      expect(res.status).toBe(400);
+      expect(res.msg).toBe('No such upgrade file.');
+    }
+  });
+
   it('is for administrators only', async () => {
     for (const token of [tokens.company, tokens.area, tokens.farm, tokens.shack]) {
       expect((await upload('fw', Buffer.from('x'), '1.0.0', token)).statusCode).toBe(403);
       expect((await call(t, token, 'GET', '/upgrade/files')).status).toBe(403);
+      const sha256 = 'a'.repeat(64);
+      expect((await call(t, token, 'POST', '/upgrade/deleteFile', { sha256 })).status).toBe(403);
     }
   });
 });

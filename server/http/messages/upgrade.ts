@@ -29,6 +29,11 @@ export const UPGRADE_MESSAGES = {
   },
   'upgrade.saved': { en: 'Upgrade file saved.', zh: '升级文件已保存。' },
   'upgrade.fileNotFound': { en: 'No such upgrade file.', zh: '升级文件不存在。' },
+  'upgrade.fileInUse': {
+    en: 'Gateways still installing this file: {count}. Delete it once their upgrades have finished.',
+    zh: '仍有 {count} 个网关正在安装该文件，请在升级结束后再删除。',
+  },
+  'upgrade.deleted': { en: 'Upgrade file deleted.', zh: '升级文件已删除。' },
   'upgrade.noUpdates': { en: 'No updates detected.', zh: '未检测到更新。' },
   'upgrade.sent': { en: 'Upgrade sent.', zh: '升级命令已发送。' },
   'upgrade.linkInvalid': { en: 'This download link is not valid.', zh: '下载链接无效。' },

@@ -11,7 +11,7 @@ import {
   InputGroup,
   Intent,
 } from '@blueprintjs/core';
-import { CloudUploadIcon } from '@blueprintjs/icons';
+import { CloudUploadIcon, TrashIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -20,6 +20,7 @@ import { upgradeFileSchema, type UpgradeFile } from '../../contract/upgrade';
 import { formatDateTime } from '../../i18n/dates';
 import { uploadFile } from '../../stores/AdminFiles';
 import { ScrollRegion } from '../ScrollRegion';
+import { ConfirmDelete } from '../system/parts/ConfirmDelete';
 import { showSuccessToast } from '../toaster';
 import { useConfirmSave } from '../useConfirmSave';
 import { useStores } from '../useStores';
@@ -40,8 +41,8 @@ function sizeText(bytes: number): string {
 }
 
 /**
- * Upgrade files, for administrators (the only ones the server lets upload or list them): the
- * stored files and a form to add one. The server decides what is refused (a suffix, an empty
+ * Upgrade files, for administrators (the only ones the server lets upload, list or delete
+ * them): the stored files, each with its delete, and a form to add one. The server decides what is refused (a suffix, an empty
  * file, over 5 MB, no gateway model) and its message is shown as it wrote it, so the console
  * and the API never disagree about the rules.
  */
@@ -56,6 +57,7 @@ export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
   const [models, setModels] = useState<number[]>([]);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [deleting, setDeleting] = useState<UpgradeFile | null>(null);
   // A new key empties the browser's file chooser after an upload (its value cannot be set).
   const [chooser, setChooser] = useState(0);
   const admin = session.roleKey === 'administrator';
@@ -96,6 +98,19 @@ export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
     await load().catch(() => undefined);
   };
 
+  // The list is read again whatever the answer: a refusal (an upgrade still installs the file)
+  // or an answer lost on the way must not leave a row that is not as stored.
+  const remove = async (target: UpgradeFile) => {
+    setDeleting(null);
+    try {
+      await api.post('/upgrade/deleteFile', { body: { sha256: target.sha256 } });
+      showSuccessToast(t('gatewayOps.files.deleted'));
+    } catch {
+      // The client showed the server's reason.
+    }
+    await load().catch(() => undefined);
+  };
+
   return (
     <Card className="roost-envcontrol--files" data-testid="upgrade-files">
       <H5>{t('gatewayOps.files.title')}</H5>
@@ -112,6 +127,7 @@ export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
                 <th>{t('gatewayOps.files.size')}</th>
                 <th>{t('gatewayOps.files.models')}</th>
                 <th>{t('gatewayOps.files.uploadedAt')}</th>
+                <th>{t('admin.common.actions')}</th>
               </tr>
             </thead>
             <tbody>
@@ -122,6 +138,17 @@ export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
                   <td className="roost-envcontrol__nowrap">{sizeText(f.size)}</td>
                   <td>{modelNames(f.typeKeys)}</td>
                   <td className="roost-envcontrol__nowrap">{formatDateTime(f.uploadedAt)}</td>
+                  <td>
+                    <Button
+                      small
+                      minimal
+                      intent={Intent.DANGER}
+                      icon={<TrashIcon />}
+                      aria-label={t('gatewayOps.files.deleteNamed', { name: f.fileName })}
+                      data-testid="upgrade-file-delete"
+                      onClick={() => setDeleting(f)}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -188,6 +215,12 @@ export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
         </Button>
       </form>
       {confirm.dialog}
+      <ConfirmDelete
+        name={deleting ? `${deleting.fileName} (${deleting.version})` : null}
+        remaining={files.length - 1}
+        onConfirm={() => deleting && void remove(deleting)}
+        onCancel={() => setDeleting(null)}
+      />
     </Card>
   );
 });

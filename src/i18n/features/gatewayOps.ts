@@ -44,6 +44,8 @@ export const gatewayOpsEn = {
     browse: 'Browse',
     upload: 'Upload',
     uploaded: 'Upgrade file saved',
+    deleteNamed: 'Delete {{name}}',
+    deleted: 'Upgrade file deleted',
   },
   log: {
     title: 'Device log',
@@ -137,6 +139,8 @@ export const gatewayOpsZh: TextTree<typeof gatewayOpsEn> = {
     browse: '浏览',
     upload: '上传',
     uploaded: '升级文件已保存',
+    deleteNamed: '删除 {{name}}',
+    deleted: '升级文件已删除',
   },
   log: {
     title: '设备日志',
