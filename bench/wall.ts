@@ -18,6 +18,9 @@ import {
  * 10 %). Figures, never assertions. Needs a build: BENCH_DIST_DIR (default dist).
  * `npx tsx bench/wall.ts`, or `BENCH_ONLY=wall npm run bench`. BENCH_WALL_PROFILE=file.cpuprofile
  * records 10 s of the page's CPU after the warm-up (build with --minify false to read it);
+ * BENCH_WALL_ALLOCATIONS=file.heapprofile samples 10 s of its allocations, garbage included
+ * (BENCH_WALL_ALLOCATIONS_OF=old: only what dies in the old generation);
+ * BENCH_WALL_SNAPSHOT=file.heapsnapshot keeps a heap snapshot;
  * BENCH_WALL_TRACE=file.json keeps the 10 s Chromium trace taken after the sample.
  */
 const FARMS = Number(process.env.BENCH_WALL_FARMS ?? 10_000);
@@ -201,10 +204,37 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
     const profileFile = process.env.BENCH_WALL_PROFILE;
     if (profileFile) {
       await cdp.send('Profiler.enable');
+      // Every 100 µs: an update's parts are a millisecond or two, too few samples at the default.
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
       await cdp.send('Profiler.start');
       await page.waitForTimeout(10_000);
       const { profile } = await cdp.send('Profiler.stop');
       writeFileSync(profileFile, JSON.stringify(profile));
+    }
+    // What the page allocates in 10 s, garbage included: the young generation's collections are
+    // a large part of an update's script.
+    const allocationFile = process.env.BENCH_WALL_ALLOCATIONS;
+    if (allocationFile) {
+      await cdp.send('HeapProfiler.enable');
+      await cdp.send('HeapProfiler.startSampling', {
+        samplingInterval: 4096,
+        includeObjectsCollectedByMajorGC: true,
+        // `old`: only what dies in the old generation, which the major collections mark.
+        includeObjectsCollectedByMinorGC: process.env.BENCH_WALL_ALLOCATIONS_OF !== 'old',
+      });
+      await page.waitForTimeout(10_000);
+      const { profile } = await cdp.send('HeapProfiler.stopSampling');
+      writeFileSync(allocationFile, JSON.stringify(profile));
+    }
+    // What the heap holds: every major collection marks all of it.
+    const snapshotFile = process.env.BENCH_WALL_SNAPSHOT;
+    if (snapshotFile) {
+      const chunks: string[] = [];
+      const add = ({ chunk }: { chunk: string }) => chunks.push(chunk);
+      cdp.on('HeapProfiler.addHeapSnapshotChunk', add);
+      await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+      cdp.off('HeapProfiler.addHeapSnapshotChunk', add);
+      writeFileSync(snapshotFile, chunks.join(''));
     }
     const heapWarm = await heapMb();
     const metricsNow = async () => {
