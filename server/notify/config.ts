@@ -40,7 +40,7 @@ export interface NotifyConfig {
    * (/api/notify/receipt/aliyun/<token>): neither Alibaba Cloud nor Tencent Cloud signs its
    * pushes, so the address itself is the secret. Null: that provider's reports are not taken.
    */
-  receiptTokens: { aliyun: string | null; tencent: string | null };
+  receiptTokens: { aliyun: string | null; aliyunVoice: string | null; tencent: string | null };
   /** The address people open the console at, for acknowledge links; null: no links. */
   publicUrl: string | null;
   /** How long an acknowledge link works. */
@@ -91,6 +91,7 @@ export const notifyEnvSchema = z.object({
   ROOST_ALIYUN_VOICE_TTS_CODE: text.optional(),
   ROOST_ALIYUN_VOICE_SHOW_NUMBER: text.optional(),
   ROOST_ALIYUN_SMS_RECEIPT_TOKEN: receiptToken('ROOST_ALIYUN_SMS_RECEIPT_TOKEN'),
+  ROOST_ALIYUN_VOICE_RECEIPT_TOKEN: receiptToken('ROOST_ALIYUN_VOICE_RECEIPT_TOKEN'),
   ROOST_TENCENT_SECRET_ID: text.optional(),
   ROOST_TENCENT_SECRET_KEY: text.optional(),
   ROOST_TENCENT_SMS_URL: http('ROOST_TENCENT_SMS_URL').default('https://sms.tencentcloudapi.com/'),
@@ -232,6 +233,7 @@ export function notifyConfigOf(e: NotifyEnv): NotifyConfig {
         : null,
     receiptTokens: {
       aliyun: e.ROOST_ALIYUN_SMS_RECEIPT_TOKEN ?? null,
+      aliyunVoice: e.ROOST_ALIYUN_VOICE_RECEIPT_TOKEN ?? null,
       tencent: e.ROOST_TENCENT_SMS_RECEIPT_TOKEN ?? null,
     },
     publicUrl: e.ROOST_PUBLIC_URL ? e.ROOST_PUBLIC_URL.replace(/\/$/, '') : null,

@@ -27,6 +27,28 @@ export const aliyunSmsReportSchema = z
 export type AliyunSmsReport = z.infer<typeof aliyunSmsReportSchema>;
 
 /**
+ * Alibaba Cloud voice "VoiceReport" over HTTP batch push: a JSON array, one element per call
+ * when it has ended, `call_id` being the CallId SingleCallByTts answered and `status_code` the
+ * call's result (200000 the person heard the message to its end, 200001 hung up before it; the
+ * others say why nobody answered: busy, no answer, switched off …).
+ */
+export const aliyunVoiceReportSchema = z
+  .array(
+    z.object({
+      call_id: z.string().min(1).max(128),
+      status_code: z.string().regex(/^\d{1,8}$/),
+      status_msg: z.string().max(200).optional(),
+      callee: z.string().max(32).optional(),
+      duration: z.union([z.string().max(16), z.number()]).optional(),
+      end_time: z.string().max(32).optional(),
+      out_id: z.string().max(256).optional(),
+    }),
+  )
+  .min(1)
+  .max(500);
+export type AliyunVoiceReport = z.infer<typeof aliyunVoiceReportSchema>;
+
+/**
  * Tencent Cloud SMS status callback: a JSON array, `sid` being the SerialNo SendSms answered;
  * `report_status` SUCCESS or FAIL, `errmsg` the receipt status code (DELIVRD, …).
  */

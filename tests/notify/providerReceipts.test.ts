@@ -6,7 +6,7 @@ import { applySteps } from '../../server/alarms/lifecycle';
 import { SEVERITY } from '../../server/alarms/rules';
 import { AlarmService } from '../../server/alarms/service';
 import { ServerEvents } from '../../server/events';
-import { AliyunSmsAdapter } from '../../server/notify/aliyun';
+import { AliyunSmsAdapter, AliyunVoiceAdapter } from '../../server/notify/aliyun';
 import { TencentSmsAdapter } from '../../server/notify/tencent';
 import type { NotifyAttempt } from '../../src/contract/alarms';
 import type { DrillReport } from '../../src/contract/notifyDrill';
@@ -17,19 +17,24 @@ import { json, noSleep, standIn } from './standIn';
 
 const ALIYUN_TOKEN = 'aliyun-receipts-0123456789';
 const TENCENT_TOKEN = 'tencent-receipts-0123456789';
+const ALIYUN_VOICE_TOKEN = 'aliyun-voice-receipts-0123456789';
+const CALL_ID = '116012354148^10281378';
 
 /**
  * Alibaba Cloud's and Tencent Cloud's delivery reports, posted as each documents them, reach
  * the alarm or drill whose message the provider accepted under that id; a report at a wrong
  * address or naming no message Roost sent is refused and changes nothing.
  */
-describe.each(testDatabaseTargets())('SMS delivery reports on $name', (target) => {
+describe.each(testDatabaseTargets())('SMS and call delivery reports on $name', (target) => {
   let t: TestApp;
   let admin: string;
   let service: AlarmService;
   const log = pino({ level: 'silent' });
   const aliyunApi = standIn((_r, res) =>
     json(res, 200, { Code: 'OK', Message: 'OK', BizId: '900619746936498440^0', RequestId: 'R1' }),
+  );
+  const aliyunVoiceApi = standIn((_r, res) =>
+    json(res, 200, { Code: 'OK', Message: 'OK', CallId: CALL_ID, RequestId: 'R2' }),
   );
   const tencentApi = standIn((_r, res) =>
     json(res, 200, {
@@ -46,6 +51,7 @@ describe.each(testDatabaseTargets())('SMS delivery reports on $name', (target) =
     t = await createTestApp(target, {
       ROOST_ALIYUN_SMS_RECEIPT_TOKEN: ALIYUN_TOKEN,
       ROOST_TENCENT_SMS_RECEIPT_TOKEN: TENCENT_TOKEN,
+      ROOST_ALIYUN_VOICE_RECEIPT_TOKEN: ALIYUN_VOICE_TOKEN,
     });
     admin = await t.signIn('admin');
     service = new AlarmService(t.database, new ServerEvents(log));
@@ -54,6 +60,7 @@ describe.each(testDatabaseTargets())('SMS delivery reports on $name', (target) =
     await t?.close();
     await (await aliyunApi).close();
     await (await tencentApi).close();
+    await (await aliyunVoiceApi).close();
   });
 
   const common = { locale: 'en' as const, timeZone: 'Asia/Shanghai', sleep: noSleep };
@@ -63,6 +70,14 @@ describe.each(testDatabaseTargets())('SMS delivery reports on $name', (target) =
       url: (await aliyunApi).url,
       signName: 'Roost',
       templateCode: 'SMS_1',
+      ...common,
+    });
+  const aliyunVoice = async (): Promise<ChannelAdapter> =>
+    new AliyunVoiceAdapter({
+      credentials: { accessKeyId: 'LTAI5t', accessKeySecret: 'secret' },
+      url: (await aliyunVoiceApi).url,
+      ttsCode: 'TTS_1',
+      showNumber: '057100000000',
       ...common,
     });
   const tencent = async (): Promise<ChannelAdapter> =>
@@ -78,15 +93,20 @@ describe.each(testDatabaseTargets())('SMS delivery reports on $name', (target) =
       ...common,
     });
 
-  /** An alarm of the house, sent once by SMS through `adapter` to one entry. */
-  async function sentAlarm(houseName: string, phone: string, adapter: ChannelAdapter) {
+  /** An alarm of the house, sent once by SMS (or a call) through `adapter` to one entry. */
+  async function sentAlarm(
+    houseName: string,
+    phone: string,
+    adapter: ChannelAdapter,
+    alarmType: 'message' | 'phone' = 'message',
+  ) {
     const h = await demoHouse(t.database, 'Weifang Broiler Farm', houseName);
     await t.database.query(`update alarm_phones set status = 'closed'`);
     await t.database.query(
       `insert into alarm_phones (farm_id, house_id, phone, period1_start, period1_end, date_type, repeat_minutes,
          closable, alarm_type, delay_minutes, status, notice_types)
-       values ($1, $2, $3, '00:00', '00:00', 'daily', 0, true, 'message', 0, 'open', '["block"]')`,
-      [h.farmId, h.houseId, phone],
+       values ($1, $2, $3, '00:00', '00:00', 'daily', 0, true, $4, 0, 'open', '["block"]')`,
+      [h.farmId, h.houseId, phone, alarmType],
     );
     const [change] = await service.change((q) =>
       applySteps(q, h, [
@@ -164,6 +184,48 @@ describe.each(testDatabaseTargets())('SMS delivery reports on $name', (target) =
     ]);
   });
 
+  it('shows an Alibaba Cloud call nobody took on the alarm, once, and passes over progress reports', async () => {
+    const alarmId = await sentAlarm('House 4', '13800000054', await aliyunVoice(), 'phone');
+    expect(await attempts(alarmId)).toEqual([`aliyun-voice ok OK ${CALL_ID}`]);
+    const call = (callId: string, statusCode: string, statusMsg: string) => [
+      {
+        status_code: statusCode,
+        callee: '13800000054',
+        ring_time: '2026-11-24 10:02:40',
+        duration: '0',
+        voice_type: 'voice',
+        originate_time: '2026-11-24 10:02:34',
+        end_time: '2026-11-24 10:03:10',
+        call_id: callId,
+        caller: '057100000000',
+        status_msg: statusMsg,
+        out_id: '',
+        toll_type: 'LOCAL',
+      },
+    ];
+    const url = `/api/notify/receipt/aliyun-voice/${ALIYUN_VOICE_TOKEN}`;
+    // The SMS address is not the voice address; a call Roost never made is not known.
+    expect(
+      (await post(`/api/notify/receipt/aliyun-voice/${ALIYUN_TOKEN}`, call(CALL_ID, '200003', '')))
+        .statusCode,
+    ).toBe(403);
+    expect((await post(url, call('999^1', '200003', '用户收到呼叫但未接听'))).statusCode).toBe(404);
+    expect((await post(url, [{ call_id: CALL_ID }])).statusCode).toBe(400);
+    // Ringing is no result yet.
+    const ringing = await post(url, call(CALL_ID, '200201', '被叫响铃'));
+    expect(ringing.statusCode).toBe(200);
+    expect(await attempts(alarmId)).toHaveLength(1);
+
+    const res = await post(url, call(CALL_ID, '200003', '用户收到呼叫但未接听'));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ code: 0 });
+    expect((await post(url, call(CALL_ID, '200003', '用户收到呼叫但未接听'))).statusCode).toBe(200);
+    expect(await attempts(alarmId)).toEqual([
+      'aliyun-voice failed Aliyun 200003 用户收到呼叫但未接听',
+      `aliyun-voice ok OK ${CALL_ID}`,
+    ]);
+  });
+
   it('shows a Tencent Cloud failure report on the alarm and refuses forged or unknown ones', async () => {
     const alarmId = await sentAlarm('House 2', '13800000052', await tencent());
     const serial = '5000:1045710669157053657849499619';
@@ -195,7 +257,7 @@ describe.each(testDatabaseTargets())('SMS delivery reports on $name', (target) =
     ]);
   });
 
-  it("marks a drill's text messages delivered or failed from either provider's report", async () => {
+  it("marks a drill's messages and calls delivered or failed from the providers' reports", async () => {
     const h = await demoHouse(t.database, 'Weifang Broiler Farm', 'House 3');
     const [d] = await t.database.query<{ id: number }>(
       `insert into notify_drills (farm_id, house_id, started_by, started_at, dispatched_at)
@@ -204,7 +266,8 @@ describe.each(testDatabaseTargets())('SMS delivery reports on $name', (target) =
     );
     await t.database.query(
       `insert into notify_drill_receipts (drill_id, phone_id, phone, channel, tries, sent_at, provider_id)
-       values ($1, 1, '13800000061', 'sms', 1, now(), 'BIZ61^0'), ($1, 2, '13800000062', 'sms', 1, now(), '5000:62')`,
+       values ($1, 1, '13800000061', 'sms', 1, now(), 'BIZ61^0'), ($1, 2, '13800000062', 'sms', 1, now(), '5000:62'),
+         ($1, 3, '13800000063', 'voice', 1, now(), 'CALL63^1')`,
       [d!.id],
     );
     const delivered = await post(`/api/notify/receipt/aliyun/${ALIYUN_TOKEN}`, [
@@ -233,6 +296,10 @@ describe.each(testDatabaseTargets())('SMS delivery reports on $name', (target) =
       },
     ]);
     expect(failed.statusCode).toBe(200);
+    const answered = await post(`/api/notify/receipt/aliyun-voice/${ALIYUN_VOICE_TOKEN}`, [
+      { status_code: '200000', status_msg: '用户听完语音', call_id: 'CALL63^1', duration: '21' },
+    ]);
+    expect(answered.statusCode).toBe(200);
     const r = bodyOf<DrillReport>(
       await t.app.inject({
         method: 'GET',
@@ -243,5 +310,6 @@ describe.each(testDatabaseTargets())('SMS delivery reports on $name', (target) =
     const of = (phone: string) => r.receipts.find((x) => x.phone === phone)!;
     expect(of('13800000061').deliveredSeconds).toBeGreaterThanOrEqual(50);
     expect(of('13800000062')).toMatchObject({ deliveredAt: null, failedDetail: 'Tencent MK:0005' });
+    expect(of('13800000063').deliveredSeconds).toBeGreaterThanOrEqual(50);
   });
 });

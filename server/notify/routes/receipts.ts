@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import {
   aliyunSmsReportSchema,
+  aliyunVoiceReportSchema,
   receiptTokenSchema,
   tencentSmsStatusSchema,
 } from '../../../src/contract/notifyReceipts';
@@ -30,10 +31,20 @@ const FAILED = new Set(['undelivered', 'failed', 'busy', 'no-answer', 'canceled'
 const short = (s: string) => s.trim().slice(0, 200);
 
 /**
+ * Alibaba Cloud's call results that mean the person picked up: heard to the end (200000) or hung
+ * up before it (200001). Every other result of a call is a call nobody took (busy, no answer,
+ * switched off, out of service …); DTMF (300000) and the progress codes of a call under way
+ * (2001xx, 2002xx, pushed as VoiceCallReport) are no result and are passed over.
+ */
+const ALIYUN_ANSWERED = new Set(['200000', '200001']);
+const aliyunCallEnded = (code: string) => code !== '300000' && !/^200[12]\d\d$/.test(code);
+
+/**
  * Providers' delivery reports, matched to what Roost sent by the provider's message id
  * (server/notify/receipts.ts). Twilio signs its StatusCallback with the account's auth token;
  * Alibaba Cloud and Tencent Cloud sign nothing, so their reports count only at the secret
- * address configured with them (ROOST_ALIYUN_SMS_RECEIPT_TOKEN, ROOST_TENCENT_SMS_RECEIPT_TOKEN).
+ * address configured with them (ROOST_ALIYUN_SMS_RECEIPT_TOKEN, ROOST_ALIYUN_VOICE_RECEIPT_TOKEN,
+ * ROOST_TENCENT_SMS_RECEIPT_TOKEN).
  * Without its secret a provider's route answers 404; a wrong secret or signature 403; a report
  * that names no message Roost sent 404.
  */
@@ -102,6 +113,30 @@ export function receiptRoutes(ctx: AppContext): FastifyPluginAsync {
             detail: short(`Aliyun ${r.err_code} ${r.err_msg ?? ''}`),
           })),
         );
+        return reply.code(200).send({ code: 0, msg: 'OK' });
+      },
+    );
+
+    /**
+     * Alibaba Cloud voice "VoiceReport" HTTP batch push, one record per ended call; it wants
+     * `{ code: 0 }` back. A batch of progress records only is taken and changes nothing.
+     */
+    app.post(
+      '/notify/receipt/aliyun-voice/:token',
+      { config: { public: true } },
+      async (request, reply) => {
+        checkToken(receiptTokens.aliyunVoice, request.params);
+        const calls = parseInput(aliyunVoiceReportSchema, request.body).filter((c) =>
+          aliyunCallEnded(c.status_code),
+        );
+        if (calls.length > 0)
+          await apply(
+            calls.map((c) => ({
+              providerId: c.call_id,
+              delivered: ALIYUN_ANSWERED.has(c.status_code),
+              detail: short(`Aliyun ${c.status_code} ${c.status_msg ?? ''}`),
+            })),
+          );
         return reply.code(200).send({ code: 0, msg: 'OK' });
       },
     );
