@@ -1,3 +1,4 @@
+import { type CurrentSilences } from '../stores/CurrentSilences';
 import { runInAction } from 'mobx';
 import { type ApiClient } from '../api/client';
 import { fetchAlarmAmount } from '../api/endpoints';
@@ -33,6 +34,8 @@ export interface LiveStores {
   alarms: AlarmStore;
   /** Absent on a kiosk wall, which shows no commands. */
   envcontrol?: EnvControlStore;
+  /** Absent on a kiosk wall, which shows no house cards. */
+  silences?: CurrentSilences;
 }
 
 /**
@@ -198,6 +201,7 @@ export class LiveConnection implements HouseFeed {
       const [rows] = await Promise.all([
         fetchOverview(this.api),
         this.liveAlarmCount && this.state === 'live' ? null : this.refreshAlarmCount(),
+        this.stores.silences?.load().catch(() => undefined),
       ]);
       if (this.state === 'idle') return false;
       runInAction(() => {
@@ -346,9 +350,13 @@ export class LiveConnection implements HouseFeed {
     runInAction(() => this.stores.envcontrol?.applyCommand(command));
   };
 
-  /** A silence began or ended for houses this user sees: the alarm list's tags are read again. */
+  /**
+   * A silence began or ended for houses this user sees: the alarm list's tags and the silences
+   * the house cards mark are read again.
+   */
   private readonly handleSilenceChanged = (change: SilenceChanged) => {
     void this.stores.alarms.silencesChanged(this.api, change.houseIds).catch(() => undefined);
+    void this.stores.silences?.load().catch(() => undefined);
   };
 
   private readonly handleAlarmRaised = (alarm: AlarmEvent) => {

@@ -1,3 +1,4 @@
+import { CurrentSilences } from './CurrentSilences';
 import { ApiClient, type ApiText } from '../api/client';
 import { SystemStore } from './admin/SystemStore';
 import { AlarmStore } from './AlarmStore';
@@ -37,6 +38,8 @@ export class RootStore<R extends RouteRule = RouteRule> {
   readonly permission: PermissionStore<R>;
   readonly config: ConfigStore;
   readonly alarms: AlarmStore;
+  /** The silences in force now: a house card marks an alarm one holds. */
+  readonly silences: CurrentSilences;
   readonly alarmsToday: AlarmsTodayStore;
   readonly houses: HousesStore;
   readonly live: LiveStore;
@@ -68,6 +71,7 @@ export class RootStore<R extends RouteRule = RouteRule> {
     this.permission = new PermissionStore(routes);
     this.config = new ConfigStore(this.api);
     this.alarms = new AlarmStore();
+    this.silences = new CurrentSilences(this.api);
     this.alarmsToday = new AlarmsTodayStore(this.api, this.alarms);
     this.houses = new HousesStore();
     this.live = new LiveStore();
@@ -82,6 +86,7 @@ export class RootStore<R extends RouteRule = RouteRule> {
     this.permission.reset();
     this.tabs.reset();
     this.alarms.reset();
+    this.silences.clear();
     this.houses.clear();
     this.system.reset();
     this.reminders.reset();

@@ -57,6 +57,13 @@ describe('the Silenced tag on open consoles', () => {
     const rows = [admin, farm].map((p) => p.getByTestId(`alarm-${alarmId}`));
     for (const row of rows) await row.waitFor();
     for (const row of rows) expect(await row.getByTestId('alarm-silenced').count()).toBe(0);
+    // The house's card on its house manager's overview, in Chinese: its alarm line says when the
+    // alarm reaches nobody.
+    const overview = await open('shack', '/shack/status/overview', 'zh');
+    const card = overview.locator(`[data-testid="house-card"][data-house-id="${house.id}"]`);
+    const cardSilenced = card.locator('[data-testid="card-alarm"][data-silenced="true"]');
+    await card.getByTestId('card-alarm').filter({ hasText: /\S/ }).waitFor(LIVE_WAIT);
+    expect(await cardSilenced.count()).toBe(0);
 
     // The administrator's silences page, open meanwhile, lists it too.
     const adminSilences = await open('admin', '/alarm/silences', 'en');
@@ -75,6 +82,9 @@ describe('the Silenced tag on open consoles', () => {
     await create('Changing the fans');
     for (const row of rows) await row.getByTestId('alarm-silenced').waitFor(LIVE_WAIT);
     await listed('Changing the fans').waitFor(LIVE_WAIT);
+    await cardSilenced.waitFor(LIVE_WAIT);
+    expect(await cardSilenced.textContent()).toContain('已静默');
+    await card.screenshot({ path: `${SHOTS}/house-card-silenced-zh.png` });
     await admin.screenshot({ path: `${SHOTS}/alarm-list-silenced-live-1440-en.png` });
     await farm.screenshot({ path: `${SHOTS}/alarm-list-silenced-live-1440-zh.png` });
 
@@ -87,17 +97,20 @@ describe('the Silenced tag on open consoles', () => {
     for (const row of rows)
       await row.getByTestId('alarm-silenced').waitFor({ state: 'detached', ...LIVE_WAIT });
     await listed('Changing the fans').waitFor({ state: 'detached', ...LIVE_WAIT });
+    await cardSilenced.waitFor({ state: 'detached', ...LIVE_WAIT });
 
     // Made again, and left to run out: gone from both when it ends, nobody touching it.
     await create('Vaccination');
     for (const row of rows) await row.getByTestId('alarm-silenced').waitFor(LIVE_WAIT);
     await listed('Vaccination').waitFor(LIVE_WAIT);
+    await cardSilenced.waitFor(LIVE_WAIT);
     await server.roost.database.query(
       `update notify_silences set ends_at = now() + interval '1 second' where ended_at is null`,
     );
     for (const row of rows)
       await row.getByTestId('alarm-silenced').waitFor({ state: 'detached', ...LIVE_WAIT });
     await listed('Vaccination').waitFor({ state: 'detached', ...LIVE_WAIT });
+    await cardSilenced.waitFor({ state: 'detached', ...LIVE_WAIT });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { type House } from '../../stores/HousesStore';
 import { type HouseStatus } from '../../stores/houseStatus';
+import { useStores } from '../useStores';
 import { alarmText, formatNumber, freshness, metricText, modeText } from './format';
 import { useNow } from './useNow';
 
@@ -46,8 +47,12 @@ const Freshness = observer(function Freshness({ house }: { house: House }) {
 /** One house of the overview: status, climate against target, flock and freshness. */
 export const HouseCard = observer(function HouseCard({ house, href }: HouseCardProps) {
   const { t, i18n } = useTranslation();
+  const { silences } = useStores();
   const { live } = house;
   const status = house.status;
+  const top = live.alarm.top;
+  // The alarm is shown as ever, but nobody is being called about it: the card says so.
+  const silenced = top !== null && silences.holds(house.farmId, house.houseId, top.cause);
   const metric = (key: string) => metricText(t, key, live.metrics, live.faults);
   const temp = metric('temperature');
   const target = live.metrics['temperature_target'];
@@ -133,9 +138,11 @@ export const HouseCard = observer(function HouseCard({ house, href }: HouseCardP
         }}
         data-testid="card-alarm"
         data-acknowledged={live.alarm.top?.acknowledged ? 'true' : undefined}
+        data-silenced={silenced ? 'true' : undefined}
       >
         {alarmText(t, i18n.language === 'zh' ? 'zh' : 'en', live.alarm.top)}
         {live.alarm.top?.acknowledged ? ` · ${t('alarms.state.acknowledged')}` : null}
+        {silenced ? ` · ${t('notify.silences.marked')}` : null}
       </div>
     </Card>
   );
