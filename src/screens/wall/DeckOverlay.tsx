@@ -5,6 +5,8 @@ import { useControl } from 'react-map-gl/maplibre';
 export interface DeckOverlayProps extends MapLibreOverlayProps {
   /** The overlay itself, for updates that do not go through React (live layer attributes). */
   overlayRef?: MutableRefObject<MapLibreOverlay | null>;
+  /** deck.gl's loop, to wake after such an update and to quicken while a pointer hovers. */
+  loopRef?: MutableRefObject<DeckLoop | null>;
 }
 
 /** The parts of deck.gl's internals reached here (no public API offers these). */
@@ -27,12 +29,28 @@ const deckOf = (overlay: MapLibreOverlay) =>
   (overlay as unknown as { _deck?: DeckInternals })._deck;
 
 /**
- * How often deck.gl's own loop runs. It only picks what the pointer hovers and draws layer
- * changes (the farms once a second); camera moves are drawn by MapLibre's render event
+ * How often deck.gl's own loop runs while a pointer is over the map. It only picks what the
+ * pointer hovers and draws layer changes; camera moves are drawn by MapLibre's render event
  * (MapLibreOverlay redraws deck.gl then). At 60 frames a second its idle work alone cost ~3 ms
  * of script a second; a hover answered within 100 ms is quick enough on a wall.
  */
 export const DECK_LOOP_MS = 100;
+
+/**
+ * How often it runs with no pointer over the map, a wall's usual state: there is nothing to
+ * pick, and a layer change wakes it at once (DeckLoop.wake). Even at 10 a second its ticks
+ * cost ~3 ms of script a second with nothing changing, half the idle page's script
+ * (bench/wall.ts, 10,000 farms with their updates dropped: 5.8 → 2.6 ms a second).
+ */
+export const DECK_IDLE_LOOP_MS = 1_000;
+
+/** deck.gl's loop as slowDeckLoop runs it. */
+export interface DeckLoop {
+  /** Runs the next tick now: layers changed and should be drawn without waiting for it. */
+  wake(): void;
+  /** A pointer is over the map (tick every DECK_LOOP_MS) or not (DECK_IDLE_LOOP_MS). */
+  setHovered(hovered: boolean): void;
+}
 
 /**
  * Removes deck.gl's default tooltip widget and its container. After every draw deck.gl sizes
@@ -48,25 +66,40 @@ export function dropWidgetRoot(overlay: MapLibreOverlay): boolean {
   return true;
 }
 
-/** Runs deck.gl's loop every DECK_LOOP_MS instead of every animation frame. */
-export function slowDeckLoop(overlay: MapLibreOverlay): boolean {
+interface Tick {
+  timer?: ReturnType<typeof setTimeout>;
+  frame?: number;
+  /** Asks the browser for the tick's frame (once). */
+  run(): void;
+}
+
+/**
+ * Runs deck.gl's loop every DECK_LOOP_MS while hovered, else every DECK_IDLE_LOOP_MS, instead of
+ * every animation frame; null when deck.gl has no loop to slow.
+ */
+export function slowDeckLoop(overlay: MapLibreOverlay): DeckLoop | null {
   const loop = deckOf(overlay)?.animationLoop;
-  if (!loop) return false;
+  if (!loop) return null;
   // One id for both steps: the loop cancels by the id it was handed.
-  const timers = new Map<number, { timer?: ReturnType<typeof setTimeout>; frame?: number }>();
+  const timers = new Map<number, Tick>();
   let nextId = 1;
+  let hovered = false;
   loop.setProps({
     animationFrameProvider: {
       requestAnimationFrame: (callback) => {
         const id = nextId++;
-        const entry: { timer?: ReturnType<typeof setTimeout>; frame?: number } = {};
+        const entry: Tick = {
+          run: () => {
+            if (entry.frame !== undefined) return;
+            clearTimeout(entry.timer);
+            entry.frame = requestAnimationFrame((time) => {
+              timers.delete(id);
+              callback(time);
+            });
+          },
+        };
         timers.set(id, entry);
-        entry.timer = setTimeout(() => {
-          entry.frame = requestAnimationFrame((time) => {
-            timers.delete(id);
-            callback(time);
-          });
-        }, DECK_LOOP_MS);
+        entry.timer = setTimeout(entry.run, hovered ? DECK_LOOP_MS : DECK_IDLE_LOOP_MS);
         return id;
       },
       cancelAnimationFrame: (id) => {
@@ -78,7 +111,17 @@ export function slowDeckLoop(overlay: MapLibreOverlay): boolean {
       },
     },
   });
-  return true;
+  const wake = () => {
+    for (const entry of timers.values()) entry.run();
+  };
+  return {
+    wake,
+    setHovered: (now) => {
+      hovered = now;
+      // A pointer that arrives wants its hover picked within DECK_LOOP_MS, not a second.
+      if (now) wake();
+    },
+  };
 }
 
 /**
@@ -86,7 +129,7 @@ export function slowDeckLoop(overlay: MapLibreOverlay): boolean {
  * every frame on maplibre 6. Overlaid, not interleaved: interleaving can corrupt MapLibre's
  * symbol layers.
  */
-export function DeckOverlay({ overlayRef, ...props }: DeckOverlayProps) {
+export function DeckOverlay({ overlayRef, loopRef, ...props }: DeckOverlayProps) {
   const overlay = useControl<MapLibreOverlay>(() => {
     const created = new MapLibreOverlay({
       ...props,
@@ -94,13 +137,16 @@ export function DeckOverlay({ overlayRef, ...props }: DeckOverlayProps) {
       // deck.gl has made its widget manager by the time it calls onLoad.
       onLoad: () => {
         dropWidgetRoot(created);
-        slowDeckLoop(created);
+        const loop = slowDeckLoop(created);
+        if (loopRef) loopRef.current = loop;
         props.onLoad?.();
       },
     });
     return created;
   });
   overlay.setProps(props);
+  // What React handed over (a selection, a new map) is drawn now, not at the idle loop's tick.
+  useEffect(() => loopRef?.current?.wake());
   useEffect(() => {
     if (overlayRef) overlayRef.current = overlay;
   }, [overlayRef, overlay]);

@@ -12,7 +12,7 @@ import type { Feature } from 'geojson';
 import { type WallState } from '../../contract/wall';
 import { type AreaGeometry, type ChinaCityCollection, type LngLat } from '../geo/geoTypes';
 import { DESIGN_WIDTH_PX, STATE_RGB } from './constants';
-import { DeckOverlay } from './DeckOverlay';
+import { DeckOverlay, type DeckLoop } from './DeckOverlay';
 import { FarmPoints, radiusOf } from './farmPoints';
 import { wallMapStyle } from './mapStyle';
 import { boundsOf } from './wallModel';
@@ -87,6 +87,7 @@ export interface WallMapProps {
 export const WallMap = observer(function WallMap({ store }: WallMapProps) {
   const mapRef = useRef<MapRef>(null);
   const overlayRef = useRef<MapLibreOverlay | null>(null);
+  const loopRef = useRef<DeckLoop | null>(null);
   const [loaded, setLoaded] = useState(false);
   const [rendered, setRendered] = useState(false);
   /** The camera after its last move, on the container for tests and diagnostics. */
@@ -208,7 +209,10 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
   // The per-second path: a live update writes the changed farms into the points' arrays and
   // hands the overlay new layers, with no React render.
   useEffect(() => {
-    const redraw = () => overlayRef.current?.setProps({ layers: buildRef.current() });
+    const redraw = () => {
+      overlayRef.current?.setProps({ layers: buildRef.current() });
+      loopRef.current?.wake();
+    };
     return reaction(
       () => store.views,
       (views) => {
@@ -298,6 +302,9 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
       data-deck-rendered={rendered}
       data-map-type={mapType ?? ''}
       data-view={view ? `${view.longitude},${view.latitude},${view.zoom}` : undefined}
+      // deck.gl picks what a pointer hovers on its loop's tick: quick while one is here.
+      onPointerEnter={() => loopRef.current?.setHovered(true)}
+      onPointerLeave={() => loopRef.current?.setHovered(false)}
     >
       <Map
         ref={mapRef}
@@ -317,6 +324,7 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
         <PulseMarkers store={store} scale={scale} />
         <DeckOverlay
           overlayRef={overlayRef}
+          loopRef={loopRef}
           layers={buildLayers()}
           onClick={handleClick}
           onAfterRender={() => !rendered && setRendered(true)}
