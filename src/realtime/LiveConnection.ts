@@ -197,11 +197,12 @@ export class LiveConnection implements HouseFeed {
   /** Fetches the houses and the alarm count now (poll, reconnect, re-check). */
   async refresh(): Promise<boolean> {
     const generation = this.generation;
+    // Beside the snapshot, not part of it: the houses do not wait for the silences.
+    void this.stores.silences?.load().catch(() => undefined);
     try {
       const [rows] = await Promise.all([
         fetchOverview(this.api),
         this.liveAlarmCount && this.state === 'live' ? null : this.refreshAlarmCount(),
-        this.stores.silences?.load().catch(() => undefined),
       ]);
       if (this.state === 'idle') return false;
       runInAction(() => {

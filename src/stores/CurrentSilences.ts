@@ -14,18 +14,23 @@ const listSchema = z.object({ rows: z.array(silenceSchema), total: z.number() })
  */
 export class CurrentSilences {
   private active: readonly Silence[] = [];
+  /** Loads asked for: an answer is taken only if no later load was asked meanwhile. */
+  private asked = 0;
 
   constructor(private readonly api: ApiClient) {
     makeObservable<CurrentSilences, 'active'>(this, { active: observableRef });
   }
 
   async load(): Promise<void> {
+    const ask = ++this.asked;
     const list = await this.api.get('/notify/silence/list', {
       query: { state: 'current' },
       schema: listSchema,
       // A console without the notification feature (or offline) shows cards without the tag.
       quiet: () => true,
     });
+    // A snapshot's load and a `silence:changed` one may cross: the later one says what is now.
+    if (ask !== this.asked) return;
     runInAction(() => (this.active = list.rows.filter((s) => s.state === 'active')));
   }
 
@@ -40,6 +45,7 @@ export class CurrentSilences {
   }
 
   clear(): void {
+    this.asked += 1;
     runInAction(() => (this.active = []));
   }
 }
