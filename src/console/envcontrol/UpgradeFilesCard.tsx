@@ -42,9 +42,10 @@ function sizeText(bytes: number): string {
 
 /**
  * Upgrade files, for administrators (the only ones the server lets upload, list or delete
- * them): the stored files, each with its delete, and a form to add one. The server decides what is refused (a suffix, an empty
- * file, over 5 MB, no gateway model) and its message is shown as it wrote it, so the console
- * and the API never disagree about the rules.
+ * them): the stored files, each with its delete, and a form to add one. The server decides
+ * what is refused (a suffix, an empty file, over 5 MB, no gateway model; a delete while an
+ * upgrade installs the file) and its message is shown as it wrote it, so the console and the
+ * API never disagree about the rules.
  */
 export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
   const { t } = useTranslation();
