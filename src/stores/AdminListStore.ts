@@ -2,6 +2,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { z } from 'zod';
 import { type ApiClient, type Query } from '../api/client';
 import { pagedSchema } from '../contract/adminAnswers';
+import { LatestAsk } from './latestAsk';
 
 /** Rows per page of the system-management tables. */
 export const ADMIN_PAGE_SIZE = 20;
@@ -17,8 +18,8 @@ export class AdminListStore<Row, F extends Record<string, string>> {
   readonly size = ADMIN_PAGE_SIZE;
   filters: F;
   loaded = false;
-  /** Loads asked for so far: only the latest one's answer shows. */
-  private asked = 0;
+  /** Only the latest load's answer shows. */
+  private readonly latest = new LatestAsk();
   private readonly answer: z.ZodType<{ rows: Row[]; total: number }>;
 
   /**
@@ -34,12 +35,12 @@ export class AdminListStore<Row, F extends Record<string, string>> {
   ) {
     this.filters = { ...initial };
     this.answer = pagedSchema(row ?? z.unknown()) as z.ZodType<{ rows: Row[]; total: number }>;
-    makeAutoObservable<this, 'api' | 'path' | 'initial' | 'answer' | 'asked'>(this, {
+    makeAutoObservable<this, 'api' | 'path' | 'initial' | 'answer' | 'latest'>(this, {
       api: false,
       path: false,
       initial: false,
       answer: false,
-      asked: false,
+      latest: false,
     });
   }
 
@@ -63,13 +64,13 @@ export class AdminListStore<Row, F extends Record<string, string>> {
   }
 
   async load(page = this.page): Promise<void> {
-    const asked = (this.asked += 1);
+    const asked = this.latest.ask();
     const data = await this.api.get(this.path, {
       query: { ...this.query, page, size: this.size },
       schema: this.answer,
     });
     // An answer that comes after a later load's was asked for is older than what may show.
-    if (asked !== this.asked) return;
+    if (!this.latest.isLatest(asked)) return;
     runInAction(() => {
       this.rows = data.rows;
       this.total = data.total;

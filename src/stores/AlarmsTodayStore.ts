@@ -3,6 +3,7 @@ import { type ApiClient } from '../api/client';
 import { alarmTodaySchema, type AlarmToday } from '../contract/alarms';
 import { type AlarmStore } from './AlarmStore';
 import { POLL_INTERVAL_MS } from './LiveStore';
+import { LatestAsk } from './latestAsk';
 
 /**
  * Today's alarms in the scope by cause (GET /alarm/today), for the home dashboard. Kept fresh
@@ -16,7 +17,7 @@ export class AlarmsTodayStore {
   private watchers = 0;
   private stopWatching: (() => void) | null = null;
   /** Answers may cross: only the newest call's answer is kept. */
-  private latestCall = 0;
+  private readonly latest = new LatestAsk();
 
   constructor(
     private readonly api: ApiClient,
@@ -47,14 +48,14 @@ export class AlarmsTodayStore {
 
   /** Fetches now; a failure keeps the last figures (the live indicator tells of outages). */
   async load(): Promise<void> {
-    const call = ++this.latestCall;
+    const call = this.latest.ask();
     try {
       // Quiet: the dashboard refetches on every count change, a toast each time would flood.
       const causes = await this.api.get('/alarm/today', {
         schema: alarmTodaySchema,
         quiet: () => true,
       });
-      if (call === this.latestCall) this.setCauses(causes);
+      if (this.latest.isLatest(call)) this.setCauses(causes);
     } catch {
       // Kept as they were; the next change or tick tries again.
     }
@@ -71,7 +72,7 @@ export class AlarmsTodayStore {
       dispose();
       clearInterval(timer);
       // An answer still on its way belongs to a watch that has ended.
-      this.latestCall += 1;
+      this.latest.forget();
     };
   }
 

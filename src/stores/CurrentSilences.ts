@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type ApiClient } from '../api/client';
 import { type AlarmCause } from '../contract/alarms';
 import { silenceSchema, type Silence } from '../contract/notify';
+import { LatestAsk } from './latestAsk';
 
 const listSchema = z.object({ rows: z.array(silenceSchema), total: z.number() });
 
@@ -14,15 +15,15 @@ const listSchema = z.object({ rows: z.array(silenceSchema), total: z.number() })
  */
 export class CurrentSilences {
   private active: readonly Silence[] = [];
-  /** Loads asked for: an answer is taken only if no later load was asked meanwhile. */
-  private asked = 0;
+  /** An answer is taken only if no later load was asked meanwhile. */
+  private readonly latest = new LatestAsk();
 
   constructor(private readonly api: ApiClient) {
     makeObservable<CurrentSilences, 'active'>(this, { active: observableRef });
   }
 
   async load(): Promise<void> {
-    const ask = ++this.asked;
+    const ask = this.latest.ask();
     const list = await this.api.get('/notify/silence/list', {
       query: { state: 'current' },
       schema: listSchema,
@@ -30,7 +31,7 @@ export class CurrentSilences {
       quiet: () => true,
     });
     // A snapshot's load and a `silence:changed` one may cross: the later one says what is now.
-    if (ask !== this.asked) return;
+    if (!this.latest.isLatest(ask)) return;
     runInAction(() => (this.active = list.rows.filter((s) => s.state === 'active')));
   }
 
@@ -45,7 +46,7 @@ export class CurrentSilences {
   }
 
   clear(): void {
-    this.asked += 1;
+    this.latest.forget();
     runInAction(() => (this.active = []));
   }
 }

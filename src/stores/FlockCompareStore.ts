@@ -6,6 +6,7 @@ import {
   type CompareWith,
   type FlockCompare,
 } from '../contract/productionCompare';
+import { LatestAsk } from './latestAsk';
 
 /**
  * The flocks page's comparison: the chosen flock by day of age against the house's previous
@@ -18,10 +19,10 @@ export class FlockCompareStore {
   answer: FlockCompare | null = null;
   loading = false;
   /** Answers may cross when the user clicks on: only the newest call's answer is kept. */
-  private call = 0;
+  private readonly latest = new LatestAsk();
 
   constructor(private readonly api: ApiClient) {
-    makeAutoObservable<this, 'api' | 'call'>(this, { api: false, call: false });
+    makeAutoObservable<this, 'api' | 'latest'>(this, { api: false, latest: false });
   }
 
   async load(flockId: number | null, compareWith = this.compareWith): Promise<void> {
@@ -31,7 +32,7 @@ export class FlockCompareStore {
       this.answer = null;
       return;
     }
-    const call = ++this.call;
+    const call = this.latest.ask();
     this.loading = true;
     try {
       const answer = await this.api.get(
@@ -39,11 +40,11 @@ export class FlockCompareStore {
         { schema: flockCompareSchema },
       );
       runInAction(() => {
-        if (call === this.call) this.answer = answer;
+        if (this.latest.isLatest(call)) this.answer = answer;
       });
     } finally {
       runInAction(() => {
-        if (call === this.call) this.loading = false;
+        if (this.latest.isLatest(call)) this.loading = false;
       });
     }
   }
