@@ -57,12 +57,23 @@ describe('the Silenced tag on open consoles', () => {
     const rows = [admin, farm].map((p) => p.getByTestId(`alarm-${alarmId}`));
     for (const row of rows) await row.waitFor();
     for (const row of rows) expect(await row.getByTestId('alarm-silenced').count()).toBe(0);
-    // The house's card on its house manager's overview, in Chinese: its alarm line says when the
-    // alarm reaches nobody.
+    // The house's card on its house manager's overview: in Chinese at 1440, and in English on a
+    // phone, where the alarm's text is longer than the card. Its alarm line says when the alarm
+    // reaches nobody, and that part is never cut off.
     const overview = await open('shack', '/shack/status/overview', 'zh');
-    const card = overview.locator(`[data-testid="house-card"][data-house-id="${house.id}"]`);
-    const cardSilenced = card.locator('[data-testid="card-alarm"][data-silenced="true"]');
-    await card.getByTestId('card-alarm').filter({ hasText: /\S/ }).waitFor(LIVE_WAIT);
+    const phone = await openPage(browser, server, 'shack', '/shack/status/overview', {
+      language: 'en',
+      viewport: { width: 390, height: 844 },
+      errors: pageErrors,
+    });
+    const cardOf = (page: typeof overview) =>
+      page.locator(`[data-testid="house-card"][data-house-id="${house.id}"]`);
+    const card = cardOf(overview);
+    const silencedOf = (page: typeof overview) =>
+      cardOf(page).locator('[data-testid="card-alarm"][data-silenced="true"]');
+    const cardSilenced = silencedOf(overview);
+    for (const page of [overview, phone])
+      await cardOf(page).getByTestId('card-alarm').filter({ hasText: /\S/ }).waitFor(LIVE_WAIT);
     expect(await cardSilenced.count()).toBe(0);
 
     // The administrator's silences page, open meanwhile, lists it too.
@@ -85,6 +96,15 @@ describe('the Silenced tag on open consoles', () => {
     await cardSilenced.waitFor(LIVE_WAIT);
     expect(await cardSilenced.textContent()).toContain('已静默');
     await card.screenshot({ path: `${SHOTS}/house-card-silenced-zh.png` });
+    await silencedOf(phone).waitFor(LIVE_WAIT);
+    const mark = silencedOf(phone).locator('.roost-house-card__alarm-state');
+    expect(await mark.textContent()).toContain('Silenced');
+    const [markBox, lineBox] = await Promise.all([
+      mark.boundingBox(),
+      silencedOf(phone).boundingBox(),
+    ]);
+    expect(markBox!.x + markBox!.width).toBeLessThanOrEqual(lineBox!.x + lineBox!.width + 0.5);
+    await cardOf(phone).screenshot({ path: `${SHOTS}/house-card-silenced-en-390.png` });
     await admin.screenshot({ path: `${SHOTS}/alarm-list-silenced-live-1440-en.png` });
     await farm.screenshot({ path: `${SHOTS}/alarm-list-silenced-live-1440-zh.png` });
 

@@ -53,6 +53,7 @@ export const HouseCard = observer(function HouseCard({ house, href }: HouseCardP
   const top = live.alarm.top;
   // The alarm is shown as ever, but nobody is being called about it: the card says so.
   const silenced = top !== null && silences.holds(house.farmId, house.houseId, top.cause);
+  const alarm = alarmText(t, i18n.language === 'zh' ? 'zh' : 'en', top);
   const metric = (key: string) => metricText(t, key, live.metrics, live.faults);
   const temp = metric('temperature');
   const target = live.metrics['temperature_target'];
@@ -133,16 +134,24 @@ export const HouseCard = observer(function HouseCard({ house, href }: HouseCardP
         className={`roost-house-card__alarm ${Classes.TEXT_SMALL}`}
         // Orange once someone has answered the alarm: still open, no longer waiting for a person.
         style={{
-          color: live.alarm.top ? (live.alarm.top.acknowledged ? '#c87619' : '#cd4246') : undefined,
+          color: top ? (top.acknowledged ? '#c87619' : '#cd4246') : undefined,
           minHeight: 16,
         }}
         data-testid="card-alarm"
-        data-acknowledged={live.alarm.top?.acknowledged ? 'true' : undefined}
+        data-acknowledged={top?.acknowledged ? 'true' : undefined}
         data-silenced={silenced ? 'true' : undefined}
       >
-        {alarmText(t, i18n.language === 'zh' ? 'zh' : 'en', live.alarm.top)}
-        {live.alarm.top?.acknowledged ? ` · ${t('alarms.state.acknowledged')}` : null}
-        {silenced ? ` · ${t('notify.silences.marked')}` : null}
+        {/* Only the alarm's text gives way to a narrow card: what is being done about it
+            (acknowledged, silenced) stays whole after it. */}
+        <span className="roost-house-card__alarm-text" title={alarm || undefined}>
+          {alarm}
+        </span>
+        {(top?.acknowledged || silenced) && (
+          <span className="roost-house-card__alarm-state">
+            {top?.acknowledged ? ` · ${t('alarms.state.acknowledged')}` : null}
+            {silenced ? ` · ${t('notify.silences.marked')}` : null}
+          </span>
+        )}
       </div>
     </Card>
   );
