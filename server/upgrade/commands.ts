@@ -7,6 +7,7 @@ import {
 } from '../../src/contract/upgrade';
 import { hashToken } from '../auth/tokens';
 import type { Database, Query } from '../db/client';
+import { ApiError } from '../http/errors';
 import type { ServerEvents } from '../events';
 import { enqueueCommands, type CommandBatch, type CommandTarget } from '../envcontrol/queue';
 
@@ -35,12 +36,18 @@ export function queueUpgrade(
     {
       kind: 'upgrade',
       params: () => ({}),
-      store: (query, id, target) =>
-        query(
+      // Only while the file is still there, holding it until the commit: a delete running at
+      // the same moment either waits and then sees this upgrade (409), or went first and this
+      // send finds no file (404), never a queued upgrade whose download would find none.
+      store: async (query, id, target) => {
+        const stored = await query(
           `insert into gateway_upgrades (command_id, sha256, version, from_version, file_name)
-           values ($1, $2, $3, $4, $5)`,
+           select $1, sha256, $3, $4, $5 from upgrade_files where sha256 = $2 for share
+           returning 1`,
           [id, file.sha256, file.version, target.version, file.fileName],
-        ).then(() => undefined),
+        );
+        if (stored.length === 0) throw new ApiError(404, 'upgrade.fileNotFound');
+      },
       log: (_target, id) => ({
         function: 'upgrade.send',
         operation: { key: 'upgradeCommand', params: { command: id, version: file.version } },

@@ -205,20 +205,22 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
     /**
      * Deletes a stored file, its row and its bytes, unless an upgrade that installs it is
      * queued or under way: its gateway may still download it. Finished upgrades keep the file's
-     * name and version of their own, so the records still say what was installed. The check and
-     * the delete are one statement. A send that read the file just before it still queues; that
-     * gateway's download then finds no file (404) and its upgrade fails, nothing worse.
+     * name and version of their own, so the records still say what was installed. The file's
+     * row is locked first: a send that holds it (queueUpgrade) is waited for, and the check
+     * that follows, a statement of its own, sees the upgrade it queued.
      */
     app.post('/upgrade/deleteFile', async (request, reply) => {
       requireRole(request, ADMIN);
       const { sha256 } = parseInput(deleteUpgradeFileSchema, request.body);
-      const [row] = await ctx.database.query<{
-        installing: number;
-        deleted: number;
-        file_name: string | null;
-        version: string | null;
-      }>(
-        `with installing as (
+      const [row] = await ctx.database.transaction(async (query) => {
+        await query(`select 1 from upgrade_files where sha256 = $1 for update`, [sha256]);
+        return query<{
+          installing: number;
+          deleted: number;
+          file_name: string | null;
+          version: string | null;
+        }>(
+          `with installing as (
            select count(*)::int as n from gateway_upgrades u
            join gateway_commands c on c.id = u.command_id
            where u.sha256 = $1 and c.state in ('queued', 'sent')
@@ -229,8 +231,10 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
          select (select n from installing) as installing, (select count(*)::int from gone) as deleted,
            f.file_name, f.version
          from (select 1) one left join upgrade_files f on f.sha256 = $1`,
-        [sha256],
-      );
+          [sha256],
+          { last: true },
+        );
+      });
       if (!row?.file_name) throw new ApiError(404, 'upgrade.fileNotFound');
       if (row.deleted === 0)
         throw new Refusal('conflict', 'upgrade.fileInUse', { count: row.installing });

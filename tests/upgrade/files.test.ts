@@ -216,6 +216,81 @@ describe.each(testDatabaseTargets())('upgrade files on $name', (target) => {
     expect(kept[0]?.n).toBe(2);
   });
 
+  /** A house whose gateway the test files (types 25 and 26) fit. */
+  const fittingHouse = async () => {
+    const [row] = await t.database.query<{ house_id: number; id: number }>(
+      `select house_id, id from gateways where house_id is not null and type_key in (25, 26)
+       order by id limit 1`,
+    );
+    return row!;
+  };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('a send under way when the delete comes: the delete waits for it and refuses', async () => {
+    const bytes = Buffer.from('firmware 7.0 sent while deleted');
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect((await upload('IEC12_7_0_0', bytes, '7.0.0')).statusCode).toBe(200);
+    const gateway = await fittingHouse();
+    const id = `upgrade-race-${sha256.slice(0, 8)}`;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // A send as queueUpgrade makes one: it holds the file's row until it has queued the upgrade.
+    const sending = t.database.transaction(async (query) => {
+      await query(`select 1 from upgrade_files where sha256 = $1 for share`, [sha256]);
+      await held;
+      await query(
+        `insert into gateway_commands (id, gateway_id, house_id, kind, state, params,
+           requested_by_name, expires_at)
+         values ($1, $2, $3, 'upgrade', 'queued', '{}'::jsonb, 'test', now() + interval '1 hour')`,
+        [id, gateway.id, gateway.house_id],
+      );
+      await query(
+        `insert into gateway_upgrades (command_id, sha256, version, from_version, file_name)
+         values ($1, $2, '7.0.0', '6.9.0', 'IEC12_7_0_0')`,
+        [id, sha256],
+        { last: true },
+      );
+    });
+    const deleting = call(t, tokens.admin, 'POST', '/upgrade/deleteFile', { sha256 });
+    await sleep(300);
+    release();
+    await sending;
+    const res = await deleting;
+    expect(res.status).toBe(409);
+    expect(await stored()).toContain(sha256);
+    await t.database.query(`update gateway_commands set state = 'failed' where id = $1`, [id]);
+  });
+
+  it('a delete under way when the send comes: the send waits for it and finds no file', async () => {
+    const bytes = Buffer.from('firmware 7.1 deleted while sent');
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect((await upload('IEC12_7_1_0', bytes, '7.1.0')).statusCode).toBe(200);
+    const gateway = await fittingHouse();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // A delete as the route makes one: the row locked, then gone at the commit.
+    const deleting = t.database.transaction(async (query) => {
+      await query(`select 1 from upgrade_files where sha256 = $1 for update`, [sha256]);
+      await query(`delete from upgrade_files where sha256 = $1`, [sha256]);
+      await held;
+    });
+    const sending = call(t, tokens.admin, 'POST', '/upgrade/send', {
+      houseIds: [gateway.house_id],
+      sha256,
+    });
+    await sleep(300);
+    release();
+    await deleting;
+    const res = await sending;
+    expect(res.status).toBe(404);
+    expect(res.msg).toBe('No such upgrade file.');
+    const queued = await t.database.query<{ n: number }>(
+      'select count(*)::int as n from gateway_upgrades where sha256 = $1',
+      [sha256],
+    );
+    expect(queued[0]?.n).toBe(0);
+  });
+
   it('refuses a delete that names no file by its SHA-256 with a clear 400', async () => {
     const missing = await call(t, tokens.admin, 'POST', '/upgrade/deleteFile', {});
     expect(missing.status).toBe(400);
