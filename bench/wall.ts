@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { DEMO_PASSWORD } from '../server/demo/demoFarms';
 import type { HouseLiveState } from '../server/houses/state';
+import { STATUS_STRIDE } from '../src/contract/live';
 import { startConsoleServer } from './consoleServer';
 import {
   perUpdateWindows,
@@ -299,8 +300,14 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
     let bytesReceived = 0;
     const countFrame = ({ response }: { response: { payloadData: string } }) => {
       bytesReceived += response.payloadData.length;
-      if (response.payloadData.startsWith('42["house:updated"'))
-        changesReceived += response.payloadData.split('"houseId"').length - 1;
+      const data = response.payloadData;
+      if (data.startsWith('42["house:updated"'))
+        changesReceived += data.split('"houseId"').length - 1;
+      // Packed: STATUS_STRIDE numbers per house in `houses`.
+      else if (data.startsWith('42["house:status"')) {
+        const packed = /"houses":\[([^\]]*)\]/.exec(data)?.[1] ?? '';
+        changesReceived += packed === '' ? 0 : packed.split(',').length / STATUS_STRIDE;
+      }
     };
     await cdp.send('Network.enable');
     cdp.on('Network.webSocketFrameReceived', countFrame);

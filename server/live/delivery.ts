@@ -1,6 +1,6 @@
 import type { HouseDelta, HouseLive } from '../../src/contract/live';
 import { canSeeHouse, type Scope } from '../auth/scope';
-import { statusOf, type StatusOnlyView } from './statusOnly';
+import { PackedStatuses, type StatusOnlyView } from './statusOnly';
 
 /** What the hub keeps of one socket's houses: what it asked to hear, and what it has yet to. */
 export class SocketHouses {
@@ -18,9 +18,14 @@ export class SocketHouses {
 /** One flush of the hub: the changed fields of each house, and every house's state as sent. */
 export interface Flush {
   deltas: readonly HouseDelta[];
-  /** The status part of each delta (see statusOf), made once for all the sockets that need it. */
-  statuses(): readonly (HouseDelta | null)[];
   lastSent: ReadonlyMap<number, HouseLive>;
+}
+
+/** What one socket gets of a flush: deltas (`house:updated`), packed statuses (`house:status`). */
+export interface SocketShare {
+  deltas: HouseDelta[];
+  /** Null for a socket that hears every field. */
+  packed: PackedStatuses | null;
 }
 
 /** The latest state sent of each of these houses that the scope holds (what a socket is owed). */
@@ -42,37 +47,39 @@ export function latestStates(
  * lagging); else first the latest state of the houses it lagged on, then the deltas of the
  * others, each as its `statusOnly` view allows, only for houses in its scope.
  */
-export function deltasFor(
+export function shareFor(
   houses: SocketHouses,
   scope: Scope,
   busy: boolean,
   flush: Flush,
-): HouseDelta[] {
+): SocketShare {
   const { deltas, lastSent } = flush;
+  const view = houses.statusOnly;
+  const share: SocketShare = { deltas: [], packed: view ? new PackedStatuses() : null };
   if (busy) {
     for (const delta of deltas)
       if (canSeeHouse(scope, delta.houseId)) houses.lagging.add(delta.houseId);
-    return [];
+    return share;
   }
-  const view = houses.statusOnly;
-  const out: HouseDelta[] = [];
+  const { packed } = share;
   let caughtUp: ReadonlySet<number> | null = null;
   if (houses.lagging.size > 0) {
     caughtUp = houses.lagging;
     houses.lagging = new Set();
     for (const state of latestStates(caughtUp, scope, lastSent)) {
-      const sent = view ? view.take(state, statusOf(state)) : state;
-      if (sent) out.push(sent);
+      const sent = view ? view.take(state, packed!) : state;
+      if (sent) share.deltas.push(sent);
     }
   }
-  if (!view && !caughtUp && scope.all) return deltas.slice();
-  const statuses = view ? flush.statuses() : null;
-  for (let i = 0; i < deltas.length; i++) {
-    const delta = deltas[i]!;
+  if (!view && !caughtUp && scope.all) {
+    share.deltas = deltas.slice();
+    return share;
+  }
+  for (const delta of deltas) {
     // A house caught up above went out whole, this flush's change included.
     if (!canSeeHouse(scope, delta.houseId) || caughtUp?.has(delta.houseId)) continue;
-    const sent = view ? view.take(delta, statuses![i]!) : delta;
-    if (sent) out.push(sent);
+    const sent = view ? view.take(delta, packed!) : delta;
+    if (sent) share.deltas.push(sent);
   }
-  return out;
+  return share;
 }

@@ -24,8 +24,8 @@ import { listenCommandEvents } from '../envcontrol/live';
 import { listenSilenceEvents } from '../notify/live';
 import { findKiosk, isKioskToken } from '../wall/kiosk';
 import { diffLive, presentLive, presentReading, withNewerReading } from './presenter';
-import { deltasFor, latestStates, SocketHouses, type Flush } from './delivery';
-import { StatusOnlyView, statusOf } from './statusOnly';
+import { shareFor, latestStates, SocketHouses, type Flush } from './delivery';
+import { StatusOnlyView } from './statusOnly';
 
 interface InterServerEvents {
   'live:states': (states: HouseLive[]) => void;
@@ -231,19 +231,17 @@ export class LiveHub {
       if (delta) deltas.push(delta);
     }
     this.pending.clear();
-    let statuses: (HouseDelta | null)[] | null = null;
-    const flush: Flush = {
-      deltas,
-      statuses: () => (statuses ??= deltas.map(statusOf)),
-      lastSent: this.lastSent,
-    };
+    const flush: Flush = { deltas, lastSent: this.lastSent };
     const at = Date.now();
     for (const socket of this.io.of('/').sockets.values()) {
       const houses = socket.data.houses;
       // Nothing changed, and nothing is owed to this socket from a busy moment.
       if (deltas.length === 0 && houses.lagging.size === 0) continue;
-      const mine = deltasFor(houses, socket.data.scope, linkBusy(socket), flush);
-      if (mine.length > 0) socket.emit('house:updated', { deltas: mine, at });
+      const mine = shareFor(houses, socket.data.scope, linkBusy(socket), flush);
+      // A house is in one of the two, never both: their order does not matter.
+      if (mine.deltas.length > 0) socket.emit('house:updated', { deltas: mine.deltas, at });
+      if (mine.packed && mine.packed.houses.length > 0)
+        socket.emit('house:status', mine.packed.batch(at));
     }
   }
 

@@ -1,22 +1,24 @@
-import type { HouseDelta } from '../../src/contract/live';
+import { STATUS_UNCHANGED, type HouseDelta, type HouseStatusBatch } from '../../src/contract/live';
 
 /**
  * A socket that hears only houses' status (`live:detail` `status`, the wall): which houses it
- * follows in full, and which it is behind on (a field other than the status changed and was not
- * sent to it), so that going back to every field can bring exactly those houses up to date.
+ * follows in full, and which it is behind on, so that going back to every field can bring
+ * exactly those houses up to date. It is behind on every house it heard packed: the console
+ * counts packed statuses but does not write them into its houses.
  */
 export class StatusOnlyView {
   readonly follow = new Set<number>();
   readonly behind = new Set<number>();
 
   /**
-   * What this socket gets of one delta: all of it for a followed house, else its status part
-   * (null when none changed). A delta that lost fields leaves the socket behind on that house.
+   * What this socket gets of one delta: all of it for a followed house (answered), else its
+   * status part, added to `packed` (null answered).
    */
-  take(delta: HouseDelta, status: HouseDelta | null): HouseDelta | null {
+  take(delta: HouseDelta, packed: PackedStatuses): HouseDelta | null {
     if (this.follow.has(delta.houseId)) return delta;
-    if (status !== delta) this.behind.add(delta.houseId);
-    return status;
+    this.behind.add(delta.houseId);
+    packed.add(delta);
+    return null;
   }
 
   /**
@@ -34,18 +36,24 @@ export class StatusOnlyView {
   }
 }
 
-/**
- * The part of a delta that decides a house's state: the delta itself when it has nothing else
- * (no copy), null when it has none of it.
- */
-export function statusOf(delta: HouseDelta): HouseDelta | null {
-  const { online, alarm } = delta;
-  let others = 0;
-  for (const key in delta) if (key !== 'houseId' && key !== 'online' && key !== 'alarm') others++;
-  if (others === 0) return online === undefined && alarm === undefined ? null : delta;
-  if (online === undefined && alarm === undefined) return null;
-  const status: HouseDelta = { houseId: delta.houseId };
-  if (online !== undefined) status.online = online;
-  if (alarm !== undefined) status.alarm = alarm;
-  return status;
+/** The packed statuses one socket gets of a flush (`house:status`). */
+export class PackedStatuses {
+  readonly houses: number[] = [];
+  readonly tops: HouseStatusBatch['tops'] = [];
+
+  /** Adds the part of a delta that decides its house's state, if it has any. */
+  add(delta: HouseDelta): void {
+    const { online, alarm } = delta;
+    if (online === undefined && alarm === undefined) return;
+    this.houses.push(
+      delta.houseId,
+      online === undefined ? STATUS_UNCHANGED : online ? 1 : 0,
+      alarm === undefined ? STATUS_UNCHANGED : alarm.count,
+    );
+    if (alarm !== undefined) this.tops.push(alarm.top);
+  }
+
+  batch(at: number): HouseStatusBatch {
+    return { houses: this.houses, tops: this.tops, at };
+  }
 }

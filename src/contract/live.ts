@@ -35,6 +35,28 @@ export type HouseDelta = z.infer<typeof houseDeltaSchema>;
 export const houseUpdatedSchema = z.object({ deltas: z.array(houseDeltaSchema), at: z.number() });
 export type HouseUpdated = z.infer<typeof houseUpdatedSchema>;
 
+/** Numbers per house in `HouseStatusBatch.houses`: its id, online, open alarms. */
+export const STATUS_STRIDE = 3;
+/** In `HouseStatusBatch.houses`: the field did not change. */
+export const STATUS_UNCHANGED = -1;
+
+/**
+ * The status changes of houses a status-only socket does not follow (`live:detail` `status`),
+ * packed: a wall hears thousands a second, and one object per house cost it more in parsing,
+ * copying and garbage collection than everything else its update does (bench/wall.ts).
+ */
+export const houseStatusBatchSchema = z.object({
+  /**
+   * STATUS_STRIDE integers per house: its id; 1 online, 0 offline; its open alarms' count.
+   * Either of the last two is STATUS_UNCHANGED when that field did not change.
+   */
+  houses: z.array(z.number().int()),
+  /** The most important open alarm of each house whose alarm count is given, in order. */
+  tops: z.array(alarmSummarySchema.nullable()),
+  at: z.number(),
+});
+export type HouseStatusBatch = z.infer<typeof houseStatusBatchSchema>;
+
 /** Full-rate readings of one house, for the monitor page that subscribed to it. */
 export const houseReadingSchema = z.object({
   houseId: z.number().int(),
@@ -56,10 +78,11 @@ export const MAX_FOLLOWED_HOUSES = 2_000;
 
 /**
  * How much of each house's changes a socket hears (`live:detail`). `all` (every socket's start):
- * every field. `status`: only what decides a house's state, `online` and `alarm`, except the
- * `follow`ed houses, which keep every field. The wall asks for `status`: it draws 10,000 houses
- * by their state and shows readings only for the farm it drilled into. Going back to `all` (or
- * following a house) first brings the latest of every field the socket missed.
+ * every field. `status`: only what decides a house's state, `online` and `alarm`, packed
+ * (`house:status`), except the `follow`ed houses, which keep every field (`house:updated`). The
+ * wall asks for `status`: it draws 10,000 houses by their state and shows readings only for the
+ * farm it drilled into. Going back to `all` (or following a house) first brings the latest full
+ * state of every house the socket heard packed or not at all.
  */
 export const liveDetailSchema = z.discriminatedUnion('detail', [
   z.object({ detail: z.literal('all') }).strict(),
@@ -82,6 +105,8 @@ export type SilenceChanged = z.infer<typeof silenceChangedSchema>;
 /** Socket.IO events, server → browser (`resource:pastTense`). */
 export interface ServerToClientEvents {
   'house:updated': (batch: HouseUpdated) => void;
+  /** Only to a socket that asked for houses' status (`live:detail`). */
+  'house:status': (batch: HouseStatusBatch) => void;
   'house:reading': (reading: HouseReading) => void;
   /** The number of open alarms in the socket's scope. */
   'alarm:count': (count: number) => void;

@@ -3,9 +3,11 @@ import { runInAction } from 'mobx';
 import { type ApiClient } from '../api/client';
 import { fetchAlarmAmount } from '../api/endpoints';
 import {
+  STATUS_STRIDE,
   type AlarmEvent,
   type HouseDelta,
   type HouseReading,
+  type HouseStatusBatch,
   type HouseUpdated,
   type SilenceChanged,
 } from '../contract/live';
@@ -27,6 +29,15 @@ import { createLiveSocket, type LiveSocket } from './socket';
 export const FIRST_SNAPSHOT_TIMEOUT_MS = 10_000;
 /** How long the first screen waits for the socket before it fetches the houses by itself. */
 const FIRST_FETCH_WAIT_MS = 1_500;
+
+/** What the socket says of houses' live parts: a delta, or a batch of packed statuses. */
+type LiveChange = HouseDelta | HouseStatusBatch;
+
+const isStatuses = (change: LiveChange): change is HouseStatusBatch => 'tops' in change;
+
+/** A batch of packed statuses counts as its houses against the queue's cap. */
+const weightOf = (change: LiveChange) =>
+  isStatuses(change) ? change.houses.length / STATUS_STRIDE : 1;
 
 export interface LiveStores {
   houses: HousesStore;
@@ -58,16 +69,20 @@ export class LiveConnection implements HouseFeed {
   /** The unacknowledged count's fetch in flight, and whether another change came meanwhile. */
   private unacknowledgedFetch: Promise<void> | null = null;
   private unacknowledgedStale = false;
-  private readonly deltas = new FrameQueue<HouseDelta>(
-    (batch) => this.applyDeltas(batch),
+  private readonly changes = new FrameQueue<LiveChange>(
+    (batch) => this.applyChanges(batch),
     () => void this.refresh(),
+    undefined,
+    undefined,
+    weightOf,
   );
   /**
-   * Deltas that arrive after this connection was made but before its snapshot landed. Dropping
+   * Changes that arrive after this connection was made but before its snapshot landed. Dropping
    * them would leave a house behind until its next change (a raised alarm is sent once); after
    * the snapshot they are replayed in order, which ends on the latest value of every field.
    */
-  private early: HouseDelta[] = [];
+  private early: LiveChange[] = [];
+  private earlyWeight = 0;
   private firstFetchTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly readings = new FrameQueue<HouseReading>((batch) =>
     runInAction(() => {
@@ -102,6 +117,7 @@ export class LiveConnection implements HouseFeed {
     socket.on('connect_error', this.handleConnectError);
     socket.on('disconnect', this.handleDisconnect);
     socket.on('house:updated', this.handleHouseUpdated);
+    socket.on('house:status', this.handleHouseStatus);
     socket.on('house:reading', this.handleHouseReading);
     socket.on('alarm:count', this.handleAlarmCount);
     socket.on('alarm:raised', this.handleAlarmRaised);
@@ -134,6 +150,7 @@ export class LiveConnection implements HouseFeed {
       socket.off('connect_error', this.handleConnectError);
       socket.off('disconnect', this.handleDisconnect);
       socket.off('house:updated', this.handleHouseUpdated);
+      socket.off('house:status', this.handleHouseStatus);
       socket.off('house:reading', this.handleHouseReading);
       socket.off('alarm:count', this.handleAlarmCount);
       socket.off('alarm:raised', this.handleAlarmRaised);
@@ -150,8 +167,8 @@ export class LiveConnection implements HouseFeed {
     this.clearSnapshotTimeout();
     if (this.firstFetchTimer !== null) clearTimeout(this.firstFetchTimer);
     this.firstFetchTimer = null;
-    this.deltas.clear();
-    this.early = [];
+    this.changes.clear();
+    this.dropEarly();
     this.readings.clear();
     this.subscriptions.clear();
     this.transition('stop');
@@ -284,11 +301,28 @@ export class LiveConnection implements HouseFeed {
     this.snapshotTimer = null;
   }
 
-  private applyDeltas(batch: HouseDelta[]): void {
+  /** One frame's changes in one action, in the order they came (deltas in runs between batches). */
+  private applyChanges(batch: LiveChange[]): void {
+    const houses = this.stores.houses;
     runInAction(() => {
-      this.stores.houses.applyDeltas(batch);
+      let run: HouseDelta[] = [];
+      for (const change of batch) {
+        if (!isStatuses(change)) {
+          run.push(change);
+          continue;
+        }
+        if (run.length > 0) houses.applyDeltas(run);
+        run = [];
+        houses.applyStatuses(change);
+      }
+      if (run.length > 0) houses.applyDeltas(run);
       this.stores.live.markUpdated(Date.now());
     });
+  }
+
+  private dropEarly(): void {
+    this.early = [];
+    this.earlyWeight = 0;
   }
 
   private readonly handleConnect = () => {
@@ -296,8 +330,8 @@ export class LiveConnection implements HouseFeed {
     const generation = this.generation;
     this.transition('connected');
     this.liveAlarmCount = false;
-    this.deltas.clear();
-    this.early = [];
+    this.changes.clear();
+    this.dropEarly();
     for (const houseId of this.subscriptions.keys())
       this.socket?.emit('house:subscribe', houseId, () => undefined);
     if (this.statusOnly !== null) this.emitDetail();
@@ -306,8 +340,8 @@ export class LiveConnection implements HouseFeed {
         this.clearSnapshotTimeout();
         this.transition('snapshotLoaded');
         const early = this.early;
-        this.early = [];
-        if (early.length > 0) this.deltas.push(...early);
+        this.dropEarly();
+        if (early.length > 0) this.changes.push(...early);
       }
     });
   };
@@ -326,14 +360,21 @@ export class LiveConnection implements HouseFeed {
     if (reason === 'io server disconnect') this.socket?.connect();
   };
 
-  private readonly handleHouseUpdated = (batch: HouseUpdated) => {
-    if (this.state === 'live') this.deltas.push(...batch.deltas);
+  private readonly handleHouseUpdated = (batch: HouseUpdated) => this.take(batch.deltas);
+
+  private readonly handleHouseStatus = (batch: HouseStatusBatch) => this.take([batch]);
+
+  private take(changes: LiveChange[]): void {
+    if (this.state === 'live') this.changes.push(...changes);
     else if (this.socket?.connected && this.state !== 'idle') {
-      for (const delta of batch.deltas) this.early.push(delta);
+      for (const change of changes) {
+        this.early.push(change);
+        this.earlyWeight += weightOf(change);
+      }
       // A snapshot that takes this long is fetched again anyway (the queue's overflow rule).
-      if (this.early.length > MAX_QUEUED_ITEMS) this.early = [];
+      if (this.earlyWeight > MAX_QUEUED_ITEMS) this.dropEarly();
     }
-  };
+  }
 
   private readonly handleHouseReading = (reading: HouseReading) => this.readings.push(reading);
 

@@ -10,8 +10,8 @@ export const animationFrames: FrameScheduler = {
 };
 
 /**
- * At most this many items wait for the next frame. A background tab gets about one frame a
- * second or none; at 4 batches a second of up to 5,000 deltas the queue would grow without end,
+ * At most this many items wait for the next frame (an item may count as several: see `weigh`).
+ * A background tab gets about one frame a second or none; at 4 batches a second of up to 5,000 deltas the queue would grow without end,
  * so past the cap it drops its oldest 20 % (every buffer is bounded). Dropped deltas are not
  * lost data: the houses they touched may be briefly behind, and the queue reports the drop so
  * the owner fetches a fresh snapshot.
@@ -26,6 +26,8 @@ const KEEP_FRACTION = 0.8;
  */
 export class FrameQueue<T> {
   private items: T[] = [];
+  /** The items' total weight. */
+  private weight = 0;
   private frame: number | null = null;
 
   constructor(
@@ -33,16 +35,26 @@ export class FrameQueue<T> {
     private readonly onOverflow: () => void = () => undefined,
     private readonly frames: FrameScheduler = animationFrames,
     private readonly maxItems = MAX_QUEUED_ITEMS,
+    /** How many items one counts as (a batch of packed statuses: its houses). */
+    private readonly weigh: (item: T) => number = () => 1,
   ) {}
 
+  /** The items' total weight (their number when each weighs 1). */
   get size(): number {
-    return this.items.length;
+    return this.weight;
   }
 
   push(...items: T[]): void {
-    for (const item of items) this.items.push(item);
-    if (this.items.length > this.maxItems) {
-      this.items = this.items.slice(this.items.length - Math.floor(this.maxItems * KEEP_FRACTION));
+    for (const item of items) {
+      this.items.push(item);
+      this.weight += this.weigh(item);
+    }
+    if (this.weight > this.maxItems) {
+      const keep = Math.floor(this.maxItems * KEEP_FRACTION);
+      let from = 0;
+      while (from < this.items.length && this.weight > keep)
+        this.weight -= this.weigh(this.items[from++]!);
+      this.items = this.items.slice(from);
       this.onOverflow();
     }
     // One frame request at a time: a second push before the frame joins the same flush.
@@ -52,6 +64,7 @@ export class FrameQueue<T> {
   /** Drops what waits (a new snapshot supersedes it). */
   clear(): void {
     this.items = [];
+    this.weight = 0;
     if (this.frame !== null) this.frames.cancel(this.frame);
     this.frame = null;
   }
@@ -61,6 +74,7 @@ export class FrameQueue<T> {
     if (this.items.length === 0) return;
     const batch = this.items;
     this.items = [];
+    this.weight = 0;
     this.flush(batch);
   }
 }

@@ -1,5 +1,10 @@
 import { action, computed, createAtom, makeObservable, observable, observableRef } from 'mobx';
-import { type HouseDelta, type HouseLive, type HouseReading } from '../contract/live';
+import {
+  type HouseDelta,
+  type HouseLive,
+  type HouseReading,
+  type HouseStatusBatch,
+} from '../contract/live';
 import { type HouseOverview } from '../contract/overview';
 import {
   attentionRank,
@@ -201,6 +206,7 @@ export class HousesStore {
       attention: computed,
       applySnapshot: action,
       applyDeltas: action,
+      applyStatuses: action,
       applyReading: action,
       setReadings: action,
       clear: action,
@@ -281,7 +287,8 @@ export class HousesStore {
   /**
    * Records which houses change from now on: those added, removed or in a snapshot, and those
    * whose live part changed in a way `counts` cares for (a wall that shows states need not hear
-   * of every reading). The first `take` answers every house present. Call `dispose` when done.
+   * of every reading), and the packed statuses of houses heard in status only. The first `take`
+   * answers every house present. Call `dispose` when done.
    */
   watchChanges(counts: LiveChangeFilter): HouseChanges {
     const tracker = new ChangeTracker(this.byId.keys(), counts, (t) => {
@@ -374,6 +381,20 @@ export class HousesStore {
       if (this.noteLive(delta.houseId, before, live)) recorded = true;
     }
     if (recorded) this.revision += 1;
+  }
+
+  /**
+   * Packed statuses of houses the page hears in status only (`showStatusOnly`). The houses do
+   * not take them in: at 10,000 changes a second a new live part per house, and the trackers'
+   * entry for each, were most of a wall's update and of its garbage. The hub remembers that
+   * this page is behind on them and sends their latest full state once they are followed or
+   * every field is asked for again. The trackers record the batch whole, for their consumers
+   * to count (the wall's LiveTally).
+   */
+  applyStatuses(batch: HouseStatusBatch): void {
+    if (this.trackers.length === 0 || batch.houses.length === 0) return;
+    for (const tracker of this.trackers) tracker.noteStatuses(batch);
+    this.revision += 1;
   }
 
   /** A full-rate reading of a subscribed house: its live values and its bounded curves. */

@@ -1,4 +1,4 @@
-import { type HouseDelta, type HouseLive } from '../contract/live';
+import { type HouseDelta, type HouseLive, type HouseStatusBatch } from '../contract/live';
 
 /**
  * Which houses changed since a consumer last asked: for a screen that keeps its own aggregates
@@ -6,8 +6,11 @@ import { type HouseDelta, type HouseLive } from '../contract/live';
  * on every live batch. Ids, not houses: a house that left the store is simply not found.
  */
 export interface HouseChanges {
-  /** The houses changed, added or removed since the last call (each once). */
-  take(): TakenChanges;
+  /**
+   * What changed since the last call, in the order it happened: runs of houses changed, added
+   * or removed (each once per run), and between them the packed statuses the store heard.
+   */
+  take(): TakenChanges[];
   /** Stops recording (the store forgets this tracker). */
   dispose(): void;
 }
@@ -18,10 +21,21 @@ export interface HouseChanges {
  * live part at hand, a consumer of thousands of changes a second need not look each house up
  * again (the wall: LiveTally).
  */
-export interface TakenChanges {
+export interface TakenLives {
   ids: number[];
   lives: (HouseLive | null)[];
 }
+
+/**
+ * Packed statuses of houses the page hears in status only (`house:status`). The store's houses
+ * do not take them in (see HousesStore.applyStatuses): a consumer that counts states from the
+ * houses' live parts must count these on top, in order.
+ */
+export interface TakenStatuses {
+  statuses: HouseStatusBatch;
+}
+
+export type TakenChanges = TakenLives | TakenStatuses;
 
 /**
  * Whether a change of a house's live part matters to a tracker's consumer. The store replaces
@@ -31,8 +45,13 @@ export type LiveChangeFilter = (before: HouseLive, after: HouseLive) => boolean;
 
 /** The store's side of a tracker: it records changes until its consumer takes them. */
 export class ChangeTracker implements HouseChanges {
-  /** Each changed house's live part, or null: look the house up (see TakenChanges). */
-  private changes = new Map<number, HouseLive | null>();
+  /** What was recorded, in order: runs of changed houses (see `run`) and status batches. */
+  private recorded: (Map<number, HouseLive | null> | HouseStatusBatch)[] = [];
+  /**
+   * The run being recorded: each changed house's live part, or null: look the house up (see
+   * TakenLives). A status batch ends it, so that what came after a batch is applied after it.
+   */
+  private run: Map<number, HouseLive | null> | null = null;
 
   constructor(
     initial: Iterable<number>,
@@ -40,36 +59,62 @@ export class ChangeTracker implements HouseChanges {
     private readonly counts: LiveChangeFilter,
     private readonly onDispose: (tracker: ChangeTracker) => void,
   ) {
-    for (const id of initial) this.changes.set(id, null);
+    this.mark(initial);
   }
 
-  mark(ids: readonly number[]): void {
-    for (const id of ids) this.changes.set(id, null);
+  mark(ids: Iterable<number>): void {
+    const run = this.openRun();
+    for (const id of ids) run.set(id, null);
   }
 
   /** Records the house when the change counts for this tracker; true when recorded. */
   noteLive(houseId: number, before: HouseLive, after: HouseLive): boolean {
     if (!this.counts(before, after)) return false;
+    const run = this.openRun();
     // A house marked to be looked up stays so: more than its live part may have changed.
-    if (this.changes.get(houseId) !== null) this.changes.set(houseId, after);
+    if (run.get(houseId) !== null) run.set(houseId, after);
     return true;
   }
 
-  take(): TakenChanges {
-    const ids: number[] = [];
-    const lives: (HouseLive | null)[] = [];
-    if (this.changes.size === 0) return { ids, lives };
-    for (const [id, live] of this.changes) {
-      ids.push(id);
-      lives.push(live);
+  /** Records a batch of packed statuses as it is (no entry per house). */
+  noteStatuses(batch: HouseStatusBatch): void {
+    this.recorded.push(batch);
+    this.run = null;
+  }
+
+  take(): TakenChanges[] {
+    const taken: TakenChanges[] = [];
+    for (const entry of this.recorded) {
+      if (!(entry instanceof Map)) {
+        taken.push({ statuses: entry });
+        continue;
+      }
+      if (entry.size === 0) continue;
+      const ids: number[] = [];
+      const lives: (HouseLive | null)[] = [];
+      for (const [id, live] of entry) {
+        ids.push(id);
+        lives.push(live);
+      }
+      taken.push({ ids, lives });
     }
-    this.changes = new Map();
-    return { ids, lives };
+    this.recorded = [];
+    this.run = null;
+    return taken;
   }
 
   dispose(): void {
-    this.changes.clear();
+    this.recorded = [];
+    this.run = null;
     this.onDispose(this);
+  }
+
+  private openRun(): Map<number, HouseLive | null> {
+    if (this.run) return this.run;
+    const run = new Map<number, HouseLive | null>();
+    this.recorded.push(run);
+    this.run = run;
+    return run;
   }
 }
 

@@ -1,6 +1,10 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../src/contract/live';
+import {
+  STATUS_STRIDE,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '../../src/contract/live';
 import { testDatabaseTargets } from '../helpers/databases';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
 
@@ -13,6 +17,10 @@ function heard(socket: LiveSocket) {
   socket.on('house:reading', (r) => houses.reading.add(r.houseId));
   socket.on('house:updated', (u) => {
     for (const d of u.deltas) houses.updated.add(d.houseId);
+  });
+  // Packed statuses: every STATUS_STRIDE numbers, a house's id first.
+  socket.on('house:status', (s) => {
+    for (let i = 0; i < s.houses.length; i += STATUS_STRIDE) houses.updated.add(s.houses[i]!);
   });
   return {
     houses,

@@ -44,20 +44,42 @@ describe('FrameQueue', () => {
     expect(batches).toHaveLength(1);
   });
 
-  it('is bounded: past the cap it keeps the newest 80 % and says so', () => {
+  /** A queue capped at 10, with what it flushed and how often it overflowed. */
+  function capped(weigh?: (n: number) => number) {
     const { scheduler, step } = frames();
     const batches: number[][] = [];
-    let overflows = 0;
+    const seen = { overflows: 0 };
     const queue = new FrameQueue<number>(
       (b) => batches.push(b),
-      () => (overflows += 1),
+      () => (seen.overflows += 1),
       scheduler,
       10,
+      weigh,
     );
+    return { queue, step, batches, seen };
+  }
+
+  it('is bounded: past the cap it keeps the newest 80 % and says so', () => {
+    const { queue, step, batches, seen } = capped();
     queue.push(...Array.from({ length: 11 }, (_, i) => i));
     expect(queue.size).toBe(8);
-    expect(overflows).toBe(1);
+    expect(seen.overflows).toBe(1);
     step();
     expect(batches[0]![0]).toBe(3);
+  });
+
+  it('counts a weighty item as what it stands for: a batch of packed statuses as its houses', () => {
+    // Each item weighs its own value (a batch of that many houses).
+    const { queue, step, batches, seen } = capped((n) => n);
+    queue.push(4, 4);
+    expect(queue.size).toBe(8);
+    expect(seen.overflows).toBe(0);
+    // 13 > 10: the oldest go until at most 8 remain.
+    queue.push(5);
+    expect(seen.overflows).toBe(1);
+    expect(queue.size).toBe(5);
+    step();
+    expect(batches).toEqual([[5]]);
+    expect(queue.size).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../server/auth/scope';
-import { deltasFor, SocketHouses, type Flush } from '../../server/live/delivery';
+import { shareFor, SocketHouses, type Flush } from '../../server/live/delivery';
 import { presentLive } from '../../server/live/presenter';
-import { StatusOnlyView, statusOf } from '../../server/live/statusOnly';
+import { StatusOnlyView } from '../../server/live/statusOnly';
 import type { HouseDelta, HouseLive } from '../../src/contract/live';
 import { houseLiveState } from '../helpers/houseStates';
 
@@ -18,11 +18,7 @@ const scopeOf = (houseIds: number[] | 'all'): Scope =>
   }) as unknown as Scope;
 
 function flushOf(deltas: HouseDelta[], states: HouseLive[]): Flush {
-  return {
-    deltas,
-    statuses: () => deltas.map(statusOf),
-    lastSent: new Map(states.map((s) => [s.houseId, s])),
-  };
+  return { deltas, lastSent: new Map(states.map((s) => [s.houseId, s])) };
 }
 
 describe('what one socket gets of a flush', () => {
@@ -36,7 +32,7 @@ describe('what one socket gets of a flush', () => {
       ],
       [live(1, 20), live(4, 20)],
     );
-    expect(deltasFor(houses, scope, true, first)).toEqual([]);
+    expect(shareFor(houses, scope, true, first)).toEqual({ deltas: [], packed: null });
     // House 4 is not this socket's: it is not owed either.
     expect([...houses.lagging]).toEqual([1]);
 
@@ -47,14 +43,14 @@ describe('what one socket gets of a flush', () => {
       ],
       [live(1, 22), live(2, 21)],
     );
-    expect(deltasFor(houses, scope, false, second)).toEqual([
+    expect(shareFor(houses, scope, false, second).deltas).toEqual([
       live(1, 22),
       { houseId: 2, metrics: { temperature: 21 } },
     ]);
     expect(houses.lagging.size).toBe(0);
   });
 
-  it('owes a busy status-only socket only the status of the houses it does not follow', () => {
+  it('owes a busy status-only socket only the status of the houses it does not follow, packed', () => {
     const houses = new SocketHouses();
     houses.statusOnly = new StatusOnlyView();
     houses.statusOnly.refollow([2]);
@@ -66,19 +62,56 @@ describe('what one socket gets of a flush', () => {
       ],
       [live(1, 19, false), live(2, 23)],
     );
-    deltasFor(houses, scope, true, busy);
+    expect(shareFor(houses, scope, true, busy).packed?.houses).toEqual([]);
     const free = flushOf([], [live(1, 19, false), live(2, 23)]);
-    expect(deltasFor(houses, scope, false, free)).toEqual([
-      { houseId: 1, online: false, alarm: { count: 0, top: null } },
-      live(2, 23),
-    ]);
-    // Its temperature was left out: going back to every field will bring it.
+    const share = shareFor(houses, scope, false, free);
+    expect(share.deltas).toEqual([live(2, 23)]);
+    // House 1: offline, no open alarm.
+    expect(share.packed?.batch(7)).toEqual({ houses: [1, 0, 0], tops: [null], at: 7 });
+    // The console does not write packed statuses into its houses, and the temperature was left
+    // out: going back to every field will bring the house whole.
     expect([...houses.statusOnly.behind]).toEqual([1]);
+  });
+
+  it('packs only what changed of a house’s status, and nothing of a house whose status did not change', () => {
+    const houses = new SocketHouses();
+    houses.statusOnly = new StatusOnlyView();
+    const top = {
+      cause: 'nh3High',
+      severity: 'major',
+      subject: 'nh3',
+      value: 30,
+      limit: 25,
+      text: null,
+    } as const;
+    const share = shareFor(
+      houses,
+      scopeOf([1, 2, 3, 4]),
+      false,
+      flushOf(
+        [
+          { houseId: 1, online: true },
+          { houseId: 2, alarm: { count: 2, top } },
+          { houseId: 3, metrics: { temperature: 20 } },
+          { houseId: 4, online: false, alarm: { count: 0, top: null } },
+          { houseId: 5, online: false },
+        ],
+        [],
+      ),
+    );
+    expect(share.deltas).toEqual([]);
+    expect(share.packed?.batch(1)).toEqual({
+      houses: [1, 1, -1, 2, -1, 2, 4, 0, 0],
+      tops: [top, null],
+      at: 1,
+    });
+    // Every house it heard of, packed or not at all; not house 5, which it may not see.
+    expect([...houses.statusOnly.behind].sort()).toEqual([1, 2, 3, 4]);
   });
 
   it('does not send a house it was owed once it may no longer see it', () => {
     const houses = new SocketHouses();
-    deltasFor(houses, scopeOf([1]), true, flushOf([{ houseId: 1, online: false }], [live(1, 20)]));
-    expect(deltasFor(houses, scopeOf([]), false, flushOf([], [live(1, 20)]))).toEqual([]);
+    shareFor(houses, scopeOf([1]), true, flushOf([{ houseId: 1, online: false }], [live(1, 20)]));
+    expect(shareFor(houses, scopeOf([]), false, flushOf([], [live(1, 20)])).deltas).toEqual([]);
   });
 });

@@ -1,16 +1,38 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIVE_FLUSH_INTERVAL_MS, type HouseDelta } from '../../src/contract/live';
+import {
+  LIVE_FLUSH_INTERVAL_MS,
+  STATUS_STRIDE,
+  STATUS_UNCHANGED,
+  type HouseDelta,
+} from '../../src/contract/live';
 import { testDatabaseTargets } from '../helpers/databases';
 import { houseLiveState } from '../helpers/houseStates';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
 
 type Socket = Awaited<ReturnType<TestRoost['socket']>>;
 
-/** Every delta a socket receives, in order. */
+/** Every delta a socket receives, in order; packed statuses as the deltas they stand for. */
 function record(socket: Socket): HouseDelta[] {
   const seen: HouseDelta[] = [];
   socket.on('house:updated', (batch) => seen.push(...batch.deltas));
+  socket.on('house:status', ({ houses, tops }) => {
+    let top = 0;
+    for (let i = 0; i < houses.length; i += STATUS_STRIDE) {
+      const delta: HouseDelta = { houseId: houses[i]! };
+      if (houses[i + 1] !== STATUS_UNCHANGED) delta.online = houses[i + 1] === 1;
+      if (houses[i + 2] !== STATUS_UNCHANGED)
+        delta.alarm = { count: houses[i + 2]!, top: tops[top++] ?? null };
+      seen.push(delta);
+    }
+  });
   return seen;
+}
+
+/** The events a socket receives, by name. */
+function events(socket: Socket): string[] {
+  const names: string[] = [];
+  socket.onAny((name: string) => names.push(name));
+  return names;
 }
 
 /** Lets the hub's next flush (4 a second) go out and reach the sockets. */
@@ -60,7 +82,9 @@ describe.each(testDatabaseTargets())(
         await farm.emitWithAck('live:detail', { detail: 'status', follow: [a, otherFarm] }),
       ).toEqual({ ok: true });
       const farmSaw = record(farm);
+      const farmEvents = events(farm);
       const adminSaw = record(admin);
+      const adminEvents = events(admin);
 
       t.roost.live.publishStates([
         state(a, 21),
@@ -75,11 +99,14 @@ describe.each(testDatabaseTargets())(
         { houseId: b, online: false, alarm: { count: 1, top: null } },
       ]);
       expect(farmSaw.some((d) => d.houseId === otherFarm)).toBe(false);
-      // A socket that asked for nothing hears every field, as before.
+      // A socket that asked for nothing hears every field, as before, and nothing packed.
       expect(adminSaw.find((d) => d.houseId === b)).toMatchObject({
         online: false,
         metrics: { temperature: 22 },
       });
+      expect(adminEvents).not.toContain('house:status');
+      // The other house's status came packed.
+      expect(farmEvents).toContain('house:status');
 
       // Only a reading changed: nothing of it reaches the status-only socket.
       const before = farmSaw.length;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { STATUS_UNCHANGED } from '../../src/contract/live';
 import { type HouseOverview } from '../../src/contract/overview';
 import { HousesStore, READING_BUFFER_POINTS } from '../../src/stores/HousesStore';
+import { type TakenChanges } from '../../src/stores/houseChanges';
 
 function row(
   houseId: number,
@@ -90,8 +92,9 @@ describe('HousesStore', () => {
     const store = new HousesStore();
     store.applySnapshot([row(1), row(2), row(3)]);
     const changes = store.watchChanges((a, b) => a.online !== b.online || a.alarm !== b.alarm);
-    const ids = (taken: { ids: number[] }) => taken.ids.sort();
-    expect(changes.take()).toEqual({ ids: [1, 2, 3], lives: [null, null, null] });
+    const ids = (taken: TakenChanges | undefined) =>
+      taken && 'ids' in taken ? taken.ids.sort() : null;
+    expect(changes.take()).toEqual([{ ids: [1, 2, 3], lives: [null, null, null] }]);
     const live = store.get(1)!.live;
     const revision = store.revision;
     // The same values again (a replay after a reconnection): nothing changes, nobody wakes.
@@ -102,7 +105,7 @@ describe('HousesStore', () => {
     store.applyDeltas([{ houseId: 1, metrics: { temperature: 25 } }]);
     expect(store.get(1)!.live.metrics['temperature']).toBe(25);
     expect(store.get(1)!.live.alarm).toBe(live.alarm);
-    expect(changes.take()).toEqual({ ids: [], lives: [] });
+    expect(changes.take()).toEqual([]);
     store.applyDeltas([
       { houseId: 2, online: false },
       { houseId: 3, alarm: { count: 1, top: null } },
@@ -110,20 +113,45 @@ describe('HousesStore', () => {
     ]);
     expect(store.revision).toBeGreaterThan(revision);
     // Each with the live part it left: the consumer need not look the houses up.
-    expect(changes.take()).toEqual({
-      ids: [2, 3],
-      lives: [store.get(2)!.live, store.get(3)!.live],
-    });
+    expect(changes.take()).toEqual([
+      { ids: [2, 3], lives: [store.get(2)!.live, store.get(3)!.live] },
+    ]);
     expect(store.get(2)!.live.online).toBe(false);
     // A house re-read, then changed live: still to be looked up (more than its live part changed).
     store.applySnapshot([row(2, {}, 40)], false);
     store.applyDeltas([{ houseId: 2, online: true }]);
-    expect(changes.take()).toEqual({ ids: [2], lives: [null] });
+    expect(changes.take()).toEqual([{ ids: [2], lives: [null] }]);
     // A complete snapshot: every house in it, and the one that left.
     store.applySnapshot([row(1), row(2)]);
-    expect(ids(changes.take())).toEqual([1, 2, 3]);
+    expect(ids(changes.take()[0])).toEqual([1, 2, 3]);
     changes.dispose();
     store.applyDeltas([{ houseId: 1, online: false }]);
-    expect(changes.take()).toEqual({ ids: [], lives: [] });
+    expect(changes.take()).toEqual([]);
+  });
+
+  it('hands packed statuses to its trackers in order without writing them into the houses', () => {
+    const store = new HousesStore();
+    store.applySnapshot([row(1), row(2)]);
+    const changes = store.watchChanges((a, b) => a.online !== b.online || a.alarm !== b.alarm);
+    changes.take();
+    const live = store.get(1)!.live;
+    const revision = store.revision;
+    const first = { houses: [1, 0, STATUS_UNCHANGED], tops: [], at: 1 };
+    const second = { houses: [2, STATUS_UNCHANGED, 1], tops: [null], at: 2 };
+    store.applyStatuses(first);
+    // The house keeps its live part: the hub sends it whole once it is followed.
+    expect(store.get(1)!.live).toBe(live);
+    expect(store.revision).toBeGreaterThan(revision);
+    store.applyDeltas([{ houseId: 2, online: false }]);
+    store.applyStatuses(second);
+    store.applyDeltas([{ houseId: 1, online: false }]);
+    // What came after a batch stays after it, for the consumer to apply in that order.
+    expect(changes.take()).toEqual([
+      { statuses: first },
+      { ids: [2], lives: [store.get(2)!.live] },
+      { statuses: second },
+      { ids: [1], lives: [store.get(1)!.live] },
+    ]);
+    expect(changes.take()).toEqual([]);
   });
 });

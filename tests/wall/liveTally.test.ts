@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type WallFarm } from '../../src/contract/wall';
 import { farm, house } from './fixtures';
+import { STATUS_UNCHANGED, type HouseLive } from '../../src/contract/live';
 import { LiveTally } from '../../src/screens/wall/liveTally';
 import { type TakenChanges } from '../../src/stores/houseChanges';
 import { farmView, farmViews, type WallHouseInput } from '../../src/screens/wall/wallModel';
@@ -34,7 +35,7 @@ function scope(houses: WallHouseInput[]) {
     apply(tally: LiveTally, farms = new Set<number>()) {
       const taken = { ids: [...changed.keys()], lives: [...changed.values()] };
       changed = new Map();
-      return tally.apply(taken as TakenChanges, (id) => byId.get(id), farms);
+      return tally.apply([taken as TakenChanges], (id) => byId.get(id), farms);
     },
   };
 }
@@ -119,5 +120,58 @@ describe('live tally', () => {
       const kept = farms.map((f) => farmView(f, tally.farm(f.farmId), region(f), false));
       expect(kept).toEqual(fromScratch);
     }
+  });
+
+  it('counts packed statuses on top of the houses’ live parts, in the order they came, and names their raises and clears', () => {
+    const tally = new LiveTally();
+    const byId = new Map(
+      [house(1, 1, true), house(2, 1, true), house(3, 2, false)].map((h) => [h.houseId, h]),
+    );
+    const find = (id: number) => byId.get(id);
+    const farms = new Set<number>();
+    tally.apply([{ ids: [1, 2, 3], lives: [null, null, null] }], find, farms);
+    const top = house(9, 1, true, 1).live.alarm.top;
+    const U = STATUS_UNCHANGED;
+    const changes = tally.apply(
+      [
+        // House 1 offline; house 2 raises an alarm; house 3's alarms stay, it comes online;
+        // house 7 is unknown to the store and waits for a snapshot.
+        { statuses: { houses: [1, 0, U, 2, U, 1, 3, 1, U, 7, 0, 1], tops: [top, null], at: 1 } },
+        // A delta after the batch: house 1 online again.
+        { ids: [1], lives: [house(1, 1, true).live as HouseLive] },
+      ],
+      find,
+      (farms.clear(), farms),
+    );
+    expect(changes).toEqual([
+      {
+        kind: 'raised',
+        houseId: 2,
+        houseName: 'House 2',
+        farmId: 1,
+        cause: 'nh3High',
+        severity: 'major',
+      },
+    ]);
+    expect(tally.counters()).toMatchObject({ total: 3, online: 3, offline: 0, alarm: 1 });
+    expect(tally.farm(1)).toEqual({ houses: 2, offline: 0, alarmHouses: 1, alarms: 1 });
+    expect([...farms].sort()).toEqual([1, 2]);
+    // The batch first, then what came after it: the other order would end with house 1 offline.
+    tally.apply(
+      [
+        { ids: [1], lives: [house(1, 1, false).live as HouseLive] },
+        { statuses: { houses: [1, 1, U, 2, U, 0], tops: [null], at: 2 } },
+      ],
+      find,
+      farms,
+    );
+    expect(tally.counters()).toMatchObject({ online: 3, alarm: 0 });
+    expect(
+      tally.apply([{ statuses: { houses: [2, U, 3], tops: [top], at: 3 } }], find, farms),
+    ).toMatchObject([{ kind: 'raised', houseId: 2 }]);
+    expect(
+      tally.apply([{ statuses: { houses: [2, U, 0], tops: [null], at: 4 } }], find, farms),
+    ).toMatchObject([{ kind: 'cleared', houseId: 2, cause: null }]);
+    expect(tally.alarmTotal).toBe(0);
   });
 });

@@ -373,7 +373,7 @@ export class WallStore {
    */
   private applyHouses(): void {
     const houses = this.sources.houses;
-    const taken = this.changes?.take() ?? { ids: [], lives: [] };
+    const taken = this.changes?.take() ?? [];
     const changedFarms = new Set<number>();
     if (!houses.loaded) {
       this.tally.clear();

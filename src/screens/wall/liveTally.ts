@@ -1,5 +1,10 @@
-import { type HouseLive } from '../../contract/live';
-import { type TakenChanges } from '../../stores/houseChanges';
+import {
+  STATUS_STRIDE,
+  STATUS_UNCHANGED,
+  type HouseLive,
+  type HouseStatusBatch,
+} from '../../contract/live';
+import { type TakenChanges, type TakenLives } from '../../stores/houseChanges';
 import {
   type AlarmChange,
   type FarmTally,
@@ -19,15 +24,17 @@ type TalliedLive = Pick<HouseLive, 'online' | 'alarm'>;
  * remembers each house's open alarm count, to name raises and clears for the ticker.
  *
  * What it remembers of each house sits in typed arrays at the house's slot, and a change that
- * brings the house's live part (`TakenChanges.lives`) is counted without finding the house:
+ * brings the house's live part (`TakenLives.lives`) is counted without finding the house:
  * with one object per house and the house looked up in the store, a storm of 4,700 changes
- * took 6–7 ms; this way about 2 (bench/wall.ts has the figures in the browser).
+ * took 6–7 ms; this way about 2 (bench/wall.ts has the figures in the browser). Packed statuses
+ * (`TakenStatuses`, the wall's usual input) are counted from their array, with no object per
+ * house at all.
  */
 export class LiveTally {
   private readonly slotOf = new Map<number, number>();
   private readonly freeSlots: number[] = [];
   private size = 0;
-  private farmOf = new Float64Array(256);
+  private farmOf = new Int32Array(256);
   private online = new Uint8Array(256);
   private alarms = new Int32Array(256);
   private heads = new Float64Array(256);
@@ -56,30 +63,38 @@ export class LiveTally {
   }
 
   /**
-   * Takes in the houses that changed (`find` answers undefined for one that left). Farms whose
-   * tally changed are added to `changedFarms`. Answers the alarm raises and clears (a house's
-   * open alarm count went up or down): nothing the first time (the baseline), and a house first
-   * seen later with open alarms is a raise; a house that left is forgotten silently.
+   * Takes in what changed, in order (see HouseChanges.take; `find` answers undefined for a house
+   * that left). Farms whose tally changed are added to `changedFarms`. Answers the alarm raises
+   * and clears (a house's open alarm count went up or down): nothing the first time (the
+   * baseline), and a house first seen later with open alarms is a raise; a house that left is
+   * forgotten silently.
    */
   apply(
-    taken: TakenChanges,
+    taken: readonly TakenChanges[],
     find: (houseId: number) => WallHouseInput | undefined,
     changedFarms: Set<number>,
   ): AlarmChange[] {
-    const baseline = this.slotOf.size === 0;
     const changes: AlarmChange[] = [];
+    for (const part of taken)
+      if ('statuses' in part) this.applyStatuses(part.statuses, find, changedFarms, changes);
+      else this.applyLives(part, find, changedFarms, changes);
+    return changes;
+  }
+
+  private applyLives(
+    taken: TakenLives,
+    find: (houseId: number) => WallHouseInput | undefined,
+    changedFarms: Set<number>,
+    changes: AlarmChange[],
+  ): void {
+    const baseline = this.slotOf.size === 0;
     const { ids, lives } = taken;
     for (let i = 0; i < ids.length; i += 1) {
       const id = ids[i]!;
       const slot = this.slotOf.get(id);
       let live: TalliedLive | null | undefined = lives[i];
       if (slot === undefined) {
-        // First seen: a house that joins after the baseline with open alarms is a raise.
-        const house = find(id);
-        if (!house) continue;
-        this.count(this.newSlot(id), house, changedFarms);
-        const was = baseline ? house.live.alarm.count : 0;
-        this.noteAlarm(id, was, house.live, house, find, changes);
+        this.countNew(id, baseline, find, changedFarms, changes);
         continue;
       }
       if (!live) {
@@ -92,7 +107,7 @@ export class LiveTally {
           this.uncount(slot, changedFarms);
           if (house) {
             this.count(slot, house, changedFarms);
-            this.noteAlarm(id, was, house.live, house, find, changes);
+            this.noteAlarm(id, was, house.live.alarm, house, find, changes);
           } else {
             this.slotOf.delete(id);
             this.freeSlots.push(slot);
@@ -101,10 +116,66 @@ export class LiveTally {
         }
       }
       const was = this.alarms[slot]!;
-      if (this.changeLive(slot, live, changedFarms))
-        this.noteAlarm(id, was, live, null, find, changes);
+      if (this.changeStatus(slot, live.online ? 1 : 0, live.alarm.count, changedFarms))
+        this.noteAlarm(id, was, live.alarm, null, find, changes);
     }
-    return changes;
+  }
+
+  /**
+   * Packed statuses: each house's online and alarm count straight from the batch, without an
+   * object per house. A house not counted yet is counted from the store first (its live part
+   * is as old as its last full state), then takes the batch's status on top.
+   */
+  private applyStatuses(
+    batch: HouseStatusBatch,
+    find: (houseId: number) => WallHouseInput | undefined,
+    changedFarms: Set<number>,
+    changes: AlarmChange[],
+  ): void {
+    const baseline = this.slotOf.size === 0;
+    const { houses, tops } = batch;
+    let top = 0;
+    for (let i = 0; i + STATUS_STRIDE <= houses.length; i += STATUS_STRIDE) {
+      const id = houses[i]!;
+      const online = houses[i + 1]!;
+      const alarms = houses[i + 2]!;
+      const alarm =
+        alarms === STATUS_UNCHANGED ? null : { count: alarms, top: tops[top++] ?? null };
+      // Unknown to the store too: it waits for a snapshot, as a delta would.
+      const slot = this.slotOf.get(id) ?? this.countNew(id, baseline, find, changedFarms, changes);
+      if (slot === undefined) continue;
+      const was = this.alarms[slot]!;
+      if (
+        this.changeStatus(
+          slot,
+          online === STATUS_UNCHANGED ? this.online[slot]! : online,
+          alarm === null ? was : alarm.count,
+          changedFarms,
+        ) &&
+        alarm
+      )
+        this.noteAlarm(id, was, alarm, null, find, changes);
+    }
+  }
+
+  /**
+   * Counts a house seen for the first time, from the store; answers its slot, or undefined when
+   * the store does not know it. A house that joins after the baseline with open alarms is a raise.
+   */
+  private countNew(
+    id: number,
+    baseline: boolean,
+    find: (houseId: number) => WallHouseInput | undefined,
+    changedFarms: Set<number>,
+    changes: AlarmChange[],
+  ): number | undefined {
+    const house = find(id);
+    if (!house) return undefined;
+    const slot = this.newSlot(id);
+    this.count(slot, house, changedFarms);
+    const was = baseline ? house.live.alarm.count : 0;
+    this.noteAlarm(id, was, house.live.alarm, house, find, changes);
+    return slot;
   }
 
   counters(): WallCounters {
@@ -126,16 +197,16 @@ export class LiveTally {
   private noteAlarm(
     houseId: number,
     was: number,
-    live: TalliedLive,
+    alarm: HouseLive['alarm'],
     known: WallHouseInput | null,
     find: (houseId: number) => WallHouseInput | undefined,
     changes: AlarmChange[],
   ): void {
-    const alarms = live.alarm.count;
+    const alarms = alarm.count;
     if (was === alarms) return;
     const house = known ?? find(houseId);
     if (!house) return;
-    const top = live.alarm.top;
+    const top = alarm.top;
     changes.push({
       kind: alarms > was ? 'raised' : 'cleared',
       houseId,
@@ -146,10 +217,13 @@ export class LiveTally {
     });
   }
 
-  /** Counts a house's new live part in place of its old; false when nothing counted changed. */
-  private changeLive(slot: number, live: TalliedLive, changedFarms: Set<number>): boolean {
-    const online = live.online ? 1 : 0;
-    const alarms = live.alarm.count;
+  /** Counts a house's new status in place of its old; false when nothing counted changed. */
+  private changeStatus(
+    slot: number,
+    online: number,
+    alarms: number,
+    changedFarms: Set<number>,
+  ): boolean {
     const wasOnline = this.online[slot]!;
     const wasAlarms = this.alarms[slot]!;
     if (online === wasOnline && alarms === wasAlarms) return false;
@@ -233,7 +307,7 @@ export class LiveTally {
       empty.set(a);
       return empty;
     };
-    this.farmOf = grown(this.farmOf, new Float64Array(length));
+    this.farmOf = grown(this.farmOf, new Int32Array(length));
     this.online = grown(this.online, new Uint8Array(length));
     this.alarms = grown(this.alarms, new Int32Array(length));
     this.heads = grown(this.heads, new Float64Array(length));
