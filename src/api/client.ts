@@ -103,48 +103,55 @@ export class ApiClient {
 
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
-    let response: Response;
+    let status: number;
+    let ok: boolean;
+    let body: string;
     try {
-      response = await (this.host.fetch ?? globalThis.fetch)(urlOf(path, options.query), {
+      const response = await (this.host.fetch ?? globalThis.fetch)(urlOf(path, options.query), {
         method,
         headers,
         credentials: 'include',
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
         signal: controller.signal,
       });
+      ({ status, ok } = response);
+      // The body is part of the answer: a body cut off (the page navigated away, the connection
+      // dropped, the time ran out) is a failure to reach the server, not an unusable answer,
+      // which would end the session at sign-in.
+      body = await response.text();
     } catch {
       const kind = controller.signal.aborted ? 'timeout' : 'network';
       throw new ApiError(this.host.text(kind), kind, null, false);
     } finally {
       clearTimeout(timer);
     }
-    return this.envelopeOf(response);
+    return this.envelopeOf(status, ok, body);
   }
 
   /** Reads the envelope; the HTTP status and the body code must both say 200. */
-  private async envelopeOf(response: Response): Promise<Envelope> {
+  private envelopeOf(status: number, ok: boolean, body: string): Envelope {
     let envelope: Envelope | null = null;
     try {
-      const parsed: unknown = await response.json();
+      const parsed: unknown = JSON.parse(body);
       if (parsed !== null && typeof parsed === 'object') envelope = parsed as Envelope;
     } catch {
       envelope = null;
     }
-    const code = typeof envelope?.code === 'number' ? envelope.code : response.status;
+    const code = typeof envelope?.code === 'number' ? envelope.code : status;
     const msg = typeof envelope?.msg === 'string' && envelope.msg !== '' ? envelope.msg : null;
-    if (response.status === 401 || code === 401) {
+    if (status === 401 || code === 401) {
       throw new ApiError(msg ?? this.host.text('loginFailed'), 'unauthorized', 401, false);
     }
-    if (!response.ok) {
+    if (!ok) {
       throw new ApiError(
-        msg ?? `${this.host.text('network')} (HTTP ${response.status})`,
+        msg ?? `${this.host.text('network')} (HTTP ${status})`,
         'http',
-        response.status,
+        status,
         false,
       );
     }
     if (envelope === null)
-      throw new ApiError(this.host.text('badAnswer'), 'badAnswer', response.status, false);
+      throw new ApiError(this.host.text('badAnswer'), 'badAnswer', status, false);
     if (envelope.success !== true || code !== 200) {
       throw new ApiError(msg ?? this.host.text('badAnswer'), 'http', code, false);
     }

@@ -23,6 +23,17 @@ export function safeRedirect(value: string | null): string {
     : HOME_PATH;
 }
 
+/**
+ * The server was not reached, did not answer in time or failed itself: nothing says the session
+ * is over. A reload that is interrupted (a second navigation aborts the first one's request) or
+ * a server restart must not sign the user out.
+ */
+function sessionMayStillHold(error: unknown): boolean {
+  if (!isApiError(error)) return false;
+  if (error.kind === 'network' || error.kind === 'timeout') return true;
+  return error.kind === 'http' && error.status !== null && error.status >= 500;
+}
+
 /** What the user is told when the current user cannot be loaded. */
 function failureMessage(error: unknown, t: TFunction): string | null {
   if (isApiError(error)) return error.shown ? null : error.message || t('login.verificationFailed');
@@ -33,8 +44,9 @@ function failureMessage(error: unknown, t: TFunction): string | null {
 /**
  * The navigation guard. Returns where to go instead, or null to go on.
  * - with both credential cookies: /login → `/`; an unknown role loads the user and generates
- *   the routes first (a failure ends the session, says why and goes to `/`); a route the role
- *   may not open → /404;
+ *   the routes first (a refused or unusable answer ends the session, says why and goes to `/`;
+ *   an unreachable or failing server keeps it and shows the route error page, whose Reload
+ *   tries again); a route the role may not open → /404;
  * - without them: anything but /login → `/login?redirect=<path>`.
  */
 export async function guardNavigation(context: GuardContext, url: URL): Promise<string | null> {
@@ -53,6 +65,7 @@ export async function guardNavigation(context: GuardContext, url: URL): Promise<
       ]);
       permission.generate(session.roles, { alarmScreen: config.alarmScreen });
     } catch (error) {
+      if (sessionMayStillHold(error)) throw error;
       context.stores.signOutLocally();
       const message = failureMessage(error, context.t);
       if (message) context.showError(message);

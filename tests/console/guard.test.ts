@@ -6,6 +6,7 @@ import { type ConsoleRoute } from '../../src/console/routeTypes';
 import {
   createTestStores,
   currentUser,
+  fakeFetch,
   ok,
   refuse,
   SIGNED_IN,
@@ -81,12 +82,53 @@ describe('the navigation guard', () => {
     expect(shown).toEqual([]);
   });
 
-  it('shows the failure text when the user cannot be loaded for another reason', async () => {
-    const { guard, shown, errors } = setup({
-      'GET /user/getCurrent': () => refuse(500, 'Server broke.'),
+  it('ends the session and says why when the server refuses the user for another reason', async () => {
+    const { guard, stores, shown, errors } = setup({
+      'GET /user/getCurrent': () => refuse(403, 'This account is disabled.'),
     });
     await expect(guard('/log/index')).resolves.toBe('/');
-    expect([...errors, ...shown]).toEqual(['Server broke.']);
+    expect(stores.session.hasCredentials).toBe(false);
+    expect([...errors, ...shown]).toEqual(['This account is disabled.']);
+  });
+
+  it('keeps the session when the server fails: the error page shows, and the next try goes on', async () => {
+    let broken = true;
+    const { guard, stores, cookies, errors } = setup({
+      'GET /user/getCurrent': () =>
+        broken ? refuse(500, 'Server broke.') : ok(currentUser('company_manager')),
+    });
+    await expect(guard('/log/index')).rejects.toThrow('Server broke.');
+    expect(errors).toEqual(['Server broke.']);
+    expect(stores.session.hasCredentials).toBe(true);
+    expect(cookies.get('Admin-Token')).toBe('token-1');
+    broken = false;
+    await expect(guard('/log/index')).resolves.toBeNull();
+    expect(stores.session.roleKey).toBe('company_manager');
+  });
+
+  it('keeps the session when its answer is cut off (a reload interrupted by another navigation)', async () => {
+    const { fetch } = fakeFetch({ 'GET /config': () => CONFIG });
+    // Chromium aborts a page's requests when it navigates away: the headers came, the body not.
+    const unreachable = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (!String(input).includes('/user/getCurrent')) return fetch(input, init);
+      const body = new ReadableStream({ start: (c) => c.error(new TypeError('ERR_ABORTED')) });
+      return new Response(body, { status: 200 });
+    }) as typeof globalThis.fetch;
+    const test = createTestStores<ConsoleRoute>(
+      {},
+      {
+        cookies: SIGNED_IN,
+        routes: ROUTE_TABLE,
+        fetch: unreachable,
+      },
+    );
+    const guard = guardNavigation(
+      { stores: test.stores, t, showError: () => undefined },
+      new URL('/system/poultry', 'http://roost.test'),
+    );
+    await expect(guard).rejects.toThrow('network down');
+    expect(test.stores.session.hasCredentials).toBe(true);
+    expect(test.cookies.get('Admin-UserId')).toBe('7');
   });
 
   it('follows a redirect query only inside the console', () => {

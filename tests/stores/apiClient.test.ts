@@ -154,6 +154,45 @@ describe('the API client', () => {
     expect(t.errors).toEqual([TEXTS.network]);
   });
 
+  it('tells a network failure when the answer is cut off after its headers, not a bad answer', async () => {
+    // What Chromium does to a page's requests when it navigates away: headers in, body aborted.
+    const cut = vi.fn(() =>
+      Promise.resolve(
+        new Response(
+          new ReadableStream({ start: (c) => c.error(new TypeError('net::ERR_ABORTED')) }),
+          { status: 200, headers: { 'Content-Type': 'application/json' } },
+        ),
+      ),
+    );
+    const t = createTestStores({}, { fetch: cut as unknown as typeof fetch });
+    await expect(t.stores.api.get('/x')).rejects.toMatchObject({ kind: 'network' });
+    expect(t.errors).toEqual([TEXTS.network]);
+  });
+
+  it('gives up after 10 seconds on a body that stops coming, too', async () => {
+    vi.useFakeTimers();
+    const stalled = vi.fn((_: RequestInfo | URL, init?: RequestInit) =>
+      Promise.resolve(
+        new Response(
+          new ReadableStream({
+            start: (c) => {
+              c.enqueue(new TextEncoder().encode('{"success":tr'));
+              init?.signal?.addEventListener('abort', () =>
+                c.error(new DOMException('aborted', 'AbortError')),
+              );
+            },
+          }),
+          { status: 200 },
+        ),
+      ),
+    );
+    const t = createTestStores({}, { fetch: stalled as unknown as typeof fetch });
+    const outcome = expect(t.stores.api.get('/slow')).rejects.toMatchObject({ kind: 'timeout' });
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS);
+    await outcome;
+    expect(t.errors).toEqual([TEXTS.timeout]);
+  });
+
   it('counts requests in flight for the progress bar', async () => {
     let release: () => void = () => undefined;
     const t = createTestStores({
