@@ -247,6 +247,11 @@ export type DeviceState = (typeof DEVICE_STATES)[number];
 
 const DEVICE_KEY = new RegExp(`^(${DEVICE_TYPES.join('|')})_([1-9]\\d?)$`);
 
+/** Whether `key` names a device (`fan_1` …), without the match `deviceTypeOf` builds. */
+export function isDeviceKey(key: string): boolean {
+  return DEVICE_KEY.test(key);
+}
+
 export function deviceTypeOf(key: string): DeviceType | null {
   const match = DEVICE_KEY.exec(key);
   return match ? (match[1] as DeviceType) : null;

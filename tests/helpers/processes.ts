@@ -19,6 +19,8 @@ export function runServer(env: Record<string, string>): ServerProcess {
       ...(process.env.ROOST_PROFILE_DIR
         ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ROOST_PROFILE_DIR}`]
         : []),
+      // Node's own options for the server alone, to try a runtime setting in a bench.
+      ...(process.env.ROOST_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
       '--import',
       'tsx',
       'server/main.ts',
