@@ -1,5 +1,4 @@
 import type { Client, PublishPacket } from 'aedes';
-import { writeToStream } from 'mqtt-packet';
 
 /**
  * Messages of one gateway read ahead of their acknowledgement. Beyond this many, aedes reads no
@@ -7,13 +6,27 @@ import { writeToStream } from 'mqtt-packet';
  */
 const READ_AHEAD = 1_000;
 
-interface Pending {
-  /** The acknowledgement of the last message handed over: the next one waits for it. */
-  last: Promise<void>;
-  count: number;
+const WAITING = 0;
+const STORED = 1;
+const FAILED = 2;
+
+/** One message of a gateway between its arrival and its acknowledgement. */
+interface Unacknowledged {
+  messageId: number | undefined;
+  outcome: typeof WAITING | typeof STORED | typeof FAILED;
+  /** aedes' callback, kept only when the message was read beyond READ_AHEAD. */
+  handled: ((error: Error | null) => void) | null;
 }
 
-const pendingOf = new WeakMap<Client, Pending>();
+/** A gateway's messages in arrival order, from `head` on, and PUBACKs not yet written. */
+interface Acknowledgements {
+  arrived: Unacknowledged[];
+  head: number;
+  /** Message ids acknowledged in this tick, written together at its end. */
+  due: number[];
+}
+
+const acknowledgementsOf = new WeakMap<Client, Acknowledgements>();
 
 /**
  * Acknowledges a gateway's QoS 1 message once `work` (its commit) is done, in the order the
@@ -27,6 +40,10 @@ const pendingOf = new WeakMap<Client, Pending>();
  * (it sends no PUBACK of its own) at once, and the PUBACK is written here after the commit.
  * Nothing is acknowledged before it is stored; a failed message closes the connection, so the
  * gateway sends again everything not acknowledged, as it did when aedes closed it.
+ *
+ * This runs for every reading: one small record and one `then` each, and the PUBACKs of a
+ * tick in one write. A chain of promises per message, and a stream write per PUBACK, made
+ * about 1.5 KB of garbage a reading at 18,000 readings a second.
  */
 export function acknowledgeInOrder(
   client: Client,
@@ -34,27 +51,70 @@ export function acknowledgeInOrder(
   work: Promise<unknown>,
   handled: (error: Error | null) => void,
 ): void {
-  let pending = pendingOf.get(client);
-  if (!pending) {
-    pending = { last: Promise.resolve(), count: 0 };
-    pendingOf.set(client, pending);
+  let acks = acknowledgementsOf.get(client);
+  if (!acks) {
+    acks = { arrived: [], head: 0, due: [] };
+    acknowledgementsOf.set(client, acks);
   }
-  const state = pending;
-  const messageId = packet.messageId;
+  const message: Unacknowledged = { messageId: packet.messageId, outcome: WAITING, handled: null };
   packet.qos = 0;
-  state.count += 1;
-  const succeeded = work.then(
-    () => true,
-    () => false,
+  acks.arrived.push(message);
+  if (acks.arrived.length - acks.head <= READ_AHEAD) handled(null);
+  else message.handled = handled;
+  const state = acks;
+  work.then(
+    () => settle(client, state, message, STORED),
+    () => settle(client, state, message, FAILED),
   );
-  const acknowledged = state.last.then(async () => {
-    const ok = await succeeded;
-    state.count -= 1;
-    if (!client.connected) return;
-    if (ok && messageId !== undefined) writeToStream({ cmd: 'puback', messageId }, client.conn);
-    else if (!ok) client.close();
-  });
-  state.last = acknowledged;
-  if (state.count <= READ_AHEAD) handled(null);
-  else void acknowledged.then(() => handled(null));
+}
+
+/** Records a message's outcome and acknowledges every message up to the first still waiting. */
+function settle(
+  client: Client,
+  acks: Acknowledgements,
+  message: Unacknowledged,
+  outcome: typeof STORED | typeof FAILED,
+): void {
+  message.outcome = outcome;
+  const arrived = acks.arrived;
+  while (acks.head < arrived.length) {
+    const first = arrived[acks.head]!;
+    if (first.outcome === WAITING) break;
+    acks.head += 1;
+    if (client.connected) {
+      if (first.outcome === FAILED) {
+        // What was acknowledged before it goes out first; the rest is sent again.
+        writeDue(client, acks);
+        client.close();
+      } else if (first.messageId !== undefined) {
+        if (acks.due.length === 0) process.nextTick(writeDue, client, acks);
+        acks.due.push(first.messageId);
+      }
+    }
+    first.handled?.(null);
+  }
+  if (acks.head === arrived.length) {
+    arrived.length = 0;
+    acks.head = 0;
+  } else if (acks.head >= 1_024 && acks.head * 2 >= arrived.length) {
+    arrived.splice(0, acks.head);
+    acks.head = 0;
+  }
+}
+
+/** PUBACK is 0x40, remaining length 2, the message id: one buffer for all that are due. */
+function writeDue(client: Client, acks: Acknowledgements): void {
+  const due = acks.due;
+  if (due.length === 0) return;
+  if (client.connected) {
+    const bytes = Buffer.allocUnsafe(due.length * 4);
+    for (let i = 0; i < due.length; i += 1) {
+      const at = i * 4;
+      bytes[at] = 0x40;
+      bytes[at + 1] = 2;
+      bytes.writeUInt16BE(due[i]!, at + 2);
+    }
+    client.conn.write(bytes);
+  }
+  due.length = 0;
 }
