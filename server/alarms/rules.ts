@@ -261,7 +261,11 @@ export function conditionsOf(
     const run = state.stuck[metric];
     let since = reading.ts;
     if (run && run[0] === value) since = run[1];
-    else state.stuck[metric] = [value, since];
+    else if (run) {
+      // A new run, in the same pair: a sensor's value changes nearly every reading.
+      run[0] = value;
+      run[1] = since;
+    } else state.stuck[metric] = [value, since];
     const key = STUCK_KEYS[metric];
     const active = reading.ts - since >= stuckMs;
     if (!active && pending[key] === undefined && !open.has(key)) continue;

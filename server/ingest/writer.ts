@@ -200,14 +200,16 @@ const HOUR_MS = 3_600_000;
  * float4-rounded values, as SQL aggregating the stored rows would.
  */
 export function hourlyIncrements(readings: readonly Reading[]): Buffer[] {
+  // Keyed by house and hour in one number (hours since 1970 stay under 2^21 until the year
+  // 2209): a string key was built per reading.
   const rows = new Map<
-    string,
+    number,
     { houseId: number; bucket: number; readings: number; agg: Float64Array }
   >();
   const width = METRIC_KEYS.length;
   for (const r of readings) {
     const bucket = Math.floor(r.ts.getTime() / HOUR_MS) * HOUR_MS;
-    const key = `${r.houseId}:${bucket}`;
+    const key = r.houseId * 2_097_152 + bucket / HOUR_MS;
     let row = rows.get(key);
     if (!row) {
       // min, max, sum, n per metric; n = 0 means no value (the columns stay null).
