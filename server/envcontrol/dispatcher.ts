@@ -82,6 +82,8 @@ export class CommandDispatcher {
   private readonly resendAfterMs: number;
   private pendingAcks: PendingAck[] = [];
   private ackFlush: Promise<void> | null = null;
+  /** Per network id, the end of its last progress report's handling (`inTurn`). */
+  private readonly progressOf = new Map<string, Promise<void>>();
 
   constructor(private readonly options: DispatcherOptions) {
     this.resendAfterMs = options.resendAfterMs ?? RESEND_AFTER_MS;
@@ -121,7 +123,15 @@ export class CommandDispatcher {
   }
 
   /** A gateway's answer (config/ack, config/report …); false when the payload was refused. */
-  async submitReply(networkId: string, kind: string, payload: Buffer): Promise<boolean> {
+  submitReply(networkId: string, kind: string, payload: Buffer): Promise<boolean> {
+    // Progress reports in the order they came, from here on: even the gateway's look-up below
+    // may answer a later report first.
+    return kind === 'upgrade/progress'
+      ? this.inTurn(networkId, () => this.handleReply(networkId, kind, payload))
+      : this.handleReply(networkId, kind, payload);
+  }
+
+  private async handleReply(networkId: string, kind: string, payload: Buffer): Promise<boolean> {
     const gateway = await this.options.directory.find(networkId);
     if (!gateway) return false;
     let body: unknown;
@@ -354,6 +364,26 @@ export class CommandDispatcher {
       stale.map((r) => Number(r.gateway_id)),
       false,
     );
+  }
+
+  /**
+   * A gateway's progress reports, one after another: the broker hands over a gateway's next
+   * messages before the last ones are stored. Run side by side on PostgreSQL, "installing"
+   * and "restarting" could commit in either order, and the change announced after the first
+   * commit was read after the second (the console never showed "installing").
+   */
+  private inTurn<T>(networkId: string, work: () => Promise<T>): Promise<T> {
+    const before = this.progressOf.get(networkId) ?? Promise.resolve();
+    const mine = before.then(work);
+    const last = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.progressOf.set(networkId, last);
+    void last.then(() => {
+      if (this.progressOf.get(networkId) === last) this.progressOf.delete(networkId);
+    });
+    return mine;
   }
 
   private async changed(ids: readonly string[]): Promise<void> {

@@ -170,6 +170,30 @@ describe.each(testDatabaseTargets())('gateway upgrades on $name', (target) => {
     expect((await house(g.houseId)).gateway?.version).toBe('2.8.4');
   });
 
+  it("stores and announces a gateway's progress reports in the order they came, even when they come together", async () => {
+    // A gateway the simulator does not run: its reports are handed over as the broker does,
+    // the next before the last is stored.
+    const g = weifang[4]!;
+    const sent = await upgrade(g.houseId);
+    expect(sent.status).toBe(200);
+    const id = sent.body.data.commands[0]!.id;
+    const announced: Array<string | null | undefined> = [];
+    const stop = t.roost.events.on('commandsChanged', (commands) => {
+      for (const c of commands) if (c.id === id) announced.push(c.upgrade?.stage);
+    });
+    const report = (status: string, percent: number) =>
+      t.roost.ingest.submitReply(
+        g.networkId,
+        'upgrade/progress',
+        Buffer.from(JSON.stringify({ id, status, percent })),
+      );
+    await Promise.all([report('installing', 100), report('restarting', 100)]);
+    stop();
+    expect(announced).toEqual(['installing', 'restarting']);
+    const stored = (await house(g.houseId)).commands.find((c) => c.id === id);
+    expect(stored?.upgrade?.stage).toBe('restarting');
+  });
+
   describe('download links', () => {
     let a: { networkId: string; houseId: number; token: string; client: MqttClient };
     let b: { networkId: string; token: string };
