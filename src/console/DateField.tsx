@@ -1,6 +1,6 @@
 import { Button, InputGroup, Intent, PopoverNext } from '@blueprintjs/core';
 import { CalendarIcon, ChevronLeftIcon, ChevronRightIcon } from '@blueprintjs/icons';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DATE_FORMS, fieldText, formatDate, parseDateText } from '../i18n/dates';
 
@@ -47,6 +47,7 @@ export function DateField({
   const forms = DATE_FORMS[i18n.language === 'zh' ? 'zh' : 'en'];
   const [draft, setDraft] = useState(() => fieldText(value));
   const [open, setOpen] = useState(false);
+  const calendarButton = useRef<HTMLButtonElement>(null);
   // A value set from outside (a reset, the calendar, a page choosing today) replaces the draft;
   // one that came from the draft itself leaves it as typed (2026-11-2 on the way to 2026-11-23).
   const [shownValue, setShownValue] = useState(value);
@@ -101,6 +102,16 @@ export function DateField({
           onInteraction={setOpen}
           placement="bottom-end"
           disabled={disabled}
+          // Blueprint gives focus back to this button once the calendar has faded out (300 ms),
+          // even when the person has gone on to type in the field meanwhile: the typing then
+          // went nowhere. Focus comes back only if it was still in the calendar when it closed.
+          shouldReturnFocusOnClose={false}
+          onClosed={(calendar) => {
+            const active = document.activeElement;
+            if (!active || active === document.body || calendar.contains(active)) {
+              calendarButton.current?.focus();
+            }
+          }}
           content={
             <MonthCalendar
               value={value.slice(0, 10)}
@@ -112,6 +123,7 @@ export function DateField({
           }
         >
           <Button
+            ref={calendarButton}
             variant="minimal"
             icon={<CalendarIcon />}
             aria-label={t('forms.date.pick')}

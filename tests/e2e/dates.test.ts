@@ -60,6 +60,36 @@ describe('one date format per language', () => {
     });
   }
 
+  it('after a day is picked, the field keeps the focus a person moved to it while the calendar faded', async () => {
+    const { context, page } = await openSignedIn(browser, server.url, 'admin');
+    await page.goto(`${server.url}/log/index`);
+    const from = page.locator('#log-from');
+    const calendarButton = page.locator('#log-from ~ * button').first();
+    const calendar = page.getByTestId('date-calendar');
+    const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
+    const focusedIsCalendarButton = () =>
+      calendarButton.evaluate((button) => document.activeElement === button);
+
+    // Picked and left alone: the focus comes back to the calendar's button, as for a keyboard.
+    await calendarButton.click();
+    await calendar.locator('button[aria-pressed]').first().click();
+    await calendar.waitFor({ state: 'detached' });
+    await expect.poll(focusedIsCalendarButton).toBe(true);
+
+    // Picked, then straight into the field: it was pulled back to the button once the calendar
+    // had faded (300 ms), and what was typed next went nowhere.
+    await calendarButton.click();
+    await calendar.locator('button[aria-pressed]').nth(1).click();
+    await from.focus();
+    // Blueprint moves the focus as the fade ends, before the calendar leaves the page.
+    await calendar.waitFor({ state: 'detached' });
+    expect(await focusedId()).toBe('log-from');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Backspace');
+    await expect.poll(() => from.inputValue()).toMatch(/ 00:0$/);
+    await context.close();
+  });
+
   it('a date in a table stays on one line on a phone', async () => {
     const { context, page } = await openSignedIn(browser, server.url, 'admin', {
       viewport: { width: 390, height: 844 },
