@@ -30,6 +30,7 @@ import {
   TODAY_POLL_MS,
 } from './constants';
 import { LiveTally } from './liveTally';
+import { IdMarks } from './idMarks';
 import { fetchRegions, regionNameOf, RegionLookup, type Regions } from './wallRegions';
 import {
   farmView,
@@ -115,6 +116,8 @@ export class WallStore {
   private changes: HouseChanges | null = null;
   /** Index of each farm in `farms` (and `views`). */
   private readonly indexOfFarm = new Map<number, number>();
+  /** The farms one update changed (see IdMarks), kept for the next. */
+  private readonly changedFarms = new IdMarks();
   /**
    * Farms where a house raised an alarm since the farms were last fetched: that alarm is
    * unacknowledged, so the farm pulses without fetching every farm again (at 10,000 farms the
@@ -374,7 +377,8 @@ export class WallStore {
   private applyHouses(): void {
     const houses = this.sources.houses;
     const taken = this.changes?.take() ?? [];
-    const changedFarms = new Set<number>();
+    const changedFarms = this.changedFarms;
+    changedFarms.clear();
     if (!houses.loaded) {
       this.tally.clear();
       this.rebuildViews();
@@ -406,21 +410,23 @@ export class WallStore {
    * The views of the farms that changed, updated in place; the array is replaced (observers
    * see a new one) only when one looks different.
    */
-  private updateViews(farmIds: ReadonlySet<number>): void {
+  private updateViews(farmIds: IdMarks): void {
+    // Read once: each read of an observable field in the loop cost MobX's bookkeeping, ~1 ms a
+    // second in a storm of 5,000 changed farms.
+    const { farms, views, tally, raisedSince, indexOfFarm } = this;
     let changed = false;
-    for (const farmId of farmIds) {
-      const i = this.indexOfFarm.get(farmId);
-      const farm = i === undefined ? undefined : this.farms[i];
-      const view = i === undefined ? undefined : this.views[i];
-      if (!farm || !view) continue;
-      if (refreshView(view, farm, this.tally.farm(farmId), this.raisedSince.has(farmId)))
-        changed = true;
-    }
-    if (changed) this.views = this.views.slice();
+    farmIds.forEach((farmId) => {
+      const i = indexOfFarm.get(farmId);
+      const farm = i === undefined ? undefined : farms[i];
+      const view = i === undefined ? undefined : views[i];
+      if (!farm || !view) return;
+      if (refreshView(view, farm, tally.farm(farmId), raisedSince.has(farmId))) changed = true;
+    });
+    if (changed) this.views = views.slice();
   }
 
   /** The ticker's new entries (only the newest can show) and the farms that start pulsing. */
-  private applyChanges(changes: readonly AlarmChange[], changedFarms: Set<number>): void {
+  private applyChanges(changes: readonly AlarmChange[], changedFarms: IdMarks): void {
     if (changes.length === 0) return;
     const at = Date.now();
     const entries = changes

@@ -5,6 +5,7 @@ import {
   type HouseStatusBatch,
 } from '../../contract/live';
 import { type TakenChanges, type TakenLives } from '../../stores/houseChanges';
+import { type MarksIds } from './idMarks';
 import {
   type AlarmChange,
   type FarmTally,
@@ -72,7 +73,7 @@ export class LiveTally {
   apply(
     taken: readonly TakenChanges[],
     find: (houseId: number) => WallHouseInput | undefined,
-    changedFarms: Set<number>,
+    changedFarms: MarksIds,
   ): AlarmChange[] {
     const changes: AlarmChange[] = [];
     for (const part of taken)
@@ -84,7 +85,7 @@ export class LiveTally {
   private applyLives(
     taken: TakenLives,
     find: (houseId: number) => WallHouseInput | undefined,
-    changedFarms: Set<number>,
+    changedFarms: MarksIds,
     changes: AlarmChange[],
   ): void {
     const baseline = this.slotOf.size === 0;
@@ -129,7 +130,7 @@ export class LiveTally {
   private applyStatuses(
     batch: HouseStatusBatch,
     find: (houseId: number) => WallHouseInput | undefined,
-    changedFarms: Set<number>,
+    changedFarms: MarksIds,
     changes: AlarmChange[],
   ): void {
     const baseline = this.slotOf.size === 0;
@@ -166,7 +167,7 @@ export class LiveTally {
     id: number,
     baseline: boolean,
     find: (houseId: number) => WallHouseInput | undefined,
-    changedFarms: Set<number>,
+    changedFarms: MarksIds,
     changes: AlarmChange[],
   ): number | undefined {
     const house = find(id);
@@ -222,7 +223,7 @@ export class LiveTally {
     slot: number,
     online: number,
     alarms: number,
-    changedFarms: Set<number>,
+    changedFarms: MarksIds,
   ): boolean {
     const wasOnline = this.online[slot]!;
     const wasAlarms = this.alarms[slot]!;
@@ -243,7 +244,7 @@ export class LiveTally {
   }
 
   /** Adds a whole house at its slot. */
-  private count(slot: number, house: WallHouseInput, changedFarms: Set<number>): void {
+  private count(slot: number, house: WallHouseInput, changedFarms: MarksIds): void {
     const { farmId } = house;
     const online = house.live.online ? 1 : 0;
     const alarms = house.live.alarm.count;
@@ -270,7 +271,7 @@ export class LiveTally {
   }
 
   /** Takes away what the house at `slot` added. */
-  private uncount(slot: number, changedFarms: Set<number>): void {
+  private uncount(slot: number, changedFarms: MarksIds): void {
     const farmId = this.farmOf[slot]!;
     const online = this.online[slot]!;
     const alarms = this.alarms[slot]!;
