@@ -6,14 +6,15 @@ import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { reaction, untracked } from 'mobx';
 import { observer } from 'mobx-react-lite';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { Map, Marker, type MapRef } from 'react-map-gl/maplibre';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Map, type MapRef } from 'react-map-gl/maplibre';
 import type { Feature } from 'geojson';
 import { type WallState } from '../../contract/wall';
 import { type AreaGeometry, type ChinaCityCollection, type LngLat } from '../geo/geoTypes';
 import { DESIGN_WIDTH_PX, STATE_RGB } from './constants';
 import { DeckOverlay, type DeckLoop } from './DeckOverlay';
 import { FarmPoints, radiusOf } from './farmPoints';
+import { PulseRings } from './pulseRings';
 import { wallMapStyle } from './mapStyle';
 import { boundsOf } from './wallModel';
 import { type WallStore } from './WallStore';
@@ -58,9 +59,6 @@ function cameraOf(map: { getCenter(): { lng: number; lat: number }; getZoom(): n
 
 /** No province drilled: one empty collection, so the cities' layer keeps its data. */
 const NO_CITIES = { type: 'FeatureCollection', features: [] } as const;
-
-/** One style object: a new one each render would make the Marker set it again. */
-const PULSE_MARKER_STYLE = { pointerEvents: 'none' } as const;
 
 interface SelectedPoint {
   farmId: number;
@@ -243,6 +241,22 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
     );
   }, [store, points, selectedFarmId]);
 
+  // The pulsing farms' rings, moved by the store's slots without a React render (PulseRings).
+  useEffect(() => {
+    const map = mapRef.current?.getMap();
+    if (!loaded || !map) return;
+    const rings = new PulseRings(map);
+    const stop = reaction(
+      () => store.pulseMarkers,
+      (markers) => rings.show(markers, scale),
+      { fireImmediately: true },
+    );
+    return () => {
+      stop();
+      rings.dispose();
+    };
+  }, [store, loaded, scale]);
+
   // Drill-down camera: fit the selected area, or the farm, or go back to the whole map. Only a
   // change of selection moves it, never a live update of the farms.
   useEffect(() => {
@@ -321,7 +335,6 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
         }}
         onMoveEnd={(event) => setView(cameraOf(event.target))}
       >
-        <PulseMarkers store={store} scale={scale} />
         <DeckOverlay
           overlayRef={overlayRef}
           loopRef={loopRef}
@@ -334,80 +347,3 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
     </div>
   );
 });
-
-/**
- * The pulsing farms as DOM markers with a CSS animation. Its own observer of a value-compared
- * list: live updates that leave the pulsing farms as they were render nothing, and a marker
- * stays mounted (its animation running) while its slot is in use.
- */
-const PulseMarkers = observer(function PulseMarkers({
-  store,
-  scale,
-}: {
-  store: WallStore;
-  scale: number;
-}) {
-  return store.pulseMarkers.map((farm) => (
-    <PulseSlot
-      key={farm.slot}
-      farmId={farm.farmId}
-      longitude={farm.longitude}
-      latitude={farm.latitude}
-      diameterPx={2 * radiusOf(farm) * scale}
-    />
-  ));
-});
-
-/**
- * One marker slot. Memoised on plain values: when a farm stops pulsing and another takes its
- * slot, that slot alone renders again, not the 100 markers (each a MapLibre marker to check).
- */
-const PulseSlot = memo(function PulseSlot({
-  farmId,
-  longitude,
-  latitude,
-  diameterPx,
-}: {
-  farmId: number;
-  longitude: number;
-  latitude: number;
-  diameterPx: number;
-}) {
-  return (
-    <Marker longitude={longitude} latitude={latitude} style={PULSE_MARKER_STYLE}>
-      <PulseRing farmId={farmId} diameterPx={diameterPx} />
-    </Marker>
-  );
-});
-
-/** One beat of the pulse: a ring that grows and fades. */
-const PULSE_KEYFRAMES: Keyframe[] = [
-  { transform: 'scale(1)', opacity: 1 },
-  { transform: 'scale(2.6)', opacity: 0 },
-];
-const PULSE_TIMING: KeyframeAnimationOptions = {
-  duration: 1_200,
-  easing: 'ease-out',
-  iterations: Infinity,
-};
-
-/**
- * A pulsing farm's ring. Animated by the Web Animations API, not a CSS animation: a CSS
- * animation dispatches an `animationiteration` event each beat, and React's root listener
- * handled 100 rings' events for about 1.7 ms of every second at 10,000 farms (bench/wall.ts).
- */
-function PulseRing({ farmId, diameterPx }: { farmId: number; diameterPx: number }) {
-  const ref = useRef<HTMLSpanElement>(null);
-  useEffect(() => {
-    const animation = ref.current?.animate?.(PULSE_KEYFRAMES, PULSE_TIMING);
-    return () => animation?.cancel();
-  }, []);
-  return (
-    <span
-      ref={ref}
-      className="roost-wall__pulse"
-      data-farm-id={farmId}
-      style={{ width: `${diameterPx}px`, height: `${diameterPx}px` }}
-    />
-  );
-}
