@@ -4,7 +4,7 @@ import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WALL_STATES } from '../../contract/wall';
 import { formatClock } from '../../i18n/dates';
-import { type AlarmCause } from '../../contract/alarms';
+import { ALARM_CAUSES, type AlarmCause } from '../../contract/alarms';
 import { STATE_HEX } from './constants';
 import { type AlarmChange } from './wallModel';
 import { type TickerEntry, type WallStore } from './WallStore';
@@ -108,26 +108,21 @@ export const WallToday = observer(function WallToday({ store }: WallPanelProps) 
  * labels made ~110 KB of garbage a second at 10,000 farms (bench/wall.ts).
  */
 interface TickerLabels {
-  cause(cause: AlarmCause): string;
+  cause: Record<AlarmCause, string>;
   kind: Record<AlarmChange['kind'], string>;
 }
 
 function useTickerLabels(): TickerLabels {
   const { t } = useTranslation();
-  return useMemo(() => {
-    const causes = new Map<AlarmCause, string>();
-    return {
-      cause: (cause) => {
-        let text = causes.get(cause);
-        if (text === undefined) {
-          text = t(`alarms.cause.${cause}`);
-          causes.set(cause, text);
-        }
-        return text;
-      },
+  return useMemo(
+    () => ({
+      cause: Object.fromEntries(
+        ALARM_CAUSES.map((cause) => [cause, t(`alarms.cause.${cause}`)]),
+      ) as Record<AlarmCause, string>,
       kind: { raised: t('wall.ticker.raised'), cleared: t('wall.ticker.cleared') },
-    };
-  }, [t]);
+    }),
+    [t],
+  );
 }
 
 /**
@@ -149,7 +144,7 @@ const TickerRow = memo(function TickerRow({
       data-house-id={entry.houseId}
     >
       <span className={Classes.TEXT_MUTED}>{time}</span> <strong>{entry.houseName}</strong>{' '}
-      {entry.cause && entry.kind === 'raised' ? label.cause(entry.cause) + ' ' : ''}
+      {entry.cause && entry.kind === 'raised' ? label.cause[entry.cause] + ' ' : ''}
       <span className="roost-wall__tick-kind">{label.kind[entry.kind]}</span>
     </li>
   );

@@ -19,10 +19,6 @@ export class IdMarks implements MarksIds {
   /** Ids too large (or not whole) to flag; never expected of a serial key. */
   private readonly others = new Set<number>();
 
-  get size(): number {
-    return this.count + this.others.size;
-  }
-
   add(id: number): void {
     if (!Number.isInteger(id) || id < 0 || id >= DENSE_IDS) {
       this.others.add(id);
@@ -34,12 +30,6 @@ export class IdMarks implements MarksIds {
     if (this.count === this.list.length) this.list = grown(this.list, this.count + 1);
     this.list[this.count] = id;
     this.count += 1;
-  }
-
-  has(id: number): boolean {
-    return Number.isInteger(id) && id >= 0 && id < DENSE_IDS
-      ? this.flags[id] === 1
-      : this.others.has(id);
   }
 
   /** Each marked id once, in the order first marked (the rare large ones last). */
