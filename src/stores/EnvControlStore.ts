@@ -16,6 +16,7 @@ import {
 } from '../contract/envcontrol';
 import { upgradeFileSchema, type UpgradeFile } from '../contract/upgrade';
 import { deviceLogListSchema, type DeviceLog } from '../contract/deviceLog';
+import { LatestAsk } from './latestAsk';
 
 const sentSchema = z.object({ commands: z.array(commandSchema) });
 const upgradeSentSchema = z.object({
@@ -42,6 +43,10 @@ const NO_FILTERS: RecordFilters = {
   from: '',
   to: '',
 };
+
+/** How far a command has gone: it only moves forward (queued, sent, then a final state). */
+const progressOf = (state: Command['state']): number =>
+  FINAL_STATES.includes(state) ? 2 : state === 'sent' ? 1 : 0;
 
 export interface ParamDiff {
   spec: ParamSpec;
@@ -70,9 +75,20 @@ export class EnvControlStore {
   /** The gateway's kept device logs, newest first, and whether one is being loaded. */
   deviceLogs: DeviceLog[] = [];
   loadingLog = false;
+  /** Only the latest read of the house is taken: reads may cross (a send's "applied" reads again). */
+  private readonly reads = new LatestAsk();
+  /**
+   * Command states applied while the latest read is on its way (null: none is). The read may
+   * have been answered before they happened, so they are applied again over its answer.
+   */
+  private appliedDuringRead: Map<string, Command> | null = null;
 
   constructor(private readonly api: ApiClient) {
-    makeAutoObservable<this, 'api'>(this, { api: false });
+    makeAutoObservable<this, 'api' | 'reads' | 'appliedDuringRead'>(this, {
+      api: false,
+      reads: false,
+      appliedDuringRead: false,
+    });
   }
 
   /** Parameters the house's gateway supports, in catalogue order. */
@@ -185,6 +201,8 @@ export class EnvControlStore {
       this.deviceLogs = [];
     }
     this.missing = false;
+    const ticket = this.reads.ask();
+    this.appliedDuringRead = new Map();
     try {
       const [details, records] = await Promise.all([
         this.api.get('/envcontrol/house', {
@@ -199,13 +217,17 @@ export class EnvControlStore {
         }),
       ]);
       runInAction(() => {
-        if (this.houseId !== houseId) return;
+        if (this.houseId !== houseId || !this.reads.isLatest(ticket)) return;
+        for (const command of this.appliedDuringRead?.values() ?? []) merge(details, command);
+        this.appliedDuringRead = null;
         this.details = details;
         this.records = records.rows;
         this.recordsTotal = records.total;
       });
     } catch (error) {
       runInAction(() => {
+        if (!this.reads.isLatest(ticket)) return;
+        this.appliedDuringRead = null;
         if (this.houseId === houseId) this.missing = true;
       });
       throw error;
@@ -298,26 +320,36 @@ export class EnvControlStore {
   applyCommand(command: Command): void {
     const details = this.details;
     if (!details || command.houseId !== details.houseId) return;
-    const at = details.commands.findIndex((c) => c.id === command.id);
-    // Two server paths may report one command (its sending and its answer); their events can
-    // arrive out of order, and a final state never goes back to "sent".
-    const known = at >= 0 ? details.commands[at]! : null;
-    if (known && FINAL_STATES.includes(known.state) && !FINAL_STATES.includes(command.state))
-      return;
-    if (at >= 0) details.commands[at] = command;
-    else details.commands.unshift(command);
-    if (command.state === 'applied') {
-      if (command.readBack) Object.assign(details.params, command.readBack);
+    this.appliedDuringRead?.set(command.id, command);
+    if (merge(details, command) && command.state === 'applied') {
       // The records gained rows, or the gateway a version: fetch them again, quietly.
       if (this.houseId !== null) void this.load(this.houseId).catch(() => undefined);
     }
   }
 
   reset(): void {
+    this.reads.forget();
+    this.appliedDuringRead = null;
     this.houseId = null;
     this.details = null;
     this.draft = {};
     this.records = [];
     this.clipboard = null;
   }
+}
+
+/**
+ * Puts a command's state into the house's details; answers whether it was taken. Two server paths
+ * may report one command (its sending and its answer), and a read may be older than an event:
+ * a state that is behind the one known ("sent" after "applied", "queued" after "sent") is left.
+ */
+function merge(details: GatewayDetails, command: Command): boolean {
+  const at = details.commands.findIndex((c) => c.id === command.id);
+  const known = at >= 0 ? details.commands[at]! : null;
+  if (known && progressOf(command.state) < progressOf(known.state)) return false;
+  if (at >= 0) details.commands[at] = command;
+  else details.commands.unshift(command);
+  if (command.state === 'applied' && command.readBack)
+    Object.assign(details.params, command.readBack);
+  return true;
 }

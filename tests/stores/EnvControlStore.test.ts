@@ -34,4 +34,76 @@ describe('EnvControlStore.applyCommand', () => {
     expect(store.details.commands[0]!.state).toBe('applied');
     expect(store.details.params.heat_offset).toBe(2);
   });
+
+  it('keeps "sent" when the send’s own answer ("queued") arrives after the live event', () => {
+    const store = new EnvControlStore({} as ApiClient);
+    store.details = { houseId: 7, params: {}, commands: [] } as unknown as GatewayDetails;
+    store.applyCommand(command('sent'));
+    store.applyCommand(command('queued'));
+    expect(store.details.commands.map((c) => c.state)).toEqual(['sent']);
+  });
+});
+
+/** An API whose reads wait until the test answers them, in any order. */
+function heldApi() {
+  const reads: { path: string; answer: (value: unknown) => void }[] = [];
+  const api = {
+    get: (path: string) => new Promise((resolve) => reads.push({ path, answer: resolve })),
+  } as unknown as ApiClient;
+  /** Answers the n-th read of the house (and its records) with these commands. */
+  const answer = (n: number, commands: Command[]) => {
+    const [house, records] = reads.slice(n * 2, n * 2 + 2);
+    house!.answer({ houseId: 7, params: { heat_offset: 1 }, commands });
+    records!.answer({ rows: [], total: 0 });
+  };
+  return { api, reads, answer };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('EnvControlStore.load', () => {
+  it('keeps a command sent while a read was on its way when the read answers without it', async () => {
+    const { api, answer } = heldApi();
+    const store = new EnvControlStore(api);
+    const first = store.load(7);
+    answer(0, []);
+    await first;
+    // A read starts (as an "applied" event would start one), then the send's answer lands
+    // before the read's, which the server answered before the command existed.
+    const second = store.load(7);
+    store.applyCommand(command('queued'));
+    expect(store.pending.map((c) => c.id)).toEqual(['c1']);
+    answer(1, []);
+    await second;
+    expect(store.pending.map((c) => c.state)).toEqual(['queued']);
+  });
+
+  it('takes only the latest read when two answer out of order', async () => {
+    const { api, answer } = heldApi();
+    const store = new EnvControlStore(api);
+    const first = store.load(7);
+    answer(0, []);
+    await first;
+    const older = store.load(7);
+    const newer = store.load(7);
+    answer(2, [command('sent')]);
+    await newer;
+    answer(1, []);
+    await older;
+    await settle();
+    expect(store.pending.map((c) => c.state)).toEqual(['sent']);
+  });
+
+  it('does not take a read’s older state over a newer one heard while it was on its way', async () => {
+    const { api, answer } = heldApi();
+    const store = new EnvControlStore(api);
+    const first = store.load(7);
+    answer(0, []);
+    await first;
+    const second = store.load(7);
+    store.applyCommand(command('sent'));
+    answer(1, [command('queued')]);
+    await second;
+    expect(store.pending.map((c) => c.state)).toEqual(['sent']);
+  });
 });
