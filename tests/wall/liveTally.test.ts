@@ -147,7 +147,6 @@ describe('live tally', () => {
       {
         kind: 'raised',
         houseId: 2,
-        houseName: 'House 2',
         farmId: 1,
         cause: 'nh3High',
         severity: 'major',

@@ -1,13 +1,13 @@
 import { Classes } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
-import { memo, useMemo } from 'react';
+import { reaction } from 'mobx';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WALL_STATES } from '../../contract/wall';
-import { formatClock } from '../../i18n/dates';
 import { ALARM_CAUSES, type AlarmCause } from '../../contract/alarms';
 import { STATE_HEX } from './constants';
-import { type AlarmChange } from './wallModel';
-import { type TickerEntry, type WallStore } from './WallStore';
+import { TickerLines, type TickerLabels } from './tickerLines';
+import { type WallStore } from './WallStore';
 
 export interface WallPanelProps {
   /** The wall's store. */
@@ -102,16 +102,6 @@ export const WallToday = observer(function WallToday({ store }: WallPanelProps) 
   );
 });
 
-/**
- * The ticker's few fixed words (a cause, raised, cleared), each translated once per language:
- * a storm fills all 40 rows each second, and i18next's lookup and interpolation of their 80
- * labels made ~110 KB of garbage a second at 10,000 farms (bench/wall.ts).
- */
-interface TickerLabels {
-  cause: Record<AlarmCause, string>;
-  kind: Record<AlarmChange['kind'], string>;
-}
-
 function useTickerLabels(): TickerLabels {
   const { t } = useTranslation();
   return useMemo(
@@ -126,48 +116,25 @@ function useTickerLabels(): TickerLabels {
 }
 
 /**
- * One ticker line, rendered again only when another entry comes to it; the ticker hands it its
- * labels rather than each of its 40 lines subscribing to i18next.
+ * The live ticker of raised and cleared alarms, newest first, bounded. Its lines are written
+ * outside React (TickerLines): this component renders again only when the ticker empties or
+ * fills, or the language changes.
  */
-const TickerRow = memo(function TickerRow({
-  entry,
-  label,
-}: {
-  entry: TickerEntry;
-  label: TickerLabels;
-}) {
-  const time = formatClock(entry.at);
-  return (
-    <li
-      className={`roost-wall__tick roost-wall__tick--${entry.kind}`}
-      data-kind={entry.kind}
-      data-house-id={entry.houseId}
-    >
-      <span className={Classes.TEXT_MUTED}>{time}</span> <strong>{entry.houseName}</strong>{' '}
-      {entry.cause && entry.kind === 'raised' ? label.cause[entry.cause] + ' ' : ''}
-      <span className="roost-wall__tick-kind">{label.kind[entry.kind]}</span>
-    </li>
-  );
-});
-
-/** The live ticker of raised and cleared alarms, newest first, bounded. */
 export const WallTicker = observer(function WallTicker({ store }: WallPanelProps) {
   const { t } = useTranslation();
-  const label = useTickerLabels();
+  const labels = useTickerLabels();
+  const list = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    const lines = new TickerLines(list.current!);
+    return reaction(() => store.ticker, (entries) => lines.show(entries, labels), {
+      fireImmediately: true,
+    });
+  }, [store, labels]);
   return (
     <section className="roost-wall__panel roost-wall__ticker" data-testid="wall-ticker">
       <h2 className="roost-wall__heading">{t('wall.ticker.title')}</h2>
-      {store.ticker.length === 0 ? (
-        <p className={Classes.TEXT_MUTED}>{t('wall.ticker.empty')}</p>
-      ) : (
-        <ul>
-          {/* Keyed by line, not by entry: a burst replaces all 40 entries each second, and lines
-              kept and rewritten cost a fraction of 40 removed and 40 made (bench/wall.ts). */}
-          {store.ticker.map((entry, line) => (
-            <TickerRow key={line} entry={entry} label={label} />
-          ))}
-        </ul>
-      )}
+      {store.tickerEmpty && <p className={Classes.TEXT_MUTED}>{t('wall.ticker.empty')}</p>}
+      <ul ref={list} />
     </section>
   );
 });

@@ -76,6 +76,7 @@ export interface WallSources {
 
 export interface TickerEntry extends AlarmChange {
   id: number;
+  houseName: string;
   at: number;
 }
 
@@ -139,6 +140,7 @@ export class WallStore {
       regions: observableRef,
       today: observableRef,
       ticker: observableRef,
+      tickerEmpty: computed,
       selectedRegion: observable,
       selectedFarmId: observable,
       now: observable,
@@ -425,13 +427,22 @@ export class WallStore {
     if (changed) this.views = views.slice();
   }
 
+  /** No line in the ticker yet (a computed: the ticker's panel renders only when this flips). */
+  get tickerEmpty(): boolean {
+    return this.ticker.length === 0;
+  }
+
   /** The ticker's new entries (only the newest can show) and the farms that start pulsing. */
   private applyChanges(changes: readonly AlarmChange[], changedFarms: IdMarks): void {
     if (changes.length === 0) return;
     const at = Date.now();
-    const entries = changes
-      .slice(-TICKER_MAX_ENTRIES)
-      .map((c) => ({ ...c, id: this.nextTickerId++, at }));
+    const entries: TickerEntry[] = [];
+    for (const change of changes.slice(-TICKER_MAX_ENTRIES)) {
+      // Named here, for the few the ticker keeps: the tally counts changes by id only.
+      const house = this.sources.houses.get(change.houseId);
+      if (house)
+        entries.push({ ...change, id: this.nextTickerId++, houseName: house.houseName, at });
+    }
     this.ticker = [...entries.reverse(), ...this.ticker].slice(0, TICKER_MAX_ENTRIES);
     // The alert beeps once for a batch anyway: one call per severity (its first raise) rather
     // than one per raise, which a storm of a few hundred made cost milliseconds.

@@ -108,7 +108,7 @@ export class LiveTally {
           this.uncount(slot, changedFarms);
           if (house) {
             this.count(slot, house, changedFarms);
-            this.noteAlarm(id, was, house.live.alarm, house, find, changes);
+            this.noteAlarm(slot, id, was, house.live.alarm, changes);
           } else {
             this.slotOf.delete(id);
             this.freeSlots.push(slot);
@@ -118,7 +118,7 @@ export class LiveTally {
       }
       const was = this.alarms[slot]!;
       if (this.changeStatus(slot, live.online ? 1 : 0, live.alarm.count, changedFarms))
-        this.noteAlarm(id, was, live.alarm, null, find, changes);
+        this.noteAlarm(slot, id, was, live.alarm, changes);
     }
   }
 
@@ -155,7 +155,7 @@ export class LiveTally {
         ) &&
         alarm
       )
-        this.noteAlarm(id, was, alarm, null, find, changes);
+        this.noteAlarm(slot, id, was, alarm, changes);
     }
   }
 
@@ -175,7 +175,7 @@ export class LiveTally {
     const slot = this.newSlot(id);
     this.count(slot, house, changedFarms);
     const was = baseline ? house.live.alarm.count : 0;
-    this.noteAlarm(id, was, house.live.alarm, house, find, changes);
+    this.noteAlarm(slot, id, was, house.live.alarm, changes);
     return slot;
   }
 
@@ -192,27 +192,24 @@ export class LiveTally {
   }
 
   /**
-   * A raise or a clear for the ticker when the house's open alarm count moved. `known` is the
-   * house when the caller has it; otherwise it is looked up only for a raise or a clear.
+   * A raise or a clear when the house's open alarm count moved. The house is not looked up: a
+   * storm raises and clears thousands a second and the ticker names only its last few
+   * (WallStore looks their names up).
    */
   private noteAlarm(
+    slot: number,
     houseId: number,
     was: number,
     alarm: HouseLive['alarm'],
-    known: WallHouseInput | null,
-    find: (houseId: number) => WallHouseInput | undefined,
     changes: AlarmChange[],
   ): void {
     const alarms = alarm.count;
     if (was === alarms) return;
-    const house = known ?? find(houseId);
-    if (!house) return;
     const top = alarm.top;
     changes.push({
       kind: alarms > was ? 'raised' : 'cleared',
       houseId,
-      houseName: house.houseName,
-      farmId: house.farmId,
+      farmId: this.farmOf[slot]!,
       cause: top?.cause ?? null,
       severity: top?.severity ?? null,
     });

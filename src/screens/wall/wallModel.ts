@@ -199,7 +199,6 @@ export function boundsOf(geometry: AreaGeometry): [LngLat, LngLat] {
 export interface AlarmChange {
   kind: 'raised' | 'cleared';
   houseId: number;
-  houseName: string;
   farmId: number;
   cause: AlarmCause | null;
   severity: AlarmSeverity | null;
