@@ -40,6 +40,12 @@ export interface RequestOptions<T> {
    * caller deals with it (a missing optional endpoint, a logout of a dead session).
    */
   quiet?: (error: ApiError) => boolean;
+  /**
+   * A refresh the person did not ask for (the wall's polls): the progress bar does not show it.
+   * A storm on the wall refreshes every second, and the bar's every start and end rendered the
+   * console's root again (bench/wall.ts).
+   */
+  background?: boolean;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -75,7 +81,7 @@ export class ApiClient {
   }
 
   async request<T>(method: Method, path: string, options: RequestOptions<T>): Promise<T> {
-    this.host.requestStarted();
+    if (!options.background) this.host.requestStarted();
     const token = this.host.token();
     try {
       const envelope = await this.send(method, path, options, token);
@@ -83,7 +89,7 @@ export class ApiClient {
     } catch (error) {
       throw this.fail(error, options, token);
     } finally {
-      this.host.requestEnded();
+      if (!options.background) this.host.requestEnded();
     }
   }
 

@@ -206,6 +206,18 @@ describe('the API client', () => {
     expect(t.stores.ui.busy).toBe(false);
   });
 
+  it('leaves a background refresh out of the progress bar', async () => {
+    let release: () => void = () => undefined;
+    const t = createTestStores({
+      'GET /wait': () => new Promise((resolve) => (release = () => resolve(ok(1)))),
+    });
+    const pending = t.stores.api.get('/wait', { background: true });
+    await vi.waitFor(() => expect(t.requests).toHaveLength(1));
+    expect(t.stores.ui.busy).toBe(false);
+    release();
+    await expect(pending).resolves.toBe(1);
+  });
+
   it('reads a missing alarm count or logo endpoint (404) as none, silently', async () => {
     const t = createTestStores({}, { cookies: SIGNED_IN });
     await expect(fetchAlarmAmount(t.stores.api)).resolves.toBe(0);

@@ -126,9 +126,13 @@ export const WallTicker = observer(function WallTicker({ store }: WallPanelProps
   const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
     const lines = new TickerLines(list.current!);
-    return reaction(() => store.ticker, (entries) => lines.show(entries, labels), {
-      fireImmediately: true,
-    });
+    return reaction(
+      () => store.ticker,
+      (entries) => lines.show(entries, labels),
+      {
+        fireImmediately: true,
+      },
+    );
   }, [store, labels]);
   return (
     <section className="roost-wall__panel roost-wall__ticker" data-testid="wall-ticker">

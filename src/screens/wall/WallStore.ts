@@ -83,8 +83,11 @@ export interface TickerEntry extends AlarmChange {
 const sameIds = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length && a.every((id, i) => id === b[i]);
 
-/** A failed fetch is retried by the next poll or reconnect: no toast on a wall. */
-const quiet = () => true;
+/**
+ * The wall's refreshes: a failed one is retried by the next poll or reconnect (no toast on a
+ * wall), and none shows in the progress bar (the wall refreshes itself, nobody waits on it).
+ */
+const polled = { quiet: () => true, background: true };
 
 /** The wall screen's own state: map data, drill-down, ticker, clock; bounded for weeks of running. */
 export class WallStore {
@@ -329,7 +332,7 @@ export class WallStore {
 
   async loadFarms(): Promise<void> {
     try {
-      const map = await this.sources.api.get('/wall/map', { schema: wallMapSchema, quiet });
+      const map = await this.sources.api.get('/wall/map', { schema: wallMapSchema, ...polled });
       const regions =
         map.mapType !== this.mapType || !this.regions
           ? await fetchRegions(map.mapType)
@@ -354,7 +357,7 @@ export class WallStore {
     try {
       const today = await this.sources.api.get('/alarm/today', {
         schema: alarmTodaySchema,
-        quiet,
+        ...polled,
       });
       action(() => (this.today = today))();
     } catch {
