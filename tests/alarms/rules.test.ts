@@ -135,6 +135,17 @@ describe('alarm rules', () => {
     expect(h.read(1, { temperature_2: 24 })).toEqual(['clear:sensorFault']);
   });
 
+  it('forgets a sensor fault that numbers end before its minimum duration', () => {
+    const h = house(); // 2 minutes before a raise
+    const fault = { faults: { temperature_2: 'notConnected' } };
+    expect(h.read(0, {}, fault)).toEqual([]);
+    expect(h.read(1, { temperature_2: 24 })).toEqual([]);
+    // Had the pending fault been kept, this fault would raise at once (minute 0 + 2).
+    expect(h.read(2, {}, fault)).toEqual([]);
+    expect(h.read(3, {}, fault)).toEqual([]);
+    expect(h.read(4, {}, fault)).toEqual(['raise:sensorFault']);
+  });
+
   it('raises a stuck sensor after its value has not changed for the stuck time', () => {
     const h = house({
       ...rules,
