@@ -126,13 +126,14 @@ export const WallTicker = observer(function WallTicker({ store }: WallPanelProps
   const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
     const lines = new TickerLines(list.current!);
-    return reaction(
-      () => store.ticker,
-      (entries) => lines.show(entries, labels),
-      {
-        fireImmediately: true,
-      },
-    );
+    const dispose = reaction(() => store.ticker, (entries) => lines.show(entries, labels), {
+      fireImmediately: true,
+    });
+    return () => {
+      dispose();
+      // A new language makes new lines: these would stay beside them.
+      lines.clear();
+    };
   }, [store, labels]);
   return (
     <section className="roost-wall__panel roost-wall__ticker" data-testid="wall-ticker">

@@ -63,6 +63,12 @@ export class TickerLines {
     while (this.lines.length > entries.length) this.lines.pop()!.item.remove();
   }
 
+  /** Removes every line (the ticker's labels changed, or it unmounts). */
+  clear(): void {
+    for (const line of this.lines) line.item.remove();
+    this.lines.length = 0;
+  }
+
   private make(index: number): Line {
     const item = document.createElement('li');
     const time = document.createTextNode('');
