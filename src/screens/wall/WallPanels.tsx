@@ -126,9 +126,13 @@ export const WallTicker = observer(function WallTicker({ store }: WallPanelProps
   const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
     const lines = new TickerLines(list.current!);
-    const dispose = reaction(() => store.ticker, (entries) => lines.show(entries, labels), {
-      fireImmediately: true,
-    });
+    const dispose = reaction(
+      () => store.ticker,
+      (entries) => lines.show(entries, labels),
+      {
+        fireImmediately: true,
+      },
+    );
     return () => {
       dispose();
       // A new language makes new lines: these would stay beside them.
