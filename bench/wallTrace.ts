@@ -112,6 +112,47 @@ export function perUpdateWindows(perSecond: readonly number[], width = 3): numbe
   return out;
 }
 
+/**
+ * The mark the bench's page sets as each `house:status` batch comes in, followed by `:` and the
+ * number of houses in it (bench/wall.ts).
+ */
+export const STATUS_MARK = 'roost-bench-status';
+
+/**
+ * Script CPU per update, over each run of `width` seconds: the window's script per house change
+ * it took in (STATUS_MARK), times the changes the whole trace took in a second (one update a
+ * second). SwiftShader's readback holds the main thread for 2–3 s, after which the updates
+ * queued meanwhile run together: a window of 3 s then holds one such burst or two, and dividing
+ * by its length (perUpdateWindows) counted 2.5 or 5 updates' work as 3. Windows that took in no
+ * change are left out.
+ */
+export function scriptPerUpdateWindows(trace: Trace, width = 3): number[] {
+  const perSecond = scriptCpuPerSecond(trace);
+  const own = mainThreadEvents(trace);
+  if (own.length === 0) return [];
+  const start = Math.min(...own.map((e) => e.ts));
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const changes = perSecond.map(() => 0);
+  for (const e of events) {
+    if (!e.name.startsWith(`${STATUS_MARK}:`) || e.ph === 'e') continue;
+    const second = Math.floor((e.ts - start) / 1e6);
+    if (second >= 0 && second < changes.length)
+      changes[second]! += Number(e.name.slice(STATUS_MARK.length + 1)) || 0;
+  }
+  const changesPerUpdate = changes.reduce((sum, n) => sum + n, 0) / changes.length;
+  const out: number[] = [];
+  for (let i = 0; i + width <= perSecond.length; i++) {
+    let script = 0;
+    let taken = 0;
+    for (let j = i; j < i + width; j++) {
+      script += perSecond[j]!;
+      taken += changes[j]!;
+    }
+    if (taken > 0) out.push(Math.round(((script * changesPerUpdate) / taken) * 10) / 10);
+  }
+  return out;
+}
+
 export function splitLongTasks(trace: Trace): LongTaskSplit {
   const own = mainThreadEvents(trace);
   const tasks = own.filter((e) => e.name === TASK && (e.dur ?? 0) > LONG_TASK_US);
