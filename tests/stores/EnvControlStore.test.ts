@@ -61,13 +61,19 @@ function heldApi() {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** A store with house 7 read once (no commands), and the held API's `answer`. */
+async function loadedStore() {
+  const { api, answer } = heldApi();
+  const store = new EnvControlStore(api);
+  const first = store.load(7);
+  answer(0, []);
+  await first;
+  return { store, answer };
+}
+
 describe('EnvControlStore.load', () => {
   it('keeps a command sent while a read was on its way when the read answers without it', async () => {
-    const { api, answer } = heldApi();
-    const store = new EnvControlStore(api);
-    const first = store.load(7);
-    answer(0, []);
-    await first;
+    const { store, answer } = await loadedStore();
     // A read starts (as an "applied" event would start one), then the send's answer lands
     // before the read's, which the server answered before the command existed.
     const second = store.load(7);
@@ -79,11 +85,7 @@ describe('EnvControlStore.load', () => {
   });
 
   it('takes only the latest read when two answer out of order', async () => {
-    const { api, answer } = heldApi();
-    const store = new EnvControlStore(api);
-    const first = store.load(7);
-    answer(0, []);
-    await first;
+    const { store, answer } = await loadedStore();
     const older = store.load(7);
     const newer = store.load(7);
     answer(2, [command('sent')]);
@@ -95,11 +97,7 @@ describe('EnvControlStore.load', () => {
   });
 
   it('does not take a read’s older state over a newer one heard while it was on its way', async () => {
-    const { api, answer } = heldApi();
-    const store = new EnvControlStore(api);
-    const first = store.load(7);
-    answer(0, []);
-    await first;
+    const { store, answer } = await loadedStore();
     const second = store.load(7);
     store.applyCommand(command('sent'));
     answer(1, [command('queued')]);
