@@ -77,9 +77,16 @@ describe('the console in Chromium', () => {
       // Straight away: the overview's house, alarm and count calls are still on their way.
       await page.getByTestId('user-menu').click();
       await page.getByTestId('menu-logout').click();
-      await page.waitForURL('**/login?redirect=**');
+      // Polled rather than waitForURL: a failure then says where the page stayed, and whether a
+      // page error came first.
+      await expect
+        .poll(() => `${new URL(page.url()).pathname} ${pageErrors.join(' | ')}`, {
+          timeout: 30_000,
+        })
+        .toBe('/login ');
       await page.waitForLoadState('networkidle');
       await page.getByTestId('login-page').waitFor();
+      expect(new URL(page.url()).searchParams.get('redirect'), username).not.toBeNull();
       expect(await page.locator('.bp6-toast').allTextContents(), username).toEqual([]);
       expect(pageErrors, username).toEqual([]);
     }

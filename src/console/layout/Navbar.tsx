@@ -186,8 +186,13 @@ export const Navbar = observer(function Navbar({
 
   const handleLogout = async () => {
     const from = `${location.pathname}${location.search}`;
-    await stores.logout();
-    await navigate(loginPathFor(from), { replace: true });
+    try {
+      await stores.logout();
+    } finally {
+      // The credentials are gone whatever failed on the way: without this navigation the page
+      // would stay where it is, signed out, until the next click.
+      await navigate(loginPathFor(from), { replace: true });
+    }
   };
 
   const userMenu = (
