@@ -218,8 +218,9 @@ describe('alarm overview wall', () => {
     { timeout: 300_000 },
     async () => {
       const { farm, gateways } = await farmOnce();
-      await open();
-      await openWall(page, server.url);
+      // In Chinese: the ticker's lines are written outside React, in the screen's language.
+      await open('zh');
+      await openWall(page, server.url, '0');
       const first = gateways[0]!;
       // Whatever ran before: every house reports, and one reads NH3 far above its limit.
       await Promise.all(
@@ -267,6 +268,8 @@ describe('alarm overview wall', () => {
       );
       await tick.waitFor({ timeout: LIVE_WAIT.timeout, state: 'attached' });
       expect(await tick.isVisible()).toBe(true);
+      expect(await tick.textContent()).toMatch(/^\d{2}:\d{2}:\d{2} .+ 解除$/);
+      await page.screenshot({ path: `${SHOTS_DIR}/wall-china-zh-ticker.png` });
     },
   );
 

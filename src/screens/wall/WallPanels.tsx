@@ -125,10 +125,10 @@ export const WallTicker = observer(function WallTicker({ store }: WallPanelProps
   const labels = useTickerLabels();
   const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
-    const lines = new TickerLines(list.current!);
+    const lines = new TickerLines(list.current!, labels);
     const dispose = reaction(
       () => store.ticker,
-      (entries) => lines.show(entries, labels),
+      (entries) => lines.show(entries),
       {
         fireImmediately: true,
       },

@@ -10,60 +10,61 @@ export interface TickerLabels {
   kind: Record<AlarmChange['kind'], string>;
 }
 
-/** One line's elements and what they show, so that only what changed is written. */
+/** One line's elements, and the time it shows (formatted only when it changes). */
 interface Line {
   item: HTMLLIElement;
   time: Text;
   name: Text;
   cause: Text;
   kind: Text;
-  shown: { at: number; houseId: number; houseName: string; cause: string; kind: string };
+  at: number;
+}
+
+/** Writes a text only when it differs: an unchanged line costs no style or layout. */
+function write(text: Text, value: string): void {
+  if (text.data !== value) text.data = value;
 }
 
 /**
- * The ticker's lines, written into its list outside React. A storm brings 40 new entries each
- * second; rewriting the text of 40 kept lines costs a fraction of React comparing and committing
- * 40 rows (bench/wall.ts). A line reads "14:03:05 House 3 Ammonia too high raised".
+ * The ticker's lines in one language, written into its list outside React. A storm brings 40
+ * new entries each second; rewriting the text of 40 kept lines costs a fraction of React
+ * comparing and committing 40 rows (bench/wall.ts). A line reads "14:03:05 House 3 Ammonia too
+ * high raised". A new language takes a new TickerLines, after `clear()` of the old.
  */
 export class TickerLines {
   private readonly lines: Line[] = [];
 
-  constructor(private readonly list: HTMLUListElement) {}
+  constructor(
+    private readonly list: HTMLUListElement,
+    private readonly labels: TickerLabels,
+  ) {}
 
-  show(entries: readonly TickerEntry[], labels: TickerLabels): void {
+  show(entries: readonly TickerEntry[]): void {
     for (let i = 0; i < entries.length; i += 1) {
       const entry = entries[i]!;
       const line = this.lines[i] ?? this.make(i);
-      const shown = line.shown;
-      if (shown.at !== entry.at) {
+      if (line.at !== entry.at) {
         line.time.data = formatClock(entry.at);
-        shown.at = entry.at;
+        line.at = entry.at;
       }
-      if (shown.houseName !== entry.houseName) {
-        line.name.data = entry.houseName;
-        shown.houseName = entry.houseName;
-      }
-      const cause = entry.cause && entry.kind === 'raised' ? labels.cause[entry.cause] + ' ' : '';
-      if (shown.cause !== cause) {
-        line.cause.data = cause;
-        shown.cause = cause;
-      }
-      if (shown.kind !== entry.kind) {
+      write(line.name, entry.houseName);
+      write(
+        line.cause,
+        entry.cause && entry.kind === 'raised' ? this.labels.cause[entry.cause] + ' ' : '',
+      );
+      write(line.kind, this.labels.kind[entry.kind]);
+      const { dataset } = line.item;
+      if (dataset.kind !== entry.kind) {
         line.item.className = `roost-wall__tick roost-wall__tick--${entry.kind}`;
-        line.item.dataset.kind = entry.kind;
-        shown.kind = entry.kind;
+        dataset.kind = entry.kind;
       }
-      const kindLabel = labels.kind[entry.kind];
-      if (line.kind.data !== kindLabel) line.kind.data = kindLabel;
-      if (shown.houseId !== entry.houseId) {
-        line.item.dataset.houseId = String(entry.houseId);
-        shown.houseId = entry.houseId;
-      }
+      const houseId = String(entry.houseId);
+      if (dataset.houseId !== houseId) dataset.houseId = houseId;
     }
     while (this.lines.length > entries.length) this.lines.pop()!.item.remove();
   }
 
-  /** Removes every line (the ticker's labels changed, or it unmounts). */
+  /** Removes every line (the ticker's language changed, or it unmounts). */
   clear(): void {
     for (const line of this.lines) line.item.remove();
     this.lines.length = 0;
@@ -85,14 +86,7 @@ export class TickerLines {
     kindSpan.append(kind);
     item.append(timeSpan, ' ', strong, ' ', cause, kindSpan);
     this.list.append(item);
-    const line: Line = {
-      item,
-      time,
-      name,
-      cause,
-      kind,
-      shown: { at: NaN, houseId: NaN, houseName: '', cause: '', kind: '' },
-    };
+    const line: Line = { item, time, name, cause, kind, at: NaN };
     this.lines[index] = line;
     return line;
   }
