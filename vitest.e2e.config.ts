@@ -13,7 +13,7 @@ export default defineConfig({
     pool: 'forks',
     // Each server's PGlite starts from a migrated copy made once per run (vitest.config.ts).
     globalSetup: ['tests/setup/memoryDatabaseTemplate.ts'],
-    setupFiles: ['tests/setup/memoryDatabases.ts'],
+    setupFiles: ['tests/setup/memoryDatabases.ts', 'tests/setup/e2eFlightRecorder.ts'],
     maxWorkers: 2,
     // At load 24 single tests took up to 55 s (each step waits on a condition); 120 s leaves
     // room, and a test that hangs still ends.

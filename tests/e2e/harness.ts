@@ -3,6 +3,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { readConfig } from '../../server/config';
 import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
 import { startRoost, type RunningRoost } from '../../server/roost';
+import { recordBrowser } from './flightRecorder';
 
 /**
  * How long a browser test waits for a live change to show on the page. Generous on purpose: the
@@ -43,9 +44,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   return { url: roost.url, roost, stop: () => roost.close() };
 }
 
-/** Debian's Chromium, headless, with the flags below (WebGL through SwiftShader). */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * Debian's Chromium, headless, with the flags below (WebGL through SwiftShader). What its pages
+ * do is recorded and printed when a test fails (./flightRecorder.ts).
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
     args: [
@@ -60,6 +64,7 @@ export function launchBrowser(): Promise<Browser> {
       '--enable-unsafe-swiftshader',
     ],
   });
+  return recordBrowser(browser);
 }
 
 /**
