@@ -176,6 +176,39 @@ describe('the console in Chromium', () => {
     await expect.poll(() => tokenOf(context)).toBeUndefined();
   });
 
+  it('keeps the header’s menus under their buttons when the page scrolls, and their items answer a click then', async () => {
+    await open();
+    await signIn(page, server.url, 'admin');
+    await page.getByTestId('page-houseOverview').waitFor();
+    // The overview's page is a little longer than the window (its cards scroll on their own).
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollHeight - innerHeight))
+      .toBeGreaterThan(20);
+    for (const [button, item] of [
+      ['language-switch', 'language-zh'],
+      ['user-menu', 'menu-change-password'],
+    ] as const) {
+      await page.evaluate(() => scrollTo(0, 0));
+      await page.getByTestId(button).click();
+      await page.getByTestId(item).waitFor();
+      // Measured in the same task as the scroll: a menu placed in the page has moved with it
+      // by then, and is put back only when its position is worked out again.
+      const moved = await page.evaluate((testId) => {
+        const element = document.querySelector(`[data-testid="${testId}"]`)!;
+        const before = element.getBoundingClientRect().top;
+        scrollBy(0, 40);
+        return element.getBoundingClientRect().top - before;
+      }, item);
+      expect(moved, button).toBe(0);
+      await page.keyboard.press('Escape');
+      await page.getByTestId(item).waitFor({ state: 'detached' });
+    }
+    // A click on an item of a menu opened on a scrolled page does what the item says.
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('menu-change-password').click();
+    await page.getByTestId('change-password-form').waitFor();
+  });
+
   it('shows the alarm badge only above zero and opens the house overview from it', async () => {
     await open();
     let count = 0;

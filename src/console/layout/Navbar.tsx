@@ -1,4 +1,13 @@
-import { Button, Intent, Menu, MenuDivider, MenuItem, PopoverNext, Tag } from '@blueprintjs/core';
+import {
+  Button,
+  Intent,
+  Menu,
+  MenuDivider,
+  MenuItem,
+  PopoverNext,
+  type PopoverNextPositioningStrategy,
+  Tag,
+} from '@blueprintjs/core';
 import {
   CaretDownIcon,
   CogIcon,
@@ -95,10 +104,15 @@ const AlarmBadge = observer(function AlarmBadge() {
 export interface LanguageMenuProps {
   /** Shows only the icon (narrow screens). */
   compact?: boolean;
+  /** How the menu is placed: 'fixed' under a button in a fixed header (see Navbar). */
+  positioning?: PopoverNextPositioningStrategy;
 }
 
 /** The language switch: 中文 / English, remembered in the `language` cookie. */
-export const LanguageMenu = observer(function LanguageMenu({ compact = false }: LanguageMenuProps) {
+export const LanguageMenu = observer(function LanguageMenu({
+  compact = false,
+  positioning = 'absolute',
+}: LanguageMenuProps) {
   const { ui } = useStores();
   const { t, i18n } = useTranslation();
   const choose = (language: Locale) => {
@@ -122,7 +136,12 @@ export const LanguageMenu = observer(function LanguageMenu({ compact = false }: 
     </Menu>
   );
   return (
-    <PopoverNext content={menu} placement="bottom-end" arrow={false}>
+    <PopoverNext
+      content={menu}
+      placement="bottom-end"
+      arrow={false}
+      positioningStrategy={positioning}
+    >
       <Button
         variant="minimal"
         icon={<TranslateIcon />}
@@ -183,6 +202,11 @@ export const Navbar = observer(function Navbar({
   const navigate = useNavigate();
   const location = useLocation();
   const [fullscreen, toggleFullscreen] = useFullscreen();
+  // A menu under a button of the fixed header is placed against the window, as the button is.
+  // Placed in the page ('absolute'), it moved with every scroll of the page and came back only
+  // when its position was worked out again a frame later: a click in between (the page scrolled
+  // to show the item, say) went to whatever lay under the menu's old place.
+  const positioning = ui.settings.fixedHeader ? 'fixed' : 'absolute';
 
   const handleLogout = async () => {
     const from = `${location.pathname}${location.search}`;
@@ -244,7 +268,7 @@ export const Navbar = observer(function Navbar({
         data-testid="fullscreen"
         onClick={toggleFullscreen}
       />
-      <LanguageMenu compact={ui.isMobile} />
+      <LanguageMenu compact={ui.isMobile} positioning={positioning} />
       <Button
         variant="minimal"
         icon={<CogIcon />}
@@ -262,6 +286,7 @@ export const Navbar = observer(function Navbar({
         placement="bottom-end"
         arrow={false}
         shouldReturnFocusOnClose={false}
+        positioningStrategy={positioning}
       >
         <Button
           variant="minimal"
