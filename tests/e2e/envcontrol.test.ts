@@ -120,6 +120,31 @@ describe('House Setting', () => {
     await context.close();
   });
 
+  it('opens the send dialog only once the farm’s other houses are known, so it does not grow under the pointer', async () => {
+    const house = gatewaysOf('Gaocheng Broiler Farm')[1]!;
+    const { context, page } = await openSignedIn(browser, server.url, 'admin');
+    // The houses come late: no live connection, and the poll's answer held back.
+    await page.route('**/socket.io/**', (route) => route.abort());
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/overview/listOverview/**', async (route) => {
+      await released;
+      await route.continue();
+    });
+    // The house's own details come from their own call: the page is there, its houses are not.
+    await page.goto(`${server.url}/envcontrol/index?houseId=${house.houseId}`);
+    await page.getByTestId('param-alarm_nh3_high').locator('input').fill('31');
+    const send = page.getByTestId('envcontrol-send');
+    // Long enough for the page to have settled on its answer, short of the call's own timeout.
+    await page.waitForTimeout(1_000);
+    expect(await send.isDisabled()).toBe(true);
+    release();
+    await expect.poll(() => send.isDisabled(), LIVE_WAIT).toBe(false);
+    await send.click();
+    await page.getByText('Every house of Gaocheng Broiler Farm').waitFor();
+    await context.close();
+  });
+
   it('sends to a farm of 6 houses with one offline: 5 applied and 1 waiting', async () => {
     const farm = gatewaysOf('Gaocheng Broiler Farm');
     expect(farm).toHaveLength(6);

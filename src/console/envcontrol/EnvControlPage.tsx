@@ -174,7 +174,9 @@ export const EnvControlPage = observer(function EnvControlPage() {
                   <Button
                     intent={Intent.PRIMARY}
                     icon={<SendMessageIcon />}
-                    disabled={!store.canSubmit}
+                    // The dialog offers the farm's other houses: opened before they are known,
+                    // it would grow under the pointer when they arrive.
+                    disabled={!store.canSubmit || !houses.loaded}
                     onClick={() => setSending(true)}
                     data-testid="envcontrol-send"
                   >
