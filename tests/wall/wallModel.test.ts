@@ -8,9 +8,9 @@ import {
   pulseMarkersOf,
   refreshView,
   worstFarms,
-  regionStates,
 } from '../../src/screens/wall/wallModel';
 import { type AreaGeometry } from '../../src/screens/geo/geoTypes';
+import { RegionTally } from '../../src/screens/wall/regionTally';
 
 describe('wall model', () => {
   it('keeps a pulsing farm in its marker slot while others start and stop, and gives a free slot to a new one', () => {
@@ -70,7 +70,9 @@ describe('wall model', () => {
     expect(views.map((v) => v.worstState)).toEqual(['offline', 'alarm', 'normal']);
     // An alarm above the snapshot's count is new, hence unacknowledged: the point pulses.
     expect(views[1]!.pulsing).toBe(true);
-    expect(Object.fromEntries(regionStates(views))).toEqual({
+    const regions = new RegionTally();
+    regions.reset(views);
+    expect(Object.fromEntries(regions.states())).toEqual({
       '370000': 'offline',
       '130000': 'alarm',
     });

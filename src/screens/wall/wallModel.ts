@@ -133,16 +133,6 @@ export function farmViews(
   );
 }
 
-/** The worst farm state of each region, for the shading of provinces or countries. */
-export function regionStates(farms: readonly FarmView[]): Map<string, WallState> {
-  const states = new Map<string, WallState>();
-  for (const farm of farms) {
-    if (!farm.region) continue;
-    states.set(farm.region, worse(states.get(farm.region) ?? 'normal', farm.worstState));
-  }
-  return states;
-}
-
 export interface WallCounters {
   total: number;
   online: number;
