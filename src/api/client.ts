@@ -36,6 +36,11 @@ export interface RequestOptions<T> {
   /** Validates `data` of a successful answer. */
   schema?: z.ZodType<T>;
   /**
+   * A hand check of the answer's common shape, tried before `schema` (src/contract/plain*.ts):
+   * it answers the data when the schema would accept it unchanged, else null.
+   */
+  plain?: (data: unknown) => T | null;
+  /**
    * Handles a failure without the toast: return true when the failure is expected and the
    * caller deals with it (a missing optional endpoint, a logout of a dead session).
    */
@@ -166,6 +171,8 @@ export class ApiClient {
 
   private unwrap<T>(envelope: Envelope, options: RequestOptions<T>): T {
     if (!options.schema) return envelope.data as T;
+    const plain = options.plain?.(envelope.data);
+    if (plain) return plain;
     const result = options.schema.safeParse(envelope.data);
     if (!result.success) throw new ApiError(this.host.text('badAnswer'), 'badAnswer', 200, false);
     return result.data;

@@ -19,6 +19,12 @@ export const houseOverviewSchema = z.object({
 });
 export type HouseOverview = z.infer<typeof houseOverviewSchema>;
 
+/** GET /api/overview/listOverview/ answer: every house of the caller's scope. */
+export const overviewListSchema = z.object({
+  rows: z.array(houseOverviewSchema),
+  total: z.number().int(),
+});
+
 /** GET /api/overview/listOverview/ query. */
 export const overviewQuerySchema = z.object({
   farmId: idSchema.optional(),

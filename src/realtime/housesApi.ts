@@ -1,16 +1,12 @@
-import { z } from 'zod';
 import { type ApiClient } from '../api/client';
-import { houseOverviewSchema, type HouseOverview } from '../contract/overview';
-
-const overviewListSchema = z.object({
-  rows: z.array(houseOverviewSchema),
-  total: z.number().int(),
-});
+import { overviewListSchema, type HouseOverview } from '../contract/overview';
+import { plainOverviewList } from '../contract/plainOverview';
 
 /** GET /api/overview/listOverview/: every house of the caller's scope (the poll path). */
 export async function fetchOverview(api: ApiClient, houseId?: number): Promise<HouseOverview[]> {
   const answer = await api.get('/overview/listOverview/', {
     schema: overviewListSchema,
+    plain: plainOverviewList,
     query: { houseId },
     // The state machine says "polling" on screen; a toast every 30 s would only repeat it.
     quiet: (error) => error.kind === 'network' || error.kind === 'timeout',
