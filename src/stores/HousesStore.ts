@@ -1,4 +1,4 @@
-import { action, computed, createAtom, makeObservable, observable, observableRef } from 'mobx';
+import { action, computed, createAtom, makeObservable, observable, type IAtom } from 'mobx';
 import {
   type HouseDelta,
   type HouseLive,
@@ -27,54 +27,66 @@ export interface SeriesPoint {
   v: number;
 }
 
+/** A house's curves before the monitor asked for any: one object shared by every house. */
+const NO_READINGS: Record<string, SeriesPoint[]> = Object.freeze({});
+
 /** The static part of a house: replaced whole when a snapshot changes it. */
 type HouseInfo = Omit<HouseOverview, 'houseId' | 'live'>;
 
 /**
  * One house: static fields and its live part; updated in place so observers keep identity.
- * Only three observable boxes per house (info, live, readings): with 5,000 houses, one
- * observable property per field made building the store a large part of the first render.
- * `info` and `live` are plain atoms rather than observable.ref: 10,000 houses change every
- * second on a wall, and an atom's read and write cost a fifth of an observable property's.
+ * Three observable boxes per house (info, live, readings), each a plain atom made the first
+ * time something reads it: with 20,000 houses, one observable property per field, then
+ * `makeObservable` and two atoms per house, made building the store most of the overview's
+ * first render (~300 ms), though a page reads a few hundred houses' boxes at most. An atom's
+ * read and write also cost a fifth of an observable property's, and 10,000 houses change every
+ * second on a wall. A box nobody has read has no atom, so its change tells nobody.
  */
 export class House {
   readonly houseId: number;
   private infoNow: HouseInfo;
   private liveNow: HouseLive;
-  private readonly infoAtom = createAtom('House.info');
+  private readingsNow: Record<string, SeriesPoint[]> = NO_READINGS;
+  private infoAtom: IAtom | null = null;
+  private liveAtom: IAtom | null = null;
+  private readingsAtom: IAtom | null = null;
   /** Whether anything observes `live`: 10,000 writes a second need not report to nobody. */
   private liveObserved = false;
-  private readonly liveAtom = createAtom(
-    'House.live',
-    () => (this.liveObserved = true),
-    () => (this.liveObserved = false),
-  );
-  /** Monitor curves by metric; each array is replaced whole (observable.ref). */
-  readings: Record<string, SeriesPoint[]> = {};
 
   constructor(row: HouseOverview) {
     this.houseId = row.houseId;
     this.liveNow = row.live;
     this.infoNow = infoOf(row);
-    makeObservable(this, {
-      readings: observableRef,
-      assign: action,
-    });
   }
 
   /** The live values, replaced whole when one changes (never mutated). */
   get live(): HouseLive {
-    this.liveAtom.reportObserved();
+    (this.liveAtom ??= createAtom(
+      'House.live',
+      () => (this.liveObserved = true),
+      () => (this.liveObserved = false),
+    )).reportObserved();
     return this.liveNow;
   }
   set live(live: HouseLive) {
     if (live === this.liveNow) return;
     this.liveNow = live;
-    if (this.liveObserved) this.liveAtom.reportChanged();
+    if (this.liveObserved) this.liveAtom?.reportChanged();
+  }
+
+  /** Monitor curves by metric; each array is replaced whole. */
+  get readings(): Record<string, SeriesPoint[]> {
+    (this.readingsAtom ??= createAtom('House.readings')).reportObserved();
+    return this.readingsNow;
+  }
+  set readings(readings: Record<string, SeriesPoint[]>) {
+    if (readings === this.readingsNow) return;
+    this.readingsNow = readings;
+    this.readingsAtom?.reportChanged();
   }
 
   private get info(): HouseInfo {
-    this.infoAtom.reportObserved();
+    (this.infoAtom ??= createAtom('House.info')).reportObserved();
     return this.infoNow;
   }
 
@@ -111,11 +123,12 @@ export class House {
     return statusOf(this);
   }
 
+  /** Takes a snapshot's row (inside the store's action). */
   assign(row: HouseOverview): void {
     const info = infoOf(row);
     if (!sameInfo(this.infoNow, info)) {
       this.infoNow = info;
-      this.infoAtom.reportChanged();
+      this.infoAtom?.reportChanged();
     }
     this.live = row.live;
   }

@@ -1,3 +1,4 @@
+import { autorun } from 'mobx';
 import { describe, expect, it } from 'vitest';
 import { STATUS_UNCHANGED } from '../../src/contract/live';
 import { type HouseOverview } from '../../src/contract/overview';
@@ -51,6 +52,49 @@ describe('HousesStore', () => {
     expect(store.get(1)).toBe(house);
     expect(house.live.metrics['temperature']).toBe(26);
     expect(store.get(2)).toBeUndefined();
+  });
+
+  it('tells whoever reads a house’s name, live values or curves of their change, read before or after', () => {
+    const store = new HousesStore();
+    store.applySnapshot([row(1), row(2)]);
+    const seen: string[] = [];
+    // House 1 is read at once; house 2 first changes unread, then is read.
+    const stops = [
+      autorun(() => seen.push(`name ${store.get(1)!.houseName}`)),
+      autorun(() => seen.push(`t ${store.get(1)!.live.metrics.temperature ?? '-'}`)),
+      autorun(() => seen.push(`curve ${store.get(1)!.readings.temperature?.length ?? 0}`)),
+    ];
+    store.applySnapshot([
+      { ...row(1), houseName: 'North' },
+      { ...row(2), houseName: 'Quiet' },
+    ]);
+    store.applyDeltas([{ houseId: 1, metrics: { temperature: 25 } }]);
+    store.setReadings(1, { temperature: [{ t: 1, v: 25 }] });
+    store.applyDeltas([{ houseId: 2, metrics: { temperature: 30 } }]);
+    stops.push(
+      autorun(() =>
+        seen.push(`2: ${store.get(2)!.houseName} ${store.get(2)!.live.metrics.temperature}`),
+      ),
+    );
+    store.applySnapshot([
+      row(1, { metrics: { temperature: 25 } }),
+      { ...row(2, { metrics: { temperature: 31 } }), houseName: 'Loud' },
+    ]);
+    for (const stop of stops) stop();
+    expect(seen).toEqual([
+      'name House 1',
+      't -',
+      'curve 0',
+      'name North',
+      // A snapshot's row brings a new live object: its readers run again (snapshots are rare).
+      't -',
+      't 25',
+      'curve 1',
+      '2: Quiet 30',
+      'name House 1',
+      't 25',
+      '2: Loud 31',
+    ]);
   });
 
   it('counts statuses: offline > alarm > normal; empty', () => {
