@@ -3,11 +3,11 @@ import { readConfig } from '../server/config';
 import { startRoost, type RunningRoost } from '../server/roost';
 
 /**
- * A demo server in memory, without simulated gateways or a demo past (the bench alone decides
- * what is there), that serves the built console from BENCH_DIST_DIR (default dist/): what the
- * browser parts of the bench load.
+ * A demo server without simulated gateways or a demo past (the bench alone decides what is
+ * there), that serves the built console from BENCH_DIST_DIR (default dist/): what the browser
+ * parts of the bench load. In memory on PGlite, or on the PostgreSQL database `databaseUrl`.
  */
-export async function startConsoleServer(): Promise<RunningRoost> {
+export async function startConsoleServer(databaseUrl?: string): Promise<RunningRoost> {
   const config = readConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -18,6 +18,7 @@ export async function startConsoleServer(): Promise<RunningRoost> {
     ROOST_CAPTCHA: 'off',
     ROOST_SIMULATOR: 'off',
     LOG_LEVEL: 'silent',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
   return startRoost({ ...config, staticDir: path.resolve(process.env.BENCH_DIST_DIR ?? 'dist') });
 }

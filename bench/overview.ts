@@ -1,10 +1,12 @@
 import { topUpHouses } from './seedHouses';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../server/demo/demoFarms';
 import type { HouseLiveState } from '../server/houses/state';
 import { type RunningRoost } from '../server/roost';
+import { testDatabaseTargets } from '../tests/helpers/databases';
 import { startConsoleServer } from './consoleServer';
 
 /**
@@ -21,8 +23,18 @@ const FRAME_SAMPLE_MS = Number(process.env.BENCH_OVERVIEW_SAMPLE_MS ?? 20_000);
 /** The hub batches at most 4 times a second per socket: updates are pushed at that rate. */
 const PUSH_EVERY_MS = 250;
 const HOUSES_PER_FARM = 100;
+/**
+ * The database the server runs on: `postgres` (a database of the run's own on TEST_DATABASE_URL)
+ * or `pglite`. By default PostgreSQL from 20,000 houses on, the issue's "one node with
+ * PostgreSQL", when there is one; the embedded database below that.
+ */
+const DATABASE =
+  process.env.BENCH_OVERVIEW_DATABASE ??
+  (HOUSES >= 20_000 && process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
 /** BENCH_OVERVIEW_TRACE=1: the page's console, navigations and /api timings on stderr. */
 const TRACE = process.env.BENCH_OVERVIEW_TRACE === '1';
+/** BENCH_OVERVIEW_PROFILE=file.cpuprofile: the page's CPU profile of one more first render. */
+const PROFILE = process.env.BENCH_OVERVIEW_PROFILE;
 
 export interface FrameFigures {
   p50: number;
@@ -45,6 +57,7 @@ export interface FrameFigures {
 
 export interface OverviewBench {
   houses: number;
+  database: 'pglite' | 'postgres';
   firstRenderMs: { median: number; runs: number[] };
   /** The overview's houses answer: bytes on the wire (compressed) and of its JSON. */
   answerBytes: { onWire: number; json: number };
@@ -103,7 +116,20 @@ async function firstRender(page: Page, url: string): Promise<number> {
       console.error('first render not reached:', JSON.stringify(seen));
       throw error;
     });
-  return Math.round(Number(await handle.jsonValue()));
+  const at = Math.round(Number(await handle.jsonValue()));
+  if (TRACE) {
+    // Where the first render's time went: the page's start, the houses' request, the rest.
+    const timing = await page.evaluate(`(() => {
+      const e = performance.getEntriesByType('resource')
+        .filter((r) => r.name.includes('/api/overview/listOverview/')).pop();
+      const n = performance.getEntriesByType('navigation')[0];
+      const r = (v) => Math.round(v);
+      return e ? { domContentLoaded: r(n.domContentLoadedEventEnd), asked: r(e.startTime),
+        firstByte: r(e.responseStart), lastByte: r(e.responseEnd) } : null;
+    })()`);
+    console.error(`[first render ${at} ms] ${JSON.stringify(timing)}`);
+  }
+  return at;
 }
 
 interface FrameSample {
@@ -160,7 +186,14 @@ const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 export async function benchOverview(): Promise<OverviewBench> {
-  const roost = await startConsoleServer();
+  const postgres =
+    DATABASE === 'postgres' ? testDatabaseTargets().find((t) => t.name === 'postgres') : undefined;
+  if (DATABASE === 'postgres' && !postgres)
+    throw new Error('BENCH_OVERVIEW_DATABASE=postgres needs TEST_DATABASE_URL');
+  const created = await postgres?.create();
+  const roost = await startConsoleServer(
+    created?.target.kind === 'postgres' ? created.target.url : undefined,
+  );
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
@@ -216,6 +249,28 @@ export async function benchOverview(): Promise<OverviewBench> {
 
     const runs: number[] = [];
     for (let i = 0; i < LOADS; i++) runs.push(await firstRender(page, roost.url));
+    if (PROFILE) {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+      if (process.env.BENCH_OVERVIEW_TRACE_FILE)
+        await browser.startTracing(page, {
+          path: process.env.BENCH_OVERVIEW_TRACE_FILE,
+          categories: [
+            'devtools.timeline',
+            'v8.execute',
+            'disabled-by-default-devtools.timeline',
+            'blink.user_timing',
+            'v8',
+          ],
+        });
+      await firstRender(page, roost.url);
+      if (process.env.BENCH_OVERVIEW_TRACE_FILE) await browser.stopTracing();
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(PROFILE, JSON.stringify(profile));
+      await cdp.detach();
+    }
     // The houses' answer as it crossed the wire (compressed) and as JSON, from the last visit's
     // resource timing: what a farm's link carries on every visit.
     const answerBytes = await page.evaluate<{ onWire: number; json: number }>(`(() => {
@@ -300,6 +355,7 @@ export async function benchOverview(): Promise<OverviewBench> {
     const byStatus = await sample();
     return {
       houses: houses.length,
+      database: created ? 'postgres' : 'pglite',
       firstRenderMs: {
         median: pct(
           [...runs].sort((a, b) => a - b),
@@ -321,6 +377,7 @@ export async function benchOverview(): Promise<OverviewBench> {
     if (timer) clearInterval(timer);
     await browser.close();
     await roost.close();
+    await created?.drop();
   }
 }
 

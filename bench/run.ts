@@ -194,7 +194,7 @@ async function main(): Promise<void> {
     // 1.5 s was the goal at 5,000 houses; at 20,000 (one node's size) it is 2 s.
     const firstRenderGoal = o.houses <= 5_000 ? 1_500 : 2_000;
     row(
-      `first render, ${o.houses} houses (median of ${o.firstRenderMs.runs.length})`,
+      `first render, ${o.houses} houses, ${o.database} (median of ${o.firstRenderMs.runs.length})`,
       `${o.firstRenderMs.median} ms`,
       `goal < ${firstRenderGoal} ms`,
       ratioOf(o.firstRenderMs.median, firstRenderGoal),
