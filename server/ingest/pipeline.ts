@@ -19,8 +19,10 @@ import { storeBatch, type WriteResult } from './writer';
  * An idle server still writes each reading at once (a batch is what arrived meanwhile).
  */
 const MAX_BATCH = 2_000;
+/** Batches under way at once: one being written, the next waiting for its locks. */
+const MAX_IN_FLIGHT = 2;
 
-/** A batch on its way to the database (IngestPipeline.flushLoop). */
+/** A batch on its way to the database (IngestPipeline.pump). */
 interface Writing {
   batch: Pending[];
   outcome: Promise<{ ok: true; result: WriteResult } | { ok: false; error: Error }>;
@@ -51,7 +53,11 @@ export class IngestPipeline {
   readonly counters = new IngestCounters();
   private eventHandler: ((networkId: string, payload: Buffer) => Promise<unknown>) | null = null;
   private queue: Pending[] = [];
-  private flushing: Promise<void> | null = null;
+  /** Batches on their way to the database, oldest first. */
+  private inFlight: Writing[] = [];
+  /** Settles the batches in the order they were taken. */
+  private settled: Promise<void> = Promise.resolve();
+  private scheduled = false;
   private logBudget = { second: 0, used: 0 };
   private isStopping = false;
   /**
@@ -174,7 +180,8 @@ export class IngestPipeline {
     void this.events.emit('readingAccepted', reading);
     return new Promise<SubmitResult>((resolve, reject) => {
       this.queue.push({ reading, resolve, reject });
-      this.schedule();
+      if (this.queue.length >= MAX_BATCH) this.pump();
+      else this.schedule();
     });
   }
 
@@ -244,43 +251,47 @@ export class IngestPipeline {
 
   /** Resolves when everything submitted so far is stored (or failed): for a clean shutdown. */
   async drain(): Promise<void> {
-    while (this.flushing || this.queue.length > 0) {
-      if (!this.flushing) this.schedule();
-      await this.flushing;
+    while (this.inFlight.length > 0 || this.queue.length > 0) {
+      this.pump();
+      await this.settled;
     }
     await this.events.idle();
   }
 
   private schedule(): void {
-    if (this.flushing) return;
+    if (this.scheduled) return;
+    this.scheduled = true;
     // setImmediate lets every message already read from the sockets join this batch.
-    this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
-      this.flushLoop(),
-    );
+    setImmediate(() => {
+      this.scheduled = false;
+      this.pump();
+    });
   }
 
   /**
-   * Writes the queue in batches. While one batch is written, the next, when a full one waits,
-   * is already on its way: the database takes it the moment it is done with the first instead
-   * of waiting for this thread to settle the first and build the next (the embedded database
-   * sat idle a third of the time). Batches are settled and announced in the order taken, and
-   * at most two are under way.
+   * Starts the next batches: one whenever none is under way, and, while some are, each full one
+   * the moment it is full, up to MAX_IN_FLIGHT. The database takes the next batch the moment it
+   * is done with one instead of waiting for this thread to settle the first and build the next
+   * (the embedded database sat idle a third of the time). Batches are settled and announced in
+   * the order taken.
    */
-  private async flushLoop(): Promise<void> {
-    try {
-      let writing: Writing | null = null;
-      for (;;) {
-        if (this.queue.length > 0 && (writing === null || this.queue.length >= MAX_BATCH)) {
-          const next = this.write(this.queue.splice(0, MAX_BATCH));
-          if (writing) await this.settle(writing);
-          writing = next;
-        } else if (writing) {
-          await this.settle(writing);
-          writing = null;
-        } else break;
-      }
-    } finally {
-      this.flushing = null;
+  private pump(): void {
+    while (
+      this.queue.length > 0 &&
+      this.inFlight.length < MAX_IN_FLIGHT &&
+      (this.inFlight.length === 0 || this.queue.length >= MAX_BATCH)
+    ) {
+      const writing = this.write(this.queue.splice(0, MAX_BATCH));
+      this.inFlight.push(writing);
+      this.settled = this.settled
+        .then(() => this.settle(writing))
+        .catch((error: unknown) =>
+          this.failures.error('settle', { err: error }, 'announcing a stored batch failed'),
+        )
+        .finally(() => {
+          this.inFlight.shift();
+          this.pump();
+        });
     }
   }
 

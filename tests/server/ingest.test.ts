@@ -242,6 +242,36 @@ describe.each(testDatabaseTargets())('ingesting telemetry on $name', (target) =>
     expect(fromRaw.reduce((n, r) => n + (r.readings as number), 0)).toBe(120);
   });
 
+  it('stores several batches at once and announces their readings in the order they came', async () => {
+    const p = await t.gatewayOf('Gaocheng Broiler Farm', 'House 3', 'token-g3');
+    const start = Date.now() - 3_600_000;
+    const submit = (ts: number, seq: number) =>
+      t.roost.ingest.submitTelemetry(
+        p.networkId,
+        Buffer.from(JSON.stringify({ ts, seq, metrics: { temperature: 20 + (seq % 7) } })),
+      );
+    // The house's first reading since the start waits for its look-up (and may overtake or be
+    // overtaken by the next ones); from then on readings keep the order they came in.
+    await submit(start - 500, 0);
+    const heard: number[] = [];
+    const stop = t.roost.events.on('batchStored', ({ readings }) => {
+      for (const r of readings) if (r.houseId === p.houseId) heard.push(r.ts.getTime());
+    });
+    // 5,000 readings arrive together: more than two batches, written while the next fill.
+    const sent = Array.from({ length: 5_000 }, (_, i) => start + i * 500);
+    const results = await Promise.all(sent.map((ts, i) => submit(ts, i + 1)));
+    await t.roost.events.idle();
+    stop();
+    expect(results.every((r) => r.status === 'stored')).toBe(true);
+    expect(heard).toEqual(sent);
+    expect(await rawCount(p.houseId)).toBe(5_001);
+    const [state] = await t.roost.database.query<{ last_ts: Date }>(
+      'select last_ts from house_state where house_id = $1',
+      [p.houseId],
+    );
+    expect(new Date(state!.last_ts).getTime()).toBe(sent.at(-1));
+  });
+
   it('takes readings over HTTP with the device token, through the same path', async () => {
     const p = await t.gatewayOf('Tieling Broiler Farm', 'House 2', 'token-t2');
     const post = (token: string, body: unknown, locale = 'en') =>
