@@ -37,12 +37,12 @@ const isStatuses = (change: LiveChange): change is HouseStatusBatch => 'tops' in
 
 /** A batch of packed statuses counts as its houses against the queue's cap. */
 /**
- * The most house changes one task applies. A wall of 10,000 farms hears ~5,000 a second; a
+ * The most house changes one frame applies. A wall of 10,000 farms hears ~5,000 a second; a
  * page that got no frame for seconds (a background tab, a stalled GPU) took its whole backlog
- * in one task of 100 ms and more (bench/wall.ts). Past this, the rest follows in the next
- * tasks, and input and rendering get their turn in between.
+ * in one frame, a task of 100 ms and more (bench/wall.ts). Past this, the rest waits for the
+ * next frames: a storm is shown a frame or two later, and the page stays responsive.
  */
-const MAX_CHANGES_PER_TASK = 6_000;
+const MAX_CHANGES_PER_FRAME = 6_000;
 
 const weightOf = (change: LiveChange) =>
   isStatuses(change) ? change.houses.length / STATUS_STRIDE : 1;
@@ -80,7 +80,7 @@ export class LiveConnection implements HouseFeed {
   private readonly changes = new FrameQueue<LiveChange>((batch) => this.applyChanges(batch), {
     onOverflow: () => void this.refresh(),
     weigh: weightOf,
-    perTask: MAX_CHANGES_PER_TASK,
+    perFrame: MAX_CHANGES_PER_FRAME,
   });
   /**
    * Changes that arrive after this connection was made but before its snapshot landed. Dropping

@@ -9,12 +9,6 @@ export const animationFrames: FrameScheduler = {
   cancel: (handle) => cancelAnimationFrame(handle),
 };
 
-/** A task of its own as soon as may be: the browser handles input and renders in between. */
-export const nextTasks: FrameScheduler = {
-  request: (callback) => window.setTimeout(callback, 0),
-  cancel: (handle) => window.clearTimeout(handle),
-};
-
 /**
  * At most this many items wait for the next frame (an item may count as several: see `weigh`).
  * A background tab gets about one frame a second or none; at 4 batches a second of up to 5,000 deltas the queue would grow without end,
@@ -29,25 +23,22 @@ export interface FrameQueueOptions<T> {
   /** Called when the cap dropped items: the owner fetches a fresh snapshot. */
   onOverflow?: () => void;
   frames?: FrameScheduler;
-  /** Where a flush cut short by `perTask` goes on (nextTasks). */
-  tasks?: FrameScheduler;
   /** The most weight that may wait (MAX_QUEUED_ITEMS). */
   maxItems?: number;
   /** How many items one counts as (a batch of packed statuses: its houses). */
   weigh?: (item: T) => number;
   /**
-   * The most weight one flush takes (at least one item); the rest is flushed in the next tasks,
-   * not the next frames: a page that gets a frame every few seconds (a software-rendered wall)
-   * would otherwise fall further behind each frame. Unbounded by default.
+   * The most weight one frame takes (at least one item); the rest waits for the next frame.
+   * Unbounded by default.
    */
-  perTask?: number;
+  perFrame?: number;
 }
 
 /**
  * A plain (non-observable) queue flushed once per animation frame: socket handlers only push,
  * and `flush` receives what arrived since the last frame in one call, which the owner applies
- * in one MobX action; with `perTask`, a backlog (a tab that got no frame for seconds) is taken
- * in several tasks rather than one long one.
+ * in one MobX action; with `perFrame`, a backlog (a tab that got no frame for seconds) is taken
+ * over several frames rather than in one long task.
  */
 export class FrameQueue<T> {
   private items: T[] = [];
@@ -56,12 +47,9 @@ export class FrameQueue<T> {
   private frame: number | null = null;
   private readonly onOverflow: () => void;
   private readonly frames: FrameScheduler;
-  private readonly tasks: FrameScheduler;
   private readonly maxItems: number;
   private readonly weigh: (item: T) => number;
-  private readonly perTask: number;
-  /** The scheduler `frame` was requested from, to cancel it there. */
-  private pendingOn: FrameScheduler | null = null;
+  private readonly perFrame: number;
 
   constructor(
     private readonly flush: (items: T[]) => void,
@@ -69,10 +57,9 @@ export class FrameQueue<T> {
   ) {
     this.onOverflow = options.onOverflow ?? (() => undefined);
     this.frames = options.frames ?? animationFrames;
-    this.tasks = options.tasks ?? nextTasks;
     this.maxItems = options.maxItems ?? MAX_QUEUED_ITEMS;
     this.weigh = options.weigh ?? (() => 1);
-    this.perTask = options.perTask ?? Number.POSITIVE_INFINITY;
+    this.perFrame = options.perFrame ?? Number.POSITIVE_INFINITY;
   }
 
   /** The items' total weight (their number when each weighs 1). */
@@ -94,24 +81,21 @@ export class FrameQueue<T> {
       this.onOverflow();
     }
     // One frame request at a time: a second push before the frame joins the same flush.
-    if (this.frame === null) {
-      this.pendingOn = this.frames;
-      this.frame = this.frames.request(() => this.run());
-    }
+    this.frame ??= this.frames.request(() => this.run());
   }
 
   /** Drops what waits (a new snapshot supersedes it). */
   clear(): void {
     this.items = [];
     this.weight = 0;
-    if (this.frame !== null) this.pendingOn?.cancel(this.frame);
+    if (this.frame !== null) this.frames.cancel(this.frame);
     this.frame = null;
   }
 
   private run(): void {
     this.frame = null;
     if (this.items.length === 0) return;
-    if (this.weight <= this.perTask) {
+    if (this.weight <= this.perFrame) {
       const batch = this.items;
       this.items = [];
       this.weight = 0;
@@ -120,13 +104,12 @@ export class FrameQueue<T> {
     }
     let taken = 1;
     let weight = this.weigh(this.items[0]!);
-    while (taken < this.items.length && weight + this.weigh(this.items[taken]!) <= this.perTask)
+    while (taken < this.items.length && weight + this.weigh(this.items[taken]!) <= this.perFrame)
       weight += this.weigh(this.items[taken++]!);
     const batch = this.items.slice(0, taken);
     this.items = this.items.slice(taken);
     this.weight -= weight;
-    this.pendingOn = this.tasks;
-    this.frame = this.tasks.request(() => this.run());
+    this.frame = this.frames.request(() => this.run());
     this.flush(batch);
   }
 }

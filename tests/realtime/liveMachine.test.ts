@@ -82,40 +82,28 @@ describe('FrameQueue', () => {
     expect(queue.size).toBe(0);
   });
 
-  it('takes a backlog in several tasks, in order, each at most its budget, without waiting for frames', () => {
-    const frame = frames();
-    const task = frames();
+  it('takes a backlog over several frames, in order, each frame at most its budget', () => {
+    const { scheduler, step } = frames();
     const batches: number[][] = [];
-    // Each item weighs its value; a flush takes at most 10, and always one item.
+    // Each item weighs its value; a frame takes at most 10, and always one item.
     const queue = new FrameQueue<number>((b) => batches.push(b), {
-      frames: frame.scheduler,
-      tasks: task.scheduler,
+      frames: scheduler,
       weigh: (n) => n,
-      perTask: 10,
+      perFrame: 10,
     });
     queue.push(4, 5, 3, 12, 2);
-    task.step();
-    expect(batches).toEqual([]);
-    frame.step();
+    step();
     expect(batches).toEqual([[4, 5]]);
     expect(queue.size).toBe(17);
     queue.push(1);
-    // The rest goes on in the next tasks, before any other frame.
-    task.step();
+    step();
     expect(batches.at(-1)).toEqual([3]);
-    task.step();
+    step();
     expect(batches.at(-1)).toEqual([12]);
-    task.step();
+    step();
     expect(batches.at(-1)).toEqual([2, 1]);
     expect(queue.size).toBe(0);
-    frame.step();
-    task.step();
+    step();
     expect(batches).toHaveLength(4);
-    // A new push after the backlog waits for a frame again.
-    queue.push(7);
-    task.step();
-    expect(batches).toHaveLength(4);
-    frame.step();
-    expect(batches.at(-1)).toEqual([7]);
   });
 });
