@@ -36,14 +36,6 @@ type LiveChange = HouseDelta | HouseStatusBatch;
 const isStatuses = (change: LiveChange): change is HouseStatusBatch => 'tops' in change;
 
 /** A batch of packed statuses counts as its houses against the queue's cap. */
-/**
- * The most house changes one frame applies. A wall of 10,000 farms hears ~5,000 a second; a
- * page that got no frame for seconds (a background tab, a stalled GPU) took its whole backlog
- * in one frame, a task of 100 ms and more (bench/wall.ts). Past this, the rest waits for the
- * next frames: a storm is shown a frame or two later, and the page stays responsive.
- */
-const MAX_CHANGES_PER_FRAME = 6_000;
-
 const weightOf = (change: LiveChange) =>
   isStatuses(change) ? change.houses.length / STATUS_STRIDE : 1;
 
@@ -77,11 +69,13 @@ export class LiveConnection implements HouseFeed {
   /** The unacknowledged count's fetch in flight, and whether another change came meanwhile. */
   private unacknowledgedFetch: Promise<void> | null = null;
   private unacknowledgedStale = false;
-  private readonly changes = new FrameQueue<LiveChange>((batch) => this.applyChanges(batch), {
-    onOverflow: () => void this.refresh(),
-    weigh: weightOf,
-    perFrame: MAX_CHANGES_PER_FRAME,
-  });
+  private readonly changes = new FrameQueue<LiveChange>(
+    (batch) => this.applyChanges(batch),
+    () => void this.refresh(),
+    undefined,
+    undefined,
+    weightOf,
+  );
   /**
    * Changes that arrive after this connection was made but before its snapshot landed. Dropping
    * them would leave a house behind until its next change (a raised alarm is sent once); after

@@ -19,48 +19,25 @@ export const animationFrames: FrameScheduler = {
 export const MAX_QUEUED_ITEMS = 50_000;
 const KEEP_FRACTION = 0.8;
 
-export interface FrameQueueOptions<T> {
-  /** Called when the cap dropped items: the owner fetches a fresh snapshot. */
-  onOverflow?: () => void;
-  frames?: FrameScheduler;
-  /** The most weight that may wait (MAX_QUEUED_ITEMS). */
-  maxItems?: number;
-  /** How many items one counts as (a batch of packed statuses: its houses). */
-  weigh?: (item: T) => number;
-  /**
-   * The most weight one frame takes (at least one item); the rest waits for the next frame.
-   * Unbounded by default.
-   */
-  perFrame?: number;
-}
-
 /**
  * A plain (non-observable) queue flushed once per animation frame: socket handlers only push,
- * and `flush` receives what arrived since the last frame in one call, which the owner applies
- * in one MobX action; with `perFrame`, a backlog (a tab that got no frame for seconds) is taken
- * over several frames rather than in one long task.
+ * and `flush` receives everything that arrived since the last frame in one call, which the
+ * owner applies in one MobX action.
  */
 export class FrameQueue<T> {
   private items: T[] = [];
   /** The items' total weight. */
   private weight = 0;
   private frame: number | null = null;
-  private readonly onOverflow: () => void;
-  private readonly frames: FrameScheduler;
-  private readonly maxItems: number;
-  private readonly weigh: (item: T) => number;
-  private readonly perFrame: number;
 
   constructor(
     private readonly flush: (items: T[]) => void,
-    options: FrameQueueOptions<T> = {},
-  ) {
-    this.onOverflow = options.onOverflow ?? (() => undefined);
-    this.frames = options.frames ?? animationFrames;
-    this.maxItems = options.maxItems ?? MAX_QUEUED_ITEMS;
-    this.weigh = options.weigh ?? (() => 1);
-    this.perFrame = options.perFrame ?? Number.POSITIVE_INFINITY;
-  }
+    private readonly onOverflow: () => void = () => undefined,
+    private readonly frames: FrameScheduler = animationFrames,
+    private readonly maxItems = MAX_QUEUED_ITEMS,
+    /** How many items one counts as (a batch of packed statuses: its houses). */
+    private readonly weigh: (item: T) => number = () => 1,
+  ) {}
 
   /** The items' total weight (their number when each weighs 1). */
   get size(): number {
@@ -95,21 +72,9 @@ export class FrameQueue<T> {
   private run(): void {
     this.frame = null;
     if (this.items.length === 0) return;
-    if (this.weight <= this.perFrame) {
-      const batch = this.items;
-      this.items = [];
-      this.weight = 0;
-      this.flush(batch);
-      return;
-    }
-    let taken = 1;
-    let weight = this.weigh(this.items[0]!);
-    while (taken < this.items.length && weight + this.weigh(this.items[taken]!) <= this.perFrame)
-      weight += this.weigh(this.items[taken++]!);
-    const batch = this.items.slice(0, taken);
-    this.items = this.items.slice(taken);
-    this.weight -= weight;
-    this.frame = this.frames.request(() => this.run());
+    const batch = this.items;
+    this.items = [];
+    this.weight = 0;
     this.flush(batch);
   }
 }

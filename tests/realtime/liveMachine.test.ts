@@ -34,7 +34,7 @@ describe('FrameQueue', () => {
   it('flushes everything pushed before a frame in one call', () => {
     const { scheduler, step } = frames();
     const batches: number[][] = [];
-    const queue = new FrameQueue<number>((b) => batches.push(b), { frames: scheduler });
+    const queue = new FrameQueue<number>((b) => batches.push(b), undefined, scheduler);
     queue.push(1, 2);
     queue.push(3);
     expect(batches).toEqual([]);
@@ -49,12 +49,13 @@ describe('FrameQueue', () => {
     const { scheduler, step } = frames();
     const batches: number[][] = [];
     const seen = { overflows: 0 };
-    const queue = new FrameQueue<number>((b) => batches.push(b), {
-      onOverflow: () => (seen.overflows += 1),
-      frames: scheduler,
-      maxItems: 10,
+    const queue = new FrameQueue<number>(
+      (b) => batches.push(b),
+      () => (seen.overflows += 1),
+      scheduler,
+      10,
       weigh,
-    });
+    );
     return { queue, step, batches, seen };
   }
 
@@ -80,30 +81,5 @@ describe('FrameQueue', () => {
     step();
     expect(batches).toEqual([[5]]);
     expect(queue.size).toBe(0);
-  });
-
-  it('takes a backlog over several frames, in order, each frame at most its budget', () => {
-    const { scheduler, step } = frames();
-    const batches: number[][] = [];
-    // Each item weighs its value; a frame takes at most 10, and always one item.
-    const queue = new FrameQueue<number>((b) => batches.push(b), {
-      frames: scheduler,
-      weigh: (n) => n,
-      perFrame: 10,
-    });
-    queue.push(4, 5, 3, 12, 2);
-    step();
-    expect(batches).toEqual([[4, 5]]);
-    expect(queue.size).toBe(17);
-    queue.push(1);
-    step();
-    expect(batches.at(-1)).toEqual([3]);
-    step();
-    expect(batches.at(-1)).toEqual([12]);
-    step();
-    expect(batches.at(-1)).toEqual([2, 1]);
-    expect(queue.size).toBe(0);
-    step();
-    expect(batches).toHaveLength(4);
   });
 });
