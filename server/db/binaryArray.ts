@@ -28,6 +28,42 @@ export function binaryArray(type: CopyType, values: ArrayLike<CopyValue>): Buffe
   return fields.bytes();
 }
 
+/** The types numberArray writes. */
+export type NumberType = 'int4' | 'float4' | 'float8';
+
+/**
+ * binaryArray of numbers, with one loop per type instead of a call and a type switch per value:
+ * the writer's 100 hourly rollup columns of a batch whose readings come from 19,000 houses (a
+ * row per house and hour) went through binaryArray for about 3 % of the main thread
+ * (bench/scale.ts). The same bytes as binaryArray: a value that is not a finite number is NULL.
+ */
+export function numberArray(type: NumberType, values: ArrayLike<number | null>): Buffer {
+  const n = values.length;
+  const width = type === 'float8' ? 8 : 4;
+  const buffer = Buffer.allocUnsafe(20 + n * (4 + width));
+  const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.length);
+  view.setInt32(0, 1); // dimensions
+  view.setInt32(4, 1); // may hold NULLs
+  view.setInt32(8, ELEMENT_OID[type]);
+  view.setInt32(12, n);
+  view.setInt32(16, 1); // lower bound
+  let at = 20;
+  for (let i = 0; i < n; i += 1) {
+    const value = values[i];
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      view.setInt32(at, -1);
+      at += 4;
+      continue;
+    }
+    view.setInt32(at, width);
+    if (type === 'float4') view.setFloat32(at + 4, value);
+    else if (type === 'float8') view.setFloat64(at + 4, value);
+    else view.setInt32(at + 4, value);
+    at += 4 + width;
+  }
+  return buffer.subarray(0, at);
+}
+
 /**
  * binaryArray('float4', …) of one key of each record, read straight from the records: the
  * writer's 25 metric columns of a 2,000-reading batch went through arrays of boxed numbers

@@ -1,5 +1,5 @@
 import { METRIC_KEYS } from '../../src/contract/metrics';
-import { binaryArray, float4ArrayOf } from '../db/binaryArray';
+import { binaryArray, float4ArrayOf, numberArray, type NumberType } from '../db/binaryArray';
 import type { CopyType, CopyValue } from '../db/binaryCopy';
 import type { Database, Query } from '../db/client';
 import { writeExtras } from '../devices/extraStore';
@@ -55,10 +55,10 @@ export function rawInsertParams(batch: readonly Reading[]): unknown[] {
     metrics[i] = r.metrics;
   }
   return [
-    binaryArray('int4', gateways),
-    binaryArray('int4', houses),
+    numberArray('int4', gateways),
+    numberArray('int4', houses),
     binaryArray('timestamptz', times),
-    binaryArray('int4', seqs),
+    numberArray('int4', seqs),
     binaryArray('int2', modes),
     binaryArray('jsonb', faults),
     ...METRIC_KEYS.map((key) => float4ArrayOf(metrics, key)),
@@ -77,7 +77,7 @@ const ROLLUP_COLUMNS = METRIC_KEYS.flatMap((k) => [
   `"${k}_n"`,
 ]);
 const ROLLUP_TYPES = ['real', 'real', 'float8', 'int'];
-const ROLLUP_COPY_TYPES: CopyType[] = ['float4', 'float4', 'float8', 'int4'];
+const ROLLUP_COPY_TYPES: NumberType[] = ['float4', 'float4', 'float8', 'int4'];
 const ADD_TO_HOUR = METRIC_KEYS.map(
   (k) =>
     `"${k}_min" = least(h."${k}_min", excluded."${k}_min"), ` +
@@ -242,9 +242,9 @@ export function hourlyIncrements(readings: readonly Reading[]): Buffer[] {
   const hours = list.map((row) => row.bucket);
   const counts = list.map((row) => row.readings);
   const columns: Buffer[] = [
-    binaryArray('int4', houses),
+    numberArray('int4', houses),
     binaryArray('timestamptz', hours),
-    binaryArray('int4', counts),
+    numberArray('int4', counts),
   ];
   const values = new Array<number | null>(list.length);
   for (let c = 0; c < width * 4; c += 1) {
@@ -253,7 +253,7 @@ export function hourlyIncrements(readings: readonly Reading[]): Buffer[] {
       const agg = list[i]!.agg;
       values[i] = c === countAt || agg[countAt] !== 0 ? agg[c]! : null;
     }
-    columns.push(binaryArray(ROLLUP_COPY_TYPES[c % 4]!, values));
+    columns.push(numberArray(ROLLUP_COPY_TYPES[c % 4]!, values));
   }
   return columns;
 }

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binaryArray, float4ArrayOf } from '../../server/db/binaryArray';
+import { binaryArray, float4ArrayOf, numberArray } from '../../server/db/binaryArray';
 import { BinaryCopy, copyStatement } from '../../server/db/binaryCopy';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/open';
@@ -111,4 +112,28 @@ describe.each(testDatabaseTargets())('binary array parameters on $name', (target
       await created.drop();
     }
   }, 120_000);
+});
+
+describe('numberArray', () => {
+  it('writes the very bytes binaryArray writes, nulls and numbers that are not finite included', () => {
+    const notANumber = fc.constantFrom(null, Number.NaN, Number.POSITIVE_INFINITY);
+    // int4 holds whole numbers only: the writer hands it counts and ids.
+    const int4 = fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), notANumber);
+    const real = fc.oneof(fc.double(), fc.constantFrom(-0, 0.1 + 0.2, 1e-40), notANumber);
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.tuple(fc.constant('int4' as const), fc.array(int4, { maxLength: 40 })),
+          fc.tuple(
+            fc.constantFrom('float4' as const, 'float8' as const),
+            fc.array(real, { maxLength: 40 }),
+          ),
+        ),
+        ([type, values]) => {
+          expect(numberArray(type, values)).toEqual(binaryArray(type, values));
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
 });
