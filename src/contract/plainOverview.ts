@@ -1,6 +1,6 @@
-import { ALARM_CAUSES, ALARM_SEVERITIES, type AlarmSummary } from './alarms';
-import type { HouseLive } from './live';
-import type { HouseOverview } from './overview';
+import { ALARM_CAUSES, ALARM_SEVERITIES, alarmSummarySchema, type AlarmSummary } from './alarms';
+import { houseLiveSchema, type HouseLive } from './live';
+import { houseOverviewSchema, overviewListSchema, type HouseOverview } from './overview';
 
 /**
  * The overview's answer checked by hand, as `plainTelemetry` checks a reading: zod's parse of
@@ -16,35 +16,12 @@ export function plainOverviewList(data: unknown): { rows: HouseOverview[]; total
   return data as { rows: HouseOverview[]; total: number };
 }
 
-const LIST_KEYS = ['rows', 'total'];
-const OVERVIEW_KEYS = [
-  'houseId',
-  'houseName',
-  'farmId',
-  'farmName',
-  'provinceName',
-  'networkId',
-  'gatewayType',
-  'breedName',
-  'ageDays',
-  'headCount',
-  'live',
-];
-const LIVE_KEYS = [
-  'houseId',
-  'online',
-  'network',
-  'gatewayVersion',
-  'onlineSince',
-  'lastSeenAt',
-  'lastTs',
-  'mode',
-  'metrics',
-  'faults',
-  'devices',
-  'alarm',
-];
-const ALARM_KEYS = ['count', 'top'];
+// The keys each object may hold, from the schemas themselves: the two cannot drift apart.
+const LIST_KEYS = Object.keys(overviewListSchema.shape);
+const OVERVIEW_KEYS = Object.keys(houseOverviewSchema.shape);
+const LIVE_KEYS = Object.keys(houseLiveSchema.shape);
+const ALARM_KEYS = Object.keys(houseLiveSchema.shape.alarm.shape);
+const SUMMARY_KEYS = Object.keys(alarmSummarySchema.shape);
 const CAUSES = new Set<string>(ALARM_CAUSES);
 const SEVERITIES = new Set<string>(ALARM_SEVERITIES);
 
@@ -145,5 +122,3 @@ function isAlarmSummary(v: unknown): v is AlarmSummary {
     (!('acknowledged' in v) || typeof v.acknowledged === 'boolean')
   );
 }
-
-const SUMMARY_KEYS = ['cause', 'severity', 'subject', 'value', 'limit', 'text', 'acknowledged'];
