@@ -384,7 +384,7 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
       `  traced: script CPU per second p50 ${scriptCpuPerSecondMs.p50} / p95 ${scriptCpuPerSecondMs.p95} / max ${scriptCpuPerSecondMs.max} ms (${scriptCpuPerSecondMs.windows} windows of 3 s, by their length)`,
     );
     console.log(
-      `  traced ${split.seconds} s: ${split.count} long tasks, ${split.ours} with over 50 ms of our own work (max ${split.maxOwnMs} ms); the longest (${split.maxMs} ms) waited ${split.gpuWaitPct} % for the GPU process; the wall left 'live' ${leftLive} times`,
+      `  traced ${split.seconds} s: ${split.count} long tasks, ${split.ours} with over 50 ms of our own work (max ${split.maxOwnMs} ms), ${split.oursCpu} with over 50 ms of CPU (max ${split.maxOwnCpuMs} ms); the longest (${split.maxMs} ms) waited ${split.gpuWaitPct} % for the GPU process; the wall left 'live' ${leftLive} times`,
     );
     let heap5: number | null = null;
     if (minutes >= HEAP_BASE_MINUTES) {

@@ -200,7 +200,21 @@ describe('alarm overview wall', () => {
             .getAttribute('data-pulsing'),
         )
         .toBe('true');
-      await page.locator(`.roost-wall__pulse[data-farm-id="${farm.id}"]`).waitFor();
+      const ring = page.locator(`.roost-wall__pulse[data-farm-id="${farm.id}"]`);
+      await ring.waitFor();
+      // Centred on its farm's point after the camera flew back from the drilled province (the
+      // alarm came in while drilled): the rings follow the camera. The beat scales it about
+      // its centre, so its box's centre stays on the farm.
+      await expect
+        .poll(async () => {
+          const [box, at] = await Promise.all([
+            ring.boundingBox(),
+            pixelOf(page, [farm.longitude, farm.latitude]),
+          ]);
+          if (!box) return Infinity;
+          return Math.hypot(box.x + box.width / 2 - at.x, box.y + box.height / 2 - at.y);
+        }, LIVE_WAIT)
+        .toBeLessThan(2);
       // It beats, without an event per beat for the page to dispatch (WallMap.tsx, PulseRing).
       const beats = await page.evaluate(`new Promise((resolve) => {
         const ring = document.querySelector('.roost-wall__pulse[data-farm-id="${farm.id}"]');
