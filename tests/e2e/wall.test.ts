@@ -331,13 +331,31 @@ describe('alarm overview wall', () => {
     'speaks English with language=1 and Chinese with language=0; screenshots China and World at 1920×1080',
     { timeout: 600_000 },
     async () => {
-      for (const [language, locale, title] of [
-        ['1', 'en', 'Roost alarm overview'],
-        ['0', 'zh', 'Roost 报警总览'],
+      const farms = await server.roost.database.query<{ id: number; name: string }>(
+        `select id, name from farms where level = 'farm' order by id`,
+      );
+      for (const [language, locale, title, states] of [
+        ['1', 'en', 'Roost alarm overview', /: (Alarm|Offline|Normal)$/],
+        ['0', 'zh', 'Roost 报警总览', /: (报警|离线|正常)$/],
       ] as const) {
         await open(locale);
         await openWall(page, server.url, language);
         expect(await page.locator('.roost-wall__title').textContent()).toBe(title);
+        // The screen reader's farm lines name each farm and its state in the screen's language,
+        // one line per farm (written outside React, FarmLines).
+        const lines = await page
+          .locator('[data-testid="wall-states"] li[data-farm-id]')
+          .evaluateAll((items) =>
+            items.map(
+              (li) => [Number((li as HTMLElement).dataset.farmId), li.textContent ?? ''] as const,
+            ),
+          );
+        expect(lines.map(([id]) => id).sort((a, b) => a - b)).toEqual(farms.map((f) => f.id));
+        for (const [id, text] of lines) {
+          const farm = farms.find((f) => f.id === id)!;
+          expect(text.startsWith(`${farm.name}: `)).toBe(true);
+          expect(text).toMatch(states);
+        }
         // Nothing to scroll on a wall.
         expect(
           await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight),

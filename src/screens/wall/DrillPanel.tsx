@@ -1,12 +1,14 @@
 import { Button, Classes } from '@blueprintjs/core';
 import { GlobeIcon } from '@blueprintjs/icons';
+import { reaction } from 'mobx';
 import { observer } from 'mobx-react-lite';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiClient } from '../../api/client';
 import { type WallState } from '../../contract/wall';
 import { CameraGrid } from '../cameras/CameraGrid';
 import { STATE_HEX } from './constants';
+import { FarmLines } from './farmLines';
 import { houseState, type WallHouseInput } from './wallModel';
 import { type WallStore } from './WallStore';
 
@@ -198,20 +200,25 @@ export function MapLegendList({ store }: { store: WallStore }) {
   );
 }
 
-const FarmLegend = observer(function FarmLegend({ store }: { store: WallStore }) {
+/** The gravest farms' lines, written outside React (FarmLines): no render per live update. */
+function FarmLegend({ store }: { store: WallStore }) {
   const stateName = useStateNames();
-  return (
-    <ul>
-      {/* Keyed by place, not farm: when alarms move between farms each second, 200 lines
-          change their text instead of 200 being removed and made again. */}
-      {store.listedFarms.map((f, i) => (
-        <li key={i} data-farm-id={f.farmId} data-state={f.state} data-pulsing={f.pulsing}>
-          {f.name}: {stateName[f.state]}
-        </li>
-      ))}
-    </ul>
-  );
-});
+  const list = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    const lines = new FarmLines(list.current!, stateName);
+    const dispose = reaction(
+      () => store.listedFarms,
+      (farms) => lines.show(farms),
+      { fireImmediately: true },
+    );
+    return () => {
+      dispose();
+      // A new language makes new lines: these would stay beside them.
+      lines.clear();
+    };
+  }, [store, stateName]);
+  return <ul ref={list} />;
+}
 
 const RegionLegend = observer(function RegionLegend({ store }: { store: WallStore }) {
   const stateName = useStateNames();

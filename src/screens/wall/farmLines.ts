@@ -1,0 +1,67 @@
+import { type WallState } from '../../contract/wall';
+import { type ListedFarm } from './wallModel';
+
+/** One line's element and what it shows now. */
+interface Line {
+  item: HTMLLIElement;
+  text: Text;
+  farmId: number;
+  state: WallState | null;
+  pulsing: boolean | null;
+}
+
+/**
+ * The screen reader's list of the gravest farms ("Farm 12: Alarm"), written into its list
+ * outside React, line by line, touching only what changed. In an alarm storm at 10,000 farms
+ * the 200 lines change each second; React's render, comparison and commit of them was the
+ * largest part of the wall's React work each second (bench/wall.ts). Lines are kept by place,
+ * not by farm: when alarms move between farms, lines change their text instead of being removed
+ * and made again. A new language takes a new FarmLines, after `clear()` of the old.
+ */
+export class FarmLines {
+  private readonly lines: Line[] = [];
+
+  constructor(
+    private readonly list: HTMLUListElement,
+    private readonly stateName: Record<WallState, string>,
+  ) {}
+
+  show(farms: readonly ListedFarm[]): void {
+    for (let i = 0; i < farms.length; i += 1) {
+      const farm = farms[i]!;
+      const line = this.lines[i] ?? this.make(i);
+      const { dataset } = line.item;
+      if (line.farmId !== farm.farmId) {
+        dataset.farmId = String(farm.farmId);
+        line.farmId = farm.farmId;
+      }
+      if (line.state !== farm.state) {
+        dataset.state = farm.state;
+        line.state = farm.state;
+      }
+      if (line.pulsing !== farm.pulsing) {
+        dataset.pulsing = String(farm.pulsing);
+        line.pulsing = farm.pulsing;
+      }
+      const text = `${farm.name}: ${this.stateName[farm.state]}`;
+      if (line.text.data !== text) line.text.data = text;
+    }
+    while (this.lines.length > farms.length) this.lines.pop()!.item.remove();
+  }
+
+  /** Removes every line (the language changed, or the list unmounts). */
+  clear(): void {
+    for (const line of this.lines) line.item.remove();
+    this.lines.length = 0;
+  }
+
+  private make(index: number): Line {
+    const item = document.createElement('li');
+    const text = document.createTextNode('');
+    item.append(text);
+    this.list.append(item);
+    const line: Line = { item, text, farmId: NaN, state: null, pulsing: null };
+    this.lines[index] = line;
+    return line;
+  }
+}
