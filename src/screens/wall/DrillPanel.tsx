@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { ApiClient } from '../../api/client';
 import { type WallState } from '../../contract/wall';
 import { CameraGrid } from '../cameras/CameraGrid';
-import { STATE_HEX } from './constants';
+import { MAX_LISTED_FARMS, STATE_HEX } from './constants';
 import { FarmLines } from './farmLines';
 import { houseState, type WallHouseInput } from './wallModel';
 import { type WallStore } from './WallStore';
@@ -206,9 +206,10 @@ function FarmLegend({ store }: { store: WallStore }) {
   const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
     const lines = new FarmLines(list.current!, stateName);
+    // Every new array of views: the lines compare what they show with the views themselves.
     const dispose = reaction(
-      () => store.listedFarms,
-      (farms) => lines.show(farms),
+      () => store.views,
+      (views) => lines.show(views, MAX_LISTED_FARMS),
       { fireImmediately: true },
     );
     return () => {

@@ -21,7 +21,6 @@ import { type ChinaCityCollection } from '../geo/geoTypes';
 import {
   CLOCK_TICK_MS,
   IDLE_RESET_MS,
-  MAX_LISTED_FARMS,
   MAX_PULSE_MARKERS,
   ACK_REFETCH_DELAY_MS,
   MAP_REFETCH_DEBOUNCE_MS,
@@ -37,8 +36,6 @@ import {
   farmView,
   pulseMarkersOf,
   refreshView,
-  worstFarms,
-  type ListedFarm,
   type PulseMarker,
   type AlarmChange,
   type FarmView,
@@ -139,7 +136,6 @@ export class WallStore {
       counters: observableRef,
       alarmTotal: observable,
       pulseMarkers: computedStruct,
-      listedFarms: computedStruct,
       mapType: observable,
       farms: observableRef,
       regions: observableRef,
@@ -170,11 +166,6 @@ export class WallStore {
    */
   get pulseMarkers(): PulseMarker[] {
     return pulseMarkersOf(this.views, this.pulseSlots, MAX_PULSE_MARKERS);
-  }
-
-  /** The farms named in the screen reader's list: worst first, at most MAX_LISTED_FARMS. */
-  get listedFarms(): ListedFarm[] {
-    return worstFarms(this.views, MAX_LISTED_FARMS);
   }
 
   get regionStates() {

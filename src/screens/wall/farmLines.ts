@@ -1,5 +1,5 @@
 import { type WallState } from '../../contract/wall';
-import { type ListedFarm } from './wallModel';
+import { eachWorstFarm, type FarmView } from './wallModel';
 
 /** One line's element and what it shows now. */
 interface Line {
@@ -26,28 +26,31 @@ export class FarmLines {
     private readonly stateName: Record<WallState, string>,
   ) {}
 
-  show(farms: readonly ListedFarm[]): void {
-    for (let i = 0; i < farms.length; i += 1) {
-      const farm = farms[i]!;
-      const line = this.lines[i] ?? this.make(i);
-      const { dataset } = line.item;
-      if (line.farmId !== farm.farmId) {
-        dataset.farmId = String(farm.farmId);
-        line.farmId = farm.farmId;
-      }
-      if (line.state !== farm.state) {
-        dataset.state = farm.state;
-        line.state = farm.state;
-      }
-      if (line.pulsing !== farm.pulsing) {
-        dataset.pulsing = String(farm.pulsing);
-        line.pulsing = farm.pulsing;
-      }
-      const text = `${farm.name}: ${this.stateName[farm.state]}`;
-      if (line.text.data !== text) line.text.data = text;
-    }
-    while (this.lines.length > farms.length) this.lines.pop()!.item.remove();
+  /** Shows the worst `max` of these farms (eachWorstFarm's order). */
+  show(views: readonly FarmView[], max: number): void {
+    const shown = eachWorstFarm(views, max, this.write);
+    while (this.lines.length > shown) this.lines.pop()!.item.remove();
   }
+
+  private readonly write = (farm: FarmView, place: number): void => {
+    const line = this.lines[place] ?? this.make(place);
+    const { dataset } = line.item;
+    const state = farm.worstState;
+    if (line.farmId !== farm.farmId) {
+      dataset.farmId = String(farm.farmId);
+      line.farmId = farm.farmId;
+    }
+    if (line.state !== state) {
+      dataset.state = state;
+      line.state = state;
+    }
+    if (line.pulsing !== farm.pulsing) {
+      dataset.pulsing = String(farm.pulsing);
+      line.pulsing = farm.pulsing;
+    }
+    const text = `${farm.name}: ${this.stateName[state]}`;
+    if (line.text.data !== text) line.text.data = text;
+  };
 
   /** Removes every line (the language changed, or the list unmounts). */
   clear(): void {
