@@ -6,8 +6,8 @@ import {
   containsPoint,
   farmViews,
   pulseMarkersOf,
+  eachWorstFarm,
   refreshView,
-  worstFarms,
 } from '../../src/screens/wall/wallModel';
 import { type AreaGeometry } from '../../src/screens/geo/geoTypes';
 import { RegionTally } from '../../src/screens/wall/regionTally';
@@ -29,14 +29,18 @@ describe('wall model', () => {
     expect(slotOf(pulseMarkersOf(views([2, 3, 4]), slots, 10))).toEqual({ 2: 1, 3: 2, 4: 0 });
     expect(pulseMarkersOf(views([1, 2, 3, 4]), slots, 2)).toHaveLength(2);
     // The screen reader's list: alarm first, then offline, then normal, bounded.
-    const listed = worstFarms(
+    const listed: { farmId: number; state: string; place: number }[] = [];
+    const shown = eachWorstFarm(
       farmViews(
         [farm(1), farm(2), farm(3)],
         [house(1, 1, true), house(2, 2, false), house(3, 3, true, 1)],
         region,
       ),
       2,
+      (f, place) => listed.push({ farmId: f.farmId, state: f.worstState, place }),
     );
+    expect(shown).toBe(2);
+    expect(listed.map((f) => f.place)).toEqual([0, 1]);
     expect(listed.map((f) => [f.farmId, f.state])).toEqual([
       [3, 'alarm'],
       [2, 'offline'],

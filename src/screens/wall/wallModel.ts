@@ -204,14 +204,6 @@ export interface PulseMarker {
   houseCount: number;
 }
 
-/** A farm as the screen reader's list names it. */
-export interface ListedFarm {
-  farmId: number;
-  name: string;
-  state: WallState;
-  pulsing: boolean;
-}
-
 /**
  * The pulsing farms' markers (at most `max`), each in a slot it keeps while it pulses; a farm
  * that starts pulsing takes a free slot. `slots` (farm → slot) is updated in place. Keyed by
@@ -268,15 +260,6 @@ export function eachWorstFarm(
       if (f.worstState === state) visit(f, place++);
     }
   return place;
-}
-
-/** The worst farms first (as eachWorstFarm orders them), at most `max`. */
-export function worstFarms(views: readonly FarmView[], max: number): ListedFarm[] {
-  const listed: ListedFarm[] = [];
-  eachWorstFarm(views, max, (f) =>
-    listed.push({ farmId: f.farmId, name: f.name, state: f.worstState, pulsing: f.pulsing }),
-  );
-  return listed;
 }
 
 /** Whether two counter sets show the same: an unchanged set is not replaced (no render). */
