@@ -2,9 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { type WallFarm } from '../../src/contract/wall';
 import { farm, house } from './fixtures';
 import { STATUS_UNCHANGED, type HouseLive } from '../../src/contract/live';
+import { AlarmChanges } from '../../src/screens/wall/alarmChanges';
 import { LiveTally } from '../../src/screens/wall/liveTally';
 import { type TakenChanges } from '../../src/stores/houseChanges';
 import { farmView, farmViews, type WallHouseInput } from '../../src/screens/wall/wallModel';
+
+/** Applies what was taken and answers the alarm changes it brought, in order. */
+function applied(
+  tally: LiveTally,
+  taken: readonly TakenChanges[],
+  find: (houseId: number) => WallHouseInput | undefined,
+  farms: Set<number>,
+) {
+  const changes = new AlarmChanges(100);
+  tally.apply(taken, find, farms, changes);
+  return changes.newest();
+}
 
 /**
  * The houses of a scope as the store holds them: `take` answers what changed since, as the
@@ -35,7 +48,7 @@ function scope(houses: WallHouseInput[]) {
     apply(tally: LiveTally, farms = new Set<number>()) {
       const taken = { ids: [...changed.keys()], lives: [...changed.values()] };
       changed = new Map();
-      return tally.apply([taken as TakenChanges], (id) => byId.get(id), farms);
+      return applied(tally, [taken as TakenChanges], (id) => byId.get(id), farms);
     },
   };
 }
@@ -129,10 +142,11 @@ describe('live tally', () => {
     );
     const find = (id: number) => byId.get(id);
     const farms = new Set<number>();
-    tally.apply([{ ids: [1, 2, 3], lives: [null, null, null] }], find, farms);
+    applied(tally, [{ ids: [1, 2, 3], lives: [null, null, null] }], find, farms);
     const top = house(9, 1, true, 1).live.alarm.top;
     const U = STATUS_UNCHANGED;
-    const changes = tally.apply(
+    const changes = applied(
+      tally,
       [
         // House 1 offline; house 2 raises an alarm; house 3's alarms stay, it comes online;
         // house 7 is unknown to the store and waits for a snapshot.
@@ -156,7 +170,8 @@ describe('live tally', () => {
     expect(tally.farm(1)).toEqual({ houses: 2, offline: 0, alarmHouses: 1, alarms: 1 });
     expect([...farms].sort()).toEqual([1, 2]);
     // The batch first, then what came after it: the other order would end with house 1 offline.
-    tally.apply(
+    applied(
+      tally,
       [
         { ids: [1], lives: [house(1, 1, false).live as HouseLive] },
         { statuses: { houses: [1, 1, U, 2, U, 0], tops: [null], at: 2 } },
@@ -166,10 +181,10 @@ describe('live tally', () => {
     );
     expect(tally.counters()).toMatchObject({ online: 3, alarm: 0 });
     expect(
-      tally.apply([{ statuses: { houses: [2, U, 3], tops: [top], at: 3 } }], find, farms),
+      applied(tally, [{ statuses: { houses: [2, U, 3], tops: [top], at: 3 } }], find, farms),
     ).toMatchObject([{ kind: 'raised', houseId: 2 }]);
     expect(
-      tally.apply([{ statuses: { houses: [2, U, 0], tops: [null], at: 4 } }], find, farms),
+      applied(tally, [{ statuses: { houses: [2, U, 0], tops: [null], at: 4 } }], find, farms),
     ).toMatchObject([{ kind: 'cleared', houseId: 2, cause: null }]);
     expect(tally.alarmTotal).toBe(0);
   });

@@ -9,12 +9,7 @@ import {
 } from 'mobx';
 import { type HouseChanges, type LiveChangeFilter } from '../../stores/houseChanges';
 import { type ApiClient } from '../../api/client';
-import {
-  alarmTodaySchema,
-  type Alarm,
-  type AlarmSeverity,
-  type AlarmToday,
-} from '../../contract/alarms';
+import { alarmTodaySchema, type Alarm, type AlarmToday } from '../../contract/alarms';
 import { wallMapSchema, type WallFarm } from '../../contract/wall';
 import { type LiveStore } from '../../stores/LiveStore';
 import { type ChinaCityCollection } from '../geo/geoTypes';
@@ -28,6 +23,7 @@ import {
   TICKER_MAX_ENTRIES,
   TODAY_POLL_MS,
 } from './constants';
+import { AlarmChanges } from './alarmChanges';
 import { LiveTally } from './liveTally';
 import { IdMarks } from './idMarks';
 import { RegionTally } from './regionTally';
@@ -127,6 +123,8 @@ export class WallStore {
    * fetch and its validation cost more than a second's update).
    */
   private raisedSince = new Set<number>();
+  /** The alarm raises and clears of one update, kept for the next (see AlarmChanges). */
+  private readonly alarmChanges = new AlarmChanges(TICKER_MAX_ENTRIES);
   /** The marker slot of each pulsing farm (see pulseMarkers). */
   private readonly pulseSlots = new Map<number, number>();
 
@@ -383,8 +381,10 @@ export class WallStore {
       this.tally.clear();
       this.rebuildViews();
     } else {
-      const changes = this.tally.apply(taken, (id) => houses.get(id), changedFarms);
-      this.applyChanges(changes, changedFarms);
+      const changes = this.alarmChanges;
+      changes.clear();
+      this.tally.apply(taken, (id) => houses.get(id), changedFarms, changes);
+      this.applyChanges(changes);
       this.updateViews(changedFarms);
     }
     const counters = this.tally.counters();
@@ -435,27 +435,27 @@ export class WallStore {
   }
 
   /** The ticker's new entries (only the newest can show) and the farms that start pulsing. */
-  private applyChanges(changes: readonly AlarmChange[], changedFarms: IdMarks): void {
-    if (changes.length === 0) return;
+  private applyChanges(changes: AlarmChanges): void {
+    if (changes.size === 0) return;
     const at = Date.now();
     const entries: TickerEntry[] = [];
-    for (const change of changes.slice(-TICKER_MAX_ENTRIES)) {
+    for (const change of changes.newest()) {
       // Named here, for the few the ticker keeps: the tally counts changes by id only.
       const house = this.sources.houses.get(change.houseId);
       if (house)
         entries.push({ ...change, id: this.nextTickerId++, houseName: house.houseName, at });
     }
     this.ticker = [...entries.reverse(), ...this.ticker].slice(0, TICKER_MAX_ENTRIES);
+    changes.raisedFarms.forEach(this.markRaised);
     // The alert beeps once for a batch anyway: one call per severity (its first raise) rather
     // than one per raise, which a storm of a few hundred made cost milliseconds.
-    const alerted = new Set<AlarmSeverity | null>();
-    for (const change of changes) {
-      if (change.kind !== 'raised') continue;
-      this.raisedSince.add(change.farmId);
-      changedFarms.add(change.farmId);
-      if (alerted.has(change.severity)) continue;
-      alerted.add(change.severity);
-      this.sources.onRaised?.(change);
-    }
+    const { onRaised } = this.sources;
+    if (onRaised) for (const change of changes.firstRaiseOfEachSeverity()) onRaised(change);
   }
+
+  /** A farm where a house raised an alarm: it pulses (see raisedSince) and its view is redrawn. */
+  private readonly markRaised = (farmId: number): void => {
+    this.raisedSince.add(farmId);
+    this.changedFarms.add(farmId);
+  };
 }

@@ -6,6 +6,8 @@ interface Line {
   item: HTMLLIElement;
   text: Text;
   farmId: number;
+  /** The farm's name as last written: the text is built again only when it or the state changed. */
+  name: string | null;
   state: WallState | null;
   pulsing: boolean | null;
 }
@@ -40,16 +42,18 @@ export class FarmLines {
       dataset.farmId = String(farm.farmId);
       line.farmId = farm.farmId;
     }
-    if (line.state !== state) {
-      dataset.state = state;
-      line.state = state;
-    }
     if (line.pulsing !== farm.pulsing) {
       dataset.pulsing = String(farm.pulsing);
       line.pulsing = farm.pulsing;
     }
-    const text = `${farm.name}: ${this.stateName[state]}`;
-    if (line.text.data !== text) line.text.data = text;
+    // Most lines show what they showed a second ago: no new string for them (200 a second).
+    if (line.state === state && line.name === farm.name) return;
+    if (line.state !== state) {
+      dataset.state = state;
+      line.state = state;
+    }
+    line.name = farm.name;
+    line.text.data = `${farm.name}: ${this.stateName[state]}`;
   };
 
   /** Removes every line (the language changed, or the list unmounts). */
@@ -63,7 +67,7 @@ export class FarmLines {
     const text = document.createTextNode('');
     item.append(text);
     this.list.append(item);
-    const line: Line = { item, text, farmId: NaN, state: null, pulsing: null };
+    const line: Line = { item, text, farmId: NaN, name: null, state: null, pulsing: null };
     this.lines[index] = line;
     return line;
   }

@@ -6,12 +6,8 @@ import {
 } from '../../contract/live';
 import { type TakenChanges, type TakenLives } from '../../stores/houseChanges';
 import { type MarksIds } from './idMarks';
-import {
-  type AlarmChange,
-  type FarmTally,
-  type WallCounters,
-  type WallHouseInput,
-} from './wallModel';
+import { type AlarmChanges } from './alarmChanges';
+import { type FarmTally, type WallCounters, type WallHouseInput } from './wallModel';
 
 /** Birds in a house, as counted (unknown counts none). */
 const head = (house: WallHouseInput): number => house.headCount ?? 0;
@@ -65,28 +61,27 @@ export class LiveTally {
 
   /**
    * Takes in what changed, in order (see HouseChanges.take; `find` answers undefined for a house
-   * that left). Farms whose tally changed are added to `changedFarms`. Answers the alarm raises
-   * and clears (a house's open alarm count went up or down): nothing the first time (the
-   * baseline), and a house first seen later with open alarms is a raise; a house that left is
-   * forgotten silently.
+   * that left). Farms whose tally changed are added to `changedFarms`, and the alarm raises and
+   * clears (a house's open alarm count went up or down) to `changes`: nothing the first time
+   * (the baseline), and a house first seen later with open alarms is a raise; a house that left
+   * is forgotten silently.
    */
   apply(
     taken: readonly TakenChanges[],
     find: (houseId: number) => WallHouseInput | undefined,
     changedFarms: MarksIds,
-  ): AlarmChange[] {
-    const changes: AlarmChange[] = [];
+    changes: AlarmChanges,
+  ): void {
     for (const part of taken)
       if ('statuses' in part) this.applyStatuses(part.statuses, find, changedFarms, changes);
       else this.applyLives(part, find, changedFarms, changes);
-    return changes;
   }
 
   private applyLives(
     taken: TakenLives,
     find: (houseId: number) => WallHouseInput | undefined,
     changedFarms: MarksIds,
-    changes: AlarmChange[],
+    changes: AlarmChanges,
   ): void {
     const baseline = this.slotOf.size === 0;
     const { ids, lives } = taken;
@@ -108,7 +103,7 @@ export class LiveTally {
           this.uncount(slot, changedFarms);
           if (house) {
             this.count(slot, house, changedFarms);
-            this.noteAlarm(slot, id, was, house.live.alarm, changes);
+            this.noteAlarm(slot, id, was, house.live.alarm.count, house.live.alarm.top, changes);
           } else {
             this.slotOf.delete(id);
             this.freeSlots.push(slot);
@@ -118,7 +113,7 @@ export class LiveTally {
       }
       const was = this.alarms[slot]!;
       if (this.changeStatus(slot, live.online ? 1 : 0, live.alarm.count, changedFarms))
-        this.noteAlarm(slot, id, was, live.alarm, changes);
+        this.noteAlarm(slot, id, was, live.alarm.count, live.alarm.top, changes);
     }
   }
 
@@ -131,7 +126,7 @@ export class LiveTally {
     batch: HouseStatusBatch,
     find: (houseId: number) => WallHouseInput | undefined,
     changedFarms: MarksIds,
-    changes: AlarmChange[],
+    changes: AlarmChanges,
   ): void {
     const baseline = this.slotOf.size === 0;
     const { houses, tops } = batch;
@@ -140,8 +135,8 @@ export class LiveTally {
       const id = houses[i]!;
       const online = houses[i + 1]!;
       const alarms = houses[i + 2]!;
-      const alarm =
-        alarms === STATUS_UNCHANGED ? null : { count: alarms, top: tops[top++] ?? null };
+      // Taken in order whether or not the house is known, so the next house's stays its own.
+      const alarmTop = alarms === STATUS_UNCHANGED ? null : (tops[top++] ?? null);
       // Unknown to the store too: it waits for a snapshot, as a delta would.
       const slot = this.slotOf.get(id) ?? this.countNew(id, baseline, find, changedFarms, changes);
       if (slot === undefined) continue;
@@ -150,12 +145,12 @@ export class LiveTally {
         this.changeStatus(
           slot,
           online === STATUS_UNCHANGED ? this.online[slot]! : online,
-          alarm === null ? was : alarm.count,
+          alarms === STATUS_UNCHANGED ? was : alarms,
           changedFarms,
         ) &&
-        alarm
+        alarms !== STATUS_UNCHANGED
       )
-        this.noteAlarm(slot, id, was, alarm, changes);
+        this.noteAlarm(slot, id, was, alarms, alarmTop, changes);
     }
   }
 
@@ -168,14 +163,14 @@ export class LiveTally {
     baseline: boolean,
     find: (houseId: number) => WallHouseInput | undefined,
     changedFarms: MarksIds,
-    changes: AlarmChange[],
+    changes: AlarmChanges,
   ): number | undefined {
     const house = find(id);
     if (!house) return undefined;
     const slot = this.newSlot(id);
     this.count(slot, house, changedFarms);
     const was = baseline ? house.live.alarm.count : 0;
-    this.noteAlarm(slot, id, was, house.live.alarm, changes);
+    this.noteAlarm(slot, id, was, house.live.alarm.count, house.live.alarm.top, changes);
     return slot;
   }
 
@@ -200,19 +195,18 @@ export class LiveTally {
     slot: number,
     houseId: number,
     was: number,
-    alarm: HouseLive['alarm'],
-    changes: AlarmChange[],
+    alarms: number,
+    top: HouseLive['alarm']['top'],
+    changes: AlarmChanges,
   ): void {
-    const alarms = alarm.count;
     if (was === alarms) return;
-    const top = alarm.top;
-    changes.push({
-      kind: alarms > was ? 'raised' : 'cleared',
+    changes.add(
+      alarms > was ? 'raised' : 'cleared',
       houseId,
-      farmId: this.farmOf[slot]!,
-      cause: top?.cause ?? null,
-      severity: top?.severity ?? null,
-    });
+      this.farmOf[slot]!,
+      top?.cause ?? null,
+      top?.severity ?? null,
+    );
   }
 
   /** Counts a house's new status in place of its old; false when nothing counted changed. */
