@@ -149,15 +149,15 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
       Object.defineProperty(WebSocket.prototype, 'onmessage', {
         ...onmessage,
         set(handle) {
+          let statusNext = false;
           onmessage.set.call(this, handle && function (event) {
             const data = event.data;
-            if (typeof data === 'string' && data.startsWith('42["house:status"')) {
-              // The houses in the batch: ${STATUS_STRIDE} numbers each in "houses":[…].
-              const from = data.indexOf('"houses":[') + 10;
-              const to = data.indexOf(']', from);
-              let numbers = to > from ? 1 : 0;
-              for (let i = from; i < to; i++) if (data.charCodeAt(i) === 44) numbers++;
-              performance.mark('${STATUS_MARK}:' + numbers / ${STATUS_STRIDE});
+            // A batch is a text frame ('451-["house:status",…') and then its houses, a binary
+            // frame of ${STATUS_STRIDE} four-byte integers each (HouseStatusWire).
+            if (typeof data === 'string') statusNext = data.startsWith('451-["house:status"');
+            else if (statusNext && data instanceof ArrayBuffer) {
+              statusNext = false;
+              performance.mark('${STATUS_MARK}:' + data.byteLength / 4 / ${STATUS_STRIDE});
             }
             return handle.call(this, event);
           });
@@ -328,16 +328,20 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
     // cannot keep up gets less, and a status-only socket less by design).
     let changesReceived = 0;
     let bytesReceived = 0;
-    const countFrame = ({ response }: { response: { payloadData: string } }) => {
-      bytesReceived += response.payloadData.length;
+    let statusNext = false;
+    const countFrame = ({ response }: { response: { opcode: number; payloadData: string } }) => {
       const data = response.payloadData;
+      // A binary frame's payload comes base64-encoded: 4 characters for 3 bytes.
+      const binary = response.opcode === 2;
+      const bytes = binary
+        ? Math.floor((data.length * 3) / 4) - (data.match(/=*$/)?.[0].length ?? 0)
+        : data.length;
+      bytesReceived += bytes;
       if (data.startsWith('42["house:updated"'))
         changesReceived += data.split('"houseId"').length - 1;
-      // Packed: STATUS_STRIDE numbers per house in `houses`.
-      else if (data.startsWith('42["house:status"')) {
-        const packed = /"houses":\[([^\]]*)\]/.exec(data)?.[1] ?? '';
-        changesReceived += packed === '' ? 0 : packed.split(',').length / STATUS_STRIDE;
-      }
+      // Packed: the frame after the batch's text holds STATUS_STRIDE four-byte integers a house.
+      else if (binary && statusNext) changesReceived += bytes / 4 / STATUS_STRIDE;
+      statusNext = !binary && data.startsWith('451-["house:status"');
     };
     await cdp.send('Network.enable');
     cdp.on('Network.webSocketFrameReceived', countFrame);

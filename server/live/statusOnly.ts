@@ -1,4 +1,5 @@
-import { STATUS_UNCHANGED, type HouseDelta, type HouseStatusBatch } from '../../src/contract/live';
+import { STATUS_UNCHANGED, type HouseDelta, type HouseStatusWire } from '../../src/contract/live';
+import { packStatusHouses } from '../../src/contract/statusPacking';
 
 /**
  * A socket that hears only houses' status (`live:detail` `status`, the wall): which houses it
@@ -39,7 +40,7 @@ export class StatusOnlyView {
 /** The packed statuses one socket gets of a flush (`house:status`). */
 export class PackedStatuses {
   readonly houses: number[] = [];
-  readonly tops: HouseStatusBatch['tops'] = [];
+  readonly tops: HouseStatusWire['tops'] = [];
 
   /** Adds the part of a delta that decides its house's state, if it has any. */
   add(delta: HouseDelta): void {
@@ -53,7 +54,8 @@ export class PackedStatuses {
     if (alarm !== undefined) this.tops.push(alarm.top);
   }
 
-  batch(at: number): HouseStatusBatch {
-    return { houses: this.houses, tops: this.tops, at };
+  /** The batch as it goes out: its houses a binary attachment (see HouseStatusWire). */
+  batch(at: number): HouseStatusWire {
+    return { houses: packStatusHouses(this.houses), tops: this.tops, at };
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { alarmSchema, alarmSummarySchema } from './alarms';
+import { alarmSchema, alarmSummarySchema, type AlarmSummary } from './alarms';
 import type { Command } from './envcontrol';
 
 const device = z.object({ state: z.number().int(), opening: z.number().optional() });
@@ -45,17 +45,28 @@ export const STATUS_UNCHANGED = -1;
  * packed: a wall hears thousands a second, and one object per house cost it more in parsing,
  * copying and garbage collection than everything else its update does (bench/wall.ts).
  */
-export const houseStatusBatchSchema = z.object({
+export interface HouseStatusBatch {
   /**
    * STATUS_STRIDE integers per house: its id; 1 online, 0 offline; its open alarms' count.
    * Either of the last two is STATUS_UNCHANGED when that field did not change.
    */
-  houses: z.array(z.number().int()),
+  houses: ArrayLike<number>;
   /** The most important open alarm of each house whose alarm count is given, in order. */
-  tops: z.array(alarmSummarySchema.nullable()),
-  at: z.number(),
-});
-export type HouseStatusBatch = z.infer<typeof houseStatusBatchSchema>;
+  tops: (AlarmSummary | null)[];
+  at: number;
+}
+
+/**
+ * A HouseStatusBatch as the socket carries it: `houses` is a Socket.IO binary attachment, its
+ * integers little-endian (packStatusHouses), arriving as an ArrayBuffer in a browser and a
+ * Buffer in Node. As JSON text, the thousands of numbers a second were the largest part of the
+ * wall's parsing and of its garbage (bench/wall.ts); see statusBatchOf.
+ */
+export interface HouseStatusWire {
+  houses: ArrayBuffer | ArrayBufferView;
+  tops: (AlarmSummary | null)[];
+  at: number;
+}
 
 /** Full-rate readings of one house, for the monitor page that subscribed to it. */
 export const houseReadingSchema = z.object({
@@ -106,7 +117,7 @@ export type SilenceChanged = z.infer<typeof silenceChangedSchema>;
 export interface ServerToClientEvents {
   'house:updated': (batch: HouseUpdated) => void;
   /** Only to a socket that asked for houses' status (`live:detail`). */
-  'house:status': (batch: HouseStatusBatch) => void;
+  'house:status': (batch: HouseStatusWire) => void;
   'house:reading': (reading: HouseReading) => void;
   /** The number of open alarms in the socket's scope. */
   'alarm:count': (count: number) => void;

@@ -8,9 +8,11 @@ import {
   type HouseDelta,
   type HouseReading,
   type HouseStatusBatch,
+  type HouseStatusWire,
   type HouseUpdated,
   type SilenceChanged,
 } from '../contract/live';
+import { statusBatchOf } from '../contract/statusPacking';
 import { type AlarmStore } from '../stores/AlarmStore';
 import { type EnvControlStore } from '../stores/EnvControlStore';
 import { type Command } from '../contract/envcontrol';
@@ -362,7 +364,12 @@ export class LiveConnection implements HouseFeed {
 
   private readonly handleHouseUpdated = (batch: HouseUpdated) => this.take(batch.deltas);
 
-  private readonly handleHouseStatus = (batch: HouseStatusBatch) => this.take([batch]);
+  private readonly handleHouseStatus = (wire: HouseStatusWire) => {
+    const batch = statusBatchOf(wire);
+    // Bytes that are not whole houses: a fresh snapshot rather than statuses misread.
+    if (batch) this.take([batch]);
+    else void this.refresh();
+  };
 
   private take(changes: LiveChange[]): void {
     if (this.state === 'live') this.changes.push(...changes);

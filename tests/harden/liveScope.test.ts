@@ -7,6 +7,7 @@ import {
 } from '../../src/contract/live';
 import { testDatabaseTargets } from '../helpers/databases';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
+import { statusBatchOf } from '../../src/contract/statusPacking';
 
 const FARM = 'Weifang Broiler Farm';
 type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -19,7 +20,9 @@ function heard(socket: LiveSocket) {
     for (const d of u.deltas) houses.updated.add(d.houseId);
   });
   // Packed statuses: every STATUS_STRIDE numbers, a house's id first.
-  socket.on('house:status', (s) => {
+  socket.on('house:status', (wire) => {
+    const s = statusBatchOf(wire);
+    if (!s) throw new Error('house:status whose bytes are not whole houses');
     for (let i = 0; i < s.houses.length; i += STATUS_STRIDE) houses.updated.add(s.houses[i]!);
   });
   return {

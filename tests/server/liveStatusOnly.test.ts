@@ -8,6 +8,7 @@ import {
 import { testDatabaseTargets } from '../helpers/databases';
 import { houseLiveState } from '../helpers/houseStates';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
+import { statusBatchOf } from '../../src/contract/statusPacking';
 
 type Socket = Awaited<ReturnType<TestRoost['socket']>>;
 
@@ -15,7 +16,11 @@ type Socket = Awaited<ReturnType<TestRoost['socket']>>;
 function record(socket: Socket): HouseDelta[] {
   const seen: HouseDelta[] = [];
   socket.on('house:updated', (batch) => seen.push(...batch.deltas));
-  socket.on('house:status', ({ houses, tops }) => {
+  socket.on('house:status', (wire) => {
+    // The houses come as a binary attachment (a Buffer here): read as the console reads them.
+    const batch = statusBatchOf(wire);
+    if (!batch) throw new Error('house:status whose bytes are not whole houses');
+    const { houses, tops } = batch;
     let top = 0;
     for (let i = 0; i < houses.length; i += STATUS_STRIDE) {
       const delta: HouseDelta = { houseId: houses[i]! };
