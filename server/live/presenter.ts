@@ -1,4 +1,9 @@
-import type { HouseDelta, HouseLive, HouseReading } from '../../src/contract/live';
+import {
+  sameJson,
+  type HouseDelta,
+  type HouseLive,
+  type HouseReading,
+} from '../../src/contract/live';
 import type { Reading } from '../ingest/types';
 import type { HouseLiveState } from '../houses/state';
 
@@ -55,9 +60,7 @@ export function diffLive(previous: HouseLive | undefined, next: HouseLive): Hous
   for (const field of FIELDS) {
     const a = previous[field];
     const b = next[field];
-    const same =
-      typeof b === 'object' && b !== null ? JSON.stringify(a) === JSON.stringify(b) : a === b;
-    if (!same) {
+    if (!sameJson(a, b)) {
       delta[field] = b;
       changed = true;
     }

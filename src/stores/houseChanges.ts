@@ -1,4 +1,4 @@
-import { type HouseDelta, type HouseLive, type HouseStatusBatch } from '../contract/live';
+import { sameJson, type HouseDelta, type HouseLive, type HouseStatusBatch } from '../contract/live';
 
 /**
  * Which houses changed since a consumer last asked: for a screen that keeps its own aggregates
@@ -116,25 +116,6 @@ export class ChangeTracker implements HouseChanges {
     this.run = run;
     return run;
   }
-}
-
-/**
- * Whether two values of a live field are the same: the fields are JSON (numbers, strings,
- * small records such as metrics or the alarm summary), so a structural comparison suffices.
- */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  let count = 0;
-  for (const key in x) {
-    if (!Object.prototype.hasOwnProperty.call(y, key) || !sameJson(x[key], y[key])) return false;
-    count += 1;
-  }
-  for (const key in y) if (Object.prototype.hasOwnProperty.call(y, key)) count -= 1;
-  return count === 0;
 }
 
 /**
