@@ -1,6 +1,6 @@
 import type { Scope } from '../auth/scope';
 import type { Database } from '../db/client';
-import { stateColumnsOf, stateFromRow, type StateRow } from './state';
+import { STATE_COLUMNS, stateColumnsOf, stateFromRow, type StateRow } from './state';
 import { presentLive } from '../live/presenter';
 import type { HouseOverview } from '../../src/contract/overview';
 
@@ -35,6 +35,30 @@ const NO_STATE = {
 
 const STATE_SELECT = stateColumnsOf('hs', false);
 
+/** An overview row's columns, in the order the query puts them in each house's array. */
+const ROW_COLUMNS = [
+  'house_id',
+  'house_name',
+  'sort',
+  'farm_id',
+  'farm_name',
+  'province_name',
+  'network_id',
+  'type_key',
+  'breed_name',
+  'head_count',
+  'age_days',
+  'has_state',
+  ...STATE_COLUMNS.split(', ').filter((column) => column !== 'house_id'),
+];
+const ROW_ARRAY = `json_build_array(${ROW_COLUMNS.map((column) => `x.${column}`).join(', ')})`;
+
+function rowOf(values: readonly unknown[]): OverviewRow {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < ROW_COLUMNS.length; i += 1) row[ROW_COLUMNS[i]!] = values[i];
+  return row as unknown as OverviewRow;
+}
+
 /**
  * Every house of the scope (optionally of one farm or one house) with its latest state, in the
  * console's order: what /overview/listOverview/ and a kiosk wall answer.
@@ -51,9 +75,11 @@ export async function overviewOf(
   if (only.houseId) where += ` and h.id = $${params.push(only.houseId)}`;
   // One json_agg text value, not 5,000 rows: PGlite's per-row, per-column decoding (dates,
   // jsonb) and the worker's structured clone cost 2-3 times the query itself, and every other
-  // query (each request's session check) waits behind it in the one worker.
+  // query (each request's session check) waits behind it in the one worker. An array per house,
+  // not an object: its column names made 12 MB of text of the 7 at 20,000 houses, and on
+  // PostgreSQL the query and its parsing took 0.5-0.7 s instead of 0.35.
   const [result] = await database.query<{ rows: string }>(
-    `select coalesce(json_agg(x order by x.farm_name, x.sort, x.house_id), '[]')::text as rows
+    `select coalesce(json_agg(${ROW_ARRAY} order by x.farm_name, x.sort, x.house_id), '[]')::text as rows
      from (
        select h.id as house_id, h.name as house_name, h.sort, f.id as farm_id, f.name as farm_name,
          f.province_name, g.network_id, g.type_key, b.name as breed_name, fl.head_count,
@@ -69,7 +95,7 @@ export async function overviewOf(
      ) x`,
     params,
   );
-  const rows = JSON.parse(result?.rows ?? '[]') as OverviewRow[];
+  const rows = (JSON.parse(result?.rows ?? '[]') as unknown[][]).map(rowOf);
   return rows.map((row) => ({
     houseId: row.house_id,
     houseName: row.house_name,
