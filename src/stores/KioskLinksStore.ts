@@ -9,6 +9,7 @@ import {
   type KioskCreated,
   type KioskLink,
 } from '../contract/wallKiosk';
+import { LatestAsk } from './latestAsk';
 
 const revokedSchema = z.null();
 
@@ -21,13 +22,20 @@ export class KioskLinksStore {
   links: KioskLink[] | null = null;
   /** The farms a link may be limited to, by name. */
   farms: WallFarm[] = [];
+  /**
+   * The list asked for when the dialog opens may answer after the one read again behind a
+   * create (seen on a loaded machine): only the latest read's answer is taken.
+   */
+  private readonly latest = new LatestAsk();
 
   constructor(private readonly api: ApiClient) {
-    makeAutoObservable<this, 'api'>(this, { api: false });
+    makeAutoObservable<this, 'api' | 'latest'>(this, { api: false, latest: false });
   }
 
   async load(): Promise<void> {
+    const asked = this.latest.ask();
     const links = await this.api.get('/wall/kiosk/list', { schema: kioskListSchema });
+    if (!this.latest.isLatest(asked)) return;
     runInAction(() => (this.links = links));
   }
 

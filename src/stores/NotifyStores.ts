@@ -14,6 +14,7 @@ import {
   type DrillSummary,
 } from '../contract/notifyDrill';
 import { myPrefsSchema, type MyPrefs, type NotifyPrefsInput } from '../contract/notifyPrefs';
+import { LatestAsk } from './latestAsk';
 
 const placesSchema = z.array(alarmPlaceSchema);
 const rowsOf = <T extends z.ZodType>(row: T) => z.object({ rows: z.array(row), total: z.number() });
@@ -28,12 +29,15 @@ export class SilencesStore {
   rows: Silence[] | null = null;
   places: AlarmPlace[] = [];
   showAll = false;
+  /** The page's first read, a toggle's and a change's may cross: the latest says what is now. */
+  private readonly latest = new LatestAsk();
 
   constructor(private readonly api: ApiClient) {
-    makeAutoObservable<this, 'api'>(this, { api: false });
+    makeAutoObservable<this, 'api' | 'latest'>(this, { api: false, latest: false });
   }
 
   async load(): Promise<void> {
+    const asked = this.latest.ask();
     const [places, list] = await Promise.all([
       placesOf(this.api),
       this.api.get('/notify/silence/list', {
@@ -41,6 +45,7 @@ export class SilencesStore {
         schema: rowsOf(silenceSchema),
       }),
     ]);
+    if (!this.latest.isLatest(asked)) return;
     runInAction(() => {
       this.places = places;
       this.rows = list.rows;
@@ -73,16 +78,20 @@ const levelsSchema = rowsOf(z.object({ phoneId: z.number(), level: z.number() })
 export class EscalationStore {
   phones: AlarmPhone[] | null = null;
   levels = new Map<number, number>();
+  /** The page's first read and one behind a change may cross: the latest says what is now. */
+  private readonly latest = new LatestAsk();
 
   constructor(private readonly api: ApiClient) {
-    makeAutoObservable<this, 'api'>(this, { api: false });
+    makeAutoObservable<this, 'api' | 'latest'>(this, { api: false, latest: false });
   }
 
   async load(): Promise<void> {
+    const asked = this.latest.ask();
     const [phones, levels] = await Promise.all([
       this.api.get('/alarmPhone/list', { schema: pagedSchema(alarmPhoneSchema) }),
       this.api.get('/notify/escalation/list', { schema: levelsSchema }),
     ]);
+    if (!this.latest.isLatest(asked)) return;
     runInAction(() => {
       this.phones = phones.rows;
       this.levels = new Map(levels.rows.map((r) => [r.phoneId, r.level]));

@@ -4,6 +4,7 @@ import { type ApiClient } from '../api/client';
 import { alarmPlaceSchema, type AlarmPlace } from '../contract/alarms';
 import { powerAnswerSchema, type PowerAnswer } from '../contract/production';
 import { powerMonthSchema, type PowerMonth } from '../contract/productionPower';
+import { LatestAsk } from './latestAsk';
 
 const placesSchema = z.array(alarmPlaceSchema);
 
@@ -16,13 +17,15 @@ export class PowerStore {
   power: PowerAnswer | null = null;
   /** The chosen day's month, day by day. */
   month: PowerMonth | null = null;
+  /** A farm or day chosen while the last one's answer is on its way: only the latest shows. */
+  private readonly latest = new LatestAsk();
 
   constructor(
     private readonly api: ApiClient,
     today: string,
   ) {
     this.day = today;
-    makeAutoObservable<this, 'api'>(this, { api: false });
+    makeAutoObservable<this, 'api' | 'latest'>(this, { api: false, latest: false });
   }
 
   async loadPlaces(): Promise<void> {
@@ -44,6 +47,7 @@ export class PowerStore {
     const [kind, id] = this.target.split(':');
     if (!id) return;
     const key = kind === 'house' ? 'houseId' : 'farmId';
+    const asked = this.latest.ask();
     const [power, month] = await Promise.all([
       this.api.get(`/production/power?${key}=${id}&day=${this.day}`, {
         schema: powerAnswerSchema,
@@ -52,6 +56,7 @@ export class PowerStore {
         schema: powerMonthSchema,
       }),
     ]);
+    if (!this.latest.isLatest(asked)) return;
     runInAction(() => {
       this.power = power;
       this.month = month;

@@ -13,6 +13,7 @@ import {
   type WarningLimitField,
   type WarningLimits,
 } from '../contract/earlyWarnings';
+import { LatestAsk } from './latestAsk';
 
 /** Whose limits are edited: a breed's (the default of its flocks) or a house's override. */
 export type WarningTarget = { kind: 'breed'; breedId: number } | { kind: 'house'; houseId: number };
@@ -38,26 +39,31 @@ export class WarningLimitsStore {
   /** The breed a house's limits fall back to (null: no flock, Roost's defaults). */
   breedName: string | null = null;
   loaded = false;
+  /** The form's first read may answer after the one behind a save: only the latest fills it. */
+  private readonly latest = new LatestAsk();
 
   constructor(
     private readonly api: ApiClient,
     readonly target: WarningTarget,
   ) {
-    makeAutoObservable<this, 'api'>(this, { api: false, target: false });
+    makeAutoObservable<this, 'api' | 'latest'>(this, { api: false, target: false, latest: false });
   }
 
   async load(): Promise<void> {
+    const asked = this.latest.ask();
     if (this.target.kind === 'breed') {
       const answer = await this.api.get(
         `/production/warnings/breed?breedId=${this.target.breedId}`,
         { schema: breedWarningAnswerSchema },
       );
+      if (!this.latest.isLatest(asked)) return;
       runInAction(() => this.fill(answer.limits, DEFAULT_WARNING_LIMITS, null));
     } else {
       const answer = await this.api.get(
         `/production/warnings/house?houseId=${this.target.houseId}`,
         { schema: houseWarningAnswerSchema },
       );
+      if (!this.latest.isLatest(asked)) return;
       runInAction(() => this.fill(answer.limits, answer.inherited, answer.breed?.name ?? null));
     }
   }

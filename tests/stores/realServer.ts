@@ -17,3 +17,19 @@ export async function fetchTo(app: FastifyInstance): Promise<typeof globalThis.f
 export function storesOn(fetch: typeof globalThis.fetch, token = 'none') {
   return createTestStores({}, { fetch, cookies: { 'Admin-Token': token, 'Admin-UserId': '1' } });
 }
+
+/**
+ * A fetch whose first answer to a path containing `part` is handed over only on `release()`:
+ * two reads of one list cross as they do on a loaded machine, the older answering last.
+ */
+export function holdingFirst(fetch: typeof globalThis.fetch, part: string) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked = 0;
+  const holding: typeof globalThis.fetch = async (input, init) => {
+    const answer = await fetch(input, init);
+    if (String(input).includes(part) && ++asked === 1) await held;
+    return answer;
+  };
+  return { fetch: holding, release, asked: () => asked };
+}

@@ -6,7 +6,7 @@ import { KioskLinksStore } from '../../src/stores/KioskLinksStore';
 import { testDatabaseTargets } from '../helpers/databases';
 import { createTestApp, type TestApp } from '../helpers/testApp';
 import type { TestStores } from './fakeApi';
-import { fetchTo, storesOn } from './realServer';
+import { fetchTo, holdingFirst, storesOn } from './realServer';
 
 /** The alarm settings page's and the kiosk dialog's stores on the real app with demo data. */
 describe.each(testDatabaseTargets())(
@@ -14,10 +14,14 @@ describe.each(testDatabaseTargets())(
   (target) => {
     let t: TestApp;
     let s: TestStores<RouteRule>;
+    let fetch: typeof globalThis.fetch;
+    let token: string;
 
     beforeAll(async () => {
       t = await createTestApp(target);
-      s = storesOn(await fetchTo(t.app), await t.signIn('admin'));
+      fetch = await fetchTo(t.app);
+      token = await t.signIn('admin');
+      s = storesOn(fetch, token);
     });
     afterAll(async () => {
       await t?.close();
@@ -111,6 +115,22 @@ describe.each(testDatabaseTargets())(
       await kiosks.revoke(created.link.id);
       expect(kiosks.links).toEqual([]);
       expect(s.errors).toEqual([]);
+    });
+
+    it("keeps a link just created in the list when the dialog's first, older list answer comes last", async () => {
+      // On a slow machine the list the dialog asked for on opening can answer after the one
+      // read again behind a create: that older, empty answer must not hide the new link.
+      const crossing = holdingFirst(fetch, '/wall/kiosk/list');
+      const slow = storesOn(crossing.fetch, token);
+      const kiosks = new KioskLinksStore(slow.stores.api);
+      const opening = kiosks.load();
+      await expect.poll(() => crossing.asked()).toBe(1);
+      const created = await kiosks.create({ name: 'Night shift', allFarms: true, farmIds: [] });
+      crossing.release();
+      await opening;
+      expect(kiosks.links!.map((l) => l.id)).toContain(created.link.id);
+      await kiosks.revoke(created.link.id);
+      expect(slow.errors).toEqual([]);
     });
   },
 );
