@@ -233,3 +233,18 @@ it('on a phone the house Cameras tab fits the screen; in Chinese at 1440 px the 
   if (SHOTS) await wide.page.screenshot({ path: `${SHOTS}/monitor-zh-1440.png`, fullPage: true });
   await wide.context.close();
 });
+
+it('a camera list that failed is asked again: the cameras come without a reload', async () => {
+  const { page, context } = await openSignedIn(browser, server.url, 'farm');
+  // The first list is cut off on its way, as a server restarting or a dropped line would.
+  let asked = 0;
+  await page.route('**/api/camera/list*', (route) =>
+    asked++ === 0 ? route.abort('connectionreset') : route.continue(),
+  );
+  await page.goto(`${server.url}/shack/status/monitor?houseId=${houseId}`);
+  await expect
+    .poll(() => tile(page, 'Gate camera').getAttribute('data-state'), { timeout: 30_000 })
+    .toBe('playing');
+  expect(asked).toBeGreaterThanOrEqual(2);
+  await context.close();
+});

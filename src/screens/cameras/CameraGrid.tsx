@@ -14,6 +14,9 @@ type Reason = 'noAddress' | 'unreachable' | 'timeout' | 'unsupported';
 type TileState = { kind: 'loading' } | { kind: 'playing' } | { kind: 'noVideo'; reason: Reason };
 
 const listSchema = z.object({ rows: z.array(cameraSchema) });
+/** A failed camera list is asked again after 2 s, then twice as long each time, up to a minute. */
+const LIST_RETRY_FIRST_MS = 2_000;
+const LIST_RETRY_MAX_MS = 60_000;
 
 /** The camera's playlist, relayed through Roost (the only host the console may talk to). */
 function playPath(camera: Camera): string | null {
@@ -118,12 +121,23 @@ export function CameraGrid({ api, houseIds }: { api: ApiClient; houseIds: readon
     let cancelled = false;
     const wanted = new Set(key.split(',').map(Number));
     const query = wanted.size === 1 ? { houseId: [...wanted][0] } : undefined;
-    api
-      .get('/camera/list', { query, schema: listSchema, quiet: () => true })
-      .then((r) => !cancelled && setCameras(r.rows.filter((c) => wanted.has(c.houseId))))
-      .catch(() => undefined);
+    // A wall runs unattended: a list that failed (a restart, a timeout on a loaded server) is
+    // asked again, sooner first, rather than leaving the cameras out until someone reloads.
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const load = (failures: number) => {
+      api
+        .get('/camera/list', { query, schema: listSchema, quiet: () => true })
+        .then((r) => !cancelled && setCameras(r.rows.filter((c) => wanted.has(c.houseId))))
+        .catch(() => {
+          if (cancelled) return;
+          const wait = Math.min(LIST_RETRY_MAX_MS, LIST_RETRY_FIRST_MS * 2 ** failures);
+          retry = setTimeout(() => load(failures + 1), wait);
+        });
+    };
+    load(0);
     return () => {
       cancelled = true;
+      clearTimeout(retry);
     };
   }, [api, key]);
   if (cameras.length === 0) return null;
