@@ -439,12 +439,12 @@ export class WallStore {
     if (changes.size === 0) return;
     const at = Date.now();
     const entries: TickerEntry[] = [];
-    for (const change of changes.newest()) {
+    changes.forEachNewest((change) => {
       // Named here, for the few the ticker keeps: the tally counts changes by id only.
       const house = this.sources.houses.get(change.houseId);
       if (house)
         entries.push({ ...change, id: this.nextTickerId++, houseName: house.houseName, at });
-    }
+    });
     this.ticker = [...entries.reverse(), ...this.ticker].slice(0, TICKER_MAX_ENTRIES);
     changes.raisedFarms.forEach(this.markRaised);
     // The alert beeps once for a batch anyway: one call per severity (its first raise) rather

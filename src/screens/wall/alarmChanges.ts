@@ -53,13 +53,18 @@ export class AlarmChanges {
   }
 
   /**
-   * The newest changes (at most `keep`) in the order they came: copies, since the ring's objects
-   * are written over by the next update.
+   * Visits the newest changes (at most `keep`) in the order they came. Each is the ring's own
+   * object, written over by the next update: use it now, copy what is kept.
    */
-  newest(): AlarmChange[] {
+  forEachNewest(visit: (change: Readonly<AlarmChange>) => void): void {
     const n = Math.min(this.total, this.keep);
+    for (let i = this.total - n; i < this.total; i += 1) visit(this.ring[i % this.keep]!);
+  }
+
+  /** The newest changes as copies, safe to keep. */
+  newest(): AlarmChange[] {
     const out: AlarmChange[] = [];
-    for (let i = this.total - n; i < this.total; i += 1) out.push({ ...this.ring[i % this.keep]! });
+    this.forEachNewest((change) => out.push({ ...change }));
     return out;
   }
 
