@@ -122,16 +122,14 @@ describe('every console page, the wall and the sign-in page with axe-core', () =
           if (wall.length > 0) findings[SCREEN_PATH] = wall;
           // Signed out: the sign-in page.
           await page.context().clearCookies();
-          await page
-            .context()
-            .addCookies([
-              {
-                name: 'language',
-                value: language,
-                domain: new URL(server.url).hostname,
-                path: '/',
-              },
-            ]);
+          await page.context().addCookies([
+            {
+              name: 'language',
+              value: language,
+              domain: new URL(server.url).hostname,
+              path: '/',
+            },
+          ]);
           await page.goto(`${server.url}/login`);
           await page.getByTestId('login-form').waitFor();
           await page.waitForLoadState('networkidle');
