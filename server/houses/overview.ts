@@ -1,90 +1,72 @@
 import type { Scope } from '../auth/scope';
 import type { Database } from '../db/client';
-import { STATE_COLUMNS, stateColumnsOf, stateFromRow, type StateRow } from './state';
-import { presentLive } from '../live/presenter';
-import type { HouseOverview } from '../../src/contract/overview';
 
-interface OverviewRow extends StateRow {
-  house_name: string;
-  farm_id: number;
-  farm_name: string;
-  province_name: string | null;
-  network_id: string | null;
-  type_key: number | null;
-  breed_name: string | null;
-  age_days: number | null;
-  head_count: number | null;
-  has_state: boolean;
-}
+/**
+ * A timestamp as the presenter writes it (`Date.toISOString()`): UTC, milliseconds cut, not
+ * rounded, as a JavaScript Date cuts PostgreSQL's microseconds.
+ */
+const iso = (column: string) =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** A house never heard from: offline, no values. */
-const NO_STATE = {
-  online: false,
-  metrics: {},
-  faults: {},
-  devices: {},
-  network: null,
-  gateway_version: null,
-  online_since: null,
-  last_seen_at: null,
-  last_ts: null,
-  mode: null,
-  alarm_count: 0,
-  alarm_top: null,
-};
+/**
+ * One house as `HouseOverview`, built by the database; its `live` part is what `presentLive`
+ * makes of the house's `house_state` row (a house never heard from: offline, no values).
+ * tests/houses/overviewJson.test.ts holds the two to the same answer, house by house.
+ */
+const HOUSE_JSON = `json_build_object(
+  'houseId', h.id, 'houseName', h.name, 'farmId', f.id, 'farmName', f.name,
+  'provinceName', f.province_name, 'networkId', g.network_id, 'gatewayType', g.type_key,
+  'breedName', b.name,
+  'ageDays', ((now() at time zone $1)::date - fl.placed_on + fl.age_at_placement),
+  'headCount', fl.head_count,
+  'live', json_build_object(
+    'houseId', h.id,
+    'online', coalesce(hs.online, false),
+    'network', case when hs.network in ('wired', 'wireless') then hs.network end,
+    'gatewayVersion', hs.gateway_version,
+    'onlineSince', ${iso('hs.online_since')},
+    'lastSeenAt', ${iso('hs.last_seen_at')},
+    'lastTs', ${iso('hs.last_ts')},
+    'mode', hs.mode,
+    'metrics', coalesce(hs.metrics, '{}'::jsonb),
+    'faults', coalesce(hs.faults, '{}'::jsonb),
+    'devices', coalesce(hs.devices, '{}'::jsonb),
+    'alarm', json_build_object('count', coalesce(hs.alarm_count, 0), 'top', hs.alarm_top)))`;
 
-const STATE_SELECT = stateColumnsOf('hs', false);
-
-/** An overview row's columns, in the order the query puts them in each house's array. */
-const ROW_COLUMNS = [
-  'house_id',
-  'house_name',
-  'sort',
-  'farm_id',
-  'farm_name',
-  'province_name',
-  'network_id',
-  'type_key',
-  'breed_name',
-  'head_count',
-  'age_days',
-  'has_state',
-  ...STATE_COLUMNS.split(', ').filter((column) => column !== 'house_id'),
-];
-const ROW_ARRAY = `json_build_array(${ROW_COLUMNS.map((column) => `x.${column}`).join(', ')})`;
-
-function rowOf(values: readonly unknown[]): OverviewRow {
-  const row: Record<string, unknown> = {};
-  for (let i = 0; i < ROW_COLUMNS.length; i += 1) row[ROW_COLUMNS[i]!] = values[i];
-  return row as unknown as OverviewRow;
+/** The overview's rows as JSON text, ready to send, and how many there are. */
+export interface OverviewJson {
+  json: string;
+  total: number;
 }
 
 /**
  * Every house of the scope (optionally of one farm or one house) with its latest state, in the
- * console's order: what /overview/listOverview/ and a kiosk wall answer.
+ * console's order: what /overview/listOverview/ and a kiosk wall answer, as the JSON text of a
+ * `HouseOverview[]`.
+ *
+ * The database writes the answer's JSON itself and the server sends that text as it is. At
+ * 20,000 houses the answer is 11-22 MB: parsing it, building an object per house and writing it
+ * out again took the server's main thread 0.5-0.8 s an answer under load, and its garbage most
+ * of the rest, while the same thread acknowledges every gateway's readings (bench/scale.ts).
  */
-export async function overviewOf(
+export async function overviewJsonOf(
   database: Database,
   scope: Scope,
   timeZone: string,
   only: { farmId?: number; houseId?: number } = {},
-): Promise<HouseOverview[]> {
+): Promise<OverviewJson> {
   const params: unknown[] = [timeZone, scope.all, scope.all ? [] : [...scope.houseIds]];
   let where = '($2 or h.id = any($3::int[]))';
   if (only.farmId) where += ` and f.id = $${params.push(only.farmId)}`;
   if (only.houseId) where += ` and h.id = $${params.push(only.houseId)}`;
-  // One json_agg text value, not 5,000 rows: PGlite's per-row, per-column decoding (dates,
-  // jsonb) and the worker's structured clone cost 2-3 times the query itself, and every other
-  // query (each request's session check) waits behind it in the one worker. An array per house,
-  // not an object: its column names made 12 MB of text of the 7 at 20,000 houses, and on
-  // PostgreSQL the query and its parsing took 0.5-0.7 s instead of 0.35.
-  const [result] = await database.query<{ rows: string }>(
-    `select coalesce(json_agg(${ROW_ARRAY} order by x.farm_name, x.sort, x.house_id), '[]')::text as rows
+  // One json_agg text value, not 20,000 rows: PGlite's per-row, per-column decoding and the
+  // worker's structured clone cost 2-3 times the query itself, and every other query waits
+  // behind it in the one worker.
+  const [result] = await database.query<{ json: string; total: number }>(
+    `select coalesce(json_agg(x.house order by x.farm_name, x.sort, x.house_id), '[]')::text as json,
+       count(*)::int as total
      from (
-       select h.id as house_id, h.name as house_name, h.sort, f.id as farm_id, f.name as farm_name,
-         f.province_name, g.network_id, g.type_key, b.name as breed_name, fl.head_count,
-         ((now() at time zone $1)::date - fl.placed_on + fl.age_at_placement) as age_days,
-         (hs.house_id is not null) as has_state, ${STATE_SELECT}
+       select h.id as house_id, h.sort, f.name as farm_name, ${HOUSE_JSON} as house
        from houses h
        join farms f on f.id = h.farm_id
        left join gateways g on g.house_id = h.id
@@ -95,18 +77,5 @@ export async function overviewOf(
      ) x`,
     params,
   );
-  const rows = (JSON.parse(result?.rows ?? '[]') as unknown[][]).map(rowOf);
-  return rows.map((row) => ({
-    houseId: row.house_id,
-    houseName: row.house_name,
-    farmId: row.farm_id,
-    farmName: row.farm_name,
-    provinceName: row.province_name,
-    networkId: row.network_id,
-    gatewayType: row.type_key,
-    breedName: row.breed_name,
-    ageDays: row.age_days === null ? null : Number(row.age_days),
-    headCount: row.head_count,
-    live: presentLive(stateFromRow(row.has_state ? row : { ...row, ...NO_STATE }, row.farm_id)),
-  }));
+  return { json: result?.json ?? '[]', total: result?.total ?? 0 };
 }

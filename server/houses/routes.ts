@@ -9,11 +9,11 @@ import { overviewQuerySchema, trendQuerySchema } from '../../src/contract/overvi
 import { canSeeHouse, scopeOf } from '../auth/scope';
 import { compareHouses, comparisonTable } from './compare';
 import { sendTable, type ExportTable } from './exportTable';
-import { overviewOf } from './overview';
+import { overviewJsonOf } from './overview';
 import { readTrend } from './readTrend';
 import { trendExportTable } from './trendExport';
 import { sessionOf, type AppContext } from '../http/context';
-import { localeOf, ok, parseInput } from '../http/envelope';
+import { localeOf, ok, okJson, parseInput } from '../http/envelope';
 import { ApiError } from '../http/errors';
 
 /** The comparison export's first column and standard columns, by locale. */
@@ -59,11 +59,11 @@ export function houseRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get('/overview/listOverview/', async (request, reply) => {
       const query = parseInput(overviewQuerySchema, request.query);
       const scope = await scopeOf(database.db, sessionOf(request).user);
-      const data = await overviewOf(database, scope, ctx.config.timeZone, {
+      const { json, total } = await overviewJsonOf(database, scope, ctx.config.timeZone, {
         farmId: query.farmId,
         houseId: query.houseId,
       });
-      return ok(request, reply, { rows: data, total: data.length });
+      return okJson(request, reply, `{"rows":${json},"total":${total}}`);
     });
 
     app.get('/trend/house', async (request, reply) => {

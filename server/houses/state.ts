@@ -4,7 +4,9 @@ import type { AlarmSummary } from '../../src/contract/alarms';
  * The house state read model: one row of `house_state` per house, written by ingest (readings,
  * gateway status), by the offline sweep and by the alarm side (its summary), and read by the
  * overview, the wall and the live hub. Every statement that answers a house's state selects
- * these columns and turns the row into a `HouseLiveState` here, so they cannot drift apart.
+ * these columns and turns the row into a `HouseLiveState` here, so they cannot drift apart;
+ * the one exception, the overview, writes its JSON in SQL (houses/overview.ts) and a test holds
+ * it to what `presentLive` makes of these rows.
  */
 
 /** The latest state of one house as stored in house_state: what the live hub presents. */

@@ -11,10 +11,10 @@ import { findSession } from '../../auth/sessions';
 import { findKiosk, isKioskToken } from '../kiosk';
 import { kioskRoutes } from './kiosk';
 import { alarmsTodayOf, openAlarmCountOf } from '../../alarms/summaries';
-import { overviewOf } from '../../houses/overview';
+import { overviewJsonOf } from '../../houses/overview';
 import { wallFarms, wallHouses } from '../wallQueries';
 import { tokenOf, type AppContext } from '../../http/context';
-import { ok, parseInput } from '../../http/envelope';
+import { ok, okJson, parseInput } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
 
 /** Who looks at the wall: a signed-in user, or a kiosk link; either way a scope and a map type. */
@@ -79,8 +79,8 @@ export function wallRoutes(ctx: AppContext): FastifyPluginAsync {
     /** The houses and their latest state, as /overview/listOverview/ answers them. */
     app.get('/wall/houses', VIEW, async (request, reply) => {
       const { scope } = await viewerOf(request);
-      const rows = await overviewOf(database, scope, ctx.config.timeZone);
-      return ok(request, reply, { rows, total: rows.length });
+      const { json, total } = await overviewJsonOf(database, scope, ctx.config.timeZone);
+      return okJson(request, reply, `{"rows":${json},"total":${total}}`);
     });
 
     /** Today's alarms by cause, as /alarm/today answers them. */
