@@ -3,14 +3,18 @@ import type { AlarmInputInput, AlarmPhoneInput } from '../../src/contract/alarms
 import type { RouteRule } from '../../src/stores/PermissionStore';
 import { AlarmSettingsStore } from '../../src/stores/AlarmSettingsStore';
 import { KioskLinksStore } from '../../src/stores/KioskLinksStore';
+import { PowerStore } from '../../src/stores/PowerStore';
 import { testDatabaseTargets } from '../helpers/databases';
 import { createTestApp, type TestApp } from '../helpers/testApp';
 import type { TestStores } from './fakeApi';
 import { fetchTo, holdingFirst, storesOn } from './realServer';
 
-/** The alarm settings page's and the kiosk dialog's stores on the real app with demo data. */
+/**
+ * The alarm settings page's, the kiosk dialog's and the power page's stores on the real app
+ * with demo data.
+ */
 describe.each(testDatabaseTargets())(
-  'page stores of alarm settings and kiosk links on $name',
+  'page stores of alarm settings, kiosk links and power on $name',
   (target) => {
     let t: TestApp;
     let s: TestStores<RouteRule>;
@@ -130,6 +134,21 @@ describe.each(testDatabaseTargets())(
       await opening;
       expect(kiosks.links!.map((l) => l.id)).toContain(created.link.id);
       await kiosks.revoke(created.link.id);
+      expect(slow.errors).toEqual([]);
+    });
+
+    it('the power page shows the day chosen last when the day before answers after it', async () => {
+      const crossing = holdingFirst(fetch, '/production/power?');
+      const slow = storesOn(crossing.fetch, token);
+      const power = new PowerStore(slow.stores.api, '2026-11-20');
+      // The page's first read (the first farm, that day) is held; the user picks another day.
+      const opening = power.loadPlaces();
+      await expect.poll(() => crossing.asked()).toBe(1);
+      await power.choose(power.target, '2026-11-21');
+      crossing.release();
+      await opening;
+      expect(power.power?.day).toBe('2026-11-21');
+      expect(power.month?.month).toBe('2026-11');
       expect(slow.errors).toEqual([]);
     });
   },
