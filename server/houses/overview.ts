@@ -33,16 +33,10 @@ const HOUSE_JSON = `json_build_object(
     'devices', coalesce(hs.devices, '{}'::jsonb),
     'alarm', json_build_object('count', coalesce(hs.alarm_count, 0), 'top', hs.alarm_top)))`;
 
-/** The overview's rows as JSON text, ready to send, and how many there are. */
-export interface OverviewJson {
-  json: string;
-  total: number;
-}
-
 /**
  * Every house of the scope (optionally of one farm or one house) with its latest state, in the
- * console's order: what /overview/listOverview/ and a kiosk wall answer, as the JSON text of a
- * `HouseOverview[]`.
+ * console's order: what /overview/listOverview/ and a kiosk wall answer, as the JSON text of
+ * their `{ rows: HouseOverview[], total }`.
  *
  * The database writes the answer's JSON itself and the server sends that text as it is. At
  * 20,000 houses the answer is 11-22 MB: parsing it, building an object per house and writing it
@@ -54,7 +48,7 @@ export async function overviewJsonOf(
   scope: Scope,
   timeZone: string,
   only: { farmId?: number; houseId?: number } = {},
-): Promise<OverviewJson> {
+): Promise<string> {
   const params: unknown[] = [timeZone, scope.all, scope.all ? [] : [...scope.houseIds]];
   let where = '($2 or h.id = any($3::int[]))';
   if (only.farmId) where += ` and f.id = $${params.push(only.farmId)}`;
@@ -77,5 +71,5 @@ export async function overviewJsonOf(
      ) x`,
     params,
   );
-  return { json: result?.json ?? '[]', total: result?.total ?? 0 };
+  return `{"rows":${result?.json ?? '[]'},"total":${result?.total ?? 0}}`;
 }

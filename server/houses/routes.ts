@@ -59,11 +59,11 @@ export function houseRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get('/overview/listOverview/', async (request, reply) => {
       const query = parseInput(overviewQuerySchema, request.query);
       const scope = await scopeOf(database.db, sessionOf(request).user);
-      const { json, total } = await overviewJsonOf(database, scope, ctx.config.timeZone, {
+      const answer = await overviewJsonOf(database, scope, ctx.config.timeZone, {
         farmId: query.farmId,
         houseId: query.houseId,
       });
-      return okJson(request, reply, `{"rows":${json},"total":${total}}`);
+      return okJson(request, reply, answer);
     });
 
     app.get('/trend/house', async (request, reply) => {

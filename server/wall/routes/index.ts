@@ -79,8 +79,7 @@ export function wallRoutes(ctx: AppContext): FastifyPluginAsync {
     /** The houses and their latest state, as /overview/listOverview/ answers them. */
     app.get('/wall/houses', VIEW, async (request, reply) => {
       const { scope } = await viewerOf(request);
-      const { json, total } = await overviewJsonOf(database, scope, ctx.config.timeZone);
-      return okJson(request, reply, `{"rows":${json},"total":${total}}`);
+      return okJson(request, reply, await overviewJsonOf(database, scope, ctx.config.timeZone));
     });
 
     /** Today's alarms by cause, as /alarm/today answers them. */

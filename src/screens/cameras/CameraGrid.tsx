@@ -3,6 +3,7 @@ import { Card, Classes, H5 } from '@blueprintjs/core';
 import Hls from 'hls.js';
 import { useTranslation } from 'react-i18next';
 import { API_BASE, type ApiClient } from '../../api/client';
+import { isApiError } from '../../api/errors';
 import { cameraSchema, type Camera } from '../../contract/cameras';
 import { z } from 'zod';
 import './cameras.css';
@@ -121,15 +122,17 @@ export function CameraGrid({ api, houseIds }: { api: ApiClient; houseIds: readon
     let cancelled = false;
     const wanted = new Set(key.split(',').map(Number));
     const query = wanted.size === 1 ? { houseId: [...wanted][0] } : undefined;
-    // A wall runs unattended: a list that failed (a restart, a timeout on a loaded server) is
-    // asked again, sooner first, rather than leaving the cameras out until someone reloads.
+    // A wall runs unattended: a list that did not come (a restart, a timeout on a loaded
+    // server) is asked again, sooner first, rather than leaving the cameras out until someone
+    // reloads. A refusal (no right to see cameras) would only be refused again.
     let retry: ReturnType<typeof setTimeout> | undefined;
     const load = (failures: number) => {
       api
         .get('/camera/list', { query, schema: listSchema, quiet: () => true })
         .then((r) => !cancelled && setCameras(r.rows.filter((c) => wanted.has(c.houseId))))
-        .catch(() => {
-          if (cancelled) return;
+        .catch((error: unknown) => {
+          const passing = isApiError(error) && (error.status === null || error.status >= 500);
+          if (cancelled || !passing) return;
           const wait = Math.min(LIST_RETRY_MAX_MS, LIST_RETRY_FIRST_MS * 2 ** failures);
           retry = setTimeout(() => load(failures + 1), wait);
         });
