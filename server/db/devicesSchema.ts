@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   date,
   doublePrecision,
@@ -10,7 +11,6 @@ import {
   primaryKey,
   real,
   serial,
-  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -121,20 +121,19 @@ export const telemetryExtraDaily = pgTable(
 /**
  * How long each controller port of a house has run, counted from the on/off states of the
  * gateway's readings: the time from one reading to the next counts when the first said "on".
+ * One row per house, its ports in `devices` ({ port: { run, last, state } }: seconds run, the
+ * last counted reading's time in epoch ms, its state), not a row per port: every reading
+ * changes every port's row, and at 20,000 houses eleven row versions a reading were PostgreSQL's
+ * second largest write (bench/scale.ts). `version` grows with each write: a count read
+ * without a lock writes only where nothing was counted meanwhile (server/devices/runtime.ts).
  */
-export const deviceRuntime = pgTable(
-  'device_runtime',
-  {
-    houseId: integer('house_id')
-      .notNull()
-      .references(() => houses.id, { onDelete: 'cascade' }),
-    deviceKey: text('device_key').notNull(),
-    runSeconds: doublePrecision('run_seconds').notNull().default(0),
-    lastTs: at('last_ts').notNull(),
-    lastState: smallint('last_state').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.houseId, t.deviceKey] })],
-);
+export const deviceRuntime = pgTable('device_runtime', {
+  houseId: integer('house_id')
+    .primaryKey()
+    .references(() => houses.id, { onDelete: 'cascade' }),
+  devices: jsonb('devices').notNull().default({}),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});
 
 export const maintenancePlans = pgTable(
   'maintenance_plans',

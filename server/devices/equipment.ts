@@ -9,6 +9,7 @@ import {
 import type { Scope } from '../auth/scope';
 import type { Database } from '../db/client';
 import { houseScopeWhere, parseJson } from './access';
+import { runSecondsSql } from './runtime';
 
 // The queries of concentrators and terminal devices, with their status read from the house's
 // live state (the gateway's online flag and the controller's per-port states).
@@ -56,11 +57,11 @@ export async function readTerminals(
        c.name as "concentratorName", d.name, d.code, d.control_port as "controlPort",
        d.current_port as "currentPort", d.sensor_port as "sensorPort", d.model, d.address,
        d.can_input as "canInput", d.type, d.extras, s.online, s.devices as "liveDevices",
-       r.run_seconds as "runSeconds"
+       ${runSecondsSql('r', 'd.control_port')} as "runSeconds"
      from terminal_devices d join houses h on h.id = d.house_id
      left join concentrators c on c.id = d.concentrator_id
      left join house_state s on s.house_id = d.house_id
-     left join device_runtime r on r.house_id = d.house_id and r.device_key = d.control_port
+     left join device_runtime r on r.house_id = d.house_id
      where ${where.join(' and ')} order by h.name, d.name, d.id`,
     params,
   );

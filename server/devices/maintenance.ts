@@ -7,6 +7,7 @@ import type { Scope } from '../auth/scope';
 import type { Database, Query } from '../db/client';
 import { Refusal } from '../refusal';
 import { houseScopeWhere } from './access';
+import { runSecondsSql } from './runtime';
 
 /**
  * A duration plan is overdue once its device has run this much longer than the interval
@@ -70,11 +71,11 @@ interface PlanRow {
 
 const PLAN_SELECT = `p.id, p.house_id as "houseId", h.name as "houseName", f.name as "farmName",
   p.device_id as "deviceId", d.name as "deviceName", p.type, p.content, p.description,
-  p.planned_date::text as "plannedDate", p.interval, r.run_seconds as "runSeconds",
+  p.planned_date::text as "plannedDate", p.interval, ${runSecondsSql('r', 'd.control_port')} as "runSeconds",
   p.base_run_seconds as "baseRunSeconds"`;
 const PLAN_FROM = `maintenance_plans p join houses h on h.id = p.house_id join farms f on f.id = h.farm_id
   left join terminal_devices d on d.id = p.device_id
-  left join device_runtime r on r.house_id = d.house_id and r.device_key = d.control_port and d.control_port <> ''`;
+  left join device_runtime r on r.house_id = d.house_id and d.control_port <> ''`;
 
 export type PlanWithFarm = MaintenancePlan & { farmName: string };
 
@@ -122,8 +123,8 @@ export async function readPlans(
 /** A device's counted run seconds now (0 before its first reading). */
 export async function runSecondsOf(query: Query, deviceId: number): Promise<number> {
   const [row] = await query<{ s: number | null }>(
-    `select r.run_seconds as s from terminal_devices d
-     left join device_runtime r on r.house_id = d.house_id and r.device_key = d.control_port
+    `select ${runSecondsSql('r', 'd.control_port')} as s from terminal_devices d
+     left join device_runtime r on r.house_id = d.house_id
      where d.id = $1`,
     [deviceId],
   );

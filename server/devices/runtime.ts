@@ -1,7 +1,7 @@
 import { binaryArray } from '../db/binaryArray';
-import type { CopyType, CopyValue } from '../db/binaryCopy';
 import type { Database, Query } from '../db/client';
 import type { Reading } from '../ingest/types';
+import { parseJson } from './access';
 
 /**
  * A gap between two readings longer than this is not counted as running time, whatever the
@@ -13,14 +13,25 @@ export const MAX_COUNTED_GAP_MS = 15 * 60 * 1000;
 /** States 1 (forward) and 2 (reverse) are "on"; 0 is off and 3 an error report. */
 const isOn = (state: number) => state === 1 || state === 2;
 
-interface Runtime {
+/**
+ * SQL for the seconds a terminal device has run: its house's `device_runtime` row (`row`),
+ * looked up by its control port (`port`, an SQL expression); null when never counted.
+ */
+export const runSecondsSql = (row: string, port: string) =>
+  `(${row}.devices -> ${port} ->> 'run')::float8`;
+
+/** A port's count as stored: seconds run, the last counted reading's time (epoch ms), its state. */
+interface PortRuntime {
+  run: number;
+  last: number;
+  state: number;
+}
+
+/** A house's row: its ports' counts and the version it was read at (null: no row yet). */
+interface HouseRuntime {
   houseId: number;
-  deviceKey: string;
-  runSeconds: number;
-  lastTs: number;
-  lastState: number;
-  /** The stored row's last_ts when it was read (epoch ms); null when there was no row. */
-  readTs: number | null;
+  ports: Record<string, PortRuntime>;
+  readVersion: number | null;
 }
 
 /**
@@ -29,11 +40,11 @@ interface Runtime {
  * counted for its device (a gateway's late backlog) is left out rather than re-sorting history.
  *
  * The rows are read without a lock and written back in one statement that changes a row only
- * if it is still as it was read. On the embedded database a transaction holding its lock while
- * this thread worked out the times (and waited for its turn) kept the next batch's write
- * waiting. Should another process have counted meanwhile (several processes on one
- * PostgreSQL), the batch is counted again under locks: readings already counted are older than
- * the device's last one and are left out, so nothing counts twice.
+ * if it is still as it was read (its version). On the embedded database a transaction holding
+ * its lock while this thread worked out the times (and waited for its turn) kept the next
+ * batch's write waiting. Should another process have counted meanwhile (several processes on
+ * one PostgreSQL), the batch is counted again under locks: readings already counted are older
+ * than the device's last one and are left out, so nothing counts twice.
  */
 export async function countRunTime(
   database: Database,
@@ -56,126 +67,108 @@ export async function countRunTime(
   });
 }
 
-/** The houses' stored run times, by house, then device (locked for update when `lock`). */
+/** The houses' stored run times, by house (locked for update when `lock`). */
 async function readRuntimes(
   query: Query,
   houseIds: number[],
   lock: boolean,
-): Promise<Map<number, Map<string, Runtime>>> {
-  // The time as epoch milliseconds, not a date to parse: at 20,000 houses this runs for
-  // eleven devices a reading.
+): Promise<Map<number, HouseRuntime>> {
   const rows = await query<{
     house_id: number;
-    device_key: string;
-    run_seconds: number;
-    last_ms: number;
-    last_state: number;
+    devices: Record<string, PortRuntime> | string;
+    version: number;
   }>(
-    `select house_id, device_key, run_seconds,
-       (extract(epoch from last_ts) * 1000)::float8 as last_ms, last_state
+    `select house_id, devices, version::float8 as version
      from device_runtime where house_id = any($1::int[])${lock ? ' for update' : ''}`,
     [binaryArray('int4', houseIds)],
   );
-  const byHouse = new Map<number, Map<string, Runtime>>();
-  for (const r of rows) {
-    const lastTs = Number(r.last_ms);
-    devicesOf(byHouse, r.house_id).set(r.device_key, {
+  const byHouse = new Map<number, HouseRuntime>();
+  for (const r of rows)
+    byHouse.set(r.house_id, {
       houseId: r.house_id,
-      deviceKey: r.device_key,
-      runSeconds: Number(r.run_seconds),
-      lastTs,
-      lastState: r.last_state,
-      readTs: lastTs,
+      ports: parseJson(r.devices),
+      readVersion: Number(r.version),
     });
-  }
   return byHouse;
 }
 
-function devicesOf(byHouse: Map<number, Map<string, Runtime>>, houseId: number) {
-  let devices = byHouse.get(houseId);
-  if (!devices) byHouse.set(houseId, (devices = new Map()));
-  return devices;
-}
-
-/**
- * Adds the points (oldest first) to the stored run times; answers the changed ones. By house,
- * then device: no key string built per device of every reading (22,000 a batch).
- */
-function addRunTime(byHouse: Map<number, Map<string, Runtime>>, points: Reading[]): Runtime[] {
-  const changed = new Set<Runtime>();
+/** Adds the points (oldest first) to the stored run times; answers the houses that changed. */
+function addRunTime(byHouse: Map<number, HouseRuntime>, points: Reading[]): HouseRuntime[] {
+  const changed = new Set<HouseRuntime>();
   for (const reading of points) {
     const ts = reading.ts.getTime();
-    const devices = devicesOf(byHouse, reading.houseId);
+    let house = byHouse.get(reading.houseId);
+    if (!house) {
+      house = { houseId: reading.houseId, ports: {}, readVersion: null };
+      byHouse.set(reading.houseId, house);
+    }
     for (const deviceKey in reading.devices) {
       const state = reading.devices[deviceKey]!.state;
-      const known = devices.get(deviceKey);
+      const known = house.ports[deviceKey];
       if (!known) {
-        const fresh: Runtime = {
-          houseId: reading.houseId,
-          deviceKey,
-          runSeconds: 0,
-          lastTs: ts,
-          lastState: state,
-          readTs: null,
-        };
-        devices.set(deviceKey, fresh);
-        changed.add(fresh);
+        house.ports[deviceKey] = { run: 0, last: ts, state };
+        changed.add(house);
         continue;
       }
-      if (ts <= known.lastTs) continue;
-      const gap = ts - known.lastTs;
-      if (isOn(known.lastState) && gap <= MAX_COUNTED_GAP_MS) known.runSeconds += gap / 1000;
-      known.lastTs = ts;
-      known.lastState = state;
-      changed.add(known);
+      if (ts <= known.last) continue;
+      const gap = ts - known.last;
+      if (isOn(known.state) && gap <= MAX_COUNTED_GAP_MS) known.run += gap / 1000;
+      known.last = ts;
+      known.state = state;
+      changed.add(house);
     }
   }
   return [...changed];
 }
 
 /**
- * The statements' columns: house, device, run seconds, last time, last state, and for the
- * guarded write (`guarded`) the last time as it was read.
+ * The statements' columns: house and its ports, and for the guarded write (`guarded`) the
+ * version the row was read at.
  */
-function columnsOf(list: Runtime[], guarded: boolean): Buffer[] {
-  const column = (type: CopyType, pick: (r: Runtime) => CopyValue) =>
-    binaryArray(type, list.map(pick));
+function columnsOf(list: HouseRuntime[], guarded: boolean): Buffer[] {
   const columns = [
-    column('int4', (r) => r.houseId),
-    column('text', (r) => r.deviceKey),
-    column('float8', (r) => r.runSeconds),
-    column('timestamptz', (r) => r.lastTs),
-    column('int2', (r) => r.lastState),
+    binaryArray(
+      'int4',
+      list.map((h) => h.houseId),
+    ),
+    binaryArray(
+      'jsonb',
+      list.map((h) => JSON.stringify(h.ports)),
+    ),
   ];
-  if (guarded) columns.push(column('timestamptz', (r) => r.readTs));
+  if (guarded)
+    columns.push(
+      binaryArray(
+        'float8',
+        list.map((h) => h.readVersion),
+      ),
+    );
   return columns;
 }
 
 const UPSERT = `
-  insert into device_runtime (house_id, device_key, run_seconds, last_ts, last_state)
-  select * from unnest($1::int[], $2::text[], $3::float8[], $4::timestamptz[], $5::smallint[])
-  on conflict (house_id, device_key) do update set run_seconds = excluded.run_seconds,
-    last_ts = excluded.last_ts, last_state = excluded.last_state`;
+  insert into device_runtime (house_id, devices)
+  select * from unnest($1::int[], $2::jsonb[])
+  on conflict (house_id) do update set devices = excluded.devices,
+    version = device_runtime.version + 1`;
 
 /**
- * The changed run times, each only where its row is still as read (its last_ts, or no row):
- * answers how many were written.
+ * The changed houses, each only where its row is still as read (its version, or no row):
+ * answers how many were written. In house order, as the locked count takes its locks.
  */
 const WRITE_IF_UNCHANGED = `
   with u as (
-    select * from unnest($1::int[], $2::text[], $3::float8[], $4::timestamptz[], $5::smallint[],
-      $6::timestamptz[]) as u(house_id, device_key, run_seconds, last_ts, last_state, read_ts)
-    order by house_id, device_key
+    select * from unnest($1::int[], $2::jsonb[], $3::float8[]) as u(house_id, devices, read_version)
+    order by house_id
   ), updated as (
-    update device_runtime r set run_seconds = u.run_seconds, last_ts = u.last_ts,
-      last_state = u.last_state
-    from u where u.read_ts is not null and r.house_id = u.house_id
-      and r.device_key = u.device_key and r.last_ts = u.read_ts
+    update device_runtime r set devices = u.devices, version = r.version + 1
+    from u where u.read_version is not null and r.house_id = u.house_id
+      and r.version = u.read_version::bigint
     returning 1
   ), inserted as (
-    insert into device_runtime (house_id, device_key, run_seconds, last_ts, last_state)
-    select house_id, device_key, run_seconds, last_ts, last_state from u where read_ts is null
-    on conflict (house_id, device_key) do nothing
+    insert into device_runtime (house_id, devices)
+    select house_id, devices from u where read_version is null
+    on conflict (house_id) do nothing
     returning 1
   )
   select ((select count(*) from updated) + (select count(*) from inserted))::int as n`;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../../server/bootstrap';
 import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
-import { countRunTime, MAX_COUNTED_GAP_MS } from '../../server/devices/runtime';
+import { countRunTime, MAX_COUNTED_GAP_MS, runSecondsSql } from '../../server/devices/runtime';
 import type { Reading } from '../../server/ingest/types';
 import { openTestDatabase, testDatabaseTargets } from '../helpers/databases';
 import { houseReading } from '../helpers/readings';
@@ -36,7 +36,7 @@ describe.each(testDatabaseTargets())('device run times on $name', (target) => {
 
   const runMinutes = async (device: string) => {
     const [row] = await database.query<{ s: number }>(
-      'select run_seconds as s from device_runtime where house_id = $1 and device_key = $2',
+      `select ${runSecondsSql('r', '$2::text')} as s from device_runtime r where house_id = $1`,
       [houseId, device],
     );
     return Number(row?.s ?? 0) / 60;
@@ -74,5 +74,17 @@ describe.each(testDatabaseTargets())('device run times on $name', (target) => {
       ]);
       expect(await runMinutes(device)).toBe(10);
     }
+  });
+
+  it("keeps each port's count when a reading names only some of the house's ports", async () => {
+    const t0 = Date.UTC(2026, 10, 26, 6, 0);
+    await countRunTime(database, [
+      reading(t0, { fan_11: { state: 1 }, heater_2: { state: 1 } }),
+      reading(t0 + 10 * MINUTE, { fan_11: { state: 0 }, heater_2: { state: 1 } }),
+    ]);
+    await countRunTime(database, [reading(t0 + 20 * MINUTE, { heater_2: { state: 0 } })]);
+    expect(await runMinutes('fan_11')).toBe(10);
+    expect(await runMinutes('heater_2')).toBe(20);
+    expect(await runMinutes('fan_12')).toBe(0);
   });
 });

@@ -1,35 +1,11 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functionLabel, renderOperation } from '../../src/contract/operationLog';
 import { testDatabaseTargets } from '../helpers/databases';
+import { MIGRATIONS, migrationsUpTo, openMigrating, type Migrating } from '../helpers/migrations';
 
-const MIGRATIONS = fileURLToPath(new URL('../../server/db/migrations', import.meta.url));
 /** The last migration whose operation log held English sentences. */
 const BEFORE_KEYS = '0005_raw_telemetry_no_fk';
-
-/** A copy of the migrations folder that ends at `lastTag`. */
-function migrationsUpTo(lastTag: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'roost-migrations-'));
-  cpSync(MIGRATIONS, dir, { recursive: true });
-  const journalPath = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as {
-    entries: Array<{ tag: string }>;
-  };
-  const last = journal.entries.findIndex((e) => e.tag === lastTag);
-  expect(last).toBeGreaterThanOrEqual(0);
-  journal.entries = journal.entries.slice(0, last + 1);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 /** Rows as the code before operation keys wrote them: function name, English operation. */
 const OLD_ROWS: Array<[fn: string, operation: string]> = [
@@ -80,38 +56,6 @@ const OLD_ROWS: Array<[fn: string, operation: string]> = [
 
 type Read = Array<{ function: string; operation: string; params: Record<string, unknown> }>;
 
-interface Migrating {
-  migrateTo(folder: string): Promise<void>;
-  query(text: string, params?: unknown[]): Promise<Read>;
-  close(): Promise<void>;
-}
-
-async function open(targetName: string): Promise<Migrating> {
-  if (targetName === 'pglite') {
-    const client = await PGlite.create('memory://');
-    const db = drizzlePglite({ client });
-    return {
-      migrateTo: (folder) => migratePglite(db, { migrationsFolder: folder }),
-      query: async (text, params) => (await client.query(text, params)).rows as Read,
-      close: () => client.close(),
-    };
-  }
-  const target = testDatabaseTargets().find((t) => t.name === targetName)!;
-  const created = await target.create();
-  if (created.target.kind !== 'postgres') throw new Error('expected PostgreSQL');
-  const client = new pg.Client({ connectionString: created.target.url });
-  await client.connect();
-  const db = drizzlePg({ client });
-  return {
-    migrateTo: (folder) => migratePg(db, { migrationsFolder: folder }),
-    query: async (text, params) => (await client.query(text, params)).rows as Read,
-    close: async () => {
-      await client.end();
-      await created.drop();
-    },
-  };
-}
-
 describe.each(testDatabaseTargets())('operation log keys migration on $name', (target) => {
   let database: Migrating;
   let oldFolder: string;
@@ -119,7 +63,7 @@ describe.each(testDatabaseTargets())('operation log keys migration on $name', (t
 
   beforeAll(async () => {
     oldFolder = migrationsUpTo(BEFORE_KEYS);
-    database = await open(target.name);
+    database = await openMigrating(target.name);
     await database.migrateTo(oldFolder);
     for (const [fn, operation] of OLD_ROWS)
       await database.query(
@@ -127,7 +71,7 @@ describe.each(testDatabaseTargets())('operation log keys migration on $name', (t
         [fn, operation],
       );
     await database.migrateTo(MIGRATIONS);
-    rows = await database.query(
+    rows = await database.query<Read[number]>(
       'select function, operation, params from operation_logs order by id',
     );
   }, 60_000);
