@@ -9,6 +9,7 @@ import { benchFuzz } from './fuzz';
 import { benchLatency, benchSoak, benchThroughput } from './ingest';
 import { benchOverview } from './overview';
 import { benchProduction } from './production';
+import { benchRuntime } from './runtime';
 import { benchTrendQueries } from './trend';
 import { benchTransfer } from './transfer';
 import { benchWall } from './wall';
@@ -22,7 +23,7 @@ import { benchWall } from './wall';
  * console's house grid with 5,000 houses), `transfer` (a first visit's bytes and a slow link)
  * and `wall` (the alarm wall, BENCH_WALL_MINUTES, default 30). `production` (the KPIs of 500
  * flocks over their whole lives), `commands` (remote configuration with 1,000 gateways
- * connected) and `scale` (20,000 houses on PostgreSQL, BENCH_SCALE_HOUSES) run only when named too, and so does `fuzz` (BENCH_FUZZ_REQUESTS generated requests
+ * connected), `runtime` (the devices' run times counted from a batch) and `scale` (20,000 houses on PostgreSQL, BENCH_SCALE_HOUSES) run only when named too, and so does `fuzz` (BENCH_FUZZ_REQUESTS generated requests
  * to every /api route, default 100,000).
  */
 const only = new Set(
@@ -72,6 +73,16 @@ async function main(): Promise<void> {
       row(
         `${f.kind}: KPIs of ${f.flocks} flocks (${f.records} days) p50 / p95`,
         `${f.p50Ms} / ${f.p95Ms} ms`,
+      );
+  }
+  if (only.has('runtime')) {
+    console.log("Devices' run times counted from a stored batch of 2,000 readings");
+    const figures = await benchRuntime();
+    results.runtime = figures;
+    for (const f of figures)
+      row(
+        `${f.database}: ${f.houses} houses of ${f.ports} ports, a batch: median / CPU`,
+        `${f.medianMs} / ${f.cpuMs} ms`,
       );
   }
   if (only.has('history')) {
