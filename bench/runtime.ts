@@ -4,6 +4,7 @@ import { openDatabase } from '../server/db/open';
 import { countRunTime } from '../server/devices/runtime';
 import type { Reading } from '../server/ingest/types';
 import { testDatabaseTargets } from '../tests/helpers/databases';
+import { houseReading } from '../tests/helpers/readings';
 import { topUpHouses } from './seedHouses';
 
 export interface RuntimeFigures {
@@ -60,19 +61,9 @@ export async function benchRuntime(): Promise<RuntimeFigures[]> {
             const devices: Reading['devices'] = {};
             for (let p = 0; p < shape.ports; p += 1)
               devices[`port_${p}`] = { state: (i + p) % 3 === 0 ? 1 : 0 };
-            return {
-              gatewayId: 1,
-              houseId: ids[i % ids.length]!,
-              farmId: 1,
-              networkId: 'bench',
-              receivedAt: new Date(ts),
-              ts: new Date(ts),
-              seq: null,
-              mode: 1,
-              metrics: {},
-              faults: {},
+            return houseReading({ gatewayId: 1, houseId: ids[i % ids.length]!, farmId: 1 }, ts, {
               devices,
-            };
+            });
           });
         // The first counts create the rows: not measured.
         for (let i = 0; i < 3; i += 1) await countRunTime(database, batch());
