@@ -17,7 +17,9 @@ const WIDTH: Record<Exclude<CopyType, 'jsonb' | 'text'>, number> = {
   timestamptz: 8,
 };
 
-export type CopyValue = number | Date | string | null | undefined;
+/** A field's value; an object only for a jsonb field, which writes it as JSON. */
+export type CopyValue = number | Date | string | JsonObject | null | undefined;
+type JsonObject = { readonly [key: string]: unknown };
 
 /**
  * Values in PostgreSQL's binary send/receive formats, each after its length: what a binary COPY

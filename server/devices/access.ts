@@ -68,10 +68,6 @@ export function deviceContext(database: Database, directory: GatewayDirectory) {
 
 export type DeviceContext = ReturnType<typeof deviceContext>;
 
-/** PGlite answers json columns as text sometimes, pg as parsed JSON. */
-export const parseJson = <T>(v: T | string): T =>
-  typeof v === 'string' ? (JSON.parse(v) as T) : v;
-
 /** Postgres says 23505 for a unique violation, whichever driver. */
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string } } | null;

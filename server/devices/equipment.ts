@@ -8,7 +8,8 @@ import {
 } from '../../src/contract/devices';
 import type { Scope } from '../auth/scope';
 import type { Database } from '../db/client';
-import { houseScopeWhere, parseJson } from './access';
+import { parseJson } from '../db/jsonColumn';
+import { houseScopeWhere } from './access';
 import { runSecondsSql } from './runtime';
 
 // The queries of concentrators and terminal devices, with their status read from the house's

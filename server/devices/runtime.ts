@@ -1,7 +1,7 @@
 import { binaryArray } from '../db/binaryArray';
 import type { Database, Query } from '../db/client';
 import type { Reading } from '../ingest/types';
-import { parseJson } from './access';
+import { parseJson } from '../db/jsonColumn';
 
 /**
  * A gap between two readings longer than this is not counted as running time, whatever the
@@ -67,6 +67,13 @@ export async function countRunTime(
   });
 }
 
+/**
+ * Locks taken in one order by every process counting on one PostgreSQL, so that two counts of
+ * overlapping houses wait for each other instead of deadlocking (which would cancel one batch's
+ * count).
+ */
+const LOCK_IN_HOUSE_ORDER = ' order by house_id for update';
+
 /** The houses' stored run times, by house (locked for update when `lock`). */
 async function readRuntimes(
   query: Query,
@@ -79,7 +86,7 @@ async function readRuntimes(
     version: number;
   }>(
     `select house_id, devices, version::float8 as version
-     from device_runtime where house_id = any($1::int[])${lock ? ' for update' : ''}`,
+     from device_runtime where house_id = any($1::int[])${lock ? LOCK_IN_HOUSE_ORDER : ''}`,
     [binaryArray('int4', houseIds)],
   );
   const byHouse = new Map<number, HouseRuntime>();
@@ -133,7 +140,7 @@ function columnsOf(list: HouseRuntime[], guarded: boolean): Buffer[] {
     ),
     binaryArray(
       'jsonb',
-      list.map((h) => JSON.stringify(h.ports)),
+      list.map((h) => h.ports),
     ),
   ];
   if (guarded)

@@ -11,7 +11,8 @@ import { sessionOf, type AppContext } from '../../http/context';
 import { ok, parseInput } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
 import { requireOperate } from '../access';
-import { idBody, parseJson, settingsContext } from './settingsShared';
+import { parseJson } from '../../db/jsonColumn';
+import { idBody, settingsContext } from './settingsShared';
 
 const phoneQuery = z.object({
   farmId: idSchema.optional(),

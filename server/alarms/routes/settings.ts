@@ -7,7 +7,8 @@ import type { AppContext } from '../../http/context';
 import { ok, parseInput } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
 import { requireOperate, scopeWhere } from '../access';
-import { parseJson, settingsContext } from './settingsShared';
+import { parseJson } from '../../db/jsonColumn';
+import { settingsContext } from './settingsShared';
 
 const limitsQuery = z.object({ houseId: idSchema });
 const limitsBody = z.object({

@@ -6,13 +6,10 @@ import { sessionOf, sourceOf, type AppContext } from '../../http/context';
 import { writeOperationLog } from '../../oplog';
 import type { FunctionKey, Operation } from '../../../src/contract/operationLog';
 
-// What the alarm phone, alarm input and limit routes share: the id body, JSON columns, the
+// What the alarm phone, alarm input and limit routes share: the id body, the
 // caller's scope and the operation log.
 
 export const idBody = z.object({ id: idSchema });
-
-export const parseJson = <T>(v: T | string): T =>
-  typeof v === 'string' ? (JSON.parse(v) as T) : v;
 
 /** The caller's scope and an operation-log writer for one settings route module. */
 export function settingsContext(ctx: AppContext) {
