@@ -197,7 +197,7 @@ describe.each(testDatabaseTargets())('alarm engine on $name', (target) => {
       `update house_state set last_seen_at = now() - interval '1 hour' where house_id = any($1::int[])`,
       [ids],
     );
-    await p.ingest.announceStatus(await sweepSilentGateways(t.database, 86_400));
+    await p.ingest.announceStatus((await sweepSilentGateways(t.database, 86_400)).states);
     const offline = await t.database.query<{ house_id: number }>(
       `select house_id from alarms where house_id = any($1::int[]) and cause = 'gatewayOffline'
          and state <> 'cleared' order by house_id`,
