@@ -1,10 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { bootstrap } from '../server/bootstrap';
-import { readConfig } from '../server/config';
-import { openDatabase } from '../server/db/open';
 import { loadFlockKpis } from '../server/production/flockKpis';
 import { localDay, readFlocks } from '../server/production/records';
 import { testDatabaseTargets } from '../tests/helpers/databases';
+import { withDemoDatabase } from './demoDatabase';
 import { percentile } from './load';
 
 const FLOCKS = 500;
@@ -29,13 +27,7 @@ export interface ProductionFigures {
 export async function benchProduction(): Promise<ProductionFigures[]> {
   const figures: ProductionFigures[] = [];
   for (const target of testDatabaseTargets()) {
-    const created = await target.create();
-    const database = await openDatabase(created.target);
-    try {
-      await bootstrap(
-        readConfig({ DATA_DIR: 'memory://', ROOST_DEMO: '1', ROOST_DEMO_HISTORY: 'off' }),
-        database,
-      );
+    await withDemoDatabase(target, async (database) => {
       // Closed flocks one after another in the demo's houses, 50 days apart, in the past.
       await database.query(
         `insert into flocks (house_id, breed_id, placed_on, age_at_placement, head_count, closed_on)
@@ -76,10 +68,7 @@ export async function benchProduction(): Promise<ProductionFigures[]> {
         p50Ms: percentile(times, 50),
         p95Ms: percentile(times, 95),
       });
-    } finally {
-      await database.close();
-      await created.drop();
-    }
+    });
   }
   return figures;
 }

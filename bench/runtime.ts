@@ -1,10 +1,8 @@
-import { bootstrap } from '../server/bootstrap';
-import { readConfig } from '../server/config';
-import { openDatabase } from '../server/db/open';
 import { countRunTime } from '../server/devices/runtime';
 import type { Reading } from '../server/ingest/types';
 import { testDatabaseTargets } from '../tests/helpers/databases';
 import { houseReading } from '../tests/helpers/readings';
+import { withDemoDatabase } from './demoDatabase';
 import { topUpHouses } from './seedHouses';
 
 export interface RuntimeFigures {
@@ -35,13 +33,7 @@ export async function benchRuntime(): Promise<RuntimeFigures[]> {
   const figures: RuntimeFigures[] = [];
   for (const target of testDatabaseTargets())
     for (const shape of SHAPES) {
-      const created = await target.create();
-      const database = await openDatabase(created.target);
-      try {
-        await bootstrap(
-          readConfig({ DATA_DIR: 'memory://', ROOST_DEMO: '1', ROOST_DEMO_HISTORY: 'off' }),
-          database,
-        );
+      await withDemoDatabase(target, async (database) => {
         await topUpHouses(database, {
           houses: shape.houses,
           perFarm: 50,
@@ -84,10 +76,7 @@ export async function benchRuntime(): Promise<RuntimeFigures[]> {
           medianMs: Math.round(times[Math.floor(RUNS / 2)]! * 10) / 10,
           cpuMs: Math.round(((cpu.user + cpu.system) / 1000 / RUNS) * 10) / 10,
         });
-      } finally {
-        await database.close();
-        await created.drop();
-      }
+      });
     }
   return figures;
 }

@@ -71,9 +71,10 @@ interface PlanRow {
 
 const PLAN_SELECT = `p.id, p.house_id as "houseId", h.name as "houseName", f.name as "farmName",
   p.device_id as "deviceId", d.name as "deviceName", p.type, p.content, p.description,
-  p.planned_date::text as "plannedDate", p.interval, ${runSecondsSql('r', 'd.control_port')} as "runSeconds",
-  p.base_run_seconds as "baseRunSeconds"`;
-const PLAN_FROM = `maintenance_plans p join houses h on h.id = p.house_id join farms f on f.id = h.farm_id
+  p.planned_date::text as "plannedDate", p.interval,
+  ${runSecondsSql('r', 'd.control_port')} as "runSeconds", p.base_run_seconds as "baseRunSeconds"`;
+const PLAN_FROM = `maintenance_plans p join houses h on h.id = p.house_id
+  join farms f on f.id = h.farm_id
   left join terminal_devices d on d.id = p.device_id
   left join device_runtime r on r.house_id = d.house_id and d.control_port <> ''`;
 
