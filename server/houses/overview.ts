@@ -58,9 +58,8 @@ export async function overviewJsonOf(
   // behind it in the one worker. The rows are put in order before their JSON is written, so
   // the sort moves columns, not 32 MB of JSON text spilled to disk: at 20,000 houses with 30
   // metrics and 11 devices each, PostgreSQL took 608-714 ms a call, against 649-841 ms when
-  // json_agg sorted the houses' JSON (8 calls each). An aggregate over a sorted subquery with
-  // nothing between takes its rows in that order (PostgreSQL's manual: it "will usually work",
-  // not guaranteed by the standard); tests/houses/overviewJson.test.ts checks the order.
+  // json_agg sorted the houses' JSON (8 calls each). (An aggregate's input in the order of its
+  // subquery is PostgreSQL's documented behaviour, and tests/houses/overviewJson.test.ts checks it.)
   const [result] = await database.query<{ json: string; total: number }>(
     `select coalesce(json_agg(${HOUSE_JSON}), '[]')::text as json, count(*)::int as total
      from (
