@@ -10,7 +10,7 @@ import { CameraGrid } from '../cameras/CameraGrid';
 import { MAX_LISTED_FARMS, STATE_HEX } from './constants';
 import { FarmLines } from './farmLines';
 import { houseState, type WallHouseInput } from './wallModel';
-import { type WallStore } from './WallStore';
+import { everyChange, type WallStore } from './WallStore';
 
 /** The console page a house opens on (coordinated with the house pages: exactly this query). */
 export function monitorUrl(houseId: number): string {
@@ -206,11 +206,11 @@ function FarmLegend({ store }: { store: WallStore }) {
   const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
     const lines = new FarmLines(list.current!, stateName);
-    // Every new array of views: the lines compare what they show with the views themselves.
+    // Every change of the views: the lines compare what they show with the views themselves.
     const dispose = reaction(
       () => store.views,
       (views) => lines.show(views, MAX_LISTED_FARMS),
-      { fireImmediately: true },
+      { fireImmediately: true, equals: everyChange },
     );
     return () => {
       dispose();

@@ -17,7 +17,7 @@ import { FarmPoints, radiusOf } from './farmPoints';
 import { PulseRings } from './pulseRings';
 import { wallMapStyle } from './mapStyle';
 import { boundsOf } from './wallModel';
-import { type WallStore } from './WallStore';
+import { everyChange, type WallStore } from './WallStore';
 
 // Vite does not emit maplibre 6's worker (the map stays blank); hand it the URL of the file it
 // emits.
@@ -237,7 +237,7 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
         live.current = { states, statesKey, selected };
         if (pointsChanged || statesKey !== before.statesKey || selectedChanged) redraw();
       },
-      { fireImmediately: true },
+      { fireImmediately: true, equals: everyChange },
     );
   }, [store, points, selectedFarmId]);
 

@@ -2,6 +2,7 @@ import {
   action,
   computed,
   computedStruct,
+  createAtom,
   makeObservable,
   observable,
   observableRef,
@@ -99,13 +100,9 @@ export class WallStore {
   private nextTickerId = 1;
   private readonly disposers: (() => void)[] = [];
   private readonly places = new RegionLookup();
-  /**
-   * Every farm as drawn, in the order of `farms`. Kept up to date from the houses that changed
-   * (see applyHouses): at 10,000 farms a walk of every house each second cost more than the
-   * whole update may. A farm's view is updated in place (see refreshView) and the array
-   * replaced when one changed: hold a farm's fields, not its view, to see them change.
-   */
-  views: FarmView[] = [];
+  /** The views (see `views`) and the signal that one of them changed. */
+  private viewList: FarmView[] = [];
+  private readonly viewsChanged = createAtom('WallStore.views');
   counters: WallCounters = new LiveTally().counters();
   /** Open alarms of every house: a change means today's causes changed. */
   alarmTotal = 0;
@@ -130,7 +127,6 @@ export class WallStore {
 
   constructor(private readonly sources: WallSources) {
     makeObservable<WallStore, 'applyHouses'>(this, {
-      views: observableRef,
       counters: observableRef,
       alarmTotal: observable,
       pulseMarkers: computedStruct,
@@ -158,6 +154,21 @@ export class WallStore {
   }
 
   /**
+   * Every farm as drawn, in the order of `farms`. Kept up to date from the houses that changed
+   * (see applyHouses): at 10,000 farms a walk of every house each second cost more than the
+   * whole update may. A farm's view is updated in place (see refreshView), and observers of
+   * `views` are told when one changed, though the array is the same one (until the farms are
+   * fetched again): a reaction to it needs `{ equals: everyChange }`. Hold a farm's fields, not
+   * its view, to see them change. A new array of 10,000 each second was the largest garbage of
+   * the wall that lived long enough to need a major GC (bench/wall.ts, its old-generation
+   * allocations), and those GCs were its slowest updates.
+   */
+  get views(): readonly FarmView[] {
+    this.viewsChanged.reportObserved();
+    return this.viewList;
+  }
+
+  /**
    * The pulsing farms' markers (at most MAX_PULSE_MARKERS), each in a slot it keeps while it
    * pulses; a farm that starts pulsing takes a free slot. Keyed by slot, a marker is moved, never
    * mounted again, and compared by value the list renders only when a marker changes.
@@ -167,7 +178,7 @@ export class WallStore {
   }
 
   get regionStates() {
-    // Read for its changes: the counts follow every new array of views.
+    // Read for its changes: the counts follow every change of the views.
     void this.views;
     return this.regionTally.states();
   }
@@ -395,7 +406,7 @@ export class WallStore {
   /** Every farm's view again (new farms, a new map, a new baseline). */
   private rebuildViews(): void {
     this.indexOfFarm.clear();
-    this.views = this.farms.map((farm, i) => {
+    this.viewList = this.farms.map((farm, i) => {
       this.indexOfFarm.set(farm.farmId, i);
       return farmView(
         farm,
@@ -404,17 +415,18 @@ export class WallStore {
         this.raisedSince.has(farm.farmId),
       );
     });
-    this.regionTally.reset(this.views);
+    this.regionTally.reset(this.viewList);
+    this.viewsChanged.reportChanged();
   }
 
   /**
-   * The views of the farms that changed, updated in place; the array is replaced (observers
-   * see a new one) only when one looks different.
+   * The views of the farms that changed, updated in place; observers are told only when one
+   * looks different.
    */
   private updateViews(farmIds: IdMarks): void {
     // Read once: each read of an observable field in the loop cost MobX's bookkeeping, ~1 ms a
     // second in a storm of 5,000 changed farms.
-    const { farms, views, tally, raisedSince, indexOfFarm, regionTally } = this;
+    const { farms, viewList: views, tally, raisedSince, indexOfFarm, regionTally } = this;
     let changed = false;
     farmIds.forEach((farmId) => {
       const i = indexOfFarm.get(farmId);
@@ -426,7 +438,7 @@ export class WallStore {
       changed = true;
       regionTally.move(view.region, before, view.worstState);
     });
-    if (changed) this.views = views.slice();
+    if (changed) this.viewsChanged.reportChanged();
   }
 
   /** No line in the ticker yet (a computed: the ticker's panel renders only when this flips). */
@@ -459,3 +471,8 @@ export class WallStore {
     this.changedFarms.add(farmId);
   };
 }
+
+/**
+ * A reaction's `equals` for `WallStore.views`: every change is one, though the array is the same.
+ */
+export const everyChange = (): boolean => false;
