@@ -74,7 +74,7 @@ export async function applyStatus(
  * no gateway is online) and the longest a new or changed gateway may wait for a sweep
  * (`newcomerSeconds`: 3 × the shortest interval): a reading only moves a house's time later,
  * so there is nothing to find before then, and the caller need not scan every house each second
- * (at 18,500 houses that scan was 110 ms of the database a second, bench/scale.ts).
+ * (at 18,500 houses: 33-110 ms of the database every second, by load; bench/scale.ts).
  */
 export async function sweepSilentGateways(
   database: Database,

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap } from '../../server/bootstrap';
-import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import { countRunTime, MAX_COUNTED_GAP_MS, runSecondsSql } from '../../server/devices/runtime';
 import type { Reading } from '../../server/ingest/types';
-import { openTestDatabase, testDatabaseTargets } from '../helpers/databases';
+import { testDatabaseTargets } from '../helpers/databases';
+import { openDemoDatabase } from '../helpers/demoDatabase';
 import { houseReading } from '../helpers/readings';
 
 const MINUTE = 60_000;
@@ -19,11 +18,7 @@ describe.each(testDatabaseTargets())('device run times on $name', (target) => {
   let houseId: number;
 
   beforeAll(async () => {
-    ({ database, close } = await openTestDatabase(target));
-    await bootstrap(
-      readConfig({ DATA_DIR: 'memory://', ROOST_DEMO: '1', ROOST_DEMO_HISTORY: 'off' }),
-      database,
-    );
+    ({ database, close } = await openDemoDatabase(target));
     const [house] = await database.query<{ id: number }>(
       'select id from houses order by id limit 1',
     );

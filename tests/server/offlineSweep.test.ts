@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap } from '../../server/bootstrap';
-import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import { sweepDelayMs } from '../../server/ingest/maintenance';
 import { sweepSilentGateways } from '../../server/ingest/status';
-import { openTestDatabase, testDatabaseTargets } from '../helpers/databases';
+import { testDatabaseTargets } from '../helpers/databases';
+import { openDemoDatabase } from '../helpers/demoDatabase';
 
 /**
  * The offline sweep takes a gateway silent for 3 intervals offline, and says when the next one
@@ -16,11 +15,7 @@ describe.each(testDatabaseTargets())('the offline sweep on $name', (target) => {
   let gateways: { id: number; house_id: number }[];
 
   beforeAll(async () => {
-    ({ database, close } = await openTestDatabase(target));
-    await bootstrap(
-      readConfig({ DATA_DIR: 'memory://', ROOST_DEMO: '1', ROOST_DEMO_HISTORY: 'off' }),
-      database,
-    );
+    ({ database, close } = await openDemoDatabase(target));
     gateways = await database.query<{ id: number; house_id: number }>(
       'select id, house_id from gateways where house_id is not null order by id limit 3',
     );
