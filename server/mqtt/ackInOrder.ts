@@ -1,10 +1,22 @@
-import type { Client, PublishPacket } from 'aedes';
+/**
+ * Messages of one connection read ahead of their acknowledgement. Beyond this many, aedes reads
+ * no more of a gateway's socket until the oldest is acknowledged: a flooding gateway holds
+ * bounded memory. Towards an external broker it is our Receive Maximum, so the broker holds back.
+ */
+export const READ_AHEAD = 1_000;
 
 /**
- * Messages of one gateway read ahead of their acknowledgement. Beyond this many, aedes reads no
- * more of its socket until the oldest is acknowledged: a flooding gateway holds bounded memory.
+ * One MQTT connection whose QoS 1 messages we acknowledge: an aedes client (a gateway's
+ * connection to the embedded broker) is one as it is; `externalIngest.ts` makes one per
+ * connection of its mqtt.js clients to an external broker.
  */
-const READ_AHEAD = 1_000;
+export interface AckLink {
+  /** False once the connection closed: its PUBACKs are then not written (a resend follows). */
+  readonly connected: boolean;
+  readonly conn: { write(bytes: Buffer): unknown };
+  /** Closes the connection without acknowledging more, so the sender sends the rest again. */
+  close(): void;
+}
 
 const WAITING = 0;
 const STORED = 1;
@@ -26,18 +38,21 @@ interface Acknowledgements {
   due: number[];
 }
 
-const acknowledgementsOf = new WeakMap<Client, Acknowledgements>();
+const acknowledgementsOf = new WeakMap<AckLink, Acknowledgements>();
 
 /**
- * Acknowledges a gateway's QoS 1 message once `work` (its commit) is done, in the order the
- * messages arrived (MQTT-4.6.0-2), and lets aedes read the gateway's next messages meanwhile.
+ * Acknowledges a QoS 1 message once `work` (its commit) is done, in the order the messages
+ * arrived on its connection (MQTT-4.6.0-2), and lets the connection's next messages be read
+ * meanwhile.
  *
  * aedes reads a client's next packets only once every packet of its last read is handled, and
  * handling a QoS 1 PUBLISH ends with the PUBACK. Acknowledging after the commit inside aedes
  * therefore left a gateway's next readings in its socket for a whole batch write: the
  * monitor's live values waited behind the database (p50 159 ms, p99 879 ms at 5,000
- * readings/s), and decoding never overlapped writing. So aedes is handed the message as QoS 0
- * (it sends no PUBACK of its own) at once, and the PUBACK is written here after the commit.
+ * readings/s), and decoding never overlapped writing. mqtt.js, towards an external broker, does
+ * the same: it reads on only after its PUBACK, so each connection stored one reading at a time.
+ * So the library is handed the message as QoS 0 (it sends no PUBACK of its own) at once, and
+ * the PUBACK is written here after the commit.
  * Nothing is acknowledged before it is stored; a failed message closes the connection, so the
  * gateway sends again everything not acknowledged, as it did when aedes closed it.
  *
@@ -46,8 +61,8 @@ const acknowledgementsOf = new WeakMap<Client, Acknowledgements>();
  * about 1.5 KB of garbage a reading at 18,000 readings a second.
  */
 export function acknowledgeInOrder(
-  client: Client,
-  packet: PublishPacket,
+  client: AckLink,
+  packet: { qos: number; messageId?: number | undefined },
   work: Promise<unknown>,
   handled: (error: Error | null) => void,
 ): void {
@@ -70,7 +85,7 @@ export function acknowledgeInOrder(
 
 /** Records a message's outcome and acknowledges every message up to the first still waiting. */
 function settle(
-  client: Client,
+  client: AckLink,
   acks: Acknowledgements,
   message: Unacknowledged,
   outcome: typeof STORED | typeof FAILED,
@@ -103,7 +118,7 @@ function settle(
 }
 
 /** PUBACK is 0x40, remaining length 2, the message id: one buffer for all that are due. */
-function writeDue(client: Client, acks: Acknowledgements): void {
+function writeDue(client: AckLink, acks: Acknowledgements): void {
   const due = acks.due;
   if (due.length === 0) return;
   if (client.connected) {

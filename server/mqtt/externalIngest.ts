@@ -2,13 +2,14 @@ import { hostname } from 'node:os';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import type { IngestPipeline } from '../ingest/pipeline';
+import { READ_AHEAD, acknowledgeInOrder, type AckLink } from './ackInOrder';
 import { disableNagle } from './noDelay';
 import { GATEWAY_REPLIES, TOPIC_ROOT, parseGatewayTopic } from './topics';
 
 /**
- * mqtt.js handles one incoming message at a time and we acknowledge only after the store
- * commits, so one client would store one reading per transaction. A small pool of clients in
- * the same shared subscription gives the pipeline several readings to batch at once.
+ * Several clients in the same shared subscription: the broker splits the load between them, and
+ * readings keep arriving while one of them reconnects. (Each holds up to READ_AHEAD readings in
+ * flight, so their number is not what bounds the batches.)
  */
 const INGEST_CLIENTS = 8;
 /** Reconnect quickly after a broker restart: gateways keep sending meanwhile. */
@@ -53,33 +54,30 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
       clientId: `roost-ingest-${hostname()}-${instance}-${i}`,
       clean: false,
       protocolVersion: 5,
-      properties: { sessionExpiryInterval: SESSION_EXPIRY_SECONDS },
+      // The broker holds back beyond this many unacknowledged readings (our read-ahead).
+      properties: { sessionExpiryInterval: SESSION_EXPIRY_SECONDS, receiveMaximum: READ_AHEAD },
       reconnectPeriod: RECONNECT_PERIOD_MS,
       connectTimeout: 10_000,
-      customHandleAcks(topic, message, _packet, done) {
-        const parsed = parseGatewayTopic(topic);
-        const work = !parsed
-          ? Promise.resolve()
-          : parsed.kind === 'telemetry'
-            ? pipeline.submitTelemetry(parsed.networkId, message)
-            : parsed.kind === 'status'
-              ? pipeline.submitStatus(parsed.networkId, message)
-              : parsed.kind === 'event'
-                ? pipeline.submitEvent(parsed.networkId, message)
-                : GATEWAY_REPLIES.includes(parsed.kind)
-                  ? pipeline.submitReply(parsed.networkId, parsed.kind, message)
-                  : Promise.resolve();
-        work.then(
-          () => done(0),
-          (error: Error) => {
-            // Not stored: drop the connection without a PUBACK so the broker redelivers.
-            log.error({ err: error }, 'storing a reading from the external broker failed');
-            client.end(true, () => client.reconnect());
-          },
-        );
-      },
     });
     disableNagle(client);
+    let link = linkOf(client);
+    // Before mqtt.js handles a PUBLISH: a QoS 1 reading is handed on at once and acknowledged
+    // after its commit (acknowledgeInOrder). With mqtt.js's own acknowledgement (customHandleAcks)
+    // a client read its next message only after the last one's PUBACK: 8 readings in flight in
+    // all, and at 1,000 readings/s the backlog (and an alarm's delay) grew to seconds.
+    client.on('packetreceive', (packet) => {
+      if (packet.cmd !== 'publish') return;
+      const work = submit(pipeline, packet.topic, packet.payload as Buffer);
+      // Not stored: acknowledgeInOrder closes the connection before its PUBACK, so the broker
+      // sends it again.
+      work.catch((error: Error) =>
+        log.error({ err: error }, 'storing a reading from the external broker failed'),
+      );
+      if (packet.qos === 1) {
+        if (link.stream !== client.stream) link = linkOf(client);
+        acknowledgeInOrder(link, packet, work, () => undefined);
+      }
+    });
     let firstSubscription: () => void = () => undefined;
     subscribed.push(new Promise<void>((resolve) => (firstSubscription = resolve)));
     client.on('connect', () => {
@@ -131,5 +129,40 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
     async close() {
       await Promise.all(clients.map((c) => c.endAsync()));
     },
+  };
+}
+
+/** What a gateway's message asks of the pipeline, by its topic; an unknown topic asks nothing. */
+function submit(pipeline: IngestPipeline, topic: string, message: Buffer): Promise<unknown> {
+  const parsed = parseGatewayTopic(topic);
+  if (!parsed) return Promise.resolve();
+  switch (parsed.kind) {
+    case 'telemetry':
+      return pipeline.submitTelemetry(parsed.networkId, message);
+    case 'status':
+      return pipeline.submitStatus(parsed.networkId, message);
+    case 'event':
+      return pipeline.submitEvent(parsed.networkId, message);
+    default:
+      return GATEWAY_REPLIES.includes(parsed.kind)
+        ? pipeline.submitReply(parsed.networkId, parsed.kind, message)
+        : Promise.resolve();
+  }
+}
+
+/**
+ * The connection a client has now, as acknowledgeInOrder sees it: once the client reconnects,
+ * this one counts as closed, so a commit that ends later writes no PUBACK on the new connection
+ * (the broker sends those messages again, with new ids, and a resend is not stored twice).
+ */
+function linkOf(client: MqttClient): AckLink & { stream: MqttClient['stream'] } {
+  const stream = client.stream;
+  return {
+    stream,
+    get connected() {
+      return client.connected && client.stream === stream;
+    },
+    conn: { write: (bytes: Buffer) => stream.write(bytes) },
+    close: () => client.end(true, () => client.reconnect()),
   };
 }
