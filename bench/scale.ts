@@ -9,29 +9,34 @@ import { openDatabase, type DatabaseTarget } from '../server/db/open';
 import { DEMO_PASSWORD } from '../server/demo/demoFarms';
 import { testDatabaseTargets } from '../tests/helpers/databases';
 import { freePort, runServer } from '../tests/helpers/processes';
-import { BenchGateway } from './gatewayClient';
 import { percentile } from './load';
+import { startMosquittos } from './mosquitto';
+import { Fleet } from './scaleFleet';
 import type { AlarmEvent } from '../src/contract/live';
-import {
-  createFleet,
-  type HouseModel,
-  type TelemetryReading,
-} from '../server/simulator/houseModel';
 
 /**
  * One node, PostgreSQL, HOUSES houses each reporting every INTERVAL_S seconds with what the
- * simulator's house model sends (an environment controller's reading, faults included), for SECONDS: does ingest keep up (acknowledged ÷ offered,
- * PUBACK p99, which Roost sends only after the commit), do alarms still evaluate (publish of a
- * reading over a limit → the socket's alarm count), and what do the overview's and the wall's
- * API answers cost meanwhile. The server is its own process; the gateways are real TCP
- * connections from this one, one per house. Figures, never assertions.
- * `BENCH_ONLY=scale npm run bench` or `npx tsx bench/scale.ts`; BENCH_SCALE_LOG=file keeps the
- * server's output.
+ * simulator's house model sends (an environment controller's reading, faults included), for
+ * SECONDS: does ingest keep up (stored ÷ offered, from the server's own /metrics; the PUBACK
+ * p99), do alarms still evaluate (publish of a reading over a limit → the socket's alarm
+ * event), and what do the overview's and the wall's API answers cost meanwhile. The server is
+ * its own process; the gateways are real TCP connections from child processes (scaleFleet.ts),
+ * one per house. Figures, never assertions.
+ *
+ * BENCH_SCALE_BROKER=embedded (the default where the houses fit): gateways connect to Roost's own broker, which sends
+ * the PUBACK after the commit; the server then holds a socket per house, so HOUSES stays under
+ * the open-files limit. BENCH_SCALE_BROKER=mosquitto: gateways connect to Mosquitto brokers of
+ * the bench's own (10,000 a broker, bridged to the one Roost subscribes on), which acknowledge
+ * on receipt; the default where the houses would not fit. `BENCH_ONLY=scale npm run bench` or `npx tsx bench/scale.ts`; BENCH_SCALE_LOG=file
+ * keeps the server's output.
  */
 const HOUSES = Number(process.env.BENCH_SCALE_HOUSES ?? 20_000);
 const INTERVAL_S = Number(process.env.BENCH_SCALE_INTERVAL_S ?? 10);
 const SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 60);
+/** Gateways on one Mosquitto: its open files (20,000 here) hold them and the bridge. */
+const GATEWAYS_PER_BROKER = 10_000;
 const TOKEN = 'bench-scale-token';
+const METRICS_TOKEN = 'bench-scale-metrics-token';
 const HOUSES_PER_FARM = 50;
 const PROVINCES = ['370000', '130000', '210000', '410000', '440000', '510000', '320000'];
 const ALARM_SAMPLES = 20;
@@ -40,10 +45,14 @@ const ALARM_TIMEOUT_MS = 30_000;
 
 export interface ScaleFigures {
   houses: number;
+  broker: 'embedded' | 'mosquitto';
   offeredPerSecond: number;
-  acknowledgedPerSecond: number;
-  /** Acknowledged ÷ offered over the run: 1 when ingest keeps up. */
+  storedPerSecond: number;
+  /** Stored ÷ offered over the measured time: 1 when ingest keeps up. */
   keptUp: number;
+  /** After the load stops, how long the server went on storing what had queued up. */
+  drainSeconds: number;
+  /** Publish → PUBACK: after the commit on the embedded broker, on receipt on Mosquitto. */
   pubackP50Ms: number;
   pubackP99Ms: number;
   failed: number;
@@ -65,23 +74,31 @@ export interface ScaleFigures {
 export async function benchScale(): Promise<ScaleFigures | null> {
   const pg = testDatabaseTargets().find((t) => t.name === 'postgres');
   if (!pg) return null;
-  // One socket per house on each side (this process and the server, which inherits the limit).
+  // On the embedded broker the server holds one socket per house (and inherits this limit);
+  // unless told, the bench takes Mosquitto where the houses would not fit.
   const openFiles = Number(
     /Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? 0,
   );
-  if (openFiles < HOUSES + 1_000)
+  const fits = openFiles >= HOUSES + 1_000;
+  const asked = process.env.BENCH_SCALE_BROKER;
+  const BROKER = asked === 'mosquitto' || (!asked && !fits) ? 'mosquitto' : 'embedded';
+  if (BROKER === 'embedded' && !fits)
     throw new Error(
-      `${HOUSES} gateways need more open files than ${openFiles}: run under \`ulimit -n ${HOUSES * 2}\``,
+      `${HOUSES} gateways on the embedded broker need more open files than ${openFiles}: ` +
+        `run under \`ulimit -n ${HOUSES + 1_000}\` or with BENCH_SCALE_BROKER=mosquitto`,
     );
   const created = await pg.create();
   if (created.target.kind !== 'postgres') throw new Error('the scale bench runs on PostgreSQL');
   const databaseUrl = created.target.url;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'roost-scale-'));
   const port = await freePort();
-  const mqttPort = await freePort();
+  const brokers =
+    BROKER === 'mosquitto' ? await startMosquittos(Math.ceil(HOUSES / GATEWAYS_PER_BROKER)) : null;
+  const mqttPort = brokers ? brokers.ports[0]! : await freePort();
   const server = runServer({
     PORT: String(port),
-    MQTT_PORT: String(mqttPort),
+    ...(brokers ? { MQTT_URL: `mqtt://127.0.0.1:${mqttPort}` } : { MQTT_PORT: String(mqttPort) }),
+    ROOST_METRICS_TOKEN: METRICS_TOKEN,
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     ROOST_DEMO: '1',
@@ -89,35 +106,32 @@ export async function benchScale(): Promise<ScaleFigures | null> {
     ROOST_SIMULATOR: 'off',
     ROOST_CAPTCHA: 'off',
   });
-  const clients: BenchGateway[] = [];
+  let fleet: Fleet | null = null;
   try {
     await server.waitFor(/Roost is running/, 120_000);
-    const gateways = await seed(created.target);
+    const gateways = (await seed(created.target)).map((g, i) => ({
+      ...g,
+      port: brokers ? brokers.ports[Math.floor(i / GATEWAYS_PER_BROKER)]! : mqttPort,
+    }));
     const base = `http://127.0.0.1:${port}`;
     const token = await signIn(base);
 
     const connectStart = performance.now();
-    for (let i = 0; i < gateways.length; i += 200)
-      clients.push(
-        ...(await Promise.all(
-          gateways.slice(i, i + 200).map((g) => connectWithRetry(mqttPort, g.networkId)),
-        )),
-      );
-    process.stderr.write(`  ${clients.length} gateways connected\n`);
+    fleet = await Fleet.connect(gateways, TOKEN, INTERVAL_S);
+    process.stderr.write(`  ${fleet.size} gateways connected (${BROKER} broker)\n`);
     const connectSeconds = Math.round((performance.now() - connectStart) / 100) / 10;
 
-    // The fleet is built before the admin's socket connects: this process's event loop is the
-    // socket's too, and a 45 s pause drops it (that once passed for "no alarm heard").
-    const fleet = fleetOf(gateways);
     const socket = io(base, { auth: { token }, transports: ['websocket'], reconnection: false });
     await new Promise<void>((r) => socket.once('connect', () => r()));
     let socketDropped: string | null = null;
     socket.on('disconnect', (reason) => (socketDropped ??= reason));
-    const load = startLoad(clients, gateways, fleet);
+    fleet.startLoad();
     const loadStart = os1();
     // The first interval warms caches and the JIT and fills every house's state: not measured.
     await sleep(INTERVAL_S * 1000);
-    load.reset();
+    fleet.reset();
+    const storedAtStart = await storedReadings(base);
+    const measureStart = performance.now();
 
     const timed = async (url: string) => {
       const start = performance.now();
@@ -141,10 +155,13 @@ export async function benchScale(): Promise<ScaleFigures | null> {
       wallMap.push(await timed('/api/wall/map'));
       wallHouses.push(await timed('/api/wall/houses'));
       if (alarms.length < ALARM_SAMPLES)
-        alarms.push(await alarmRoundTrip(socket, load, gateways, i));
+        alarms.push(await alarmRoundTrip(socket, fleet, gateways, i));
       await sleep(1_000);
     }
-    const figures = load.stop();
+    const load = await fleet.stop();
+    const seconds = (performance.now() - measureStart) / 1000;
+    const stored = (await storedReadings(base)) - storedAtStart;
+    const drainSeconds = await drained(base);
     if (process.env.BENCH_SCALE_LOG) writeFileSync(process.env.BENCH_SCALE_LOG, server.output());
     socket.off('disconnect');
     socket.close();
@@ -153,7 +170,14 @@ export async function benchScale(): Promise<ScaleFigures | null> {
     );
     return {
       houses: gateways.length,
-      ...figures,
+      broker: BROKER,
+      offeredPerSecond: Math.round(load.offered / seconds),
+      storedPerSecond: Math.round(stored / seconds),
+      keptUp: Math.round((stored / Math.max(1, load.offered)) * 100) / 100,
+      drainSeconds,
+      pubackP50Ms: Math.round(percentile(load.latencies, 50)),
+      pubackP99Ms: Math.round(percentile(load.latencies, 99)),
+      failed: load.failed,
       socketDropped,
       alarmP50Ms: Math.round(percentile(alarms, 50)),
       alarmP99Ms: Math.round(percentile(alarms, 99)),
@@ -167,12 +191,40 @@ export async function benchScale(): Promise<ScaleFigures | null> {
       loadAverage: [loadStart, os1()],
     };
   } finally {
-    for (const c of clients) c.end();
+    fleet?.close();
     server.child.kill('SIGTERM');
     await server.exited;
+    await brokers?.stop();
     await created.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The readings the server has written since it started, as its /metrics tells. */
+async function storedReadings(base: string): Promise<number> {
+  const res = await fetch(`${base}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const text = await res.text();
+  const stored = /^roost_readings_stored_total (\d+)/m.exec(text)?.[1];
+  if (stored === undefined) throw new Error(`/metrics answered ${res.status} without the count`);
+  return Number(stored);
+}
+
+/** Seconds until the stored count stops growing (a second without a reading), up to 60. */
+async function drained(base: string): Promise<number> {
+  const start = performance.now();
+  let last = await storedReadings(base);
+  let still = performance.now();
+  while (performance.now() - still < 1_000 && performance.now() - start < 60_000) {
+    await sleep(100);
+    const now = await storedReadings(base);
+    if (now !== last) {
+      last = now;
+      still = performance.now();
+    }
+  }
+  return Math.round((still - start) / 100) / 10;
 }
 
 interface Gateway {
@@ -222,131 +274,6 @@ async function seed(target: DatabaseTarget): Promise<Gateway[]> {
   }
 }
 
-interface Load {
-  /** Starts counting afresh (after the warm-up). */
-  reset(): void;
-  /**
-   * Sends `payload` from gateway `index` now, outside the schedule, and its regular readings go
-   * the same way from now on; resolves on its PUBACK.
-   */
-  publishNow(index: number, payload: (reading: TelemetryReading) => string): Promise<void>;
-  stop(): Omit<
-    ScaleFigures,
-    | 'houses'
-    | 'socketDropped'
-    | 'alarmP50Ms'
-    | 'alarmP99Ms'
-    | 'alarmSamples'
-    | 'alarmTimeouts'
-    | 'overviewP50Ms'
-    | 'wallMapP50Ms'
-    | 'wallHousesP50Ms'
-    | 'connectSeconds'
-    | 'serverRssMiB'
-    | 'loadAverage'
-  >;
-}
-
-/**
- * Every gateway publishes once per INTERVAL_S, their phases spread evenly over the interval, so
- * the offered rate is HOUSES / INTERVAL_S readings a second. A gateway whose previous reading
- * is still unacknowledged skips its turn (as a real one with QoS 1 and one message in flight
- * would queue it): the acknowledged rate then shows that ingest fell behind.
- */
-/** The simulator's own house models: the readings (and the odd fault) a real fleet sends. */
-function fleetOf(gateways: readonly Gateway[]): HouseModel[] {
-  return createFleet(
-    gateways.map((g) => ({
-      networkId: g.networkId,
-      typeKey: 25,
-      breed: 'broiler',
-      placedOn: new Date(Date.now() - (g.houseId % 42) * 86_400_000).toISOString().slice(0, 10),
-      ageAtPlacement: 1,
-      headCount: 20_000,
-      latitude: 36,
-      longitude: 119,
-    })),
-    7,
-    Date.now(),
-    INTERVAL_S * 1000,
-  );
-}
-
-function startLoad(clients: BenchGateway[], gateways: Gateway[], fleet: HouseModel[]): Load {
-  const busy = new Array<boolean>(gateways.length).fill(false);
-  let offered = 0;
-  let acked = 0;
-  let failed = 0;
-  let latencies: number[] = [];
-  let start = performance.now();
-  const asIs = (reading: TelemetryReading) => JSON.stringify(reading);
-  /**
-   * What a sampled house's readings say since its last sample (its CO2 over or under the
-   * limit). Without it, the house's next regular reading, with the model's own CO2 a few
-   * seconds after a sample raised the alarm, cleared it again; the next sample then waited 30 s
-   * for a clear that had already happened, which read as an alarm heard after 30 s.
-   */
-  const sampled = new Map<number, (reading: TelemetryReading) => string>();
-  const send = (g: number, payload: (reading: TelemetryReading) => string): Promise<void> => {
-    const sent = performance.now();
-    return clients[g]!.publishAsync(
-      `roost/v1/${gateways[g]!.networkId}/telemetry`,
-      payload(fleet[g]!.next(Date.now()).message),
-    ).then(() => {
-      latencies.push(performance.now() - sent);
-    });
-  };
-  let next = 0;
-  // Due readings from the clock, not from timer ticks: a loaded machine fires 10 ms timers late.
-  const rate = gateways.length / INTERVAL_S;
-  const began = performance.now();
-  let scheduled = 0;
-  const timer = setInterval(() => {
-    const due = Math.floor(((performance.now() - began) / 1000) * rate);
-    while (scheduled < due) {
-      scheduled += 1;
-      const g = next;
-      next = (next + 1) % gateways.length;
-      offered += 1;
-      if (busy[g]) continue;
-      busy[g] = true;
-      send(g, sampled.get(g) ?? asIs).then(
-        () => {
-          acked += 1;
-          busy[g] = false;
-        },
-        () => {
-          failed += 1;
-          busy[g] = false;
-        },
-      );
-    }
-  }, 10);
-  return {
-    reset() {
-      offered = acked = failed = 0;
-      latencies = [];
-      start = performance.now();
-    },
-    publishNow(g, payload) {
-      sampled.set(g, payload);
-      return send(g, payload);
-    },
-    stop() {
-      clearInterval(timer);
-      const seconds = (performance.now() - start) / 1000;
-      return {
-        offeredPerSecond: Math.round(offered / seconds),
-        acknowledgedPerSecond: Math.round(acked / seconds),
-        keptUp: Math.round((acked / Math.max(1, offered)) * 100) / 100,
-        pubackP50Ms: Math.round(percentile(latencies, 50)),
-        pubackP99Ms: Math.round(percentile(latencies, 99)),
-        failed,
-      };
-    },
-  };
-}
-
 /**
  * One of the sampled houses (which have a 0-second CO2 limit) publishes a reading over the
  * limit, or back under it: the time until the admin's socket hears that house's CO2 alarm
@@ -355,7 +282,7 @@ function startLoad(clients: BenchGateway[], gateways: Gateway[], fleet: HouseMod
  */
 async function alarmRoundTrip(
   socket: ReturnType<typeof io>,
-  load: Load,
+  fleet: Fleet,
   gateways: readonly Gateway[],
   i: number,
 ): Promise<number> {
@@ -371,24 +298,10 @@ async function alarmRoundTrip(
     socket.on(event, listener);
   });
   const sent = performance.now();
-  await load.publishNow(index, (reading) =>
-    JSON.stringify({ ...reading, metrics: { ...reading.metrics, co2: over ? 15_000 : 1_000 } }),
-  );
+  await fleet.sample(index, over ? 15_000 : 1_000);
   await Promise.race([heard, sleep(ALARM_TIMEOUT_MS)]);
   socket.off(event, listener);
   return performance.now() - sent;
-}
-
-/** As a gateway does: a refused or dropped sign-in is tried again after a pause. */
-async function connectWithRetry(port: number, networkId: string): Promise<BenchGateway> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await BenchGateway.connect(port, networkId, TOKEN, 1_800);
-    } catch (error) {
-      if (attempt >= 5) throw error;
-      await sleep(1_000 * attempt);
-    }
-  }
 }
 
 async function signIn(base: string): Promise<string> {
