@@ -7,10 +7,10 @@ import { acknowledgeInOrder } from './ackInOrder';
 import { guardedConnection } from './packetGuard';
 import {
   GATEWAY_PUBLISHES,
-  GATEWAY_REPLIES,
   GATEWAY_SUBSCRIBES,
   gatewayTopic,
   parseGatewayTopic,
+  submitByTopic,
 } from './topics';
 
 /** A socket that has not sent CONNECT within 10 s is closed: idle sockets must not pile up. */
@@ -98,16 +98,7 @@ export async function startEmbeddedBroker(
         return;
       }
       const payload = packet.payload as Buffer;
-      const work =
-        topic.kind === 'telemetry'
-          ? pipeline.submitTelemetry(gateway.networkId, payload, gateway)
-          : topic.kind === 'status'
-            ? pipeline.submitStatus(gateway.networkId, payload)
-            : topic.kind === 'event'
-              ? pipeline.submitEvent(gateway.networkId, payload)
-              : GATEWAY_REPLIES.includes(topic.kind)
-                ? pipeline.submitReply(gateway.networkId, topic.kind, payload)
-                : Promise.resolve();
+      const work = submitByTopic(pipeline, gateway.networkId, topic.kind, payload, gateway);
       // Refused messages are acknowledged too (they are counted and logged): a gateway must not
       // resend a bad message forever. Only a storage failure withholds the PUBACK.
       if (packet.qos === 1 && client) {

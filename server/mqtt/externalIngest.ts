@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { IngestPipeline } from '../ingest/pipeline';
 import { READ_AHEAD, acknowledgeInOrder, type AckLink } from './ackInOrder';
 import { disableNagle } from './noDelay';
-import { GATEWAY_REPLIES, TOPIC_ROOT, parseGatewayTopic } from './topics';
+import { GATEWAY_REPLIES, TOPIC_ROOT, parseGatewayTopic, submitByTopic } from './topics';
 
 /**
  * Several clients in the same shared subscription: the broker splits the load between them, and
@@ -67,7 +67,10 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
     // all, and at 1,000 readings/s the backlog (and an alarm's delay) grew to seconds.
     client.on('packetreceive', (packet) => {
       if (packet.cmd !== 'publish') return;
-      const work = submit(pipeline, packet.topic, packet.payload as Buffer);
+      const topic = parseGatewayTopic(packet.topic);
+      const work = topic
+        ? submitByTopic(pipeline, topic.networkId, topic.kind, packet.payload as Buffer)
+        : Promise.resolve();
       // Not stored: acknowledgeInOrder closes the connection before its PUBACK, so the broker
       // sends it again.
       work.catch((error: Error) =>
@@ -132,28 +135,11 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
   };
 }
 
-/** What a gateway's message asks of the pipeline, by its topic; an unknown topic asks nothing. */
-function submit(pipeline: IngestPipeline, topic: string, message: Buffer): Promise<unknown> {
-  const parsed = parseGatewayTopic(topic);
-  if (!parsed) return Promise.resolve();
-  switch (parsed.kind) {
-    case 'telemetry':
-      return pipeline.submitTelemetry(parsed.networkId, message);
-    case 'status':
-      return pipeline.submitStatus(parsed.networkId, message);
-    case 'event':
-      return pipeline.submitEvent(parsed.networkId, message);
-    default:
-      return GATEWAY_REPLIES.includes(parsed.kind)
-        ? pipeline.submitReply(parsed.networkId, parsed.kind, message)
-        : Promise.resolve();
-  }
-}
-
 /**
  * The connection a client has now, as acknowledgeInOrder sees it: once the client reconnects,
  * this one counts as closed, so a commit that ends later writes no PUBACK on the new connection
- * (the broker sends those messages again, with new ids, and a resend is not stored twice).
+ * (the broker sends those messages again when the session resumes; a resend is not stored
+ * twice).
  */
 function linkOf(client: MqttClient): AckLink & { stream: MqttClient['stream'] } {
   const stream = client.stream;

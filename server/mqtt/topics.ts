@@ -1,3 +1,6 @@
+import type { GatewayInfo } from '../ingest/gatewayDirectory';
+import type { IngestPipeline } from '../ingest/pipeline';
+
 /** The gateways' MQTT topics (`roost/v1/{networkId}/…`, listed in the README). A gateway may only use the topics under its own network id. */
 export const TOPIC_ROOT = 'roost/v1';
 
@@ -54,3 +57,28 @@ export const GATEWAY_REPLIES: readonly GatewayTopic[] = [
   'upgrade/progress',
   'log',
 ];
+
+/**
+ * What a gateway's message on `kind` asks of the pipeline (on either broker); a topic a gateway
+ * may not publish asks nothing. `known`: the gateway, when its broker signed it in.
+ */
+export function submitByTopic(
+  pipeline: IngestPipeline,
+  networkId: string,
+  kind: GatewayTopic,
+  payload: Buffer,
+  known?: GatewayInfo,
+): Promise<unknown> {
+  switch (kind) {
+    case 'telemetry':
+      return pipeline.submitTelemetry(networkId, payload, known);
+    case 'status':
+      return pipeline.submitStatus(networkId, payload);
+    case 'event':
+      return pipeline.submitEvent(networkId, payload);
+    default:
+      return GATEWAY_REPLIES.includes(kind)
+        ? pipeline.submitReply(networkId, kind, payload)
+        : Promise.resolve();
+  }
+}
