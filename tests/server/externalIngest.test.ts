@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config';
-import { startRoost, type RunningRoost } from '../../server/roost';
+import type { RunningRoost } from '../../server/roost';
+import { testDatabaseTargets } from '../helpers/databases';
+import { startTestRoost, type TestRoost } from '../helpers/testRoost';
 import { waitFor } from '../helpers/waitFor';
 
 const { TEST_MQTT_URL } = process.env;
@@ -12,6 +13,7 @@ const { TEST_MQTT_URL } = process.env;
  * how many readings a process takes in at once, and that one whose store failed comes again.
  */
 describe.runIf(TEST_MQTT_URL)('ingest from an external broker', () => {
+  let test: TestRoost;
   let roost: RunningRoost;
   let networkIds: string[];
   let houseIds: number[];
@@ -20,21 +22,16 @@ describe.runIf(TEST_MQTT_URL)('ingest from an external broker', () => {
   const batches: Array<{ size: number; committed: boolean }> = [];
 
   beforeAll(async () => {
-    roost = await startRoost({
-      ...readConfig({
-        PORT: '0',
-        ROOST_DEMO: '1',
-        ROOST_DEMO_HISTORY: 'off',
-        ROOST_CAPTCHA: 'off',
-        LOG_LEVEL: 'silent',
-        DATA_DIR: 'memory://',
-      }),
-      mqttUrl: TEST_MQTT_URL!,
-      mqttPort: null,
-      runSimulator: false,
-      // A group of this run's own: other runs' sessions on the same broker get their own copies.
-      mqttShareGroup: `roost-test-${randomBytes(4).toString('hex')}`,
-    });
+    test = await startTestRoost(
+      testDatabaseTargets().find((t) => t.name === 'pglite')!,
+      {
+        mqttUrl: TEST_MQTT_URL!,
+        mqttPort: null,
+        // A group of this run's own: other runs' sessions on the same broker get their own copies.
+        mqttShareGroup: `roost-test-${randomBytes(4).toString('hex')}`,
+      },
+    );
+    roost = test.roost;
     const rows = await roost.database.query<{ network_id: string; house_id: number }>(
       'select network_id, house_id from gateways order by house_id limit 40',
     );
@@ -52,7 +49,7 @@ describe.runIf(TEST_MQTT_URL)('ingest from an external broker', () => {
   });
   afterAll(async () => {
     await Promise.allSettled(gateways.map((g) => g.endAsync(true)));
-    await roost?.close();
+    await test?.stop();
   });
 
   const stored = async (since: number) =>
