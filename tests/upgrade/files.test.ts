@@ -234,9 +234,12 @@ describe.each(testDatabaseTargets())('upgrade files on $name', (target) => {
     const id = `upgrade-race-${sha256.slice(0, 8)}`;
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
     // A send as queueUpgrade makes one: it holds the file's row until it has queued the upgrade.
     const sending = t.database.transaction(async (query) => {
       await query(`select 1 from upgrade_files where sha256 = $1 for share`, [sha256]);
+      locked();
       await held;
       await query(
         `insert into gateway_commands (id, gateway_id, house_id, kind, state, params,
@@ -251,6 +254,9 @@ describe.each(testDatabaseTargets())('upgrade files on $name', (target) => {
         { last: true },
       );
     });
+    // Only once the send holds the row: on a loaded machine the delete's request could reach
+    // the database before the send's first statement, and then nothing was under way.
+    await holding;
     const deleting = call(t, tokens.admin, 'POST', '/upgrade/deleteFile', { sha256 });
     await sleep(300);
     release();
@@ -268,12 +274,16 @@ describe.each(testDatabaseTargets())('upgrade files on $name', (target) => {
     const gateway = await fittingHouse();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
     // A delete as the route makes one: the row locked, then gone at the commit.
     const deleting = t.database.transaction(async (query) => {
       await query(`select 1 from upgrade_files where sha256 = $1 for update`, [sha256]);
       await query(`delete from upgrade_files where sha256 = $1`, [sha256]);
+      locked();
       await held;
     });
+    await holding;
     const sending = call(t, tokens.admin, 'POST', '/upgrade/send', {
       houseIds: [gateway.house_id],
       sha256,
