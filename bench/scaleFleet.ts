@@ -24,7 +24,6 @@ export interface FleetGateway {
 
 export interface LoadFigures {
   offered: number;
-  acknowledged: number;
   failed: number;
   /** Publish → PUBACK, ms, of every acknowledged reading since the last reset. */
   latencies: number[];
@@ -139,7 +138,6 @@ export class Fleet {
     );
     return {
       offered: all.reduce((n, f) => n + f.offered, 0),
-      acknowledged: all.reduce((n, f) => n + f.acknowledged, 0),
       failed: all.reduce((n, f) => n + f.failed, 0),
       latencies: all.flatMap((f) => f.latencies),
     };
@@ -162,7 +160,7 @@ function runChild(): void {
   let intervalS = 10;
   let timer: NodeJS.Timeout | undefined;
   const busy: boolean[] = [];
-  let figures: LoadFigures = { offered: 0, acknowledged: 0, failed: 0, latencies: [] };
+  let figures: LoadFigures = { offered: 0, failed: 0, latencies: [] };
   /**
    * What a sampled house's readings say since its last sample (its CO2 over or under the
    * limit). Without it, the house's next regular reading, with the model's own CO2 a few
@@ -218,7 +216,6 @@ function runChild(): void {
             busy[g] = true;
             send(g).then(
               () => {
-                figures.acknowledged += 1;
                 busy[g] = false;
               },
               () => {
@@ -231,7 +228,7 @@ function runChild(): void {
         break;
       }
       case 'reset':
-        figures = { offered: 0, acknowledged: 0, failed: 0, latencies: [] };
+        figures = { offered: 0, failed: 0, latencies: [] };
         break;
       case 'sample':
         sampledCo2.set(message.index, message.co2);

@@ -3,6 +3,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import type { IngestPipeline } from '../ingest/pipeline';
 import { READ_AHEAD, acknowledgeInOrder, type AckLink } from './ackInOrder';
+import { ThrottledLog } from '../throttledLog';
 import { disableNagle } from './noDelay';
 import { GATEWAY_REPLIES, TOPIC_ROOT, parseGatewayTopic, submitByTopic } from './topics';
 
@@ -47,6 +48,7 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
   const share = `$share/${options.shareGroup}`;
   const clients: MqttClient[] = [];
   const subscribed: Array<Promise<void>> = [];
+  const failures = new ThrottledLog(log);
   // Gateways' silence counts only while at least one of our clients hears the broker.
   pipeline.linkChanged(false);
   for (let i = 0; i < INGEST_CLIENTS; i += 1) {
@@ -72,9 +74,13 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
         ? submitByTopic(pipeline, topic.networkId, topic.kind, packet.payload as Buffer)
         : Promise.resolve();
       // Not stored: acknowledgeInOrder closes the connection before its PUBACK, so the broker
-      // sends it again.
+      // sends it again. While the database is away every message fails: one line per 10 s.
       work.catch((error: Error) =>
-        log.error({ err: error }, 'storing a reading from the external broker failed'),
+        failures.error(
+          'store',
+          { err: error },
+          'storing a message from the external broker failed',
+        ),
       );
       if (packet.qos === 1) {
         if (link.stream !== client.stream) link = linkOf(client);
