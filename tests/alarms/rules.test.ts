@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  conditionsOf,
   emptyRuleState,
   evaluateReading,
   keyOf,
@@ -168,5 +169,32 @@ describe('alarm rules', () => {
     const h = house({ ...rules, limits: { minDurationSeconds: 0 } });
     h.read(10, { temperature: 25 });
     expect(h.read(5, { temperature: 40 })).toEqual([]);
+  });
+
+  it('builds nothing for conditions that still hold while their alarms are up', () => {
+    const h = house({ ...rules, limits: { minDurationSeconds: 0, clearHoldSeconds: 0 } });
+    const reading = (minute: number): RuleReading => ({
+      ts: minute * MIN,
+      mode: 1,
+      metrics: { temperature: 31, co2: 5000 },
+      faults: { nh3: 'error' },
+      devices: { fan_3: { state: 3 } },
+    });
+    expect(h.read(0, reading(0).metrics, reading(0)).sort()).toEqual([
+      'raise:co2High',
+      'raise:deviceError',
+      'raise:sensorFault',
+      'raise:temperatureHigh',
+    ]);
+    // A house in alarm for hours: each reading saying the same changes nothing, and no
+    // condition object is built for it.
+    expect(conditionsOf(rules, reading(1), emptyRuleState(), h.open)).toEqual([]);
+    expect(h.read(1, reading(1).metrics, reading(1))).toEqual([]);
+    // One that recovers while the others hold is still seen.
+    const recovered = { faults: { nh3: 'error' as const }, devices: { fan_3: { state: 1 } } };
+    expect(h.read(2, { temperature: 25, co2: 5000 }, recovered)).toEqual([
+      'clear:temperatureHigh',
+      'clear:deviceError',
+    ]);
   });
 });
