@@ -109,14 +109,14 @@ async function openPostgres(url: string): Promise<Database> {
     db,
     kind: 'postgres',
     query: async <T>(text: string, params?: unknown[], options?: QueryOptions) =>
-      (await pool.query(noCopyData(text, options), params)).rows as T[],
+      (await pool.query(statementOf(text, params, options))).rows as T[],
     async transaction(fn) {
       const client = await pool.connect();
       try {
         await client.query('begin');
         const result = await fn(
           async <T>(text: string, params?: unknown[], options?: QueryOptions) =>
-            (await client.query(noCopyData(text, options), params)).rows as T[],
+            (await client.query(statementOf(text, params, options))).rows as T[],
         );
         await client.query('commit');
         return result;
@@ -141,8 +141,11 @@ async function ping(db: Db): Promise<boolean> {
   }
 }
 
-/** PostgreSQL takes no `copyData` here: callers check `kind` first; this says so if one did not. */
-function noCopyData(text: string, options?: QueryOptions): string {
+/**
+ * A statement as node-postgres takes it, named when `prepare` asks. PostgreSQL takes no
+ * `copyData` here: callers check `kind` first; this says so if one did not.
+ */
+function statementOf(text: string, values: unknown[] | undefined, options?: QueryOptions) {
   if (options?.copyData) throw new Error('copyData is for the embedded database only');
-  return text;
+  return { text, values, name: options?.prepare };
 }

@@ -302,10 +302,11 @@ export async function storeBatch(
   if (batch.length > 0 && !batch.some((r) => r.extraKeys)) {
     const heads = latestPerHouse(batch);
     try {
-      const [row] = await database.query<{ states: StateRow[] | string }>(WRITE_NEW_BATCH, [
-        ...rawInsertParams(batch),
-        ...applyParams(batch, heads),
-      ]);
+      const [row] = await database.query<{ states: StateRow[] | string }>(
+        WRITE_NEW_BATCH,
+        [...rawInsertParams(batch), ...applyParams(batch, heads)],
+        { prepare: 'roost_write_new_batch' },
+      );
       return { inserted: [...batch], duplicates: 0, states: statesOf(row?.states, heads) };
     } catch (error) {
       if (!String((error as Error).message).includes(NOT_ALL_NEW)) throw error;
