@@ -112,15 +112,22 @@ async function openPostgres(url: string): Promise<Database> {
       (await pool.query(statementOf(text, params, options))).rows as T[],
     async transaction(fn) {
       const client = await pool.connect();
+      // Statements sent together (Promise.all) run one after the other, in the order sent, as
+      // on the embedded database. node-postgres queued them itself but warns that it will
+      // refuse a query while one is under way (pg 9): they wait for each other here instead.
+      let previous: Promise<unknown> = Promise.resolve();
       try {
         await client.query('begin');
-        const result = await fn(
-          async <T>(text: string, params?: unknown[], options?: QueryOptions) =>
-            (await client.query(statementOf(text, params, options))).rows as T[],
-        );
+        const result = await fn(<T>(text: string, params?: unknown[], options?: QueryOptions) => {
+          const run = previous.then(() => client.query(statementOf(text, params, options)));
+          previous = run.catch(() => undefined);
+          return run.then((r) => r.rows as T[]);
+        });
+        await previous;
         await client.query('commit');
         return result;
       } catch (error) {
+        await previous;
         await client.query('rollback').catch(() => undefined);
         throw error;
       } finally {
