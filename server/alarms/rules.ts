@@ -212,7 +212,7 @@ export function conditionsOf(
     const alarm = open.get(t.key);
     const waiting = pending[t.key] !== undefined;
     // An alarm already up (or pending) holds to its clear level.
-    const level = waiting || (alarm !== undefined && alarm.endedAt === null) ? t.clear : t.raise;
+    const level = waiting || isUp(alarm) ? t.clear : t.raise;
     const active = t.above ? value > level : value < level;
     if (active ? isUp(alarm) : !waiting && alarm === undefined) continue;
     conditions.push({
