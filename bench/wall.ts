@@ -20,7 +20,7 @@ import {
  * warm-up), and the JS heap after 5 minutes of updates vs after BENCH_WALL_MINUTES (goal: within
  * 10 %). Figures, never assertions. Needs a build: BENCH_DIST_DIR (default dist).
  * `npx tsx bench/wall.ts`, or `BENCH_ONLY=wall npm run bench`. BENCH_WALL_PROFILE=file.cpuprofile
- * records 10 s of the page's CPU after the warm-up (build with --minify false to read it);
+ * records 10 s (BENCH_WALL_PROFILE_MS) of the page's CPU after the warm-up (build with --minify false to read it);
  * BENCH_WALL_ALLOCATIONS=file.heapprofile samples 10 s of its allocations, garbage included
  * (BENCH_WALL_ALLOCATIONS_OF=old: only what dies in the old generation);
  * BENCH_WALL_SNAPSHOT=file.heapsnapshot keeps a heap snapshot;
@@ -238,7 +238,8 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
       // Every 100 µs: an update's parts are a millisecond or two, too few samples at the default.
       await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
       await cdp.send('Profiler.start');
-      await page.waitForTimeout(10_000);
+      // BENCH_WALL_PROFILE_MS: longer, for parts too small to show in 10 s of samples.
+      await page.waitForTimeout(Number(process.env.BENCH_WALL_PROFILE_MS ?? 10_000));
       const { profile } = await cdp.send('Profiler.stop');
       writeFileSync(profileFile, JSON.stringify(profile));
     }

@@ -26,6 +26,7 @@ import {
 } from './constants';
 import { AlarmChanges } from './alarmChanges';
 import { LiveTally } from './liveTally';
+import { IdIndex } from './idIndex';
 import { IdMarks } from './idMarks';
 import { RegionTally } from './regionTally';
 import { fetchRegions, regionNameOf, RegionLookup, type Regions } from './wallRegions';
@@ -109,7 +110,7 @@ export class WallStore {
   private readonly tally = new LiveTally();
   private changes: HouseChanges | null = null;
   /** Index of each farm in `farms` (and `views`). */
-  private readonly indexOfFarm = new Map<number, number>();
+  private readonly indexOfFarm = new IdIndex();
   /** The farms one update changed (see IdMarks), kept for the next. */
   private readonly changedFarms = new IdMarks();
   /** The farms of each area by state, following the views (regionStates). */
@@ -430,8 +431,9 @@ export class WallStore {
     let changed = false;
     farmIds.forEach((farmId) => {
       const i = indexOfFarm.get(farmId);
-      const farm = i === undefined ? undefined : farms[i];
-      const view = i === undefined ? undefined : views[i];
+      if (i < 0) return;
+      const farm = farms[i];
+      const view = views[i];
       if (!farm || !view) return;
       const before = view.worstState;
       if (!refreshView(view, farm, tally.farm(farmId), raisedSince.has(farmId))) return;

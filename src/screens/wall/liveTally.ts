@@ -5,6 +5,7 @@ import {
   type HouseStatusBatch,
 } from '../../contract/live';
 import { type TakenChanges, type TakenLives } from '../../stores/houseChanges';
+import { IdIndex } from './idIndex';
 import { type MarksIds } from './idMarks';
 import { type AlarmChanges } from './alarmChanges';
 import { type FarmTally, type WallCounters, type WallHouseInput } from './wallModel';
@@ -25,17 +26,23 @@ type TalliedLive = Pick<HouseLive, 'online' | 'alarm'>;
  * with one object per house and the house looked up in the store, a storm of 4,700 changes
  * took 6–7 ms; this way about 2 (bench/wall.ts has the figures in the browser). Packed statuses
  * (`TakenStatuses`, the wall's usual input) are counted from their array, with no object per
- * house at all.
+ * house at all. Houses and farms are found by id in IdIndex arrays, and a house's slot holds its
+ * farm's tally's place: a status change finds its farm without a lookup.
  */
 export class LiveTally {
-  private readonly slotOf = new Map<number, number>();
+  private readonly slotOf = new IdIndex();
   private readonly freeSlots: number[] = [];
   private size = 0;
   private farmOf = new Int32Array(256);
+  /** The place of each slot's farm in `tallies`. */
+  private tallyAt = new Int32Array(256);
   private online = new Uint8Array(256);
   private alarms = new Int32Array(256);
   private heads = new Float64Array(256);
-  private readonly farms = new Map<number, FarmTally>();
+  /** Each farm's place in `tallies`. */
+  private readonly farms = new IdIndex();
+  private tallies: FarmTally[] = [];
+  private readonly freeTallies: number[] = [];
   private onlineHouses = 0;
   private alarmHouses = 0;
   private alive = 0;
@@ -48,6 +55,8 @@ export class LiveTally {
     this.freeSlots.length = 0;
     this.size = 0;
     this.farms.clear();
+    this.tallies = [];
+    this.freeTallies.length = 0;
     this.onlineHouses = 0;
     this.alarmHouses = 0;
     this.alive = 0;
@@ -56,7 +65,8 @@ export class LiveTally {
 
   /** The live totals of a farm, or undefined when none of its houses is known. */
   farm(farmId: number): FarmTally | undefined {
-    return this.farms.get(farmId);
+    const at = this.farms.get(farmId);
+    return at < 0 ? undefined : this.tallies[at];
   }
 
   /**
@@ -89,7 +99,7 @@ export class LiveTally {
       const id = ids[i]!;
       const slot = this.slotOf.get(id);
       let live: TalliedLive | null | undefined = lives[i];
-      if (slot === undefined) {
+      if (slot < 0) {
         this.countNew(id, baseline, find, changedFarms, changes);
         continue;
       }
@@ -138,8 +148,9 @@ export class LiveTally {
       // Taken in order whether or not the house is known, so the next house's stays its own.
       const alarmTop = alarms === STATUS_UNCHANGED ? null : (tops[top++] ?? null);
       // Unknown to the store too: it waits for a snapshot, as a delta would.
-      const slot = this.slotOf.get(id) ?? this.countNew(id, baseline, find, changedFarms, changes);
-      if (slot === undefined) continue;
+      const known = this.slotOf.get(id);
+      const slot = known >= 0 ? known : this.countNew(id, baseline, find, changedFarms, changes);
+      if (slot < 0) continue;
       const was = this.alarms[slot]!;
       if (
         this.changeStatus(
@@ -155,8 +166,8 @@ export class LiveTally {
   }
 
   /**
-   * Counts a house seen for the first time, from the store; answers its slot, or undefined when
-   * the store does not know it. A house that joins after the baseline with open alarms is a raise.
+   * Counts a house seen for the first time, from the store; answers its slot, or -1 when the
+   * store does not know it. A house that joins after the baseline with open alarms is a raise.
    */
   private countNew(
     id: number,
@@ -164,9 +175,9 @@ export class LiveTally {
     find: (houseId: number) => WallHouseInput | undefined,
     changedFarms: MarksIds,
     changes: AlarmChanges,
-  ): number | undefined {
+  ): number {
     const house = find(id);
-    if (!house) return undefined;
+    if (!house) return -1;
     const slot = this.newSlot(id);
     this.count(slot, house, changedFarms);
     const was = baseline ? house.live.alarm.count : 0;
@@ -220,7 +231,7 @@ export class LiveTally {
     const wasAlarms = this.alarms[slot]!;
     if (online === wasOnline && alarms === wasAlarms) return false;
     const farmId = this.farmOf[slot]!;
-    const farm = this.farms.get(farmId)!;
+    const farm = this.tallies[this.tallyAt[slot]!]!;
     const alarmed = (alarms > 0 ? 1 : 0) - (wasAlarms > 0 ? 1 : 0);
     farm.offline += wasOnline - online;
     farm.alarmHouses += alarmed;
@@ -244,11 +255,14 @@ export class LiveTally {
     this.online[slot] = online;
     this.alarms[slot] = alarms;
     this.heads[slot] = heads;
-    let farm = this.farms.get(farmId);
-    if (!farm) {
-      farm = { houses: 0, offline: 0, alarmHouses: 0, alarms: 0 };
-      this.farms.set(farmId, farm);
+    let at = this.farms.get(farmId);
+    if (at < 0) {
+      at = this.freeTallies.pop() ?? this.tallies.length;
+      this.tallies[at] = { houses: 0, offline: 0, alarmHouses: 0, alarms: 0 };
+      this.farms.set(farmId, at);
     }
+    this.tallyAt[slot] = at;
+    const farm = this.tallies[at]!;
     const alarmed = alarms > 0 ? 1 : 0;
     farm.houses += 1;
     farm.offline += 1 - online;
@@ -266,14 +280,18 @@ export class LiveTally {
     const farmId = this.farmOf[slot]!;
     const online = this.online[slot]!;
     const alarms = this.alarms[slot]!;
-    const farm = this.farms.get(farmId)!;
+    const at = this.tallyAt[slot]!;
+    const farm = this.tallies[at]!;
     const alarmed = alarms > 0 ? 1 : 0;
     farm.houses -= 1;
     farm.offline -= 1 - online;
     farm.alarmHouses -= alarmed;
     farm.alarms -= alarms;
     // A farm without known houses shows what the server said of it (farmViews does the same).
-    if (farm.houses === 0) this.farms.delete(farmId);
+    if (farm.houses === 0) {
+      this.farms.delete(farmId);
+      this.freeTallies.push(at);
+    }
     this.onlineHouses -= online;
     this.alarmHouses -= alarmed;
     this.alive -= this.heads[slot]!;
@@ -300,6 +318,7 @@ export class LiveTally {
       return empty;
     };
     this.farmOf = grown(this.farmOf, new Int32Array(length));
+    this.tallyAt = grown(this.tallyAt, new Int32Array(length));
     this.online = grown(this.online, new Uint8Array(length));
     this.alarms = grown(this.alarms, new Int32Array(length));
     this.heads = grown(this.heads, new Float64Array(length));
