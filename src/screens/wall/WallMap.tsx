@@ -57,9 +57,6 @@ function cameraOf(map: { getCenter(): { lng: number; lat: number }; getZoom(): n
   return { longitude: lng, latitude: lat, zoom: map.getZoom() };
 }
 
-/** No province drilled: one empty collection, so the cities' layer keeps its data. */
-const NO_CITIES = { type: 'FeatureCollection', features: [] } as const;
-
 interface SelectedPoint {
   farmId: number;
   position: LngLat;
@@ -121,6 +118,12 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
     return layer;
   };
 
+  /** A layer left out: deck.gl finalizes it, and a finalized layer may not be handed over again. */
+  const drop = (id: string) => {
+    built.current.delete(id);
+    return null;
+  };
+
   const buildLayers = () => {
     const { states, statesKey, selected } = live.current;
     return [
@@ -151,21 +154,24 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
             },
           }),
       ),
-      keep(
-        'cities',
-        [cities],
-        () =>
-          new GeoJsonLayer({
-            id: 'cities',
-            data: (cities ?? NO_CITIES) as never,
-            visible: cities !== null,
-            stroked: true,
-            filled: false,
-            lineWidthUnits: 'pixels',
-            getLineWidth: 1,
-            getLineColor: [90, 150, 210, 160],
-          }),
-      ),
+      // Only while a province is drilled, as the selected farm's layer only while one is: every
+      // layer handed over is compared and drawn at each live update, empty or hidden.
+      !cities
+        ? drop('cities')
+        : keep(
+            'cities',
+            [cities],
+            () =>
+              new GeoJsonLayer({
+                id: 'cities',
+                data: cities as never,
+                stroked: true,
+                filled: false,
+                lineWidthUnits: 'pixels',
+                getLineWidth: 1,
+                getLineColor: [90, 150, 210, 160],
+              }),
+          ),
       // Binary attributes: a live update hands deck.gl new colour and radius arrays (uploaded as
       // they are), never 10,000 accessor calls; positions keep their buffer.
       new ScatterplotLayer({
@@ -181,25 +187,27 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
       }),
       // The selected farm drawn again on top, outlined: one point, so the 10,000 keep their
       // attributes when the selection changes.
-      keep(
-        'farm-selected',
-        [selected?.farmId, selected?.state, selected?.radius, ...(selected?.position ?? []), scale],
-        () =>
-          new ScatterplotLayer<SelectedPoint>({
-            id: 'farm-selected',
-            data: selected ? [selected] : [],
-            radiusUnits: 'pixels',
-            stroked: true,
-            lineWidthUnits: 'pixels',
-            getLineWidth: 3 * scale,
-            getLineColor: [255, 255, 255, 255],
-            getPosition: (f) => f.position,
-            getRadius: (f) => f.radius * scale,
-            getFillColor: (f) => STATE_RGB[f.state],
-            updateTriggers: { getRadius: [scale], getFillColor: [selected?.state] },
-          }),
-      ),
-    ];
+      !selected
+        ? drop('farm-selected')
+        : keep(
+            'farm-selected',
+            [selected.farmId, selected.state, selected.radius, ...selected.position, scale],
+            () =>
+              new ScatterplotLayer<SelectedPoint>({
+                id: 'farm-selected',
+                data: [selected],
+                radiusUnits: 'pixels',
+                stroked: true,
+                lineWidthUnits: 'pixels',
+                getLineWidth: 3 * scale,
+                getLineColor: [255, 255, 255, 255],
+                getPosition: (f) => f.position,
+                getRadius: (f) => f.radius * scale,
+                getFillColor: (f) => STATE_RGB[f.state],
+                updateTriggers: { getRadius: [scale], getFillColor: [selected.state] },
+              }),
+          ),
+    ].filter((layer): layer is Layer => Boolean(layer));
   };
   const buildRef = useRef(buildLayers);
   buildRef.current = buildLayers;

@@ -10,7 +10,7 @@ const DENSE_IDS = 1 << 22;
  */
 export class IdIndex {
   /** Each dense id's number plus one; 0 for an id not held. */
-  private dense = new Int32Array(1024);
+  private dense: Int32Array = new Int32Array(1024);
   private readonly others = new Map<number, number>();
   private held = 0;
 
