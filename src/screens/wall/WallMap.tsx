@@ -219,10 +219,15 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
       overlayRef.current?.setProps({ layers: buildRef.current() });
       loopRef.current?.wake();
     };
+    // The views' change this reaction last saw: a live update then redraws only the farms it
+    // changed, and anything else (the first run, a rebuild) every farm.
+    let seen = -1;
     return reaction(
       () => store.views,
       (views) => {
-        const pointsChanged = points.update(views);
+        const { generation, changed } = store.viewChangesSince(seen);
+        seen = generation;
+        const pointsChanged = points.update(views, changed);
         const states = store.regionStates;
         const statesKey = [...states].map(([k, v]) => `${k}${v[0]}`).join();
         const farm =

@@ -1,5 +1,6 @@
 import { type WallFarm, type WallState } from '../../contract/wall';
 import { POINT_BASE_PX, POINT_PER_SQRT_HOUSE_PX, STATE_RGB } from './constants';
+import { type IdMarks } from './idMarks';
 import { type FarmView } from './wallModel';
 
 /** A farm's point radius in pixels at the design width: grows with its house count. */
@@ -64,25 +65,31 @@ export class FarmPoints {
     };
   }
 
-  /** Writes the views' states and sizes; true when a point changed (new views handed out). */
-  update(views: readonly FarmView[]): boolean {
+  /**
+   * Writes the views' states and sizes; true when a point changed (new views handed out).
+   * `only`: the indices of the views that may have changed (FarmViewList.changedSince); without
+   * it every view is compared with its row.
+   */
+  update(views: readonly FarmView[], only?: Pick<IdMarks, 'forEach'> | null): boolean {
     const { attributes } = this.data;
     const colors = attributes.getFillColor.value;
     const radii = attributes.getRadius.value;
     let changed = false;
     const count = Math.min(views.length, this.rowOf.length);
-    for (let i = 0; i < count; i += 1) {
-      const row = this.rowOf[i] ?? -1;
+    const visit = (i: number) => {
+      const row = i < count ? this.rowOf[i]! : -1;
       const view = views[i];
-      if (row < 0 || !view) continue;
+      if (row < 0 || !view) return;
       if (
         this.states[row] === STATE_CODE[view.worstState] &&
         this.houseCounts[row] === view.houseCount
       )
-        continue;
+        return;
       this.write(row, view.worstState, view.houseCount, colors, radii);
       changed = true;
-    }
+    };
+    if (only) only.forEach(visit);
+    else for (let i = 0; i < count; i += 1) visit(i);
     if (!changed) return false;
     this.data = {
       length: this.data.length,

@@ -32,6 +32,10 @@ export class IdMarks implements MarksIds {
     this.count += 1;
   }
 
+  isEmpty(): boolean {
+    return this.count === 0 && this.others.size === 0;
+  }
+
   /** Each marked id once, in the order first marked (the rare large ones last). */
   forEach(each: (id: number) => void): void {
     for (let i = 0; i < this.count; i += 1) each(this.list[i]!);
