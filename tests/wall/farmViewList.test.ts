@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type HouseLive } from '../../src/contract/live';
 import { STATE_RGB } from '../../src/screens/wall/constants';
 import { FarmPoints } from '../../src/screens/wall/farmPoints';
 import { FarmViewList } from '../../src/screens/wall/farmViewList';
@@ -27,7 +28,7 @@ function wall(houses: WallHouseInput[]) {
     changedFarms.clear();
     const ids = changed.map((h) => h.houseId);
     tally.apply(
-      [{ ids, lives: changed.map((h) => h.live) }],
+      [{ ids, lives: changed.map((h) => h.live as HouseLive) }],
       (id) => byId.get(id),
       changedFarms,
       new AlarmChanges(10),
