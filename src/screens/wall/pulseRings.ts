@@ -72,6 +72,14 @@ export class PulseRings {
         ring.element.dataset.farmId = String(m.farmId);
         ring.farmId = m.farmId;
       }
+      // Placed again only when it moved or changed size: the camera's moves place every ring
+      // (`place`), and projecting 100 rings that stayed was most of this method in a storm.
+      if (
+        ring.diameterPx === diameterPx &&
+        ring.longitude === m.longitude &&
+        ring.latitude === m.latitude
+      )
+        continue;
       if (ring.diameterPx !== diameterPx) {
         size(ring.element, diameterPx);
         ring.diameterPx = diameterPx;
