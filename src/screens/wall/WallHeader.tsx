@@ -65,7 +65,10 @@ function ClockTime({ store }: WallPanelProps) {
           const element = ref.current;
           if (!element) return;
           const now = new Date(at);
-          element.textContent = formatDateTime(now);
+          // The text node's data, not textContent: that would make a new node each second.
+          const text = element.firstChild;
+          if (text instanceof Text) text.data = formatDateTime(now);
+          else element.textContent = formatDateTime(now);
           element.dateTime = now.toISOString();
         },
         { fireImmediately: true },
