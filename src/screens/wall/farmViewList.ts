@@ -66,11 +66,10 @@ export class FarmViewList {
       changed.add(i);
       regions.move(view.region, before, view.worstState);
     });
-    if (!changed.isEmpty()) {
-      this.generation += 1;
-      this.changedAt = this.generation;
-    }
-    return this.changedAt !== -1;
+    if (changed.isEmpty()) return false;
+    this.generation += 1;
+    this.changedAt = this.generation;
+    return true;
   }
 
   /**

@@ -1,3 +1,5 @@
+import { grown } from './idMarks';
+
 /** Ids below this are kept in a dense array (4 bytes each); larger ones in a Map. */
 const DENSE_IDS = 1 << 22;
 
@@ -51,12 +53,4 @@ export class IdIndex {
     this.others.clear();
     this.held = 0;
   }
-}
-
-function grown(array: Int32Array, atLeast: number): Int32Array {
-  let length = array.length;
-  while (length < atLeast) length *= 2;
-  const next = new Int32Array(length);
-  next.set(array);
-  return next;
 }

@@ -50,7 +50,8 @@ export class IdMarks implements MarksIds {
   }
 }
 
-function grown<A extends Uint8Array | Int32Array>(array: A, atLeast: number): A {
+/** The array at twice its length, or more, until `atLeast` fits; its contents kept. */
+export function grown<A extends Uint8Array | Int32Array>(array: A, atLeast: number): A {
   let length = array.length;
   while (length < atLeast) length *= 2;
   const next = new (array.constructor as new (length: number) => A)(length);
