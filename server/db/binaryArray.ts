@@ -75,20 +75,23 @@ export function float4ArrayOf(
 ): Buffer {
   const n = records.length;
   const buffer = Buffer.allocUnsafe(20 + n * 8);
-  buffer.writeInt32BE(1, 0); // dimensions
-  buffer.writeInt32BE(1, 4); // may hold NULLs
-  buffer.writeInt32BE(ELEMENT_OID.float4, 8);
-  buffer.writeInt32BE(n, 12);
-  buffer.writeInt32BE(1, 16); // lower bound
+  // A DataView, as numberArray: its writes are compiled inline, where Buffer's writeInt32BE and
+  // writeFloatBE are calls that check their arguments (60,000 of them in a batch's metrics).
+  const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.length);
+  view.setInt32(0, 1); // dimensions
+  view.setInt32(4, 1); // may hold NULLs
+  view.setInt32(8, ELEMENT_OID.float4);
+  view.setInt32(12, n);
+  view.setInt32(16, 1); // lower bound
   let at = 20;
   for (let i = 0; i < n; i += 1) {
     const value = records[i]![key];
     if (typeof value === 'number' && Number.isFinite(value)) {
-      buffer.writeInt32BE(4, at);
-      buffer.writeFloatBE(value, at + 4);
+      view.setInt32(at, 4);
+      view.setFloat32(at + 4, value);
       at += 8;
     } else {
-      buffer.writeInt32BE(-1, at);
+      view.setInt32(at, -1);
       at += 4;
     }
   }
