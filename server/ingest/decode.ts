@@ -99,21 +99,8 @@ function checked(
     return refuse('clock', `ts ${message.ts} is ahead of the server clock`);
   if (message.ts < now - MAX_BACKLOG_MS)
     return refuse('clock', `ts ${message.ts} is older than the backlog window`);
-  if (plain) {
-    // What the checks below answer for such a message, without looking every key up again.
-    return {
-      ok: true,
-      reading: {
-        ts: new Date(message.ts),
-        seq: message.seq ?? null,
-        mode: message.mode ?? null,
-        metrics: message.metrics,
-        faults: {},
-        devices: message.devices ?? {},
-        extraKeys: null,
-      },
-    };
-  }
+  // What the checks below answer for such a message, without looking every key up again.
+  if (plain) return accepted(message, message.metrics, {}, message.devices ?? {}, null);
 
   // The message is an object of our own (parsed here, or zod's copy): it is kept as it is unless
   // a sentinel must come out of it (rare), rather than copied value by value for every reading.
@@ -143,16 +130,24 @@ function checked(
   const devices: DecodedReading['devices'] = message.devices ?? {};
   // Every device of every reading: a test, not a match array per key (~700 bytes a reading).
   for (const key in devices) if (!isDeviceKey(key)) return refuse('unknownDevice', key);
-  return {
-    ok: true,
-    reading: {
-      ts: new Date(message.ts),
-      seq: message.seq ?? null,
-      mode: message.mode ?? null,
-      metrics,
-      faults: faults ?? {},
-      devices,
-      extraKeys,
-    },
+  return accepted(message, metrics, faults ?? {}, devices, extraKeys);
+}
+
+function accepted(
+  message: TelemetryParsed,
+  metrics: DecodedReading['metrics'],
+  faults: DecodedReading['faults'],
+  devices: DecodedReading['devices'],
+  extraKeys: string[] | null,
+): DecodeResult {
+  const reading: DecodedReading = {
+    ts: new Date(message.ts),
+    seq: message.seq ?? null,
+    mode: message.mode ?? null,
+    metrics,
+    faults,
+    devices,
+    extraKeys,
   };
+  return { ok: true, reading };
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { telemetrySchema } from '../../src/contract/metrics';
 import { plainTelemetry } from '../../src/contract/plainTelemetry';
-import { createFleet } from '../../server/simulator/houseModel';
+import { simulatorMessages } from '../helpers/readings';
 
 /** Whole numbers, fractions and the values at and beyond each field's bounds. */
 const number = fc.oneof(
@@ -85,22 +85,8 @@ describe('the plain telemetry check', () => {
   });
 
   it('takes the simulator’s readings without the schema (the fast path is the common one)', () => {
-    const fleet = createFleet(
-      Array.from({ length: 20 }, (_, i) => ({
-        networkId: `PLAIN${i}`,
-        typeKey: i % 2 === 0 ? 25 : 3,
-        breed: 'broiler',
-        placedOn: '2026-11-01',
-        ageAtPlacement: 1,
-        headCount: 20_000,
-        latitude: 36,
-        longitude: 119,
-      })),
-      3,
-      Date.now(),
-    );
-    for (const house of fleet) {
-      const json: unknown = JSON.parse(JSON.stringify(house.next(Date.now()).message));
+    for (const message of simulatorMessages('PLAIN')) {
+      const json: unknown = JSON.parse(JSON.stringify(message));
       expect(plainTelemetry(json)).not.toBeNull();
     }
   });

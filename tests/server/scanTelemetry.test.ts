@@ -4,8 +4,8 @@ import { DEVICE_TYPES, METRICS, METRIC_KEYS } from '../../src/contract/metrics';
 import { plainTelemetry } from '../../src/contract/plainTelemetry';
 import { decodeTelemetry } from '../../server/ingest/decode';
 import { scanTelemetry } from '../../server/ingest/scanTelemetry';
-import { createFleet } from '../../server/simulator/houseModel';
 import { fullReading } from '../../bench/load';
+import { simulatorMessages } from '../helpers/readings';
 
 /** Equal as JSON.parse's answer is: the same keys in the same order, numbers by Object.is. */
 function same(a: unknown, b: unknown): boolean {
@@ -198,22 +198,8 @@ describe('reading telemetry straight from its bytes', () => {
   });
 
   it('reads the simulator’s and the bench’s readings itself (the fast way is the common one)', () => {
-    const fleet = createFleet(
-      Array.from({ length: 20 }, (_, i) => ({
-        networkId: `SCAN${i}`,
-        typeKey: i % 2 === 0 ? 25 : 3,
-        breed: 'broiler',
-        placedOn: '2026-11-01',
-        ageAtPlacement: 1,
-        headCount: 20_000,
-        latitude: 36,
-        longitude: 119,
-      })),
-      3,
-      Date.now(),
-    );
     const payloads = [
-      ...fleet.map((house) => JSON.stringify(house.next(Date.now()).message)),
+      ...simulatorMessages('SCAN').map((message) => JSON.stringify(message)),
       fullReading(Date.now(), 3),
       JSON.stringify(JSON.parse(fullReading(Date.now(), 4)), null, 2),
     ];
