@@ -118,8 +118,50 @@ export async function openSignedIn(
 export async function confirmSave(page: Page): Promise<void> {
   const question = page.locator('.roost-confirm-save');
   await question.waitFor();
+  await page.evaluate(watchQuestion);
   await question.locator('.bp6-alert-footer .bp6-intent-primary').click();
-  await question.waitFor({ state: 'detached' });
+  try {
+    await question.waitFor({ state: 'detached' });
+  } catch (error) {
+    const seen = await page.evaluate(questionState).catch((e: Error) => e.message);
+    throw new Error(`${(error as Error).message}\nWhat the question went through:\n${seen}`);
+  }
+}
+
+/**
+ * Runs in the page: notes each click that reaches the save question and each change of its
+ * transition classes, so that a question that stays open says whether the click arrived and
+ * how far its closing got.
+ */
+function watchQuestion(): void {
+  const w = window as unknown as { roostQuestionLog?: string[] };
+  const log: string[] = (w.roostQuestionLog = []);
+  const at = () => `${Math.round(performance.now())} ms`;
+  const dialog = document.querySelector('.roost-confirm-save');
+  const container = dialog?.closest('.bp6-overlay-content') ?? dialog;
+  if (!container) return;
+  for (const type of ['pointerdown', 'click']) {
+    document.addEventListener(
+      type,
+      (e) => log.push(`${at()} ${type} on ${(e.target as Element).outerHTML.slice(0, 80)}`),
+      { capture: true },
+    );
+  }
+  new MutationObserver(() => log.push(`${at()} classes ${container.className}`)).observe(
+    container,
+    { attributes: true, attributeFilter: ['class'] },
+  );
+  log.push(`${at()} open, classes ${container.className}`);
+}
+
+function questionState(): string {
+  const w = window as unknown as { roostQuestionLog?: string[] };
+  const now = `${Math.round(performance.now())} ms`;
+  const questions = [...document.querySelectorAll('.roost-confirm-save')].map(
+    (q) =>
+      q.closest('.bp6-overlay')?.className + ' > ' + q.closest('.bp6-overlay-content')?.className,
+  );
+  return [...(w.roostQuestionLog ?? []), `${now} now: ${questions.join(' | ')}`].join('\n');
 }
 
 /**
