@@ -153,6 +153,12 @@ function textIs(b: Buffer, start: number, end: number, expected: Uint8Array): bo
   return true;
 }
 
+/** Whether the key at `p` (its opening quote) is `bytes`, closing quote and all. */
+function keyIs(b: Buffer, p: number, bytes: Uint8Array): boolean {
+  const end = p + 1 + bytes.length;
+  return b[end] === Byte.Quote && textIs(b, p + 1, end, bytes);
+}
+
 const ascii = (text: string) => Uint8Array.from(text, (ch) => ch.charCodeAt(0));
 const TOP_FIELDS = ['ts', 'seq', 'mode', 'metrics', 'devices'].map(ascii);
 const [TS, SEQ, MODE, METRICS, DEVICES] = [0, 1, 2, 3, 4];
@@ -233,11 +239,7 @@ let metricCount = 0;
 /** The catalogue index of the metric key whose opening quote is at `p`, or -1. */
 function metricKey(b: Buffer, p: number, previous: number): number {
   const guess = followedBy[previous]!;
-  if (guess >= 0) {
-    const bytes = KEY_BYTES[guess]!;
-    const end = p + 1 + bytes.length;
-    if (b[end] === Byte.Quote && textIs(b, p + 1, end, bytes)) return guess;
-  }
+  if (guess >= 0 && keyIs(b, p, KEY_BYTES[guess]!)) return guess;
   const end = keyEnd(b, p);
   if (end < 0) return -1;
   const index = KEY_INDEX.get(b.toString('latin1', p + 1, end)) ?? -1;
@@ -312,11 +314,7 @@ const deviceObjects = new Literals<Devices[string]>(deviceKeys);
 /** The index of the device key whose opening quote is at `p`, the `at`-th of its message. */
 function deviceKey(b: Buffer, p: number, at: number): number {
   const guess = deviceGuess[at]!;
-  if (guess >= 0) {
-    const bytes = deviceKeyBytes[guess]!;
-    const end = p + 1 + bytes.length;
-    if (b[end] === Byte.Quote && textIs(b, p + 1, end, bytes)) return guess;
-  }
+  if (guess >= 0 && keyIs(b, p, deviceKeyBytes[guess]!)) return guess;
   const end = keyEnd(b, p);
   if (end < 0 || end - p - 1 > 40) return -1;
   const key = b.toString('latin1', p + 1, end);
