@@ -1,4 +1,12 @@
-import { action, computed, createAtom, makeObservable, observable, type IAtom } from 'mobx';
+import {
+  _isComputingDerivation as isTracking,
+  action,
+  computed,
+  createAtom,
+  makeObservable,
+  observable,
+  type IAtom,
+} from 'mobx';
 import {
   type HouseDelta,
   type HouseLive,
@@ -41,6 +49,11 @@ type HouseInfo = Omit<HouseOverview, 'houseId' | 'live'>;
  * first render (~300 ms), though a page reads a few hundred houses' boxes at most. An atom's
  * read and write also cost a fifth of an observable property's, and 10,000 houses change every
  * second on a wall. A box nobody has read has no atom, so its change tells nobody.
+ *
+ * Only a read inside a derivation (a reaction, a computed, an observer's render) reports itself.
+ * A read in an action or a plain function subscribes nothing anyway, but reporting made the
+ * atom (the wall's tally reads every house so: 20,000 atoms, with a Set each, in a 30 MB heap)
+ * and queued it to be checked at the batch's end.
  */
 export class House {
   readonly houseId: number;
@@ -61,11 +74,12 @@ export class House {
 
   /** The live values, replaced whole when one changes (never mutated). */
   get live(): HouseLive {
-    (this.liveAtom ??= createAtom(
-      'House.live',
-      () => (this.liveObserved = true),
-      () => (this.liveObserved = false),
-    )).reportObserved();
+    if (isTracking())
+      (this.liveAtom ??= createAtom(
+        'House.live',
+        () => (this.liveObserved = true),
+        () => (this.liveObserved = false),
+      )).reportObserved();
     return this.liveNow;
   }
   set live(live: HouseLive) {
@@ -76,7 +90,7 @@ export class House {
 
   /** Monitor curves by metric; each array is replaced whole. */
   get readings(): Record<string, SeriesPoint[]> {
-    (this.readingsAtom ??= createAtom('House.readings')).reportObserved();
+    if (isTracking()) (this.readingsAtom ??= createAtom('House.readings')).reportObserved();
     return this.readingsNow;
   }
   set readings(readings: Record<string, SeriesPoint[]>) {
@@ -86,7 +100,7 @@ export class House {
   }
 
   private get info(): HouseInfo {
-    (this.infoAtom ??= createAtom('House.info')).reportObserved();
+    if (isTracking()) (this.infoAtom ??= createAtom('House.info')).reportObserved();
     return this.infoNow;
   }
 

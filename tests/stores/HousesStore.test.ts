@@ -1,4 +1,4 @@
-import { autorun } from 'mobx';
+import { autorun, runInAction } from 'mobx';
 import { describe, expect, it } from 'vitest';
 import { STATUS_UNCHANGED } from '../../src/contract/live';
 import { type HouseOverview } from '../../src/contract/overview';
@@ -71,6 +71,9 @@ describe('HousesStore', () => {
     store.applyDeltas([{ houseId: 1, metrics: { temperature: 25 } }]);
     store.setReadings(1, { temperature: [{ t: 1, v: 25 }] });
     store.applyDeltas([{ houseId: 2, metrics: { temperature: 30 } }]);
+    // Read outside any derivation first, as the wall's tally reads every house: no subscription.
+    runInAction(() => store.get(2)!.live.online && store.get(2)!.farmId);
+    expect(store.get(2)!.houseName).toBe('Quiet');
     stops.push(
       autorun(() =>
         seen.push(`2: ${store.get(2)!.houseName} ${store.get(2)!.live.metrics.temperature}`),
