@@ -134,23 +134,24 @@ export async function confirmSave(page: Page): Promise<void> {
  * how far its closing got.
  */
 function watchQuestion(): void {
-  const w = window as unknown as { roostQuestionLog?: string[] };
+  const w = window as unknown as { roostQuestionLog?: string[]; roostQuestionStop?: () => void };
+  // A page asks several times: the watch of the question before goes first.
+  w.roostQuestionStop?.();
   const log: string[] = (w.roostQuestionLog = []);
   const at = () => `${Math.round(performance.now())} ms`;
   const dialog = document.querySelector('.roost-confirm-save');
   const container = dialog?.closest('.bp6-overlay-content') ?? dialog;
   if (!container) return;
-  for (const type of ['pointerdown', 'click']) {
-    document.addEventListener(
-      type,
-      (e) => log.push(`${at()} ${type} on ${(e.target as Element).outerHTML.slice(0, 80)}`),
-      { capture: true },
-    );
-  }
-  new MutationObserver(() => log.push(`${at()} classes ${container.className}`)).observe(
-    container,
-    { attributes: true, attributeFilter: ['class'] },
-  );
+  const noteEvent = (e: Event) =>
+    log.push(`${at()} ${e.type} on ${(e.target as Element).outerHTML.slice(0, 80)}`);
+  const types = ['pointerdown', 'click'];
+  for (const type of types) document.addEventListener(type, noteEvent, { capture: true });
+  const classes = new MutationObserver(() => log.push(`${at()} classes ${container.className}`));
+  classes.observe(container, { attributes: true, attributeFilter: ['class'] });
+  w.roostQuestionStop = () => {
+    for (const type of types) document.removeEventListener(type, noteEvent, { capture: true });
+    classes.disconnect();
+  };
   log.push(`${at()} open, classes ${container.className}`);
 }
 
