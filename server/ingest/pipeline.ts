@@ -21,6 +21,14 @@ import { storeBatch, type WriteResult } from './writer';
 const MAX_BATCH = 2_000;
 /** Batches under way at once: one being written, the next waiting for its locks. */
 const MAX_IN_FLIGHT = 2;
+/**
+ * A batch the database failed is written again, a second apart, for this long before its
+ * readings are failed (not acknowledged: their gateways send them again). Through an outage
+ * shorter than this the gateways keep their connections and every reading is acknowledged once
+ * stored; a batch that fails for another reason does not hold ingest for longer.
+ */
+const RETRY_FOR_MS = 60_000;
+const RETRY_PAUSE_MS = 1_000;
 
 /** A batch on its way to the database (IngestPipeline.pump). */
 interface Writing {
@@ -65,6 +73,11 @@ export class IngestPipeline {
    * offline sweep counts a gateway's silence only from then.
    */
   private hearingSince: number | null = performance.now();
+  /**
+   * Since when batches are stored again (monotonic ms), null while the database fails them:
+   * readings held through an outage are not silence, so the sweep counts none of it either.
+   */
+  private storingSince: number | null = performance.now();
 
   constructor(
     private readonly database: Database,
@@ -236,7 +249,8 @@ export class IngestPipeline {
 
   /** How long this process has heard gateways without a break; 0 while it cannot. */
   hearingForSeconds(): number {
-    return this.hearingSince === null ? 0 : (performance.now() - this.hearingSince) / 1000;
+    if (this.hearingSince === null || this.storingSince === null) return 0;
+    return (performance.now() - Math.max(this.hearingSince, this.storingSince)) / 1000;
   }
 
   /** Gateway status changes found elsewhere too (the offline sweep). */
@@ -317,8 +331,21 @@ export class IngestPipeline {
 
   /** Acknowledges (or fails) a written batch's readings and announces what it stored. */
   private async settle({ batch, outcome }: Writing): Promise<void> {
-    const done = await outcome;
+    let done = await outcome;
+    const retryUntil = performance.now() + RETRY_FOR_MS;
+    while (!done.ok && !this.isStopping && performance.now() < retryUntil) {
+      this.storingSince = null;
+      this.failures.error(
+        'retry',
+        { err: done.error, readings: batch.length },
+        'storing telemetry failed: trying again, nothing acknowledged meanwhile',
+      );
+      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+      // A write that committed but whose answer was lost comes back as duplicates: stored once.
+      done = await this.write(batch).outcome;
+    }
     if (!done.ok) {
+      this.storingSince = null;
       this.failures.error(
         'store',
         { err: done.error, readings: batch.length },
@@ -327,6 +354,7 @@ export class IngestPipeline {
       for (const p of batch) p.reject(done.error);
       return;
     }
+    this.storingSince ??= performance.now();
     const result = done.result;
     this.counters.stored += result.inserted.length;
     this.counters.duplicates += result.duplicates;

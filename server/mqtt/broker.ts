@@ -3,6 +3,7 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { GatewayInfo } from '../ingest/gatewayDirectory';
 import type { IngestPipeline } from '../ingest/pipeline';
 import type { ServerEvents } from '../events';
+import { ThrottledLog } from '../throttledLog';
 import { acknowledgeInOrder } from './ackInOrder';
 import { guardedConnection } from './packetGuard';
 import {
@@ -19,8 +20,15 @@ const CONNECT_TIMEOUT_MS = 10_000;
 export const MAX_PACKET_BYTES = 256 * 1024;
 /** aedes' CONNACK return codes. */
 const IDENTIFIER_REJECTED = 2;
-const SERVER_UNAVAILABLE = 3;
 const BAD_USERNAME_OR_PASSWORD = 4;
+/**
+ * While the database cannot answer a sign-in, the CONNACK waits (the token is asked again every
+ * second) for at most this long; then the connection is closed without one. A refusal ("server
+ * unavailable", code 3) made common clients (mqtt.js by default) give up for good, while a
+ * closed connection or their own CONNACK timeout (mqtt.js: 30 s) makes every client try again.
+ */
+const SIGN_IN_HOLD_MS = 20_000;
+const SIGN_IN_RETRY_MS = 1_000;
 
 export interface EmbeddedBroker {
   aedes: Aedes;
@@ -53,6 +61,7 @@ export async function startEmbeddedBroker(
    * first offline and inherit its queued messages, so it is refused instead.
    */
   const owners = new Map<string, string>();
+  const signInFailures = new ThrottledLog(pipeline.log);
   const aedes: Aedes = await Aedes.createBroker({
     connectTimeout: CONNECT_TIMEOUT_MS,
     authenticate(client, username, password, done) {
@@ -60,8 +69,10 @@ export async function startEmbeddedBroker(
         done(authError('bad network id or device token', BAD_USERNAME_OR_PASSWORD), false);
         return;
       }
-      pipeline.directory.verifyToken(username, password.toString('utf8')).then(
+      verifyHeld(pipeline, signInFailures, client, username, password.toString('utf8')).then(
         (gateway) => {
+          // Closed meanwhile (its client gave up, or the hold ran out): nothing to answer.
+          if (gateway === CLOSED) return;
           if (!gateway) {
             pipeline.rejected(username, 'badToken', 'wrong device token or unknown network id');
             done(authError('bad network id or device token', BAD_USERNAME_OR_PASSWORD), false);
@@ -77,7 +88,6 @@ export async function startEmbeddedBroker(
           gatewayOf.set(client, gateway);
           done(null, true);
         },
-        () => done(authError('authentication unavailable', SERVER_UNAVAILABLE), false),
       );
     },
     authorizePublish(client, packet, callback) {
@@ -168,6 +178,38 @@ export async function startEmbeddedBroker(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+const CLOSED = Symbol('closed');
+
+/**
+ * Checks a gateway's token against the database's current state, holding the sign-in while the
+ * database cannot answer (`SIGN_IN_HOLD_MS`). A token is never accepted unless checked against
+ * what the database holds now (or the directory read within its 30 s), so a rotated or deleted
+ * token stays refused through an outage.
+ */
+async function verifyHeld(
+  pipeline: IngestPipeline,
+  failures: ThrottledLog,
+  client: Client,
+  networkId: string,
+  token: string,
+): Promise<GatewayInfo | null | typeof CLOSED> {
+  const giveUpAt = Date.now() + SIGN_IN_HOLD_MS;
+  for (;;) {
+    try {
+      return await pipeline.directory.verifyToken(networkId, token);
+    } catch (error) {
+      failures.error('signIn', { err: error }, 'sign-in waits for the database');
+    }
+    if (client.closed) return CLOSED;
+    if (Date.now() + SIGN_IN_RETRY_MS > giveUpAt) {
+      client.close();
+      return CLOSED;
+    }
+    await new Promise((resolve) => setTimeout(resolve, SIGN_IN_RETRY_MS));
+    if (client.closed) return CLOSED;
+  }
 }
 
 /** aedes keeps its connected clients by id; its typings do not show the map. */
