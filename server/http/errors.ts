@@ -50,6 +50,21 @@ export function databaseUnavailable(error: unknown): boolean {
 }
 
 /**
+ * The link to the database is lost (PostgreSQL restarting, failing over, out of reach): a
+ * moment later the same write may succeed, unlike a full disk or a value it refuses. SQLSTATE
+ * class 08 (connection) and 57P0x (shut down).
+ */
+export function databaseAway(error: unknown): boolean {
+  return causes(error).some((e) => {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^08|^57P0[1-3]$|^ECONN(REFUSED|RESET)$/.test(code))
+      return true;
+    const message = e instanceof Error ? e.message : '';
+    return /Connection terminated|ECONNREFUSED|ECONNRESET|not queryable/.test(message);
+  });
+}
+
+/**
  * Every connection of the PostgreSQL pool stayed busy for its whole wait (a burst of thousands
  * of gateways signing in at once): the request could not start. A moment later it can.
  */

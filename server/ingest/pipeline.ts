@@ -1,4 +1,5 @@
 import { ThrottledLog } from '../throttledLog';
+import { databaseAway } from '../http/errors';
 import type { FastifyBaseLogger } from 'fastify';
 import { gatewayStatusSchema } from '../../src/contract/metrics';
 import type { Database } from '../db/client';
@@ -22,10 +23,11 @@ const MAX_BATCH = 2_000;
 /** Batches under way at once: one being written, the next waiting for its locks. */
 const MAX_IN_FLIGHT = 2;
 /**
- * A batch the database failed is written again, a second apart, for this long before its
- * readings are failed (not acknowledged: their gateways send them again). Through an outage
- * shorter than this the gateways keep their connections and every reading is acknowledged once
- * stored; a batch that fails for another reason does not hold ingest for longer.
+ * A batch failed because the database was out of reach is written again, a second apart, for
+ * this long before its readings are failed (not acknowledged: their gateways send them again).
+ * Through an outage shorter than this the gateways keep their connections and every reading is
+ * acknowledged once stored. Any other failure (a full disk, a refused value) fails at once, as
+ * retrying would only hold ingest and the HTTP answer (503, retry later) back.
  */
 const RETRY_FOR_MS = 60_000;
 const RETRY_PAUSE_MS = 1_000;
@@ -333,7 +335,12 @@ export class IngestPipeline {
   private async settle({ batch, outcome }: Writing): Promise<void> {
     let done = await outcome;
     const retryUntil = performance.now() + RETRY_FOR_MS;
-    while (!done.ok && !this.isStopping && performance.now() < retryUntil) {
+    while (
+      !done.ok &&
+      databaseAway(done.error) &&
+      !this.isStopping &&
+      performance.now() < retryUntil
+    ) {
       this.storingSince = null;
       this.failures.error(
         'retry',
