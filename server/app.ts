@@ -10,6 +10,7 @@ import { alarmRoutes } from './alarms/routes';
 import { authRoutes } from './auth/routes';
 import { envcontrolRoutes } from './envcontrol/routes';
 import { deviceRoutes } from './devices/routes';
+import { refuseWithoutOperate } from './auth/operate';
 import { findSession } from './auth/sessions';
 import { houseRoutes } from './houses/routes';
 import { tokenOf, type AppContext } from './http/context';
@@ -60,6 +61,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   public: boolean;
+  /** Marked OPERATING: needs the operation permission. */
+  operating: boolean;
 }
 
 declare module 'fastify' {
@@ -102,7 +105,12 @@ export async function buildApp(
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat())
-      registeredRoutes.push({ method, url: route.url, public: route.config?.public === true });
+      registeredRoutes.push({
+        method,
+        url: route.url,
+        public: route.config?.public === true,
+        operating: route.config?.operating === true,
+      });
   });
 
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -126,6 +134,7 @@ export async function buildApp(
     if (!token) throw new ApiError(401, 'auth.required');
     request.session = await findSession(ctx.database.db, token);
     if (!request.session) throw new ApiError(401, 'auth.expired');
+    refuseWithoutOperate(request);
   });
 
   const failures = new ThrottledLog(app.log);

@@ -27,11 +27,6 @@ export function deviceContext(database: Database, directory: GatewayDirectory) {
     return house;
   };
 
-  /** Changes need the user's operation permission. */
-  const requireOperate = (request: FastifyRequest) => {
-    if (!sessionOf(request).user.canOperate) throw new Refusal('forbidden', 'auth.forbidden');
-  };
-
   const log = (
     request: FastifyRequest,
     fn: FunctionKey,
@@ -63,7 +58,7 @@ export function deviceContext(database: Database, directory: GatewayDirectory) {
     directory.forgetHouse(houseId);
   };
 
-  return { database, scopeFor, houseIn, requireOperate, log, operatorName, forgetGatewayOf };
+  return { database, scopeFor, houseIn, log, operatorName, forgetGatewayOf };
 }
 
 export type DeviceContext = ReturnType<typeof deviceContext>;

@@ -23,6 +23,7 @@ import { housesInScope } from './houses';
 import { countRecords, readRecords, recordsCsv, recordsWhere } from './records';
 import { canSend, DEFAULT_EXPIRY_SECONDS } from './rules';
 import { queueConfig, type CommandTarget } from './queue';
+import { OPERATING } from '../auth/operate';
 
 /** Commands shown with a house: enough for a day of changes. */
 const HOUSE_COMMANDS = 30;
@@ -104,7 +105,7 @@ export function envcontrolRoutes(ctx: AppContext): FastifyPluginAsync {
       return ok(request, reply, { params });
     });
 
-    app.post('/envcontrol/send', async (request, reply) => {
+    app.post('/envcontrol/send', OPERATING, async (request, reply) => {
       const body = parseInput(sendConfigSchema, request.body);
       const { user } = sessionOf(request);
       if (!canSend(user)) throw new Refusal('forbidden', 'envcontrol.noRemoteConfig');
@@ -152,10 +153,9 @@ export function envcontrolRoutes(ctx: AppContext): FastifyPluginAsync {
      * "Load device log": asks the gateway and waits for its answer (a few seconds); an offline
      * gateway is refused at once with a message saying so.
      */
-    app.post('/envcontrol/deviceLog', async (request, reply) => {
+    app.post('/envcontrol/deviceLog', OPERATING, async (request, reply) => {
       const { houseId } = parseInput(deviceLogRequestSchema, request.body);
       const { user } = sessionOf(request);
-      if (!user.canOperate) throw new Refusal('forbidden', 'auth.forbidden');
       const [house] = await housesOf(await scopeFor(request), [houseId]);
       if (!house) throw new Refusal('notFound', 'http.notFound');
       if (house.gatewayId === null) throw new Refusal('invalid', 'envcontrol.noGateway');

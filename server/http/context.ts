@@ -30,6 +30,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes reachable without a session (sign-in, health, config). */
     public?: boolean;
+    /** An operating action: needs the user's operation permission (server/auth/operate.ts). */
+    operating?: boolean;
   }
 }
 

@@ -54,6 +54,10 @@ const CORE_MESSAGES = {
     zh: '登录已失效，请重新登录。',
   },
   'auth.forbidden': { en: 'You are not allowed to do this.', zh: '您没有执行此操作的权限。' },
+  'auth.noOperate': {
+    en: 'Your account may view but not operate. Ask an administrator for the operation permission.',
+    zh: '您的账号只能查看，不能操作。请联系管理员开通操作权限。',
+  },
   'login.failed': { en: 'Wrong user name or password.', zh: '用户名或密码错误。' },
   'login.captchaWrong': {
     en: 'The verification code is wrong or has expired.',

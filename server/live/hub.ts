@@ -25,6 +25,7 @@ import { listenSilenceEvents } from '../notify/live';
 import { findKiosk, isKioskToken } from '../wall/kiosk';
 import { diffLive, presentLive, presentReading, withNewerReading } from './presenter';
 import { shareFor, latestStates, SocketHouses, type Flush } from './delivery';
+import { hearOnlyKioskEvents, kioskHears } from './kioskEvents';
 import { StatusOnlyView } from './statusOnly';
 
 interface InterServerEvents {
@@ -44,6 +45,8 @@ export interface SocketData {
   userId: number;
   tokenHash: string;
   scope: Scope;
+  /** A wall's kiosk link: it hears KIOSK_EVENTS only. */
+  kiosk: boolean;
   /** What it asked to hear of houses' changes, and the houses it has yet to hear of. */
   houses: SocketHouses;
 }
@@ -175,8 +178,8 @@ export class LiveHub {
   async rescopeLocal(change: ScopeChange): Promise<void> {
     const bySession = new Map<string, LiveSocket[]>();
     for (const socket of this.io.of('/').sockets.values()) {
-      // Kiosk links (user 0) have their own scope and are revoked by their own route.
-      if (socket.data.userId === 0) continue;
+      // Kiosk links have their own scope and are revoked by their own route.
+      if (socket.data.kiosk) continue;
       if (change && !change.userIds.includes(socket.data.userId)) continue;
       const list = bySession.get(socket.data.tokenHash) ?? [];
       list.push(socket);
@@ -361,6 +364,7 @@ export class LiveHub {
         userId: 0,
         tokenHash: kiosk.tokenHash,
         scope: kiosk.scope,
+        kiosk: true,
         houses: new SocketHouses(),
       };
       return;
@@ -371,15 +375,20 @@ export class LiveHub {
       userId: session.user.id,
       tokenHash: session.tokenHash,
       scope: await scopeOf(this.database.db, session.user),
+      kiosk: false,
       houses: new SocketHouses(),
     };
   }
 
   private onConnection(socket: LiveSocket): void {
     void socket.join([`user:${socket.data.userId}`, `session:${socket.data.tokenHash}`]);
+    const kiosk = socket.data.kiosk;
+    if (kiosk) hearOnlyKioskEvents(socket);
     socket.on('house:subscribe', (houseId, ack) => {
       const reply = typeof ack === 'function' ? ack : () => undefined;
-      if (!Number.isInteger(houseId) || !canSeeHouse(socket.data.scope, houseId)) {
+      // A monitor room carries full-rate readings: not for a socket that may not hear them.
+      const deaf = kiosk && !kioskHears('house:reading');
+      if (deaf || !Number.isInteger(houseId) || !canSeeHouse(socket.data.scope, houseId)) {
         reply({ ok: false, error: 'forbidden' });
         return;
       }

@@ -10,18 +10,15 @@ import { loadFlockKpis } from './flockKpis';
 import { powerPlace, readPowerDay, readTariff, saveTariff } from './power';
 import { daysOfMonth, readPowerMonth } from './powerMonth';
 import { localDay, readFlocks } from './records';
+import { OPERATING } from '../auth/operate';
 
 /**
  * The tariff bills the whole organisation: its administrators and company managers read and set
- * it (setting needs canOperate). A company manager sees its own organisation's; another answers
+ * it (setting is an operating action). A company manager sees its own organisation's; another answers
  * like one that does not exist.
  */
-function mayBill(
-  user: { roleKey: string; canOperate: boolean; orgId: number | null },
-  orgId: number | null,
-  write: boolean,
-): void {
-  if ((write && !user.canOperate) || !['administrator', 'company_manager'].includes(user.roleKey))
+function mayBill(user: { roleKey: string; orgId: number | null }, orgId: number | null): void {
+  if (!['administrator', 'company_manager'].includes(user.roleKey))
     throw new Refusal('forbidden', 'auth.forbidden');
   if (orgId !== null && user.roleKey !== 'administrator' && orgId !== user.orgId)
     throw new Refusal('notFound', 'production.noOrganisation');
@@ -72,17 +69,17 @@ export function powerRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get('/production/tariff', async (request, reply) => {
       const { orgId } = parseInput(tariffQuerySchema, request.query);
-      mayBill(sessionOf(request).user, orgId, false);
+      mayBill(sessionOf(request).user, orgId);
       const [org] = await database.query('select id from organizations where id = $1', [orgId]);
       if (!org) throw new Refusal('notFound', 'production.noOrganisation');
       return ok(request, reply, { orgId, tariff: await readTariff(database, orgId) });
     });
 
-    app.put('/production/tariff', async (request, reply) => {
+    app.put('/production/tariff', OPERATING, async (request, reply) => {
       const { user } = sessionOf(request);
-      mayBill(user, null, true);
+      mayBill(user, null);
       const { orgId, ...tariff } = parseInput(tariffInputSchema, request.body);
-      mayBill(user, orgId, true);
+      mayBill(user, orgId);
       const [org] = await database.query('select id from organizations where id = $1', [orgId]);
       if (!org) throw new Refusal('notFound', 'production.noOrganisation');
       await saveTariff(database, orgId, tariff);

@@ -21,6 +21,7 @@ import { warningLimitRoutes } from './warningLimitRoutes';
 import { localDay, readFarmDay, readFlocks, readHouseMonth, saveDays } from './records';
 import { decideTask } from './tasks';
 import { evaluateDailyWarnings } from './warnings';
+import { OPERATING } from '../auth/operate';
 
 const flocksQuery = z.object({
   houseId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
@@ -32,9 +33,6 @@ export function productionRoutes(ctx: AppContext): FastifyPluginAsync {
   const { database, config } = ctx;
   const scopeFor = (request: FastifyRequest) => scopeOf(database.db, sessionOf(request).user);
   const today = () => localDay(new Date(), config.timeZone);
-  const requireOperate = (request: FastifyRequest) => {
-    if (!sessionOf(request).user.canOperate) throw new Refusal('forbidden', 'auth.forbidden');
-  };
   const operator = (request: FastifyRequest) => {
     const { user } = sessionOf(request);
     return { id: user.id, name: user.realName || user.username };
@@ -52,8 +50,7 @@ export function productionRoutes(ctx: AppContext): FastifyPluginAsync {
       return ok(request, reply, await readFarmDay(database, scope, q.farmId, q.day));
     });
 
-    app.post('/production/day', async (request, reply) => {
-      requireOperate(request);
+    app.post('/production/day', OPERATING, async (request, reply) => {
       const { records } = parseInput(saveDaySchema, request.body);
       const scope = await scopeFor(request);
       const saved = await saveDays(database, scope, sessionOf(request).user.id, records, today());
@@ -100,8 +97,7 @@ export function productionRoutes(ctx: AppContext): FastifyPluginAsync {
       return ok(request, reply, kpis as FlockKpis);
     });
 
-    app.post('/production/task', async (request, reply) => {
-      requireOperate(request);
+    app.post('/production/task', OPERATING, async (request, reply) => {
       const input = parseInput(taskDecisionSchema, request.body);
       const scope = await scopeFor(request);
       const [flock] = await readFlocks(database, scope, { flockIds: [input.flockId] });

@@ -22,6 +22,7 @@ import {
 } from './warningLimits';
 import { evaluateDailyWarnings } from './warnings';
 import { localDay } from './records';
+import { OPERATING } from '../auth/operate';
 
 /**
  * The early warnings' limits: a breed's (with the breed's other settings, for those who manage
@@ -82,7 +83,7 @@ export function warningLimitRoutes(ctx: AppContext): FastifyPluginAsync {
       });
     });
 
-    app.put('/production/warnings/breed', async (request, reply) => {
+    app.put('/production/warnings/breed', OPERATING, async (request, reply) => {
       const { breedId, limits } = parseInput(breedWarningInputSchema, request.body);
       const breed = await breedForChange(database.db, request, breedId);
       await saveBreedLimits(database, breedId, limits);
@@ -101,8 +102,7 @@ export function warningLimitRoutes(ctx: AppContext): FastifyPluginAsync {
       return ok(request, reply, await answerFor(await houseOf(request, houseId)));
     });
 
-    app.put('/production/warnings/house', async (request, reply) => {
-      if (!sessionOf(request).user.canOperate) throw new Refusal('forbidden', 'auth.forbidden');
+    app.put('/production/warnings/house', OPERATING, async (request, reply) => {
       const { houseId, limits } = parseInput(houseWarningInputSchema, request.body);
       const house = await houseOf(request, houseId);
       await saveHouseLimits(database, houseId, limits);

@@ -23,6 +23,7 @@ import { canSend, DEFAULT_EXPIRY_SECONDS } from '../envcontrol/rules';
 import { Refusal } from '../refusal';
 import { claimDownload, queueUpgrade, type UpgradeTarget } from './commands';
 import { UpgradeFileStore } from './files';
+import { OPERATING } from '../auth/operate';
 
 const ADMIN = ['administrator'] as const;
 
@@ -69,7 +70,7 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
      * Sends a stored file to the gateways of these houses. A gateway that already runs the
      * file's version is left alone; when every one does, "No updates detected" (409).
      */
-    app.post('/upgrade/send', async (request, reply) => {
+    app.post('/upgrade/send', OPERATING, async (request, reply) => {
       const body = parseInput(sendUpgradeSchema, request.body);
       const { user } = sessionOf(request);
       if (!canSend(user)) throw new Refusal('forbidden', 'envcontrol.noRemoteConfig');
@@ -153,7 +154,7 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
      * multipart/form-data with one file field; `?version=` names what the file installs and
      * `?typeKeys=` the gateway types it is for.
      */
-    app.post('/upgrade/uploadFile', async (request, reply) => {
+    app.post('/upgrade/uploadFile', OPERATING, async (request, reply) => {
       requireRole(request, ADMIN);
       const { version, typeKeys } = parseInput(upgradeUploadQuerySchema, request.query);
       if (!request.isMultipart()) throw new ApiError(400, 'upgrade.fileMissing');
@@ -209,7 +210,7 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
      * row is locked first: a send that holds it (queueUpgrade) is waited for, and the check
      * that follows, a statement of its own, sees the upgrade it queued.
      */
-    app.post('/upgrade/deleteFile', async (request, reply) => {
+    app.post('/upgrade/deleteFile', OPERATING, async (request, reply) => {
       requireRole(request, ADMIN);
       const { sha256 } = parseInput(deleteUpgradeFileSchema, request.body);
       const [row] = await ctx.database.transaction(async (query) => {

@@ -131,3 +131,54 @@ describe('menus and forbidden paths of each role', () => {
     }
   });
 });
+
+describe('the operation permission in the console', () => {
+  /** The company manager's Weifang House 1 row (a gateway and a flock) on the farms page. */
+  const houseRow = async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      locale: 'en-US',
+    });
+    const page = await context.newPage();
+    await signIn(page, server.url, 'company');
+    await page.goto(`${server.url}/system/farm`);
+    await page.getByText('Weifang Broiler Farm').click();
+    const row = page.getByTestId('house-panel').getByTestId('house-House 1');
+    await row.waitFor();
+    await expect.poll(() => row.textContent()).toMatch(/GW\w+.*Head count \d/);
+    return { context, row };
+  };
+  const buttons = (row: Awaited<ReturnType<typeof houseRow>>['row']) =>
+    row
+      .getByRole('button')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('aria-label')));
+
+  it('offers the new-token and close-flock actions only to a user who may operate', async () => {
+    const operating = await houseRow();
+    try {
+      expect(await buttons(operating.row)).toEqual(
+        expect.arrayContaining(['New token', 'Close flock']),
+      );
+    } finally {
+      await operating.context.close();
+    }
+
+    await server.roost.database.query(
+      `update users set can_operate = false where username = 'company'`,
+    );
+    const viewing = await houseRow();
+    try {
+      // The same row, its gateway and flock shown, and none of the operating actions.
+      const labels = await buttons(viewing.row);
+      expect(labels).not.toContain('New token');
+      expect(labels).not.toContain('Close flock');
+      expect(labels).not.toContain('Gateway');
+      expect(labels).toContain('Edit');
+    } finally {
+      await viewing.context.close();
+      await server.roost.database.query(
+        `update users set can_operate = true where username = 'company'`,
+      );
+    }
+  });
+});

@@ -17,6 +17,7 @@ import {
 import { conflictAs, logChange } from '../access';
 import type { TakenBudget } from '../probes';
 import { houseForChange, nodeForChange } from './farms';
+import { OPERATING } from '../../auth/operate';
 
 export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): FastifyPluginAsync {
   const { db } = ctx.database;
@@ -63,7 +64,7 @@ export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): FastifyPlugi
      * Creates the house's gateway (answering its device token, once) or updates it (the token
      * stays; /gateway/rotateToken replaces it).
      */
-    app.post('/gateway/save', async (request, reply) => {
+    app.post('/gateway/save', OPERATING, async (request, reply) => {
       const input = parseInput(gatewayInputSchema, request.body);
       const house = await houseForChange(db, request, input.houseId);
       const userId = sessionOf(request).user.id;
@@ -111,7 +112,7 @@ export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): FastifyPlugi
       return ok(request, reply, result, 'admin.saved');
     });
 
-    app.put('/gateway/rotateToken', async (request, reply) => {
+    app.put('/gateway/rotateToken', OPERATING, async (request, reply) => {
       const { id } = parseInput(idBodySchema, request.body);
       const [gateway] = await db.select().from(gateways).where(eq(gateways.id, id));
       if (!gateway || gateway.houseId === null) throw new ApiError(404, 'admin.notFound');
@@ -134,7 +135,7 @@ export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): FastifyPlugi
       return ok(request, reply, data, 'admin.saved');
     });
 
-    app.delete('/gateway/delete', async (request, reply) => {
+    app.delete('/gateway/delete', OPERATING, async (request, reply) => {
       const { id } = parseInput(idBodySchema, request.body);
       const [gateway] = await db.select().from(gateways).where(eq(gateways.id, id));
       if (!gateway || gateway.houseId === null) throw new ApiError(404, 'admin.notFound');
@@ -151,7 +152,7 @@ export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): FastifyPlugi
       return ok(request, reply, null, 'admin.deleted');
     });
 
-    app.post('/flock/start', async (request, reply) => {
+    app.post('/flock/start', OPERATING, async (request, reply) => {
       const input = parseInput(flockStartSchema, request.body);
       const house = await houseForChange(db, request, input.houseId);
       const [open] = await db
@@ -186,7 +187,7 @@ export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): FastifyPlugi
       return ok(request, reply, { id: row!.id }, 'admin.saved');
     });
 
-    app.put('/flock/close', async (request, reply) => {
+    app.put('/flock/close', OPERATING, async (request, reply) => {
       const input = parseInput(flockCloseSchema, request.body);
       const house = await houseForChange(db, request, input.houseId);
       const [open] = await db

@@ -8,7 +8,7 @@ import {
   type NotifyAttempt,
 } from '../../../src/contract/alarms';
 import { scopeOf } from '../../auth/scope';
-import { requireOperate, scopeWhere } from '../access';
+import { scopeWhere } from '../access';
 import { silencedSql } from '../../notify/silences';
 import { ALARM_FROM, ALARM_SELECT, presentAlarm, type AlarmRow } from '../lifecycle';
 import { AlarmService, type ManualResult } from '../service';
@@ -16,6 +16,7 @@ import { alarmsTodayOf, openAlarmCountOf } from '../summaries';
 import { sessionOf, sourceOf, type AppContext } from '../../http/context';
 import { ok, parseInput } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
+import { OPERATING } from '../../auth/operate';
 
 const attemptsQuery = z.object({
   alarmId: idSchema.optional(),
@@ -76,8 +77,7 @@ export function alarmListRoutes(ctx: AppContext): FastifyPluginAsync {
       return ok(request, reply, { rows: rows.map(present), total: Number(count?.n ?? 0) });
     });
 
-    app.post('/alarm/acknowledge', async (request, reply) => {
-      requireOperate(request);
+    app.post('/alarm/acknowledge', OPERATING, async (request, reply) => {
       const input = parseInput(alarmAckSchema, request.body);
       const { user } = sessionOf(request);
       const result = await service.acknowledge(
@@ -91,8 +91,7 @@ export function alarmListRoutes(ctx: AppContext): FastifyPluginAsync {
       return ok(request, reply, result.alarm, 'alarms.acknowledged');
     });
 
-    app.post('/alarm/clear', async (request, reply) => {
-      requireOperate(request);
+    app.post('/alarm/clear', OPERATING, async (request, reply) => {
       const input = parseInput(alarmIdSchema, request.body);
       const { user } = sessionOf(request);
       const result = await service.clearByHand(

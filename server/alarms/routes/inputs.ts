@@ -10,8 +10,9 @@ import { canSeeHouse, type Scope } from '../../auth/scope';
 import type { AppContext } from '../../http/context';
 import { ok, parseInput } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
-import { requireOperate, scopeWhere } from '../access';
+import { scopeWhere } from '../access';
 import { idBody, settingsContext } from './settingsShared';
+import { OPERATING } from '../../auth/operate';
 
 const inputQuery = z.object({ gatewayId: idSchema.optional() });
 
@@ -53,7 +54,6 @@ export function inputRoutes(ctx: AppContext): FastifyPluginAsync {
     });
 
     const saveInput = async (request: FastifyRequest, id: number | null) => {
-      requireOperate(request);
       const v =
         id === null
           ? parseInput(alarmInputInputSchema, request.body)
@@ -110,16 +110,15 @@ export function inputRoutes(ctx: AppContext): FastifyPluginAsync {
       return row;
     };
 
-    app.post('/alarmInput/create', async (request, reply) =>
+    app.post('/alarmInput/create', OPERATING, async (request, reply) =>
       ok(request, reply, await saveInput(request, null), 'alarms.saved'),
     );
-    app.put('/alarmInput/update', async (request, reply) => {
+    app.put('/alarmInput/update', OPERATING, async (request, reply) => {
       const { id } = parseInput(idBody, request.body);
       return ok(request, reply, await saveInput(request, id), 'alarms.saved');
     });
 
-    app.delete('/alarmInput/delete', async (request, reply) => {
-      requireOperate(request);
+    app.delete('/alarmInput/delete', OPERATING, async (request, reply) => {
       const { id } = parseInput(idBody, request.body ?? request.query);
       const scope = await scopeFor(request);
       const [old] = await database.query<{ gateway_id: number; di_code: string }>(

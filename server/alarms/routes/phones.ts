@@ -10,9 +10,9 @@ import { canSeeFarm, canSeeHouse, type Scope } from '../../auth/scope';
 import { sessionOf, type AppContext } from '../../http/context';
 import { ok, parseInput } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
-import { requireOperate } from '../access';
 import { parseJson } from '../../db/jsonColumn';
 import { idBody, settingsContext } from './settingsShared';
+import { OPERATING } from '../../auth/operate';
 
 const phoneQuery = z.object({
   farmId: idSchema.optional(),
@@ -87,7 +87,6 @@ export function phoneRoutes(ctx: AppContext): FastifyPluginAsync {
     });
 
     const savePhone = async (request: FastifyRequest, id: number | null) => {
-      requireOperate(request);
       const v =
         id === null
           ? parseInput(alarmPhoneInputSchema, request.body)
@@ -144,16 +143,15 @@ export function phoneRoutes(ctx: AppContext): FastifyPluginAsync {
       return row;
     };
 
-    app.post('/alarmPhone/create', async (request, reply) =>
+    app.post('/alarmPhone/create', OPERATING, async (request, reply) =>
       ok(request, reply, await savePhone(request, null), 'alarms.saved'),
     );
-    app.put('/alarmPhone/update', async (request, reply) => {
+    app.put('/alarmPhone/update', OPERATING, async (request, reply) => {
       const { id } = parseInput(idBody, request.body);
       return ok(request, reply, await savePhone(request, id), 'alarms.saved');
     });
 
-    app.delete('/alarmPhone/delete', async (request, reply) => {
-      requireOperate(request);
+    app.delete('/alarmPhone/delete', OPERATING, async (request, reply) => {
       const { id } = parseInput(idBody, request.body ?? request.query);
       const scope = await scopeFor(request);
       const [entry] = await phonesOf(scope, { id });

@@ -6,9 +6,10 @@ import { canSeeHouse } from '../../auth/scope';
 import type { AppContext } from '../../http/context';
 import { ok, parseInput } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
-import { requireOperate, scopeWhere } from '../access';
+import { scopeWhere } from '../access';
 import { parseJson } from '../../db/jsonColumn';
 import { settingsContext } from './settingsShared';
+import { OPERATING } from '../../auth/operate';
 
 const limitsQuery = z.object({ houseId: idSchema });
 const limitsBody = z.object({
@@ -46,8 +47,7 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsync {
       return ok(request, reply, row ? parseJson(row.limits) : {});
     });
 
-    app.put('/alarm/limits', async (request, reply) => {
-      requireOperate(request);
+    app.put('/alarm/limits', OPERATING, async (request, reply) => {
       const v = parseInput(limitsBody, request.body);
       // The house must exist before anything is written: an administrator's scope holds
       // every id, and the insert of a missing one failed on its foreign key with a 500.

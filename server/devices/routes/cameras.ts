@@ -10,6 +10,7 @@ import { Refusal } from '../../refusal';
 import { isUniqueViolation, type DeviceContext } from '../access';
 import { readCameras } from '../cameras';
 import type { SecretBox } from '../secrets';
+import { OPERATING } from '../../auth/operate';
 
 /**
  * Cameras of the houses in scope. A name is unique within the organisation ("Name existed");
@@ -20,7 +21,7 @@ export function cameraRoutes(
   box: SecretBox,
   mediaUrl: string | null,
 ): FastifyPluginAsync {
-  const { database, scopeFor, houseIn, requireOperate, log } = dc;
+  const { database, scopeFor, houseIn, log } = dc;
   return async (app) => {
     app.get('/camera/list', async (request, reply) => {
       const q = parseInput(cameraListQuerySchema, request.query);
@@ -31,7 +32,6 @@ export function cameraRoutes(
     });
 
     const save = async (request: FastifyRequest, id: number | null) => {
-      requireOperate(request);
       const v =
         id === null
           ? parseInput(cameraInputSchema, request.body)
@@ -89,16 +89,15 @@ export function cameraRoutes(
       return row;
     };
 
-    app.post('/camera/create', async (request, reply) =>
+    app.post('/camera/create', OPERATING, async (request, reply) =>
       ok(request, reply, await save(request, null), 'devices.saved'),
     );
-    app.put('/camera/update', async (request, reply) => {
+    app.put('/camera/update', OPERATING, async (request, reply) => {
       const { id } = parseInput(idBodySchema, request.body);
       return ok(request, reply, await save(request, id), 'devices.saved');
     });
 
-    app.delete('/camera/delete', async (request, reply) => {
-      requireOperate(request);
+    app.delete('/camera/delete', OPERATING, async (request, reply) => {
       const { id } = parseInput(idBodySchema, request.body ?? request.query);
       const scope = await scopeFor(request);
       const [entry] = await readCameras(database, scope, { id }, mediaUrl);

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import {
   concentratorInputSchema,
   concentratorUpdateSchema,
@@ -9,10 +9,11 @@ import { ok, parseInput } from '../../http/envelope';
 import { Refusal } from '../../refusal';
 import { isUniqueViolation, type DeviceContext } from '../access';
 import { readConcentrators } from '../equipment';
+import { OPERATING } from '../../auth/operate';
 
 /** Concentrators of the houses in scope: list with search, create, edit, delete. */
 export function concentratorRoutes(dc: DeviceContext): FastifyPluginAsync {
-  const { database, scopeFor, houseIn, requireOperate, log } = dc;
+  const { database, scopeFor, houseIn, log } = dc;
   return async (app) => {
     app.get('/concentrator/list', async (request, reply) => {
       const q = parseInput(deviceListQuerySchema, request.query);
@@ -22,8 +23,7 @@ export function concentratorRoutes(dc: DeviceContext): FastifyPluginAsync {
       return ok(request, reply, { rows, total: rows.length });
     });
 
-    const save = async (request: Parameters<typeof requireOperate>[0], id: number | null) => {
-      requireOperate(request);
+    const save = async (request: FastifyRequest, id: number | null) => {
       const v =
         id === null
           ? parseInput(concentratorInputSchema, request.body)
@@ -62,16 +62,15 @@ export function concentratorRoutes(dc: DeviceContext): FastifyPluginAsync {
       return row;
     };
 
-    app.post('/concentrator/create', async (request, reply) =>
+    app.post('/concentrator/create', OPERATING, async (request, reply) =>
       ok(request, reply, await save(request, null), 'devices.saved'),
     );
-    app.put('/concentrator/update', async (request, reply) => {
+    app.put('/concentrator/update', OPERATING, async (request, reply) => {
       const { id } = parseInput(idBodySchema, request.body);
       return ok(request, reply, await save(request, id), 'devices.saved');
     });
 
-    app.delete('/concentrator/delete', async (request, reply) => {
-      requireOperate(request);
+    app.delete('/concentrator/delete', OPERATING, async (request, reply) => {
       const { id } = parseInput(idBodySchema, request.body ?? request.query);
       const scope = await scopeFor(request);
       const [entry] = await readConcentrators(database, scope, { id });

@@ -13,6 +13,7 @@ import { Refusal } from '../../refusal';
 import { houseScopeWhere, type DeviceContext } from '../access';
 import { readTerminals } from '../equipment';
 import { completePlan, readPlans, runSecondsOf } from '../maintenance';
+import { OPERATING } from '../../auth/operate';
 
 const planQuery = z.object({
   houseId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
@@ -27,7 +28,7 @@ export function maintenanceRoutes(
   timeZone: string,
   clock: Clock,
 ): FastifyPluginAsync {
-  const { database, scopeFor, houseIn, requireOperate, log, operatorName } = dc;
+  const { database, scopeFor, houseIn, log, operatorName } = dc;
 
   const checkDevice = async (scope: Scope, houseId: number, deviceId: number | null) => {
     if (deviceId === null) return null;
@@ -53,7 +54,6 @@ export function maintenanceRoutes(
     });
 
     const save = async (request: FastifyRequest, id: number | null) => {
-      requireOperate(request);
       const v =
         id === null
           ? parseInput(maintenancePlanInputSchema, request.body)
@@ -98,16 +98,15 @@ export function maintenanceRoutes(
       return planOf(scope, saved.id);
     };
 
-    app.post('/maintenance/create', async (request, reply) =>
+    app.post('/maintenance/create', OPERATING, async (request, reply) =>
       ok(request, reply, await save(request, null), 'devices.saved'),
     );
-    app.put('/maintenance/update', async (request, reply) => {
+    app.put('/maintenance/update', OPERATING, async (request, reply) => {
       const { id } = parseInput(idBodySchema, request.body);
       return ok(request, reply, await save(request, id), 'devices.saved');
     });
 
-    app.delete('/maintenance/delete', async (request, reply) => {
-      requireOperate(request);
+    app.delete('/maintenance/delete', OPERATING, async (request, reply) => {
       const { id } = parseInput(idBodySchema, request.body ?? request.query);
       const scope = await scopeFor(request);
       const plan = await planOf(scope, id);
@@ -122,8 +121,7 @@ export function maintenanceRoutes(
       return ok(request, reply, { remaining }, 'devices.deleted');
     });
 
-    app.post('/maintenance/complete', async (request, reply) => {
-      requireOperate(request);
+    app.post('/maintenance/complete', OPERATING, async (request, reply) => {
       const { id, notes } = parseInput(maintenanceCompleteSchema, request.body);
       const scope = await scopeFor(request);
       const plan = await planOf(scope, id);

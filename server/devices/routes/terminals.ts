@@ -11,10 +11,11 @@ import { ok, parseInput } from '../../http/envelope';
 import { Refusal } from '../../refusal';
 import { isUniqueViolation, type DeviceContext } from '../access';
 import { readConcentrators, readTerminals } from '../equipment';
+import { OPERATING } from '../../auth/operate';
 
 /** Terminal devices of the houses in scope, with their extra parameters. */
 export function terminalRoutes(dc: DeviceContext): FastifyPluginAsync {
-  const { database, scopeFor, houseIn, requireOperate, log, forgetGatewayOf } = dc;
+  const { database, scopeFor, houseIn, log, forgetGatewayOf } = dc;
 
   /**
    * An extra parameter's code is the key its readings arrive under: it may not be a catalogue
@@ -57,7 +58,6 @@ export function terminalRoutes(dc: DeviceContext): FastifyPluginAsync {
     });
 
     const save = async (request: FastifyRequest, id: number | null) => {
-      requireOperate(request);
       const v =
         id === null
           ? parseInput(terminalInputSchema, request.body)
@@ -113,16 +113,15 @@ export function terminalRoutes(dc: DeviceContext): FastifyPluginAsync {
       return row;
     };
 
-    app.post('/terminal/create', async (request, reply) =>
+    app.post('/terminal/create', OPERATING, async (request, reply) =>
       ok(request, reply, await save(request, null), 'devices.saved'),
     );
-    app.put('/terminal/update', async (request, reply) => {
+    app.put('/terminal/update', OPERATING, async (request, reply) => {
       const { id } = parseInput(idBodySchema, request.body);
       return ok(request, reply, await save(request, id), 'devices.saved');
     });
 
-    app.delete('/terminal/delete', async (request, reply) => {
-      requireOperate(request);
+    app.delete('/terminal/delete', OPERATING, async (request, reply) => {
       const { id } = parseInput(idBodySchema, request.body ?? request.query);
       const scope = await scopeFor(request);
       const [entry] = await readTerminals(database, scope, { id });

@@ -12,6 +12,7 @@ import { Refusal } from '../../refusal';
 import { startDrill } from '../drill';
 import { drillCsv, drillList, drillReport } from '../drillReport';
 import { logChange } from './shared';
+import { OPERATING } from '../../auth/operate';
 
 /** Drills are the administrator's: they call every person of a house, whoever runs it. */
 function requireAdmin(request: FastifyRequest) {
@@ -37,7 +38,7 @@ export function drillRoutes(ctx: AppContext): FastifyPluginAsync {
   };
 
   return async (app) => {
-    app.post('/notify/drill/start', async (request, reply) => {
+    app.post('/notify/drill/start', OPERATING, async (request, reply) => {
       const user = requireAdmin(request);
       const { houseId } = parseInput(drillStartSchema, request.body);
       const house = await houseOf(houseId);
@@ -113,7 +114,7 @@ export function drillRoutes(ctx: AppContext): FastifyPluginAsync {
       return ok(request, reply, { rows: out, total: out.length });
     });
 
-    app.post('/notify/drill/schedule', async (request, reply) => {
+    app.post('/notify/drill/schedule', OPERATING, async (request, reply) => {
       const user = requireAdmin(request);
       const v = parseInput(drillScheduleSchema, request.body);
       const house = await houseOf(v.houseId);

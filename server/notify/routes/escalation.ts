@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { escalationInputSchema } from '../../../src/contract/notify';
-import { requireOperate } from '../../alarms/access';
 import type { AppContext } from '../../http/context';
 import { ok, parseInput } from '../../http/envelope';
 import { Refusal } from '../../refusal';
 import { checkPlace, logChange, scopeFor } from './shared';
+import { OPERATING } from '../../auth/operate';
 
 const listQuery = z.object({ farmId: z.coerce.number().int().positive().optional() });
 
@@ -36,8 +36,7 @@ export function escalationRoutes(ctx: AppContext): FastifyPluginAsync {
       return ok(request, reply, { rows, total: rows.length });
     });
 
-    app.post('/notify/escalation/save', async (request, reply) => {
-      requireOperate(request);
+    app.post('/notify/escalation/save', OPERATING, async (request, reply) => {
       const v = parseInput(escalationInputSchema, request.body);
       const scope = await scopeFor(database, request);
       const [phone] = await database.query<{

@@ -4,12 +4,12 @@ import {
   silenceInputSchema,
   silenceListQuerySchema,
 } from '../../../src/contract/notify';
-import { requireOperate } from '../../alarms/access';
 import { sessionOf, type AppContext } from '../../http/context';
 import { ok, parseInput } from '../../http/envelope';
 import { Refusal } from '../../refusal';
 import { presentSilence, SILENCE_SELECT, type SilenceRow } from '../silences';
 import { checkPlace, logChange, scopeFor } from './shared';
+import { OPERATING } from '../../auth/operate';
 
 /** Silences and maintenance windows: list, create, end early. Changes need canOperate. */
 export function silenceRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -52,8 +52,7 @@ export function silenceRoutes(ctx: AppContext): FastifyPluginAsync {
       return ok(request, reply, { rows, total: rows.length });
     });
 
-    app.post('/notify/silence/create', async (request, reply) => {
-      requireOperate(request);
+    app.post('/notify/silence/create', OPERATING, async (request, reply) => {
       const v = parseInput(silenceInputSchema, request.body);
       const scope = await scopeFor(database, request);
       const house = await checkPlace(database, request, scope, v.farmId, v.houseId);
@@ -79,8 +78,7 @@ export function silenceRoutes(ctx: AppContext): FastifyPluginAsync {
       return ok(request, reply, created, 'notify.silenced');
     });
 
-    app.post('/notify/silence/end', async (request, reply) => {
-      requireOperate(request);
+    app.post('/notify/silence/end', OPERATING, async (request, reply) => {
       const { id } = parseInput(silenceIdSchema, request.body);
       const scope = await scopeFor(database, request);
       const [found] = await silencesOf(scope, { id });

@@ -5,6 +5,7 @@ import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { type EnvControlStore } from '../../stores/EnvControlStore';
 import { showSuccessToast } from '../toaster';
+import { useStores } from '../useStores';
 import { formatTime } from './format';
 
 /**
@@ -17,6 +18,8 @@ export const DeviceLogCard = observer(function DeviceLogCard({
   store: EnvControlStore;
 }) {
   const { t } = useTranslation();
+  // Asking the gateway for its log is an operating action.
+  const { session } = useStores();
   const [shown, setShown] = useState<string | null>(null);
   useEffect(() => {
     void store.loadDeviceLogs().catch(() => undefined);
@@ -41,6 +44,7 @@ export const DeviceLogCard = observer(function DeviceLogCard({
         <Button
           icon={<DocumentOpenIcon />}
           loading={store.loadingLog}
+          disabled={!session.canOperate}
           onClick={() => void load()}
           data-testid="envcontrol-load-log"
         >

@@ -62,6 +62,8 @@ export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
   // A new key empties the browser's file chooser after an upload (its value cannot be set).
   const [chooser, setChooser] = useState(0);
   const admin = session.roleKey === 'administrator';
+  // Upgrade files are operating (README "Roles and the operation permission"): listed to all.
+  const operate = session.canOperate;
 
   const load = useCallback(async () => {
     const list = await api.get('/upgrade/files', { schema: z.array(upgradeFileSchema) });
@@ -143,6 +145,7 @@ export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
                     <Button
                       small
                       minimal
+                      disabled={!operate}
                       intent={Intent.DANGER}
                       icon={<TrashIcon />}
                       aria-label={t('gatewayOps.files.deleteNamed', { name: f.fileName })}
@@ -208,7 +211,7 @@ export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
           type="submit"
           intent={Intent.PRIMARY}
           icon={<CloudUploadIcon />}
-          disabled={!file}
+          disabled={!file || !operate}
           loading={busy}
           data-testid="upgrade-file-upload"
         >

@@ -22,7 +22,9 @@ const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
  */
 export const DrillsPage = observer(function DrillsPage() {
   const { t } = useTranslation();
-  const { api } = useStores();
+  const { api, session } = useStores();
+  // Drills call the alarm phones: an operating action (README "Roles and the operation permission").
+  const operate = session.canOperate;
   const [store] = useState(() => new DrillsStore(api));
   const [params, setParams] = useSearchParams();
   const [houseId, setHouseId] = useState(0);
@@ -84,7 +86,7 @@ export const DrillsPage = observer(function DrillsPage() {
             intent={Intent.DANGER}
             icon="notifications"
             loading={busy}
-            disabled={!house}
+            disabled={!house || !operate}
             data-testid="drill-start"
             onClick={() => void run(() => store.start(house), 'notify.drills.started')}
           >
@@ -120,7 +122,7 @@ export const DrillsPage = observer(function DrillsPage() {
             <TimeField id="drill-time" value={time} onChange={setTime} />
           </FormGroup>
           <Button
-            disabled={!house || busy}
+            disabled={!house || busy || !operate}
             onClick={() =>
               void run(
                 () => store.schedule({ houseId: house, weekday, time }),
@@ -134,7 +136,7 @@ export const DrillsPage = observer(function DrillsPage() {
             <Button
               minimal
               intent={Intent.DANGER}
-              disabled={busy}
+              disabled={busy || !operate}
               onClick={() =>
                 void run(
                   () => store.schedule({ houseId: house, weekday: null }),

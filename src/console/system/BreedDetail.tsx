@@ -12,6 +12,7 @@ import {
 import { AddIcon, ClipboardIcon, FloppyDiskIcon, TrashIcon } from '@blueprintjs/icons';
 import { useTranslation } from 'react-i18next';
 import { useConfirmSave } from '../useConfirmSave';
+import { useStores } from '../useStores';
 import {
   BREED_TARGET_FIELDS,
   type BreedDetail as Detail,
@@ -37,6 +38,9 @@ export function BreedDetailPanel({ breed, store, onSaved }: BreedDetailProps) {
   const { t } = useTranslation();
   const confirmSave = useConfirmSave();
   const readOnly = breed.isCommon;
+  // The breed is administration; its warning limits are operating (README "Roles and the
+  // operation permission").
+  const { session } = useStores();
   const [rows, setRows] = useState<BreedTargetRow[]>(breed.targets);
   const [immune, setImmune] = useState(breed.immune);
   const [pasteText, setPasteText] = useState<string | null>(null);
@@ -217,7 +221,7 @@ export function BreedDetailPanel({ breed, store, onSaved }: BreedDetailProps) {
       <WarningLimitsCard
         target={{ kind: 'breed', breedId: breed.id }}
         name={breed.name}
-        readOnly={readOnly}
+        readOnly={readOnly || !session.canOperate}
       />
       <Alert
         isOpen={confirmPaste}

@@ -38,7 +38,10 @@ const today = () => formatDate(new Date());
 /** The houses of one farm with gateway (token shown once, rotatable) and flock. */
 export const HousePanel = observer(function HousePanel({ farm, onChanged }: HousePanelProps) {
   const { t, i18n } = useTranslation();
-  const { system } = useStores();
+  const { system, session } = useStores();
+  // Gateways, their tokens and flocks are operating actions (README "Roles and the operation
+  // permission"): a user without the permission sees them but is offered none.
+  const operate = session.canOperate;
   const rows = system.housesOf(farm.id);
   const breeds = system.breedChoices;
   const [editing, setEditing] = useState<Editing | null>(null);
@@ -248,13 +251,17 @@ export const HousePanel = observer(function HousePanel({ farm, onChanged }: Hous
                     aria-label={t('admin.common.edit')}
                     onClick={() => setEditing({ kind: 'house', house: h })}
                   />
-                  <Button
-                    icon={h.gateway ? <CellTowerIcon /> : <AddIcon />}
-                    aria-label={h.gateway ? t('admin.house.gateway') : t('admin.house.addGateway')}
-                    title={h.gateway ? t('admin.house.gateway') : t('admin.house.addGateway')}
-                    onClick={() => setEditing({ kind: 'gateway', house: h })}
-                  />
-                  {h.gateway && (
+                  {operate && (
+                    <Button
+                      icon={h.gateway ? <CellTowerIcon /> : <AddIcon />}
+                      aria-label={
+                        h.gateway ? t('admin.house.gateway') : t('admin.house.addGateway')
+                      }
+                      title={h.gateway ? t('admin.house.gateway') : t('admin.house.addGateway')}
+                      onClick={() => setEditing({ kind: 'gateway', house: h })}
+                    />
+                  )}
+                  {operate && h.gateway && (
                     <Button
                       icon={<KeyIcon />}
                       aria-label={t('admin.house.rotate')}
@@ -262,14 +269,15 @@ export const HousePanel = observer(function HousePanel({ farm, onChanged }: Hous
                       onClick={() => setRotating(h)}
                     />
                   )}
-                  {h.flock ? (
+                  {operate && h.flock && (
                     <Button
                       icon={<StopIcon />}
                       aria-label={t('admin.house.closeFlock')}
                       title={t('admin.house.closeFlock')}
                       onClick={() => setEditing({ kind: 'close', house: h })}
                     />
-                  ) : (
+                  )}
+                  {operate && !h.flock && (
                     <Button
                       icon={<RefreshIcon />}
                       aria-label={t('admin.house.startFlock')}
