@@ -105,9 +105,17 @@ export async function paramsOfGateway(
   return row ? json(row.params) : {};
 }
 
+/** Same keys, same values. */
+function sameValues(a: Record<string, number>, b: Record<string, number>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => b[k] === a[k]);
+}
+
 /**
  * Stores a gateway's new values and writes one modify record per value that changed. The
- * caller's transaction locks the gateway's row first, so two reports never interleave.
+ * caller's transaction locks the gateway's row first, so two reports never interleave. The
+ * values are the catalogue's (replies.ts), so a report writes at most one row per parameter,
+ * in one statement; a report equal to the stored set writes nothing.
  */
 export async function recordParams(
   query: Query,
@@ -129,6 +137,7 @@ export async function recordParams(
   const known = row !== undefined;
   const before = known ? json(row.params) : {};
   const after = change.replace ? { ...change.values } : { ...before, ...change.values };
+  if (known && sameValues(before, after)) return 0;
   await query(
     `insert into gateway_params (gateway_id, params, reported_at) values ($1, $2::jsonb, now())
      on conflict (gateway_id) do update set params = excluded.params, reported_at = now()`,
@@ -136,25 +145,22 @@ export async function recordParams(
   );
   // The first report is the starting point, not a change anybody made.
   if (!known || change.houseId === null) return 0;
-  let changed = 0;
-  for (const [key, value] of Object.entries(change.values)) {
-    const old = before[key];
-    if (old === value) continue;
-    changed += 1;
-    await query(
-      `insert into param_changes (house_id, gateway_id, source, operator_name, command_id, key, old_value, new_value)
-       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        change.houseId,
-        change.gatewayId,
-        change.source,
-        change.operatorName,
-        change.commandId,
-        key,
-        old ?? null,
-        value,
-      ],
-    );
-  }
-  return changed;
+  const changed = Object.entries(change.values).filter(([key, value]) => before[key] !== value);
+  if (changed.length === 0) return 0;
+  await query(
+    `insert into param_changes (house_id, gateway_id, source, operator_name, command_id, key, old_value, new_value)
+     select $1::int, $2::int, $3::text, $4::text, $5::text, c.key, c.old_value, c.new_value
+     from unnest($6::text[], $7::float8[], $8::float8[]) as c(key, old_value, new_value)`,
+    [
+      change.houseId,
+      change.gatewayId,
+      change.source,
+      change.operatorName,
+      change.commandId,
+      changed.map(([key]) => key),
+      changed.map(([key]) => before[key] ?? null),
+      changed.map(([, value]) => value),
+    ],
+  );
+  return changed.length;
 }

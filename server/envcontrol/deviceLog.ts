@@ -16,7 +16,9 @@ import type { CommandTarget } from './queue';
 
 /**
  * Asks a gateway for its log: a command of kind `log` that waits DEVICE_LOG_WAIT_SECONDS,
- * one operation-log row, and the dispatcher told. Answers the command's id.
+ * one operation-log row, and the dispatcher told. Answers the command's id. While the gateway
+ * has a log request open, a new request joins it instead of asking again: one log/get answers
+ * everyone waiting (60 requests, 30 at a time, once sent 1,771 log/get to one gateway).
  */
 export async function requestDeviceLog(
   database: Database,
@@ -24,20 +26,32 @@ export async function requestDeviceLog(
   request: { target: CommandTarget; operator: { id: number; name: string }; source: LogSource },
 ): Promise<string> {
   const { target, operator } = request;
-  const id = randomUUID();
-  await database.query(
-    `insert into gateway_commands (id, gateway_id, house_id, kind, state, params, requested_by, requested_by_name, source, expires_at)
-     values ($1, $2, $3, 'log', 'queued', '{}'::jsonb, $4, $5, $6, now() + make_interval(secs => $7))`,
-    [
-      id,
-      target.gatewayId,
-      target.houseId,
-      operator.id,
-      operator.name,
-      request.source,
-      DEVICE_LOG_WAIT_SECONDS,
-    ],
-  );
+  const { id, joined } = await database.transaction(async (query) => {
+    // The gateway's row, locked: two requests (or two server processes) never both ask.
+    await query('select id from gateways where id = $1 for update', [target.gatewayId]);
+    const [open] = await query<{ id: string }>(
+      `select id from gateway_commands where gateway_id = $1 and kind = 'log'
+         and state in ('queued', 'sent') and expires_at > now()
+       order by created_at desc limit 1`,
+      [target.gatewayId],
+    );
+    if (open) return { id: open.id, joined: true };
+    const created = randomUUID();
+    await query(
+      `insert into gateway_commands (id, gateway_id, house_id, kind, state, params, requested_by, requested_by_name, source, expires_at)
+       values ($1, $2, $3, 'log', 'queued', '{}'::jsonb, $4, $5, $6, now() + make_interval(secs => $7))`,
+      [
+        created,
+        target.gatewayId,
+        target.houseId,
+        operator.id,
+        operator.name,
+        request.source,
+        DEVICE_LOG_WAIT_SECONDS,
+      ],
+    );
+    return { id: created, joined: false };
+  });
   await writeOperationLog(database.db, {
     operator,
     function: 'envcontrol.deviceLog',
@@ -46,8 +60,10 @@ export async function requestDeviceLog(
     source: request.source,
     networkId: target.networkId,
   });
-  void events.emit('commandsChanged', await readCommands(database.query, [id]));
-  void events.emit('commandsQueued', [target.gatewayId]);
+  if (!joined) {
+    void events.emit('commandsChanged', await readCommands(database.query, [id]));
+    void events.emit('commandsQueued', [target.gatewayId]);
+  }
   return id;
 }
 
@@ -97,15 +113,23 @@ export async function deviceLogsOfHouse(query: Query, houseId: number): Promise<
   }));
 }
 
+/** The waits under way in this process, by command id: joined requests share one. */
+const waits = new Map<string, Promise<Command | null>>();
+
 /**
  * Waits until a command is final (applied, rejected, expired), reading the database so an
  * answer heard by another server process counts too; null if it is still open after `ms`.
+ * Requests waiting for the same command share one reader.
  */
-export async function finalCommand(
-  database: Database,
-  id: string,
-  ms: number,
-): Promise<Command | null> {
+export function finalCommand(database: Database, id: string, ms: number): Promise<Command | null> {
+  const shared = waits.get(id);
+  if (shared) return shared;
+  const wait = pollFinal(database, id, ms).finally(() => waits.delete(id));
+  waits.set(id, wait);
+  return wait;
+}
+
+async function pollFinal(database: Database, id: string, ms: number): Promise<Command | null> {
   const until = Date.now() + ms;
   for (;;) {
     const [command] = await readCommands(database.query, [id]);

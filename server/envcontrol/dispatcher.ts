@@ -1,8 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { z } from 'zod';
-import { paramValuesSchema } from '../../src/contract/envcontrol';
-import { upgradeProgressSchema } from '../../src/contract/upgrade';
-import { DEVICE_LOG_LINES, deviceLogReplySchema } from '../../src/contract/deviceLog';
+import { DEVICE_LOG_LINES } from '../../src/contract/deviceLog';
 import { recordDeviceLog } from './deviceLog';
 import { recordProgress, upgradeOrder } from '../upgrade/commands';
 import type { Database } from '../db/client';
@@ -10,6 +7,13 @@ import type { ServerEvents } from '../events';
 import type { GatewayDirectory, GatewayInfo } from '../ingest/gatewayDirectory';
 import { gatewayTopic } from '../mqtt/topics';
 import { readCommands, recordParams } from './commandRows';
+import {
+  parseReply,
+  type ConfigAck,
+  type ConfigReport,
+  type ParsedReply,
+  type ReplyRefusal,
+} from './replies';
 
 /** Sends a message to a gateway at QoS 1: the embedded broker or the external one. */
 export type GatewayPublish = (topic: string, payload: string) => Promise<void>;
@@ -37,24 +41,10 @@ interface OpenCommand {
 
 interface PendingAck {
   gateway: GatewayInfo;
-  ack: z.infer<typeof configAckSchema>;
+  ack: ConfigAck;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
-
-export const configAckSchema = z.object({
-  id: z.string().min(1).max(64),
-  status: z.enum(['applied', 'rejected']),
-  values: paramValuesSchema.optional(),
-  reason: z.string().max(500).optional(),
-});
-
-export const configReportSchema = z.object({
-  ts: z.number().optional(),
-  version: z.string().max(64).optional(),
-  params: paramValuesSchema,
-  source: z.enum(['device', 'local']),
-});
 
 export interface DispatcherOptions {
   database: Database;
@@ -82,7 +72,7 @@ export class CommandDispatcher {
   private readonly resendAfterMs: number;
   private pendingAcks: PendingAck[] = [];
   private ackFlush: Promise<void> | null = null;
-  /** Per network id, the end of its last progress report's handling (`inTurn`). */
+  /** Per network id, the end of its last report's or progress report's handling (`inTurn`). */
   private readonly progressOf = new Map<string, Promise<void>>();
 
   constructor(private readonly options: DispatcherOptions) {
@@ -92,7 +82,10 @@ export class CommandDispatcher {
   start(publish: GatewayPublish | null): void {
     this.publish = publish;
     const { events } = this.options;
-    events.on('commandsQueued', (gatewayIds) => this.dispatchMany(gatewayIds, false));
+    // Only the new commands: a command sent already goes again when its gateway comes back or
+    // after RESEND_AFTER_MS, never because another was queued (30 log requests at once re-sent
+    // each other's log/get, 1,771 messages to one gateway).
+    events.on('commandsQueued', (gatewayIds) => this.dispatchMany(gatewayIds, false, true));
     events.on('gatewayStatus', async (states) => {
       const back = states.filter((s) => s.online).map((s) => s.houseId);
       if (back.length === 0) return;
@@ -122,53 +115,37 @@ export class CommandDispatcher {
     await this.ackFlush;
   }
 
-  /** A gateway's answer (config/ack, config/report …); false when the payload was refused. */
-  submitReply(networkId: string, kind: string, payload: Buffer): Promise<boolean> {
+  /**
+   * A gateway's answer (config/ack, config/report …); the refusal when the payload was refused.
+   * A gateway's reports and progress are handled in the order they came, one at a time: one
+   * gateway never holds more than one of the database's connections for its reports, however
+   * many it sends at once.
+   */
+  submitReply(networkId: string, kind: string, payload: Buffer): Promise<ReplyRefusal | null> {
+    // Checked before any look-up: a refused message costs no query.
+    const reply = parseReply(kind, payload);
+    if ('reason' in reply) return Promise.resolve(reply);
     // Progress reports in the order they came, from here on: even the gateway's look-up below
     // may answer a later report first.
-    return kind === 'upgrade/progress'
-      ? this.inTurn(networkId, () => this.handleReply(networkId, kind, payload))
-      : this.handleReply(networkId, kind, payload);
+    return reply.kind === 'upgrade/progress' || reply.kind === 'config/report'
+      ? this.inTurn(networkId, () => this.handleReply(networkId, reply))
+      : this.handleReply(networkId, reply);
   }
 
-  private async handleReply(networkId: string, kind: string, payload: Buffer): Promise<boolean> {
+  private async handleReply(networkId: string, reply: ParsedReply): Promise<ReplyRefusal | null> {
     const gateway = await this.options.directory.find(networkId);
-    if (!gateway) return false;
-    let body: unknown;
-    try {
-      body = JSON.parse(payload.toString('utf8'));
-    } catch {
-      return false;
-    }
-    if (kind === 'config/ack') {
-      const ack = configAckSchema.safeParse(body);
-      if (!ack.success) return false;
-      await this.acknowledged(gateway, ack.data);
-      return true;
-    }
-    if (kind === 'config/report') {
-      const report = configReportSchema.safeParse(body);
-      if (!report.success) return false;
-      await this.reported(gateway, report.data);
-      return true;
-    }
-    if (kind === 'log') {
-      const reply = deviceLogReplySchema.safeParse(body);
-      if (!reply.success) return false;
+    if (!gateway) return { reason: 'unknownGateway', detail: 'no such network id' };
+    if (reply.kind === 'config/ack') await this.acknowledged(gateway, reply.data);
+    else if (reply.kind === 'config/report') await this.reported(gateway, reply.data);
+    else if (reply.kind === 'log')
       await this.changed(
         await recordDeviceLog(this.options.database, gateway.gatewayId, reply.data),
       );
-      return true;
-    }
-    if (kind === 'upgrade/progress') {
-      const progress = upgradeProgressSchema.safeParse(body);
-      if (!progress.success) return false;
+    else
       await this.changed(
-        await recordProgress(this.options.database, gateway.gatewayId, progress.data),
+        await recordProgress(this.options.database, gateway.gatewayId, reply.data),
       );
-      return true;
-    }
-    return true;
+    return null;
   }
 
   /**
@@ -176,7 +153,7 @@ export class CommandDispatcher {
    * wait for the next one, so 500 gateways answering at once cost a few transactions, not 500.
    * Each caller still waits until its own acknowledgement is stored.
    */
-  private acknowledged(gateway: GatewayInfo, ack: z.infer<typeof configAckSchema>): Promise<void> {
+  private acknowledged(gateway: GatewayInfo, ack: ConfigAck): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.pendingAcks.push({ gateway, ack, resolve, reject });
       this.flushAcks();
@@ -251,10 +228,7 @@ export class CommandDispatcher {
     await this.changed(done);
   }
 
-  private async reported(
-    gateway: GatewayInfo,
-    report: z.infer<typeof configReportSchema>,
-  ): Promise<void> {
+  private async reported(gateway: GatewayInfo, report: ConfigReport): Promise<void> {
     await this.options.database.transaction((query) =>
       recordParams(query, {
         gatewayId: gateway.gatewayId,
@@ -274,9 +248,14 @@ export class CommandDispatcher {
    * Sends the open commands of these gateways. `online` says the caller knows they are there
    * (they just spoke); otherwise their last status decides, and an offline gateway's commands
    * wait. One read for all gateways, the messages published together, one write marking them
-   * sent: a change to 500 houses is a few queries, not 1,500.
+   * sent: a change to 500 houses is a few queries, not 1,500. `queuedOnly`: the commands not
+   * sent yet, and no resend.
    */
-  async dispatchMany(gatewayIds: readonly number[], online: boolean): Promise<void> {
+  async dispatchMany(
+    gatewayIds: readonly number[],
+    online: boolean,
+    queuedOnly = false,
+  ): Promise<void> {
     const publish = this.publish;
     if (!publish || gatewayIds.length === 0) return;
     const { database, log } = this.options;
@@ -284,7 +263,8 @@ export class CommandDispatcher {
       `select c.id, c.kind, c.gateway_id, g.network_id, c.params, c.expires_at, c.state from gateway_commands c
        join gateways g on g.id = c.gateway_id
        ${online ? '' : 'join house_state s on s.gateway_id = c.gateway_id and s.online'}
-       where c.gateway_id = any($1::int[]) and c.state in ('queued', 'sent') and c.expires_at > now()
+       where c.gateway_id = any($1::int[]) and c.state in ${queuedOnly ? "('queued')" : "('queued', 'sent')"}
+         and c.expires_at > now()
        order by c.created_at`,
       [[...new Set(gatewayIds)]],
     );

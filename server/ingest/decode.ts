@@ -22,6 +22,10 @@ export const REJECT_REASONS = [
   'unknownGateway',
   'badToken',
   'badTopic',
+  /** A message over its topic's byte cap (server/mqtt/topics.ts): refused before parsing. */
+  'tooLarge',
+  /** A gateway's parameters (config/report, config/ack) holding a key outside the catalogue. */
+  'unknownParam',
 ] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
 

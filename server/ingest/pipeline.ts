@@ -47,6 +47,13 @@ export type SubmitResult =
   | { status: 'ignored' }
   | { status: 'rejected'; reason: RejectReason; detail: string };
 
+/** Handles a gateway's answer; answers why it was refused, or null. */
+export type ReplyHandler = (
+  networkId: string,
+  kind: string,
+  payload: Buffer,
+) => Promise<{ reason: RejectReason; detail: string } | null>;
+
 interface Pending {
   reading: Reading;
   resolve: (result: SubmitResult) => void;
@@ -97,20 +104,20 @@ export class IngestPipeline {
     this.eventHandler = handler;
   }
 
-  private replyHandler:
-    ((networkId: string, kind: string, payload: Buffer) => Promise<unknown>) | null = null;
+  private replyHandler: ReplyHandler | null = null;
 
   /** Who handles the gateways' answers to commands (config/ack, config/report …): House Setting. */
-  handleReplies(
-    handler: (networkId: string, kind: string, payload: Buffer) => Promise<unknown>,
-  ): void {
+  handleReplies(handler: ReplyHandler): void {
     this.replyHandler = handler;
   }
 
-  /** A gateway's answer to a command, resolved once handled (the PUBACK waits for it). */
+  /**
+   * A gateway's answer to a command, resolved once handled (the PUBACK waits for it); a refused
+   * one is counted and logged like a refused reading.
+   */
   async submitReply(networkId: string, kind: string, payload: Buffer): Promise<void> {
-    if ((await this.replyHandler?.(networkId, kind, payload)) === false)
-      this.counters.reject('schema');
+    const refusal = await this.replyHandler?.(networkId, kind, payload);
+    if (refusal) this.rejected(networkId, refusal.reason, refusal.detail);
   }
 
   /**

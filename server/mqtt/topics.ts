@@ -59,6 +59,24 @@ export const GATEWAY_REPLIES: readonly GatewayTopic[] = [
 ];
 
 /**
+ * The most bytes a gateway's message may carry, per topic, far above what an honest gateway
+ * sends and far below the broker's packet cap (MAX_PACKET_BYTES, 256 KiB): a whole parameter
+ * set is under 1 KiB, and one 198 KB config/report with 18,000 made-up keys once held the
+ * embedded database for 7–9 s. A message over its cap is refused before it is parsed.
+ */
+export const MAX_PAYLOAD_BYTES: Readonly<Partial<Record<GatewayTopic, number>>> = {
+  // A reading with every metric and device of a house is a few KiB.
+  telemetry: 64 * 1024,
+  status: 1024,
+  event: 2048,
+  'config/ack': 8 * 1024,
+  'config/report': 8 * 1024,
+  'upgrade/progress': 2048,
+  // DEVICE_LOG_LINES lines of up to 500 characters, escaped.
+  log: 128 * 1024,
+};
+
+/**
  * What a gateway's message on `kind` asks of the pipeline (on either broker); a topic a gateway
  * may not publish asks nothing. `known`: the gateway, when its broker signed it in.
  */
@@ -69,6 +87,11 @@ export function submitByTopic(
   payload: Buffer,
   known?: GatewayInfo,
 ): Promise<unknown> {
+  const cap = MAX_PAYLOAD_BYTES[kind];
+  if (cap !== undefined && payload.length > cap)
+    return Promise.resolve(
+      pipeline.rejected(networkId, 'tooLarge', `${kind}: ${payload.length} bytes, at most ${cap}`),
+    );
   switch (kind) {
     case 'telemetry':
       return pipeline.submitTelemetry(networkId, payload, known);

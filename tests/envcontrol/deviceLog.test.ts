@@ -75,4 +75,46 @@ describe.each(testDatabaseTargets())('device log on $name', (target) => {
     expect(outside.status).toBe(404);
     expect((await api(farm, `/envcontrol/deviceLog?houseId=${gaochengHouse}`)).status).toBe(404);
   });
+
+  it('60 requests, 30 at a time, ask the gateway a few times and all get its answer', async () => {
+    // A real MQTT client as the gateway: it counts every log/get and answers each after 1 s.
+    const g = await t.gatewayOf('Gaocheng Broiler Farm', 'House 2', 'token-log');
+    const client = await t.gateway(g.networkId, 'token-log');
+    const asked: string[] = [];
+    client.on('message', (_topic, payload) => {
+      const { id } = JSON.parse(payload.toString()) as { id: string };
+      asked.push(id);
+      setTimeout(() => {
+        const lines = [`answer to ${id}`];
+        void client.publishAsync(`roost/v1/${g.networkId}/log`, JSON.stringify({ id, lines }), {
+          qos: 1,
+        });
+      }, 1_000);
+    });
+    await client.subscribeAsync(`roost/v1/${g.networkId}/log/get`, { qos: 1 });
+    await client.publishAsync(
+      `roost/v1/${g.networkId}/status`,
+      JSON.stringify({ online: true, network: 'wired', version: '2.8.4' }),
+      { qos: 1, retain: true },
+    );
+    await online(g.houseId, true);
+    const answers: Array<{ status: number; body: { data: DeviceLog[] } }> = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < 60) {
+        next += 1;
+        answers.push(
+          await api<DeviceLog[]>(admin, '/envcontrol/deviceLog', { houseId: g.houseId }),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: 30 }, worker));
+    // Waiting requests join the one open request: about one log/get per second of answering.
+    console.log(`device log: 60 requests sent ${asked.length} log/get to the gateway`);
+    expect(asked.length).toBeLessThanOrEqual(6);
+    expect(new Set(asked).size).toBe(asked.length);
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 60 }, () => 200));
+    for (const a of answers) expect(a.body.data[0]!.lines[0]).toMatch(/^answer to /);
+    client.end(true);
+  }, 60_000);
 });
