@@ -240,8 +240,9 @@ export class CommandDispatcher {
         replace: report.source === 'device',
       }),
     );
-    // A gateway reports its set when it connects: it is listening now, send what waits.
-    await this.dispatch(gateway.gatewayId, true);
+    // A gateway reports its whole set ('device') when it connects: it is listening now, send
+    // what waits. A local change's report is no reconnect and re-sends nothing.
+    if (report.source === 'device') await this.dispatch(gateway.gatewayId, true);
   }
 
   /**
