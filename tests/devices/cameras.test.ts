@@ -62,7 +62,8 @@ describe.each(targets)('cameras on $name', (target) => {
         return made;
       },
     };
-    t = await createTestApp(wrapped, { DATA_DIR: dataDir });
+    // Its media gateway is on this machine: loopback is allowed explicitly.
+    t = await createTestApp(wrapped, { DATA_DIR: dataDir, ROOST_MEDIA_ALLOW: '127.0.0.1' });
   }, 180_000);
   afterAll(async () => {
     await t?.close();
