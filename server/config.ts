@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { EDITIONS, type Edition } from '../src/contract/editions';
+import { badAllowEntry } from './devices/mediaAddress';
 import { notifyConfigOf, notifyEnvSchema, type NotifyConfig } from './notify/config';
 
 export interface Config {
@@ -46,6 +47,10 @@ export interface Config {
   metricsToken: string | null;
   /** `POST /ops/backup` answers only `Authorization: Bearer <this>`; without it, 404. */
   backupToken: string | null;
+  /** The media gateway cameras without their own address are played from (ROOST_MEDIA_URL). */
+  mediaUrl: string | null;
+  /** Hosts and CIDR ranges the camera relay may fetch although private or local. */
+  mediaAllow: string[];
 }
 
 /** A bad variable: the message is the one line printed before exiting with code 1. */
@@ -130,6 +135,24 @@ const envSchema = z.object({
     .default(14),
   ROOST_METRICS_TOKEN: opsToken('ROOST_METRICS_TOKEN').optional(),
   ROOST_BACKUP_TOKEN: opsToken('ROOST_BACKUP_TOKEN').optional(),
+  ROOST_MEDIA_URL: url('ROOST_MEDIA_URL', ['http:', 'https:']).optional(),
+  ROOST_MEDIA_ALLOW: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((e) => e.trim())
+        .filter((e) => e !== ''),
+    )
+    .superRefine((entries, ctx) => {
+      const bad = entries.map(badAllowEntry).find((e) => e !== null);
+      if (bad)
+        ctx.addIssue({
+          code: 'custom',
+          message: `ROOST_MEDIA_ALLOW: "${bad}" is not a host name, an address or a CIDR range`,
+        });
+    })
+    .optional(),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
@@ -186,6 +209,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     staticDir: path.resolve(cwd, 'dist'),
     metricsToken: e.ROOST_METRICS_TOKEN ?? null,
     backupToken: e.ROOST_BACKUP_TOKEN ?? null,
+    mediaUrl: e.ROOST_MEDIA_URL ?? null,
+    mediaAllow: e.ROOST_MEDIA_ALLOW ?? [],
   };
 }
 

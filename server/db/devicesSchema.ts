@@ -174,7 +174,8 @@ export const maintenanceHistory = pgTable(
 );
 
 /**
- * A camera of a house. Its name is unique within the organisation; the user name, password and
+ * A camera of a house. Its name is unique within its house (not the organisation: a refusal there
+ * would tell a house manager of a name in a house they cannot see); the user name, password and
  * verify code are stored encrypted (AES-256-GCM, `server/devices/secrets.ts`) and never answered.
  */
 export const cameras = pgTable(
@@ -196,7 +197,7 @@ export const cameras = pgTable(
     streamUrl: text('stream_url').notNull().default(''),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('cameras_org_name_uniq').on(t.orgId, t.name)],
+  (t) => [uniqueIndex('cameras_house_name_uniq').on(t.houseId, t.name)],
 );
 
 /**

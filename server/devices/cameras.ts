@@ -23,7 +23,8 @@ interface CameraRow {
  */
 export function playUrlOf(camera: { streamUrl: string; code: string }, mediaUrl: string | null) {
   if (camera.streamUrl) return camera.streamUrl;
-  if (!mediaUrl) return null;
+  // A code `.` or `..` would name the gateway's root or above it, not a folder of its own.
+  if (!mediaUrl || camera.code === '.' || camera.code === '..') return null;
   return `${mediaUrl.replace(/\/+$/, '')}/${encodeURIComponent(camera.code)}/index.m3u8`;
 }
 

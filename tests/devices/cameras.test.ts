@@ -62,27 +62,32 @@ describe.each(targets)('cameras on $name', (target) => {
         return made;
       },
     };
-    t = await createTestApp(wrapped, { DATA_DIR: dataDir });
+    // Its media gateway is on this machine: loopback is allowed explicitly.
+    t = await createTestApp(wrapped, { DATA_DIR: dataDir, ROOST_MEDIA_ALLOW: '127.0.0.1' });
   }, 180_000);
   afterAll(async () => {
     await t?.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('a second camera with the same name in the organisation is refused with "Name existed", in en and zh', async () => {
+  it('a camera name is unique in its house only: a house manager learns nothing of houses out of scope', async () => {
     const farm = caller(t, await t.signIn('farm'));
+    const shack = caller(t, await t.signIn('shack'));
+    // House 4 is the farm's, out of the house manager's scope (houses 1–3).
+    const { houseId: hidden } = await houseNamed(t, 'Weifang Broiler Farm', 'House 4');
     const { houseId } = await houseNamed(t, 'Weifang Broiler Farm', 'House 1');
-    const { houseId: other } = await houseNamed(t, 'Weifang Broiler Farm', 'House 2');
-    const body = { houseId, name: 'Gate camera', code: 'CAM-G', vendor: 'dahua' };
+    const body = { houseId: hidden, name: 'Gate camera', code: 'CAM-G', vendor: 'dahua' };
     expect((await farm('POST', '/camera/create', body)).status).toBe(200);
-    const again = await farm('POST', '/camera/create', { ...body, houseId: other, code: 'X' });
+    const mine = await shack('POST', '/camera/create', { ...body, houseId, code: 'X' });
+    expect(mine).toMatchObject({ status: 200, success: true });
+    const again = await shack('POST', '/camera/create', { ...body, houseId, code: 'Y' });
     expect(again).toMatchObject({ status: 409, success: false, msg: 'Name existed' });
-    const zh = await caller(t, await t.signIn('farm'), 'zh')('POST', '/camera/create', {
+    const zh = await caller(t, await t.signIn('shack'), 'zh')('POST', '/camera/create', {
       ...body,
-      houseId: other,
+      houseId,
     });
     expect(zh).toMatchObject({ status: 409, msg: '名称已存在' });
-    const bad = await farm('POST', '/camera/create', { ...body, name: 'Y', streamUrl: 'rtsp://x' });
+    const bad = await farm('POST', '/camera/create', { ...body, name: 'Z', streamUrl: 'rtsp://x' });
     expect(bad.status).toBe(400);
     expect(bad.msg).toContain('http');
   });

@@ -46,7 +46,14 @@ beforeAll(async () => {
     stream.pipe(res);
   });
   await new Promise<void>((r) => media.listen(0, '127.0.0.1', () => r()));
-  [server, browser] = await Promise.all([startServer({ ROOST_SIMULATOR: 'off' }), launchBrowser()]);
+  [server, browser] = await Promise.all([
+    startServer({
+      ROOST_SIMULATOR: 'off',
+      // The media gateway is on this machine: loopback is fetched only when allowed explicitly.
+      ROOST_MEDIA_ALLOW: '127.0.0.1',
+    }),
+    launchBrowser(),
+  ]);
   const [row] = await server.roost.database.query<{ id: number }>(
     `select h.id from houses h join farms f on f.id = h.farm_id
      where f.name = 'Weifang Broiler Farm' and h.name = 'House 1'`,

@@ -1,54 +1,97 @@
+import { pipeline } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { parseInput } from '../../http/envelope';
 import { Refusal } from '../../refusal';
 import type { DeviceContext } from '../access';
 import { readCameras } from '../cameras';
+import { MediaAddressRefused, type MediaAddressRule } from '../mediaAddress';
+import { byteCap, openMedia } from '../mediaFetch';
 
-/** A media gateway that has not answered in this long counts as unreachable. */
-const UPSTREAM_TIMEOUT_MS = 5_000;
-/** A playlist or segment name: no scheme, no way out of the camera's folder. */
-const FILE = /^(?!.*\.\.)[A-Za-z0-9._\-/]{1,200}$/;
+/**
+ * Size caps, so one answer cannot take the server's memory or bandwidth: a live HLS playlist is
+ * a few KB (even a long event playlist stays far below 1 MB); a segment of 2–6 s is 1–5 MB, and
+ * about 19 MB for 6 s at 25 Mbit/s (4K), the most a farm camera sends.
+ */
+const PLAYLIST_MAX_BYTES = 1024 * 1024;
+const SEGMENT_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * A file in the camera's folder: plain names joined by `/`, none starting with a dot (so no `.`
+ * or `..`), no percent-encoding, backslash, colon, `;` or `@`: nothing a URL parser could read
+ * as another folder, host or scheme. Checked on the raw request path, before any decoding.
+ */
+const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,119}$/;
+/** LL-HLS asks with `_HLS_msn=…&_HLS_part=…`; nothing else is passed on. */
+const QUERY = /^[A-Za-z0-9._~=&-]{0,300}$/;
 
 const playParamsSchema = z.object({
   id: z.coerce.number().int().positive().max(2_147_483_647),
-  '*': z.string().regex(FILE, { message: 'devices.badStreamFile' }),
 });
+
+/** The file part and query of `/…/camera/play/{id}/{file}?{query}`; null if not a plain file. */
+export function playFileOf(rawUrl: string): { file: string; query: string } | null {
+  const at = rawUrl.indexOf('?');
+  const path = at < 0 ? rawUrl : rawUrl.slice(0, at);
+  const query = at < 0 ? '' : rawUrl.slice(at + 1);
+  const file = /\/camera\/play\/[^/]+\/(.*)$/.exec(path)?.[1];
+  if (file === undefined || file.length > 200 || !QUERY.test(query)) return null;
+  const parts = file.split('/');
+  return parts.length <= 8 && parts.every((p) => SEGMENT.test(p)) ? { file, query } : null;
+}
 
 /**
  * The camera's HLS stream, relayed from its media gateway: the browser only ever talks to
  * Roost (the console's Content-Security-Policy allows no other host), the gateway may sit on
  * the farm's private network, and only a user who may see the house now gets the video.
- * `/camera/play/{id}/{file}` fetches `{file}` beside the camera's playlist address, so the
- * playlist's relative segment names come back through here too.
+ * `/camera/play/{id}/{file}` fetches `{file}` in the folder of the camera's playlist address
+ * (never elsewhere), so the playlist's relative segment names come back through here too. The
+ * body is streamed with a size cap, and the upstream is dropped when the client goes away.
  */
-export function cameraPlayRoutes(dc: DeviceContext, mediaUrl: string | null): FastifyPluginAsync {
+export function cameraPlayRoutes(
+  dc: DeviceContext,
+  mediaUrl: string | null,
+  rule: MediaAddressRule,
+): FastifyPluginAsync {
   const { database, scopeFor } = dc;
   return async (app) => {
     app.get('/camera/play/:id/*', async (request, reply) => {
-      const { id, '*': file } = parseInput(playParamsSchema, request.params);
+      const { id } = parseInput(playParamsSchema, { id: (request.params as { id: string }).id });
+      const wanted = playFileOf(request.url);
+      if (!wanted) throw new Refusal('invalid', 'devices.badStreamFile');
       const scope = await scopeFor(request);
       const [camera] = await readCameras(database, scope, { id }, mediaUrl);
       if (!camera) throw new Refusal('notFound', 'devices.notFound');
       if (!camera.playUrl) throw new Refusal('conflict', 'devices.noStream');
-      const target = new URL(file, camera.playUrl);
-      const query = request.url.indexOf('?');
-      if (query >= 0) target.search = request.url.slice(query);
-      let upstream: Response;
+      const folder = new URL('.', camera.playUrl);
+      const target = new URL(wanted.file, folder);
+      if (!target.href.startsWith(folder.href))
+        throw new Refusal('invalid', 'devices.badStreamFile');
+      if (wanted.query) target.search = wanted.query;
+
+      const gone = new AbortController();
+      reply.raw.once('close', () => gone.abort());
+      let upstream;
       try {
-        upstream = await fetch(target, { signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS) });
-      } catch {
+        upstream = await openMedia(target, rule, gone.signal);
+      } catch (error) {
+        if (error instanceof MediaAddressRefused)
+          throw new Refusal('unprocessable', 'devices.streamForbidden');
         throw new Refusal('unprocessable', 'devices.streamUnreachable');
       }
-      if (!upstream.ok) {
-        await upstream.arrayBuffer().catch(() => undefined);
+      const max = /\.m3u8$/i.test(wanted.file) ? PLAYLIST_MAX_BYTES : SEGMENT_MAX_BYTES;
+      const declared = Number(upstream.headers['content-length'] ?? NaN);
+      if (declared > max) {
+        upstream.destroy();
         throw new Refusal('unprocessable', 'devices.streamUnreachable');
       }
-      const body = Buffer.from(await upstream.arrayBuffer());
-      return reply
-        .header('content-type', upstream.headers.get('content-type') ?? 'application/octet-stream')
-        .header('cache-control', 'no-store')
-        .send(body);
+      // Once bytes are sent, a failure (stall, over the cap) can only cut the connection.
+      const body = pipeline(upstream, byteCap(max), () => undefined);
+      reply
+        .header('content-type', upstream.headers['content-type'] ?? 'application/octet-stream')
+        .header('cache-control', 'no-store');
+      if (Number.isFinite(declared)) reply.header('content-length', declared);
+      return reply.send(body);
     });
   };
 }

@@ -13,7 +13,7 @@ import type { SecretBox } from '../secrets';
 import { OPERATING } from '../../auth/operate';
 
 /**
- * Cameras of the houses in scope. A name is unique within the organisation ("Name existed");
+ * Cameras of the houses in scope. A name is unique within its house ("Name existed");
  * the credentials are sealed before they reach the database and never answered.
  */
 export function cameraRoutes(

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../http/context';
 import { deviceContext } from '../access';
 import { secretBoxFrom } from '../secrets';
+import { MediaAddressRule } from '../mediaAddress';
 import { countRunTime } from '../runtime';
 import { cameraPlayRoutes } from './cameraPlay';
 import { cameraRoutes } from './cameras';
@@ -32,9 +33,9 @@ export function deviceRoutesWith(clock: Clock): (ctx: AppContext) => FastifyPlug
     await app.register(extraRoutes(dc));
     // Camera credentials are sealed with ROOST_SECRET_KEY or a key file in DATA_DIR.
     const box = secretBoxFrom(process.env, ctx.config.dataDir);
-    const mediaUrl = process.env.ROOST_MEDIA_URL || null;
+    const { mediaUrl, mediaAllow } = ctx.config;
     await app.register(cameraRoutes(dc, box, mediaUrl));
-    await app.register(cameraPlayRoutes(dc, mediaUrl));
+    await app.register(cameraPlayRoutes(dc, mediaUrl, new MediaAddressRule(mediaAllow, mediaUrl)));
   };
 }
 

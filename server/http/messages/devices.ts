@@ -14,6 +14,10 @@ export const DEVICES_MESSAGES = {
     en: "The camera's media gateway does not answer.",
     zh: '摄像头的媒体网关无响应。',
   },
+  'devices.streamForbidden': {
+    en: "This installation does not allow fetching the camera's address (see ROOST_MEDIA_ALLOW).",
+    zh: '本系统不允许访问该摄像头的地址（见 ROOST_MEDIA_ALLOW）。',
+  },
   'devices.badStreamFile': { en: 'There is no such stream file.', zh: '视频流文件名无效。' },
   'devices.badStreamUrl': {
     en: 'A stream address starts with http:// or https://.',
