@@ -25,6 +25,9 @@ export interface Config {
   timeZone: string;
   /** Raw readings are kept this many days; rollups for years. */
   rawRetentionDays: number;
+  /** Finished gateway commands are kept this many days; parameter changes (the audit trail) longer. */
+  commandRetentionDays: number;
+  paramChangeRetentionDays: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Run the demo's simulated gateways when in demo mode (tests turn them off). */
   runSimulator: boolean;
@@ -133,6 +136,18 @@ const envSchema = z.object({
     .min(1, 'ROOST_RAW_RETENTION_DAYS must be at least 1')
     .max(3650, 'ROOST_RAW_RETENTION_DAYS must be at most 3650')
     .default(14),
+  ROOST_COMMAND_RETENTION_DAYS: z.coerce
+    .number({ message: 'ROOST_COMMAND_RETENTION_DAYS must be a number of days' })
+    .int('ROOST_COMMAND_RETENTION_DAYS must be a whole number of days')
+    .min(1, 'ROOST_COMMAND_RETENTION_DAYS must be at least 1')
+    .max(3650, 'ROOST_COMMAND_RETENTION_DAYS must be at most 3650')
+    .default(90),
+  ROOST_PARAM_CHANGE_RETENTION_DAYS: z.coerce
+    .number({ message: 'ROOST_PARAM_CHANGE_RETENTION_DAYS must be a number of days' })
+    .int('ROOST_PARAM_CHANGE_RETENTION_DAYS must be a whole number of days')
+    .min(1, 'ROOST_PARAM_CHANGE_RETENTION_DAYS must be at least 1')
+    .max(3650, 'ROOST_PARAM_CHANGE_RETENTION_DAYS must be at most 3650')
+    .default(400),
   ROOST_METRICS_TOKEN: opsToken('ROOST_METRICS_TOKEN').optional(),
   ROOST_BACKUP_TOKEN: opsToken('ROOST_BACKUP_TOKEN').optional(),
   ROOST_MEDIA_URL: url('ROOST_MEDIA_URL', ['http:', 'https:']).optional(),
@@ -199,6 +214,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     alarmScreen: e.ROOST_ALARM_SCREEN,
     timeZone: e.ROOST_TIMEZONE,
     rawRetentionDays: e.ROOST_RAW_RETENTION_DAYS,
+    commandRetentionDays: e.ROOST_COMMAND_RETENTION_DAYS,
+    paramChangeRetentionDays: e.ROOST_PARAM_CHANGE_RETENTION_DAYS,
     logLevel: e.LOG_LEVEL,
     runSimulator: e.ROOST_SIMULATOR,
     demoHistory: e.ROOST_DEMO_HISTORY,

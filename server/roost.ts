@@ -172,6 +172,10 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
     const maintenance = startMaintenance(database, ingest, {
       timeZone: config.timeZone,
       rawRetentionDays: config.rawRetentionDays,
+      commandRetention: {
+        commandDays: config.commandRetentionDays,
+        paramChangeDays: config.paramChangeRetentionDays,
+      },
       log,
     });
     cleanups.push(() => maintenance.stop());

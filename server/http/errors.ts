@@ -29,12 +29,6 @@ export function apiErrorOf(refusal: Refusal): ApiError {
 }
 
 /**
- * The database's own refusals of a value the request carried: a number out of range, a
- * character it cannot store, a row referred to that does not exist. Routes check these
- * before writing; this is the net under them, so bad input never turns into a 500.
- * SQLSTATE class 22 is "data exception", 23503 "foreign key violation".
- */
-/**
  * The database cannot take the request now (disk full, out of memory or connections, the
  * connection lost, switched to read-only): a 503 the client may retry, not a 500. SQLSTATE
  * classes 53 (insufficient resources), 08 (connection), 57P0x (shut down), 58030 (I/O error)
@@ -81,10 +75,22 @@ function causes(error: unknown): unknown[] {
   return chain;
 }
 
+/**
+ * The database's own refusals of a value the request carried: a number out of range, a
+ * character it cannot store (a NUL byte is 22021 on both drivers), a row referred to that does
+ * not exist, a value that must be unique and is not. Routes check these before writing; this is
+ * the net under them, so bad input never turns into a 500. The driver's SQLSTATE is looked for
+ * along the cause chain: Drizzle wraps the PGlite and node-postgres errors in its own, with
+ * the code on `cause`. SQLSTATE class 22 is "data exception", 23503 "foreign key violation",
+ * 23505 "unique violation".
+ */
 export function inputRefusedByDatabase(error: unknown): ApiError | null {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return null;
+  const code = causes(error)
+    .map((e) => (e as { code?: unknown }).code)
+    .find((c): c is string => typeof c === 'string' && /^[0-9A-Z]{5}$/.test(c));
+  if (code === undefined) return null;
   if (code === '23503') return new ApiError(404, 'http.notFound');
+  if (code === '23505') return new ApiError(409, 'http.conflict');
   if (code.startsWith('22')) return new ApiError(400, 'http.badRequest');
   return null;
 }

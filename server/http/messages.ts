@@ -24,6 +24,10 @@ const CORE_MESSAGES = {
   'http.tooLarge': { en: 'The request is too large.', zh: '请求内容过大。' },
   'http.invalidField': { en: '{field} is not valid.', zh: '{field} 无效。' },
   'http.notFound': { en: 'There is nothing at this address.', zh: '请求的地址不存在。' },
+  'http.conflict': {
+    en: 'This clashes with something already stored: reload and try again.',
+    zh: '与已保存的数据冲突，请刷新后重试。',
+  },
   'http.unsupportedMediaType': {
     en: 'Send the request body as JSON.',
     zh: '请以 JSON 格式发送请求内容。',

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import type { IngestPipeline } from './pipeline';
+import { deleteOldCommands, type CommandRetention } from '../envcontrol/retention';
 import { runRetention } from './retention';
 import { rollUp } from './rollup';
 import { sweepSilentGateways, type SweepResult } from './status';
@@ -15,7 +16,7 @@ const ROLLUP_EVERY_MS = 5_000;
  */
 const SWEEP_SOONEST_MS = 1_000;
 const SWEEP_LATEST_MS = 5_000;
-/** Raw retention is a slow, daily concern: hourly is plenty. */
+/** Retention (raw readings, commands, parameter changes, download links) is a slow, daily concern: hourly is plenty. */
 const RETENTION_EVERY_MS = 60 * 60 * 1000;
 
 export interface Maintenance {
@@ -28,7 +29,12 @@ export interface Maintenance {
 export function startMaintenance(
   database: Database,
   pipeline: IngestPipeline,
-  options: { timeZone: string; rawRetentionDays: number; log: FastifyBaseLogger },
+  options: {
+    timeZone: string;
+    rawRetentionDays: number;
+    commandRetention: CommandRetention;
+    log: FastifyBaseLogger;
+  },
 ): Maintenance {
   const running = new Set<Promise<unknown>>();
   let nextSweepMs = SWEEP_SOONEST_MS;
@@ -41,7 +47,10 @@ export function startMaintenance(
       nextSweepMs = sweepDelayMs(swept);
       await pipeline.announceStatus(swept.states);
     },
-    retention: () => runRetention(database, options.rawRetentionDays),
+    retention: async () => {
+      await runRetention(database, options.rawRetentionDays);
+      await deleteOldCommands(database, options.commandRetention);
+    },
   };
   const busy = new Set<keyof typeof jobs>();
   const run = (name: keyof typeof jobs) => {

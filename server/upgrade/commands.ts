@@ -60,7 +60,8 @@ export function queueUpgrade(
 /**
  * The message that sends an upgrade command, with a download link made for this sending: a
  * fresh random token, stored only as its hash, bound to this gateway and command, good once
- * and for UPGRADE_TOKEN_SECONDS. Null when the command has no upgrade row.
+ * and for UPGRADE_TOKEN_SECONDS; the link before it stays good, older unspent ones go. Null
+ * when the command has no upgrade row.
  */
 export async function upgradeOrder(
   query: Query,
@@ -73,6 +74,16 @@ export async function upgradeOrder(
     [command.id],
   );
   if (!row) return null;
+  // Each resend (every 15 s while unanswered) makes a link; the ones before it are dropped
+  // but the newest, which a gateway may be fetching just now. A command so holds at most two
+  // unspent links (and one spent per download), however long it goes unanswered.
+  await query(
+    `delete from upgrade_tokens where command_id = $1 and used_at is null and token_hash not in (
+       select token_hash from upgrade_tokens
+       where command_id = $1 and used_at is null and expires_at > now()
+       order by expires_at desc limit 1)`,
+    [command.id],
+  );
   const token = randomBytes(24).toString('base64url');
   await query(
     `insert into upgrade_tokens (token_hash, command_id, gateway_id, expires_at)

@@ -1,10 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UPGRADE_FILE_MAX_BYTES, type UpgradeFile } from '../../src/contract/upgrade';
 
 /** Why a received file was not stored: the route turns these into 4xx answers. */
 export type UpgradeFileRefusal = 'tooLarge' | 'empty';
+
+/** A file being received is written under this prefix, and renamed when whole. */
+const PART_FILE_PREFIX = '.upload-';
 
 export type StoreResult =
   { ok: true; file: UpgradeFile } | { ok: false; reason: UpgradeFileRefusal };
@@ -32,7 +35,7 @@ export class UpgradeFileStore {
     const hash = createHash('sha256');
     let size = 0;
     const held: Buffer[] = [];
-    const tmp = this.dir ? path.join(this.dir, `.upload-${randomUUID()}`) : null;
+    const tmp = this.dir ? path.join(this.dir, `${PART_FILE_PREFIX}${randomUUID()}`) : null;
     if (this.dir) await mkdir(this.dir, { recursive: true });
     const handle = tmp ? await open(tmp, 'wx') : null;
     try {
@@ -43,9 +46,13 @@ export class UpgradeFileStore {
         if (handle) await handle.write(chunk);
         else held.push(chunk);
       }
-    } finally {
+    } catch (error) {
+      // The body broke off (the client went away): its part-file is nobody's.
       await handle?.close();
+      if (tmp) await rm(tmp, { force: true });
+      throw error;
     }
+    await handle?.close();
     if (size > UPGRADE_FILE_MAX_BYTES || size === 0) {
       if (tmp) await rm(tmp, { force: true });
       return { ok: false, reason: size === 0 ? 'empty' : 'tooLarge' };
@@ -64,6 +71,29 @@ export class UpgradeFileStore {
       this.memory.set(file.sha256, { meta: file, bytes: Buffer.concat(held) });
     }
     return { ok: true, file };
+  }
+
+  /**
+   * Removes part-files older than `olderThanMs`: what an upload left when the process died
+   * mid-body (a cut connection removes its own). An upload in progress writes its part-file
+   * every moment, so a part-file untouched this long is no one's. Answers how many went.
+   */
+  async sweepPartFiles(olderThanMs: number): Promise<number> {
+    if (!this.dir) return 0;
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    let removed = 0;
+    for (const name of names) {
+      if (!name.startsWith(PART_FILE_PREFIX)) continue;
+      const file = path.join(this.dir, name);
+      const modified = await stat(file).then(
+        (s) => s.mtimeMs,
+        () => null,
+      );
+      if (modified === null || Date.now() - modified < olderThanMs) continue;
+      await rm(file, { force: true });
+      removed += 1;
+    }
+    return removed;
   }
 
   /** Forgets a file's bytes (none stored is no error). */

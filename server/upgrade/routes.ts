@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
 import { desc, eq } from 'drizzle-orm';
@@ -13,6 +14,7 @@ import {
   deleteUpgradeFileSchema,
   sendUpgradeSchema,
   upgradeDownloadParamsSchema,
+  upgradeFileNameSchema,
   upgradeUploadQuerySchema,
   withoutSuffix,
 } from '../../src/contract/upgrade';
@@ -36,6 +38,52 @@ const DOWNLOAD_REFUSED = {
 } as const;
 
 /**
+ * A part-file untouched this long belongs to no upload (one in progress writes every moment),
+ * and the sweep looks this often.
+ */
+const PART_FILE_MAX_AGE_MS = 15 * 60 * 1000;
+const PART_FILE_SWEEP_EVERY_MS = 5 * 60 * 1000;
+
+/**
+ * After a 413 the rest of an oversized upload is read and dropped up to this much: a keep-alive
+ * client's next request then finds the connection ready. A body larger still is not read
+ * for ever; its answer says `Connection: close`, so the client opens a new connection.
+ */
+const DRAIN_AFTER_413_BYTES = 16 * 1024 * 1024;
+
+/** Reads what is left of a request body, dropped; false when more than `limit` bytes remain. */
+function drainRequest(raw: IncomingMessage, limit: number): Promise<boolean> {
+  if (raw.complete) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let read = 0;
+    const done = (drained: boolean) => {
+      raw.off('data', onData);
+      raw.off('end', onEnd);
+      raw.off('close', onClose);
+      if (!drained) raw.pause();
+      resolve(drained);
+    };
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > limit) done(false);
+    };
+    const onEnd = () => done(true);
+    const onClose = () => done(raw.complete);
+    // The multipart parser stopped at the limit: the body is taken from it and read here.
+    raw.unpipe();
+    raw.on('data', onData);
+    raw.on('end', onEnd);
+    raw.on('close', onClose);
+    raw.resume();
+  });
+}
+
+/** Reads a refused file's stream to its end, so the request completes and is answered. */
+async function discard(stream: AsyncIterable<unknown>): Promise<void> {
+  for await (const chunk of stream) void chunk;
+}
+
+/**
  * Gateway upgrade files: administrators upload them and list them; remote configurers send
  * one to gateways of their scope; a gateway downloads it with its single-use link.
  */
@@ -54,6 +102,14 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
       }),
     );
   return async (app) => {
+    // Part-files a dead process left behind: at start, then now and then.
+    const sweep = () =>
+      store
+        .sweepPartFiles(PART_FILE_MAX_AGE_MS)
+        .catch((error: unknown) => app.log.error({ err: error }, 'upgrade part-file sweep failed'));
+    await sweep();
+    const sweeper = setInterval(() => void sweep(), PART_FILE_SWEEP_EVERY_MS).unref();
+    app.addHook('onClose', async () => clearInterval(sweeper));
     // One file per request. busboy stops reading one byte past the limit and marks the
     // stream truncated, so an oversized upload is never held whole (→ 413 below).
     await app.register(multipart, {
@@ -160,12 +216,18 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
       if (!request.isMultipart()) throw new ApiError(400, 'upgrade.fileMissing');
       const file = await request.file();
       if (!file) throw new ApiError(400, 'upgrade.fileMissing');
-      // An upgrade file has no suffix (the gateway installs it under the name it was given):
-      // `gw.bin` is refused before a byte is stored. The stream is drained so the client gets
-      // the answer, not a reset connection.
-      const fileName = file.filename.slice(0, 200);
+      // The name is checked before a byte is stored: control characters (a NUL cannot even be
+      // stored) and path separators are refused, and an upgrade file has no suffix (the gateway
+      // installs it under the name it was given): `gw.bin` is refused. The stream is drained
+      // so the client gets the answer, not a reset connection.
+      const name = upgradeFileNameSchema.safeParse(file.filename);
+      if (!name.success) {
+        await discard(file.file);
+        throw new ApiError(400, 'upgrade.fileNameInvalid');
+      }
+      const fileName = name.data;
       if (hasSuffix(fileName)) {
-        for await (const chunk of file.file) void chunk;
+        await discard(file.file);
         throw new ApiError(400, 'upgrade.fileSuffix', {
           name: fileName,
           bare: withoutSuffix(fileName),
@@ -177,24 +239,45 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
         typeKeys,
       });
       if (!stored.ok) {
-        if (stored.reason === 'tooLarge') throw new ApiError(413, 'upgrade.fileTooLarge');
+        if (stored.reason === 'tooLarge') {
+          // The rest of the body is still on the way: read and dropped, so the connection is
+          // at its next request when the 413 goes out; past the bound the answer closes it.
+          if (!(await drainRequest(request.raw, DRAIN_AFTER_413_BYTES)))
+            void reply.header('connection', 'close');
+          throw new ApiError(413, 'upgrade.fileTooLarge');
+        }
         throw new ApiError(400, 'upgrade.fileEmpty');
       }
       const f = stored.file;
-      await ctx.database.db
-        .insert(upgradeFiles)
-        .values({
-          sha256: f.sha256,
-          version: f.version,
-          fileName: f.fileName,
-          size: f.size,
-          typeKeys,
-          uploadedBy: sessionOf(request).user.id,
-        })
-        .onConflictDoUpdate({
-          target: upgradeFiles.sha256,
-          set: { version: f.version, fileName: f.fileName, typeKeys, uploadedAt: new Date() },
-        });
+      try {
+        await ctx.database.db
+          .insert(upgradeFiles)
+          .values({
+            sha256: f.sha256,
+            version: f.version,
+            fileName: f.fileName,
+            size: f.size,
+            typeKeys,
+            uploadedBy: sessionOf(request).user.id,
+          })
+          .onConflictDoUpdate({
+            target: upgradeFiles.sha256,
+            set: { version: f.version, fileName: f.fileName, typeKeys, uploadedAt: new Date() },
+          });
+      } catch (error) {
+        // No bytes without their row: a gateway could never be sent them and nothing would
+        // ever delete them. The same bytes stored before under a row stay.
+        const listed = await ctx.database.db
+          .select({ sha256: upgradeFiles.sha256 })
+          .from(upgradeFiles)
+          .where(eq(upgradeFiles.sha256, f.sha256))
+          .then(
+            (rows) => rows.length > 0,
+            () => true,
+          );
+        if (!listed) await store.remove(f.sha256);
+        throw error;
+      }
       await logChange(ctx.database.db, request, {
         function: 'upgrade.uploadFile',
         operation: { key: 'uploadUpgradeFile', params: {} },

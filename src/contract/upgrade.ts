@@ -18,6 +18,19 @@ export function withoutSuffix(fileName: string): string {
   return fileName.split('.')[0] || fileName.replaceAll('.', '');
 }
 
+/**
+ * The name an upgrade file is stored and sent under, as the upload gave it: 1 to 100
+ * characters, no control character (a NUL cannot even be stored) and no path separator (the
+ * gateway installs the file under this name). The no-suffix rule is checked after this.
+ */
+export const UPGRADE_FILE_NAME_MAX = 100;
+export const upgradeFileNameSchema = z
+  .string()
+  .min(1, 'upgrade.fileNameInvalid')
+  .max(UPGRADE_FILE_NAME_MAX, 'upgrade.fileNameInvalid')
+  // eslint-disable-next-line no-control-regex
+  .regex(/^[^\u0000-\u001F\u007F-\u009F/\\]+$/, 'upgrade.fileNameInvalid');
+
 /** A version as gateways report it: `1.4.2`, `v2.0.0-rc1`; letters, digits, `.`, `-`, `_`. */
 export const upgradeVersionSchema = z
   .string()

@@ -6,6 +6,10 @@ export const UPGRADE_MESSAGES = {
     en: 'An upgrade file has no suffix: rename {name} to {bare}.',
     zh: '升级文件不能带后缀：请将 {name} 重命名为 {bare}。',
   },
+  'upgrade.fileNameInvalid': {
+    en: 'The file name must be 1 to 100 characters, without control characters, / or \\.',
+    zh: '文件名须为 1 到 100 个字符，不能包含控制字符、/ 或 \\。',
+  },
   'upgrade.fileTooLarge': {
     en: 'The upgrade file is larger than 5 MB.',
     zh: '升级文件不能超过 5MB。',
