@@ -9,6 +9,7 @@ import { benchFuzz } from './fuzz';
 import { benchLatency, benchSoak, benchThroughput } from './ingest';
 import { benchOverview } from './overview';
 import { benchProduction } from './production';
+import { benchReportFlood } from './reportFlood';
 import { benchRuntime } from './runtime';
 import { benchTrendQueries } from './trend';
 import { benchTransfer } from './transfer';
@@ -24,7 +25,8 @@ import { benchWall } from './wall';
  * and `wall` (the alarm wall, BENCH_WALL_MINUTES, default 30). `production` (the KPIs of 500
  * flocks over their whole lives), `commands` (remote configuration with 1,000 gateways
  * connected), `runtime` (the devices' run times counted from a batch) and `scale` (20,000 houses on PostgreSQL, BENCH_SCALE_HOUSES) run only when named too, and so does `fuzz` (BENCH_FUZZ_REQUESTS generated requests
- * to every /api route, default 100,000).
+ * to every /api route, default 100,000), and `reportFlood` (one gateway's hostile config/reports
+ * against honest gateways' acknowledgements, BENCH_FLOOD_ROUNDS, default 6).
  */
 const only = new Set(
   (process.env.BENCH_ONLY ?? 'foundation,history,ingest,latency,trend,alarms,soak').split(','),
@@ -209,6 +211,18 @@ async function main(): Promise<void> {
         `${f.serverErrors} (${f.requestsPerSecond} req/s)`,
         'goal 0',
         `${f.serverErrors} over`,
+      );
+  }
+  if (only.has('reportFlood')) {
+    console.log("A gateway's config/report flood (20 × 200 KB at once) against 8 honest gateways");
+    const figures = await benchReportFlood(Number(process.env.BENCH_FLOOD_ROUNDS ?? 6));
+    results.reportFlood = figures;
+    for (const f of figures)
+      row(
+        `${f.database}: PUBACK p99 calm → under the flood`,
+        `${f.baselineP99Ms} → ${f.attackP99Ms} ms`,
+        'moved < 100 ms',
+        ratioOf(f.attackP99Ms - f.baselineP99Ms, 100),
       );
   }
   if (only.has('overview')) {

@@ -161,7 +161,7 @@ describe.each(testDatabaseTargets())('role × endpoint matrix on $name', (target
     const key = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
     const unclassified = changing.filter((r) => r.operating === ADMINISTRATION.has(key(r)));
     expect(unclassified.map(key), 'mark it OPERATING or list it in ADMINISTRATION').toEqual([]);
-    // The finding of issue #44: these two were open to a company manager without the permission.
+    // These two were once open to a company manager without the permission.
     expect(operating('PUT', '/gateway/rotateToken') && operating('PUT', '/flock/close')).toBe(true);
   });
 

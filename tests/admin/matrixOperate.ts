@@ -92,7 +92,7 @@ export interface TwinRow {
 
 /**
  * The twin rows of a changing endpoint: its first role's twin and, where it is for company
- * managers too, theirs (the role of issue #44's finding), each with the role's inside request.
+ * managers too (the role once let through without the permission), each with the role's inside request.
  */
 export function twinRowsOf(endpoint: Endpoint, index: number): TwinRow[] {
   if (endpoint.method === 'GET') return [];
