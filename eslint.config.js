@@ -11,11 +11,13 @@ import fs from 'node:fs';
 // tests/lint/boundaries.test.ts shows that a wrong import of each kind is reported.
 const root = import.meta.dirname;
 
-// A feature's route modules: `server/<feature>/routes.ts`, or any file under `server/<feature>/routes/`.
-const ROUTE_MODULES = ['server/*/routes.ts', 'server/*/routes/**'];
+// A feature's route modules, at any depth of its folder: a `routes.ts`, any file under a `routes/`
+// folder, and any `*Routes.ts` (a route module named outside the convention is still one).
+const ROUTE_GLOBS = ['**/routes.ts', '**/routes/**', '**/*Routes.ts'];
+const ROUTE_MODULES = ROUTE_GLOBS.map((glob) => `server/*/${glob}`);
 // The route modules of one feature folder. An `except` glob is matched as written, not
 // resolved against basePath, hence the absolute path.
-const routesOf = (folder) => `${root}/server/${folder}/routes{.ts,/**}`;
+const routesOf = (folder) => ROUTE_GLOBS.map((glob) => `${root}/server/${folder}/${glob}`);
 // Every folder under server/ is covered, so a new feature folder needs no change here.
 // server/db has a stricter rule of its own below.
 const serverFolders = fs
@@ -81,8 +83,8 @@ const BOUNDARY_ZONES = [
   ...serverFolders.map((folder) => ({
     target: `server/${folder}`,
     from: ROUTE_MODULES,
-    except: [routesOf(folder)],
-    message: `server/${folder} does not import another feature's route modules (server/<feature>/routes.ts or routes/): only their own folder and server/app.ts with its route list do. Share through a module outside routes/.`,
+    except: routesOf(folder),
+    message: `server/${folder} does not import another feature's route modules (server/<feature>/routes.ts, routes/ or *Routes.ts): only their own folder and server/app.ts with its route list do. Share through a module outside routes/.`,
   })),
   {
     // Files directly in server/ (main.ts, roost.ts, ...), but the app and its route list.

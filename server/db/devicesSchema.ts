@@ -197,7 +197,12 @@ export const cameras = pgTable(
     streamUrl: text('stream_url').notNull().default(''),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('cameras_house_name_uniq').on(t.houseId, t.name)],
+  (t) => [
+    uniqueIndex('cameras_house_name_uniq').on(t.houseId, t.name),
+    // The code names the camera's folder on the media gateway (ROOST_MEDIA_URL + code), so two
+    // cameras sharing one would play each other's stream, across houses and organisations.
+    uniqueIndex('cameras_code_uniq').on(t.code),
+  ],
 );
 
 /**

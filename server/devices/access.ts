@@ -68,3 +68,9 @@ export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string } } | null;
   return e?.code === '23505' || e?.cause?.code === '23505';
 }
+
+/** The unique index a 23505 violated (PostgreSQL and PGlite both name it), or null. */
+export function violatedIndex(error: unknown): string | null {
+  const e = error as { constraint?: string; cause?: { constraint?: string } } | null;
+  return e?.constraint ?? e?.cause?.constraint ?? null;
+}

@@ -28,6 +28,26 @@ export function playUrlOf(camera: { streamUrl: string; code: string }, mediaUrl:
   return `${mediaUrl.replace(/\/+$/, '')}/${encodeURIComponent(camera.code)}/index.m3u8`;
 }
 
+/** `url`'s scheme, host (lower case, no trailing dot) and port; null if it is not a URL. */
+function originOf(url: string | URL): string | null {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.hostname.replace(/\.$/, '')}:${u.port}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether `url` is on the media gateway's origin (ROOST_MEDIA_URL's scheme, host and port). A
+ * camera reaches the gateway only through its code, its own folder: an own address there could
+ * name another camera's folder, in any house or organisation, and play it.
+ */
+export function onMediaGateway(url: string | URL, mediaUrl: string | null): boolean {
+  const gateway = mediaUrl ? originOf(mediaUrl) : null;
+  return gateway !== null && originOf(url) === gateway;
+}
+
 /** Cameras of the houses in scope; the credentials only as "set or not". */
 export async function readCameras(
   database: Database,

@@ -2,7 +2,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Transform } from 'node:stream';
-import type { MediaAddressRule, ResolvedAddress } from './mediaAddress';
+import { MediaAddressRefused, type MediaAddressRule, type ResolvedAddress } from './mediaAddress';
 
 /** A media gateway that has not answered (connected and sent its headers) in this long is unreachable. */
 const HEADERS_TIMEOUT_MS = 5_000;
@@ -52,17 +52,21 @@ function requestOnce(url: URL, to: ResolvedAddress, signal: AbortSignal) {
 /**
  * Opens `url` for streaming: every hop's address is checked by `rule` (MediaAddressRefused) and
  * redirects are followed here, at most MAX_REDIRECTS. Any other failure is MediaUnreachable or
- * a network error; `signal` (the client went away) aborts the upstream at any stage.
+ * a network error; `signal` (the client went away) aborts the upstream at any stage. A hop for
+ * which `refused` is true (a camera's own address redirected to the media gateway, where it
+ * could name another camera's folder) is MediaAddressRefused too.
  */
 export async function openMedia(
   start: URL,
   rule: MediaAddressRule,
   signal: AbortSignal,
+  refused: (url: URL) => boolean = () => false,
 ): Promise<IncomingMessage> {
   let url = start;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new MediaUnreachable('not http');
+    if (refused(url)) throw new MediaAddressRefused(url.host);
     const response = await requestOnce(url, await rule.resolve(url), signal);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;

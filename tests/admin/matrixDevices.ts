@@ -42,7 +42,7 @@ const camera = (f: Fixtures, houseId: number) =>
   insertId(
     f,
     `insert into cameras (org_id, house_id, name, code, vendor)
-     select f.org_id, h.id, $2, 'MK', 'dahua' from houses h join farms f on f.id = h.farm_id where h.id = $1`,
+     select f.org_id, h.id, $2, $2, 'dahua' from houses h join farms f on f.id = h.farm_id where h.id = $1`,
     [houseId, name('MK')],
   );
 
@@ -77,7 +77,7 @@ const deviceBody = (houseId: number) => ({ houseId, name: 'Matrix', code: name('
 const cameraBody = (houseId: number) => ({
   houseId,
   name: name('K'),
-  code: 'K1',
+  code: name('KC'),
   vendor: 'hikvision',
   password: 'matrix-secret',
 });

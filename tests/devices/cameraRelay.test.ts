@@ -158,7 +158,7 @@ describe.each(testDatabaseTargets())('the camera relay on $name', (target) => {
     }
     // A redirect from the allowed gateway to a forbidden address is refused too.
     media.redirect.to = `http://localhost:${secret.port}/secret/index.m3u8`;
-    const hop = await camera(t, house.wf1, 'hop', `${media.url}/media/hop/hop.m3u8`);
+    const hop = await camera(t, house.wf1, 'hop');
     const hopped = await play(t, tokens.farm, hop, 'hop.m3u8');
     expect(hopped.statusCode).toBe(422);
     expect(hopped.json<{ msg: string }>().msg).toMatch(/does not allow/);
@@ -195,6 +195,72 @@ describe.each(testDatabaseTargets())('the camera relay on $name', (target) => {
       await allowed.close();
     }
   });
+
+  it("a camera cannot take another camera's code, nor name the media gateway in its own address", async () => {
+    let copies = 0;
+    const save = (method: 'POST' | 'PUT', url: string, body: object, locale = 'en') =>
+      t.app.inject({
+        method,
+        url: `/api/camera/${url}`,
+        payload: { name: `Copy ${copies++}`, vendor: 'dahua', houseId: f.house.wf1, ...body },
+        headers: { authorization: tokens.shack, locale },
+      });
+    // The house manager of wf1 copies the code of a camera of another organisation (qy1) and of
+    // another house of its own farm (wf4): its folder on the gateway, so its stream.
+    for (const code of ['cam-qy1', 'cam-wf4']) {
+      const en = await save('POST', 'create', { code });
+      expect(en.statusCode, code).toBe(409);
+      expect(en.json<{ msg: string }>().msg).toBe(
+        "This camera code is already in use; codes name the camera's folder on the media gateway",
+      );
+      const zh = await save('POST', 'create', { code }, 'zh');
+      expect(zh.statusCode, code).toBe(409);
+      expect(zh.json<{ msg: string }>().msg).toBe(
+        '该摄像头编码已被使用；编码即摄像头在媒体网关上的目录名',
+      );
+    }
+    const renamed = await save('PUT', 'update', { id: cams.wf1, name: 'Renamed', code: 'cam-qy1' });
+    expect(renamed.statusCode).toBe(409);
+    // Its own address on the gateway's origin, however written, is refused at save.
+    const own = await save('POST', 'create', { code: 'own-1' });
+    expect(own.statusCode).toBe(200);
+    const ownId = own.json<{ data: { id: number } }>().data.id;
+    for (const streamUrl of [
+      `${media.url}/media/cam-qy1/index.m3u8`,
+      `HTTP://127.0.0.1:${media.port}/media/cam-qy1/index.m3u8`,
+      `http://127.0.0.1.:${media.port}/other/cam-qy1/index.m3u8`,
+    ]) {
+      const made = await save('POST', 'create', { code: 'own-2', streamUrl });
+      expect(made.statusCode, streamUrl).toBe(422);
+      expect(made.json<{ msg: string }>().msg).toMatch(/may not be on the media gateway/);
+      const edited = await save('PUT', 'update', { id: ownId, code: 'own-1', streamUrl });
+      expect(edited.statusCode, streamUrl).toBe(422);
+    }
+    // A row saved before the rule (written directly) does not play, and the gateway sees nothing.
+    const old = await camera(t, f.house.wf1, 'old-row', `${media.url}/media/cam-qy1/index.m3u8`);
+    media.seen.length = 0;
+    for (const file of ['index.m3u8', 'seg-1.ts']) {
+      const res = await play(t, tokens.shack, old, file);
+      expect(res.statusCode, file).toBe(422);
+    }
+    expect(media.seen).toEqual([]);
+    // An own address elsewhere may not redirect there either.
+    const allowed = await createTestApp(target, {
+      ROOST_MEDIA_URL: `${media.url}/media`,
+      ROOST_MEDIA_ALLOW: '127.0.0.1',
+    });
+    try {
+      const { house } = await makeFixtures(allowed);
+      secret.redirect.to = `${media.url}/media/cam-qy1/index.m3u8`;
+      const hop = await camera(allowed, house.wf1, 'nvr-to-gw', `${secret.url}/nvr/hop.m3u8`);
+      const res = await play(allowed, await allowed.signIn('farm'), hop, 'hop.m3u8');
+      expect(res.statusCode).toBe(422);
+      expect(secret.seen).toContain('/nvr/hop.m3u8');
+      expect(media.seen).toEqual([]);
+    } finally {
+      await allowed.close();
+    }
+  }, 60_000);
 
   it('a slow gateway answers 422; a body that stalls after it began cuts the connection, never a 500', async () => {
     const slow = await play(t, tokens.farm, cams.wf1, 'slowhead.m3u8');

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
@@ -18,6 +19,8 @@ let browser: Browser;
 let media: Server;
 let streamDir: string;
 let houseId = 0;
+/** A house of the same farm without cameras. */
+let bareHouseId = 0;
 const SHOTS = process.env.SHOTS_DIR;
 
 /**
@@ -59,6 +62,11 @@ beforeAll(async () => {
      where f.name = 'Weifang Broiler Farm' and h.name = 'House 1'`,
   );
   houseId = row!.id;
+  const [bare] = await server.roost.database.query<{ id: number }>(
+    `select h.id from houses h join farms f on f.id = h.farm_id
+     where f.name = 'Weifang Broiler Farm' and h.name = 'House 2'`,
+  );
+  bareHouseId = bare!.id;
   const login = await fetch(`${server.url}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -96,6 +104,51 @@ afterAll(async () => {
 
 const tile = (page: Page, name: string) =>
   page.getByTestId('camera-tile').filter({ hasText: name });
+
+/** A string only hls.js holds (its event name), wherever the bundler puts the library. */
+const HLS_MARK = 'hlsManifestParsed';
+/** The scripts a page fetches, with their sizes: what a visit costs the user's connection. */
+function scriptsOf(page: Page) {
+  const scripts: { url: string; raw: number; gzip: number; hls: boolean }[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    void response.body().then(
+      (body) =>
+        scripts.push({
+          url: response.url(),
+          raw: body.length,
+          gzip: gzipSync(body).length,
+          hls: body.includes(HLS_MARK),
+        }),
+      () => undefined,
+    );
+  });
+  return scripts;
+}
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+it('the house monitor fetches the video player (hls.js) only when a camera is played', async () => {
+  const { page, context } = await openSignedIn(browser, server.url, 'farm');
+  const scripts = scriptsOf(page);
+  await page.goto(`${server.url}/shack/status/monitor?houseId=${bareHouseId}`);
+  // Idle network: the camera list has come (and no player was fetched after it).
+  await page.waitForLoadState('networkidle');
+  expect(await page.getByTestId('camera-grid').count()).toBe(0);
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((s) => s.hls).map((s) => s.url)).toEqual([]);
+  const sum = (key: 'raw' | 'gzip') => scripts.reduce((total, s) => total + s[key], 0);
+  // The figure for the report: the JS a first visit of a monitor without cameras transfers.
+  process.stdout.write(
+    `monitor without cameras: ${scripts.length} scripts, ${kb(sum('raw'))} kB raw, ${kb(sum('gzip'))} kB gzip\n`,
+  );
+
+  await page.goto(`${server.url}/shack/status/monitor?houseId=${houseId}`);
+  await expect
+    .poll(() => tile(page, 'Gate camera').getAttribute('data-state'), { timeout: 30_000 })
+    .toBe('playing');
+  expect(scripts.some((s) => s.hls)).toBe(true);
+  await context.close();
+});
 
 it('the house monitor plays a camera stream (video time advances) and shows "No video" with the reason for a dead address', async () => {
   const { page, context } = await openSignedIn(browser, server.url, 'farm');

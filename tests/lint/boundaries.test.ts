@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /*
  * The architecture's boundaries are lint rules (eslint.config.js): a wrong import of each kind
@@ -304,11 +304,42 @@ describe("feature folders do not import each other's routes", () => {
     await expectAllowed(`${path.posix.dirname(b.routes)}/boundaryProbe.ts`, b.routes);
     await expectAllowed(
       `server/${b.name}/boundaryProbe.ts`,
-      someFile(`server/${a.name}`, (f) => !/\/routes(\.ts|\/)/.test(f)),
+      someFile(`server/${a.name}`, (f) => !/\/routes(\.ts|\/)|Routes\.ts$/.test(f)),
     );
     for (const file of ['server/app.ts', 'server/routes.ts']) {
       await expectAllowed(file, a.routes);
       await expectAllowed(file, b.routes, 'type');
     }
+  });
+});
+
+describe('a route module is one wherever it sits in its feature', () => {
+  const message = "does not import another feature's route modules";
+  // A route module named outside the convention (production once had `powerRoutes.ts` beside its
+  // `routes.ts`, and `server/alarms` could import it): the rule must catch it by its name. The
+  // rule resolves an import to a real file first, so the probe's target is written for the test.
+  const stray = 'server/production/boundaryProbe/strayRoutes.ts';
+  beforeAll(() => {
+    fs.mkdirSync(path.join(root, path.dirname(stray)), { recursive: true });
+    fs.writeFileSync(path.join(root, stray), 'export {};\n');
+  });
+  afterAll(() => fs.rmSync(path.join(root, path.dirname(stray)), { recursive: true, force: true }));
+
+  it("reports production's routes/ and any *Routes.ts from another feature", async () => {
+    const power = someFile('server/production/routes', (f) => f.endsWith('/power.ts'));
+    await expectReported('server/alarms/boundaryProbe.ts', power, PATHS, message);
+    await expectReported('server/alarms/boundaryProbe.ts', stray, PATHS, message);
+    await expectReported('server/alarms/routes/boundaryProbe.ts', stray, PATHS, message, 'type');
+    await expectReported(
+      'server/db/boundaryProbe.ts',
+      stray,
+      PATHS,
+      'server/db is the storage layer',
+    );
+  });
+
+  it('allows them from their own feature', async () => {
+    await expectAllowed('server/production/boundaryProbe.ts', stray);
+    await expectAllowed('server/production/routes/boundaryProbe.ts', stray);
   });
 });

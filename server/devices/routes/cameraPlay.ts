@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { parseInput } from '../../http/envelope';
 import { Refusal } from '../../refusal';
 import type { DeviceContext } from '../access';
-import { readCameras } from '../cameras';
+import { onMediaGateway, readCameras } from '../cameras';
 import { MediaAddressRefused, type MediaAddressRule } from '../mediaAddress';
 import { byteCap, openMedia } from '../mediaFetch';
 
@@ -63,6 +63,10 @@ export function cameraPlayRoutes(
       const [camera] = await readCameras(database, scope, { id }, mediaUrl);
       if (!camera) throw new Refusal('notFound', 'devices.notFound');
       if (!camera.playUrl) throw new Refusal('conflict', 'devices.noStream');
+      // A row saved before this rule may still name the gateway in its own address.
+      const ownAddress = camera.streamUrl !== '';
+      if (ownAddress && onMediaGateway(camera.streamUrl, mediaUrl))
+        throw new Refusal('unprocessable', 'devices.streamOnGateway');
       const folder = new URL('.', camera.playUrl);
       const target = new URL(wanted.file, folder);
       if (!target.href.startsWith(folder.href))
@@ -73,7 +77,12 @@ export function cameraPlayRoutes(
       reply.raw.once('close', () => gone.abort());
       let upstream;
       try {
-        upstream = await openMedia(target, rule, gone.signal);
+        upstream = await openMedia(
+          target,
+          rule,
+          gone.signal,
+          (hop) => ownAddress && onMediaGateway(hop, mediaUrl),
+        );
       } catch (error) {
         if (error instanceof MediaAddressRefused)
           throw new Refusal('unprocessable', 'devices.streamForbidden');

@@ -7,13 +7,15 @@ import {
 import { idBodySchema } from '../../../src/contract/devices';
 import { ok, parseInput } from '../../http/envelope';
 import { Refusal } from '../../refusal';
-import { isUniqueViolation, type DeviceContext } from '../access';
-import { readCameras } from '../cameras';
+import { isUniqueViolation, violatedIndex, type DeviceContext } from '../access';
+import { onMediaGateway, readCameras } from '../cameras';
 import type { SecretBox } from '../secrets';
 import { OPERATING } from '../../auth/operate';
 
 /**
- * Cameras of the houses in scope. A name is unique within its house ("Name existed");
+ * Cameras of the houses in scope. A name is unique within its house ("Name existed"), a code
+ * across the installation (it names the camera's folder on the media gateway), and a camera's
+ * own address may not be on the gateway's origin (it reaches the gateway only by its code);
  * the credentials are sealed before they reach the database and never answered.
  */
 export function cameraRoutes(
@@ -36,6 +38,8 @@ export function cameraRoutes(
         id === null
           ? parseInput(cameraInputSchema, request.body)
           : parseInput(cameraUpdateSchema, request.body);
+      if (onMediaGateway(v.streamUrl, mediaUrl))
+        throw new Refusal('unprocessable', 'devices.streamOnGateway');
       const scope = await scopeFor(request);
       const house = await houseIn(scope, v.houseId);
       if (id !== null && (await readCameras(database, scope, { id }, mediaUrl)).length === 0)
@@ -80,7 +84,13 @@ export function cameraRoutes(
                 [...values, id],
               );
       } catch (error) {
-        if (isUniqueViolation(error)) throw new Refusal('conflict', 'devices.nameExisted');
+        if (isUniqueViolation(error))
+          throw new Refusal(
+            'conflict',
+            violatedIndex(error) === 'cameras_code_uniq'
+              ? 'devices.cameraCodeInUse'
+              : 'devices.nameExisted',
+          );
         throw error;
       }
       if (!saved) throw new Refusal('notFound', 'devices.notFound');

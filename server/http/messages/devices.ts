@@ -59,4 +59,12 @@ export const DEVICES_MESSAGES = {
   },
   'devices.dateRequired': { en: 'Enter the planned date.', zh: '请输入计划日期。' },
   'devices.nameExisted': { en: 'Name existed', zh: '名称已存在' },
+  'devices.cameraCodeInUse': {
+    en: "This camera code is already in use; codes name the camera's folder on the media gateway",
+    zh: '该摄像头编码已被使用；编码即摄像头在媒体网关上的目录名',
+  },
+  'devices.streamOnGateway': {
+    en: "A camera's own stream address may not be on the media gateway (ROOST_MEDIA_URL): leave it empty, the gateway is reached by the camera's code.",
+    zh: '摄像头自己的视频流地址不能位于媒体网关（ROOST_MEDIA_URL）上：请留空，媒体网关通过摄像头编码访问。',
+  },
 } as const satisfies Record<string, Record<Locale, string>>;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Card, Classes, H5 } from '@blueprintjs/core';
-import Hls from 'hls.js';
+import type Hls from 'hls.js';
 import { useTranslation } from 'react-i18next';
 import { API_BASE, type ApiClient } from '../../api/client';
 import { isApiError } from '../../api/errors';
@@ -10,6 +10,9 @@ import './cameras.css';
 
 /** A stream that has not shown a frame in this long is "No video" (the reason says why). */
 export const NO_VIDEO_MS = 6_000;
+
+/** The player's module, fetched on first use (one request for all tiles, cached after). */
+const loadHls = () => import('hls.js').then((module) => module.default);
 
 type Reason = 'noAddress' | 'unreachable' | 'timeout' | 'unsupported';
 type TileState = { kind: 'loading' } | { kind: 'playing' } | { kind: 'noVideo'; reason: Reason };
@@ -31,26 +34,20 @@ function CameraTile({ camera, api }: { camera: Camera; api: ApiClient }) {
   const video = useRef<HTMLVideoElement>(null);
   const [played, setState] = useState<TileState>({ kind: 'loading' });
   const src = playPath(camera);
-  // What is known before trying: no address at all, or a browser without Media Source.
-  const known: Reason | null = !src ? 'noAddress' : Hls.isSupported() ? null : 'unsupported';
-  const state: TileState = known ? { kind: 'noVideo', reason: known } : played;
+  // A camera without an address is known to show nothing before anything is loaded.
+  const state: TileState = src ? played : { kind: 'noVideo', reason: 'noAddress' };
   useEffect(() => {
     const element = video.current;
-    if (!element || !src || known) return;
+    if (!element || !src) return;
     let playing = false;
+    let stopped = false;
+    let hls: Hls | null = null;
     const fail = (reason: Reason) => {
-      if (playing) return;
+      if (playing || stopped) return;
       setState({ kind: 'noVideo', reason });
-      hls.destroy();
+      hls?.destroy();
     };
-    const headers = api.authHeaders();
-    const hls = new Hls({
-      xhrSetup: (xhr) => {
-        for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
-      },
-      manifestLoadingMaxRetry: 0,
-      liveDurationInfinity: true,
-    });
+    // The timer runs from the start, so a player that cannot even be fetched is "No video" too.
     const timer = setTimeout(() => fail('timeout'), NO_VIDEO_MS);
     const onTime = () => {
       if (element.currentTime > 0 && !playing) {
@@ -60,20 +57,41 @@ function CameraTile({ camera, api }: { camera: Camera; api: ApiClient }) {
       }
     };
     element.addEventListener('timeupdate', onTime);
-    hls.on(Hls.Events.ERROR, (_event, data) => {
-      if (data.fatal) fail(data.type === Hls.ErrorTypes.NETWORK_ERROR ? 'unreachable' : 'timeout');
-    });
-    hls.on(Hls.Events.MANIFEST_PARSED, () => {
-      void element.play().catch(() => undefined);
-    });
-    hls.loadSource(src);
-    hls.attachMedia(element);
+    // hls.js (about 580 kB) is fetched only when a camera is played: a house without cameras,
+    // or a page that shows none, never downloads it.
+    void loadHls().then(
+      (Player) => {
+        if (stopped) return;
+        // A browser without Media Source cannot play the stream.
+        if (!Player.isSupported()) return fail('unsupported');
+        const headers = api.authHeaders();
+        const player = new Player({
+          xhrSetup: (xhr) => {
+            for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+          },
+          manifestLoadingMaxRetry: 0,
+          liveDurationInfinity: true,
+        });
+        hls = player;
+        player.on(Player.Events.ERROR, (_event, data) => {
+          if (data.fatal)
+            fail(data.type === Player.ErrorTypes.NETWORK_ERROR ? 'unreachable' : 'timeout');
+        });
+        player.on(Player.Events.MANIFEST_PARSED, () => {
+          void element.play().catch(() => undefined);
+        });
+        player.loadSource(src);
+        player.attachMedia(element);
+      },
+      () => fail('unreachable'),
+    );
     return () => {
+      stopped = true;
       clearTimeout(timer);
       element.removeEventListener('timeupdate', onTime);
-      hls.destroy();
+      hls?.destroy();
     };
-  }, [api, src, known]);
+  }, [api, src]);
   return (
     <figure
       className="roost-camera"

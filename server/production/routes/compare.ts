@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { flockCompareQuerySchema } from '../../src/contract/productionCompare';
-import { scopeOf } from '../auth/scope';
-import { sessionOf, type AppContext } from '../http/context';
-import { ok, parseInput } from '../http/envelope';
-import { Refusal } from '../refusal';
-import { compareFlocks } from './compare';
-import { localDay, readFlocks } from './records';
+import { flockCompareQuerySchema } from '../../../src/contract/productionCompare';
+import { scopeOf } from '../../auth/scope';
+import { sessionOf, type AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { Refusal } from '../../refusal';
+import { compareFlocks } from '../compare';
+import { localDay, readFlocks } from '../records';
 
 /** A flock compared by day of age with the house's previous flocks or the farm's other houses. */
 export function compareRoutes(ctx: AppContext): FastifyPluginAsync {

@@ -1,16 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { powerQuerySchema, tariffInputSchema } from '../../src/contract/production';
-import { powerMonthQuerySchema, tariffQuerySchema } from '../../src/contract/productionPower';
-import { scopeOf } from '../auth/scope';
-import { sessionOf, sourceOf, type AppContext } from '../http/context';
-import { ok, parseInput } from '../http/envelope';
-import { writeOperationLog } from '../oplog';
-import { Refusal } from '../refusal';
-import { loadFlockKpis } from './flockKpis';
-import { powerPlace, readPowerDay, readTariff, saveTariff } from './power';
-import { daysOfMonth, readPowerMonth } from './powerMonth';
-import { localDay, readFlocks } from './records';
-import { OPERATING } from '../auth/operate';
+import { powerQuerySchema, tariffInputSchema } from '../../../src/contract/production';
+import { powerMonthQuerySchema, tariffQuerySchema } from '../../../src/contract/productionPower';
+import { scopeOf } from '../../auth/scope';
+import { sessionOf, sourceOf, type AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { writeOperationLog } from '../../oplog';
+import { Refusal } from '../../refusal';
+import { loadFlockKpis } from '../flockKpis';
+import { powerPlace, readPowerDay, readTariff, saveTariff } from '../power';
+import { daysOfMonth, readPowerMonth } from '../powerMonth';
+import { localDay, readFlocks } from '../records';
+import { OPERATING } from '../../auth/operate';
 
 /**
  * The tariff bills the whole organisation: its administrators and company managers read and set

@@ -1,14 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { kpiExportQuerySchema, powerExportQuerySchema } from '../../src/contract/productionCompare';
-import { scopeOf } from '../auth/scope';
-import { sessionOf, type AppContext } from '../http/context';
-import { localeOf, parseInput } from '../http/envelope';
-import { sendTable } from '../houses/exportTable';
-import { Refusal } from '../refusal';
-import { loadFlockKpis } from './flockKpis';
-import { kpiTable, powerTable } from './exportTables';
-import { powerPlace, readPowerDay } from './power';
-import { localDay, readFlocks } from './records';
+import {
+  kpiExportQuerySchema,
+  powerExportQuerySchema,
+} from '../../../src/contract/productionCompare';
+import { scopeOf } from '../../auth/scope';
+import { sessionOf, type AppContext } from '../../http/context';
+import { localeOf, parseInput } from '../../http/envelope';
+import { sendTable } from '../../houses/exportTable';
+import { Refusal } from '../../refusal';
+import { loadFlockKpis } from '../flockKpis';
+import { kpiTable, powerTable } from '../exportTables';
+import { powerPlace, readPowerDay } from '../power';
+import { localDay, readFlocks } from '../records';
 
 /**
  * Daily Business's files: a flock's KPIs and a day's electricity as CSV or XLSX. Made here, on the

@@ -6,22 +6,22 @@ import {
   saveDaySchema,
   taskDecisionSchema,
   type FlockKpis,
-} from '../../src/contract/production';
+} from '../../../src/contract/production';
 import { z } from 'zod';
-import { canSeeFarm, canSeeHouse, scopeOf } from '../auth/scope';
-import { sessionOf, sourceOf, type AppContext } from '../http/context';
-import { ok, parseInput } from '../http/envelope';
-import { writeOperationLog } from '../oplog';
-import { Refusal } from '../refusal';
-import { loadFlockKpis } from './flockKpis';
-import { powerRoutes } from './powerRoutes';
-import { compareRoutes } from './compareRoutes';
-import { exportRoutes } from './exportRoutes';
-import { warningLimitRoutes } from './warningLimitRoutes';
-import { localDay, readFarmDay, readFlocks, readHouseMonth, saveDays } from './records';
-import { decideTask } from './tasks';
-import { evaluateDailyWarnings } from './warnings';
-import { OPERATING } from '../auth/operate';
+import { canSeeFarm, canSeeHouse, scopeOf } from '../../auth/scope';
+import { sessionOf, sourceOf, type AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { writeOperationLog } from '../../oplog';
+import { Refusal } from '../../refusal';
+import { loadFlockKpis } from '../flockKpis';
+import { powerRoutes } from './power';
+import { compareRoutes } from './compare';
+import { exportRoutes } from './export';
+import { warningLimitRoutes } from './warningLimit';
+import { localDay, readFarmDay, readFlocks, readHouseMonth, saveDays } from '../records';
+import { decideTask } from '../tasks';
+import { evaluateDailyWarnings } from '../warnings';
+import { OPERATING } from '../../auth/operate';
 
 const flocksQuery = z.object({
   houseId: z.coerce.number().int().positive().max(2_147_483_647).optional(),

@@ -7,22 +7,22 @@ import {
   houseWarningQuerySchema,
   resolveWarningLimits,
   type WarningLimits,
-} from '../../src/contract/earlyWarnings';
-import { breedForChange, requireBreedManager, visibleBreed } from '../admin/breedAccess';
-import { canSeeHouse, scopeOf } from '../auth/scope';
-import { sessionOf, sourceOf, type AppContext } from '../http/context';
-import { ok, parseInput } from '../http/envelope';
-import { writeOperationLog } from '../oplog';
-import { Refusal } from '../refusal';
+} from '../../../src/contract/earlyWarnings';
+import { breedForChange, requireBreedManager, visibleBreed } from '../../admin/breedAccess';
+import { canSeeHouse, scopeOf } from '../../auth/scope';
+import { sessionOf, sourceOf, type AppContext } from '../../http/context';
+import { ok, parseInput } from '../../http/envelope';
+import { writeOperationLog } from '../../oplog';
+import { Refusal } from '../../refusal';
 import {
   readBreedLimits,
   readHouseLimits,
   saveBreedLimits,
   saveHouseLimits,
-} from './warningLimits';
-import { evaluateDailyWarnings } from './warnings';
-import { localDay } from './records';
-import { OPERATING } from '../auth/operate';
+} from '../warningLimits';
+import { evaluateDailyWarnings } from '../warnings';
+import { localDay } from '../records';
+import { OPERATING } from '../../auth/operate';
 
 /**
  * The early warnings' limits: a breed's (with the breed's other settings, for those who manage
