@@ -6,7 +6,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
-const env = { ...process.env, PORT: process.env.PORT ?? '8080' };
+// Answers are checked against their schemas while developing: a drift fails at once, loudly.
+const env = {
+  ...process.env,
+  PORT: process.env.PORT ?? '8080',
+  ROOST_CHECK_ANSWERS: process.env.ROOST_CHECK_ANSWERS ?? 'on',
+};
 
 const children = [
   spawn(

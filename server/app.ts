@@ -36,6 +36,14 @@ import { wallRoutes } from './wall/routes';
 import { notifyRoutes } from './notify/routes';
 import { upgradeRoutes } from './upgrade/routes';
 import { compressJson } from './http/compressJson';
+import {
+  checkAnswer,
+  zodSerializerCompiler,
+  zodValidatorCompiler,
+  type RouteSchema,
+} from './http/routeSchema';
+import type { RoleKey } from '../src/contract/roles';
+import type { z } from 'zod';
 
 /**
  * Every feature's routes, mounted under /api: each feature folder owns its route modules
@@ -63,11 +71,17 @@ export interface RegisteredRoute {
   public: boolean;
   /** Marked OPERATING: needs the operation permission. */
   operating: boolean;
+  /** The roles that may call it; null when the route declares none (public ones). */
+  roles: readonly RoleKey[] | null;
+  /** What it takes and answers (server/http/routeSchema.ts); null when it declares nothing. */
+  schema: RouteSchema | null;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     registeredRoutes: readonly RegisteredRoute[];
+    /** Checks an answer sent as ready JSON text against the route's schema (null: answers not checked). */
+    answerCheck: ((schema: z.ZodType, data: unknown, url: string) => void) | null;
   }
 }
 
@@ -110,8 +124,22 @@ export async function buildApp(
         url: route.url,
         public: route.config?.public === true,
         operating: route.config?.operating === true,
+        roles: route.config?.roles ?? null,
+        schema: (route.schema as RouteSchema | undefined) ?? null,
       });
   });
+
+  // Routes declare their input and answers as zod schemas (server/http/routeSchema.ts).
+  const drifted = (url: string, issue: string) =>
+    app.log.error({ url, issue }, 'answer does not match its schema');
+  app.setValidatorCompiler(zodValidatorCompiler(ctx.config.edition));
+  app.setSerializerCompiler(zodSerializerCompiler(ctx.config.checkAnswers, drifted));
+  app.decorate(
+    'answerCheck',
+    ctx.config.checkAnswers
+      ? (schema: z.ZodType, data: unknown, url: string) => checkAnswer(schema, data, url, drifted)
+      : null,
+  );
 
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
@@ -134,6 +162,9 @@ export async function buildApp(
     if (!token) throw new ApiError(401, 'auth.required');
     request.session = await findSession(ctx.database.db, token);
     if (!request.session) throw new ApiError(401, 'auth.expired');
+    const roles = request.routeOptions.config.roles;
+    if (roles && !roles.includes(request.session.user.roleKey))
+      throw new ApiError(403, 'auth.forbidden');
     refuseWithoutOperate(request);
   });
 

@@ -19,6 +19,11 @@ export interface Config {
   demo: boolean | null;
   adminPassword: string | null;
   captcha: boolean;
+  /**
+   * Check every JSON answer against its route's schema before sending it (tests and
+   * `npm run dev`): a server drifting from its contract fails there, loudly, not in a browser.
+   */
+  checkAnswers: boolean;
   edition: Edition;
   alarmScreen: boolean;
   /** Days (daily rollups, "today") are counted in this zone. */
@@ -109,6 +114,7 @@ const envSchema = z.object({
   ROOST_DEMO: onOff('ROOST_DEMO').optional(),
   ROOST_ADMIN_PASSWORD: z.string().min(1).optional(),
   ROOST_CAPTCHA: onOff('ROOST_CAPTCHA').default(true),
+  ROOST_CHECK_ANSWERS: onOff('ROOST_CHECK_ANSWERS').default(false),
   ROOST_EDITION: z
     .enum(EDITIONS, { message: `ROOST_EDITION must be one of ${EDITIONS.join(', ')}` })
     .default('default'),
@@ -210,6 +216,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     demo: e.ROOST_DEMO ?? null,
     adminPassword: e.ROOST_ADMIN_PASSWORD ?? null,
     captcha: e.ROOST_CAPTCHA,
+    checkAnswers: e.ROOST_CHECK_ANSWERS,
     edition: e.ROOST_EDITION,
     alarmScreen: e.ROOST_ALARM_SCREEN,
     timeZone: e.ROOST_TIMEZONE,

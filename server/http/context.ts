@@ -6,6 +6,7 @@ import type { IngestPipeline } from '../ingest/pipeline';
 import type { ServerEvents } from '../events';
 import type { RoostMetrics } from '../ops/metrics';
 import { LOG_SOURCES, type LogSource } from '../../src/contract/domain';
+import type { RoleKey } from '../../src/contract/roles';
 import { ApiError } from './errors';
 
 /** What every route plugin gets: read once at start, shared by reference. */
@@ -32,6 +33,8 @@ declare module 'fastify' {
     public?: boolean;
     /** An operating action: needs the user's operation permission (server/auth/operate.ts). */
     operating?: boolean;
+    /** The roles that may call the route (`ANY_ROLE` for every signed-in user); checked before its input is read. */
+    roles?: readonly RoleKey[];
   }
 }
 

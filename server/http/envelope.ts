@@ -43,10 +43,14 @@ export function okJson(
   key: MessageKey = 'ok',
 ) {
   const msg = JSON.stringify(translate(key, localeOf(request)));
-  return reply
-    .code(200)
-    .type('application/json; charset=utf-8')
-    .send(`{"success":true,"code":200,"msg":${msg},"data":${dataJson}}`);
+  const body = `{"success":true,"code":200,"msg":${msg},"data":${dataJson}}`;
+  // Where answers are checked (tests, `npm run dev`), this one is too, though written as text.
+  const schema = (
+    request.routeOptions.schema?.response as Record<number, z.ZodType> | undefined
+  )?.[200];
+  if (request.server.answerCheck && schema)
+    request.server.answerCheck(schema, JSON.parse(body), request.routeOptions.url ?? request.url);
+  return reply.code(200).type('application/json; charset=utf-8').send(body);
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError) {

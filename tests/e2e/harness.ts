@@ -32,6 +32,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     // The demo's past only where a test is about it (env can turn it on).
     ROOST_DEMO_HISTORY: 'off',
     ROOST_CAPTCHA: 'off',
+    ROOST_CHECK_ANSWERS: 'on',
     LOG_LEVEL: 'silent',
     ...env,
   });

@@ -43,6 +43,8 @@ export async function createTestApp(
       // rows and alarms from zero.
       ROOST_DEMO_HISTORY: 'off',
       ROOST_CAPTCHA: 'off',
+      // Every answer a test gets has been checked against its route's schema.
+      ROOST_CHECK_ANSWERS: 'on',
       MQTT_PORT: '0',
       ...env,
     }),
