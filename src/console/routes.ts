@@ -1,5 +1,6 @@
 import {
   ClipboardIcon,
+  CodeIcon,
   BuildIcon,
   CogIcon,
   DollarIcon,
@@ -275,6 +276,16 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
         component: lazyPage(
           () => import('./system/PoultryPage'),
           (m) => m.PoultryPage,
+        ),
+      },
+      {
+        path: 'api',
+        titleKey: 'apiReference',
+        icon: CodeIcon,
+        roles: ['administrator'],
+        component: lazyPage(
+          () => import('./system/api/ApiPage'),
+          (m) => m.ApiPage,
         ),
       },
     ],

@@ -5,6 +5,7 @@ import { devicesEn } from './features/devices';
 import { housesEn } from './features/houses';
 import { productionEn } from './features/production';
 import { remindersEn } from './features/reminders';
+import { apiReferenceEn } from './features/apiReference';
 import { notifyEn } from './features/notify';
 import { wallEn } from './features/wall';
 import { formsEn } from './features/forms';
@@ -37,6 +38,7 @@ export const en = {
     userManage: 'User Manage',
     farmManage: 'Farm Manage',
     poultryManage: 'Breed Manage',
+    apiReference: 'API Reference',
     wallFrame: 'Alarm Overview',
     redirect: 'Refreshing',
     screen: 'Alarm screen',
@@ -154,6 +156,7 @@ export const en = {
   admin: adminEn,
   wall: wallEn,
   reminders: remindersEn,
+  apiReference: apiReferenceEn,
   production: productionEn,
   notify: notifyEn,
   envcontrol: envcontrolEn,

@@ -5,6 +5,7 @@ import { devicesZh } from './features/devices';
 import { housesZh } from './features/houses';
 import { productionZh } from './features/production';
 import { remindersZh } from './features/reminders';
+import { apiReferenceZh } from './features/apiReference';
 import { notifyZh } from './features/notify';
 import { wallZh } from './features/wall';
 import { formsZh } from './features/forms';
@@ -34,6 +35,7 @@ export const zh: Translation = {
     userManage: '用户管理',
     farmManage: '场区管理',
     poultryManage: '品种管理',
+    apiReference: '接口文档',
     wallFrame: '报警总览',
     redirect: '正在刷新',
     screen: '报警大屏',
@@ -150,6 +152,7 @@ export const zh: Translation = {
   admin: adminZh,
   wall: wallZh,
   reminders: remindersZh,
+  apiReference: apiReferenceZh,
   production: productionZh,
   notify: notifyZh,
   envcontrol: envcontrolZh,

@@ -45,6 +45,7 @@ describe('route generation from the role-filtered route table', () => {
       '/system/user',
       '/system/farm',
       '/system/poultry',
+      '/system/api',
       '/alarmOverview/index',
       '/screenDatav/home',
     ]);

@@ -27,6 +27,7 @@ const PAGES = [
   '/system/user',
   '/system/farm',
   '/system/poultry',
+  '/system/api',
   '/alarmOverview/index',
 ];
 

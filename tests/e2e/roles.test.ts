@@ -59,6 +59,7 @@ const CASES = [
       '/system/user',
       '/system/farm',
       '/system/poultry',
+      '/system/api',
       '/alarmOverview/index',
     ],
     forbidden: '/no/such/page',
