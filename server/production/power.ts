@@ -4,6 +4,15 @@ import type { Database } from '../db/client';
 import { Refusal } from '../refusal';
 import { powerDay } from './tariff';
 
+/**
+ * A company manager reads and sets its own organisation's tariff only; another organisation
+ * answers like one that does not exist. (Who may bill at all is the routes' roles.)
+ */
+export function mustBillOrg(user: { roleKey: string; orgId: number | null }, orgId: number): void {
+  if (user.roleKey !== 'administrator' && orgId !== user.orgId)
+    throw new Refusal('notFound', 'production.noOrganisation');
+}
+
 /** The organisation's time-of-use tariff, or null when none was set. */
 export async function readTariff(database: Database, orgId: number): Promise<Tariff | null> {
   const [row] = await database.query<{ hours: unknown; prices: unknown }>(

@@ -18,7 +18,7 @@ import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
 import { writeOperationLog } from '../../oplog';
 import { Refusal } from '../../refusal';
 import { loadFlockKpis } from '../flockKpis';
-import { powerPlace, readPowerDay, readTariff, saveTariff } from '../power';
+import { mustBillOrg, powerPlace, readPowerDay, readTariff, saveTariff } from '../power';
 import { daysOfMonth, readPowerMonth } from '../powerMonth';
 import { localDay, readFlocks } from '../records';
 
@@ -27,12 +27,6 @@ import { localDay, readFlocks } from '../records';
  * it (setting is an operating action).
  */
 const BILLING = ['administrator', 'company_manager'] as const;
-
-/** A company manager sees its own organisation's tariff; another answers like one that does not exist. */
-function mayBill(user: { roleKey: string; orgId: number | null }, orgId: number): void {
-  if (user.roleKey !== 'administrator' && orgId !== user.orgId)
-    throw new Refusal('notFound', 'production.noOrganisation');
-}
 
 /** Power management: a house's or a farm's electricity of a day and its time-of-use cost; the tariff. */
 export function powerRoutes(ctx: AppContext): RoutePlugin {
@@ -112,7 +106,7 @@ export function powerRoutes(ctx: AppContext): RoutePlugin {
       },
       async (request, reply) => {
         const { orgId } = request.query;
-        mayBill(sessionOf(request).user, orgId);
+        mustBillOrg(sessionOf(request).user, orgId);
         const [org] = await database.query('select id from organizations where id = $1', [orgId]);
         if (!org) throw new Refusal('notFound', 'production.noOrganisation');
         return ok(request, reply, { orgId, tariff: await readTariff(database, orgId) });
@@ -132,7 +126,7 @@ export function powerRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const { user } = sessionOf(request);
         const { orgId, ...tariff } = request.body;
-        mayBill(user, orgId);
+        mustBillOrg(user, orgId);
         const [org] = await database.query('select id from organizations where id = $1', [orgId]);
         if (!org) throw new Refusal('notFound', 'production.noOrganisation');
         await saveTariff(database, orgId, tariff);
