@@ -41,6 +41,9 @@ describe('the API reference page reading the served OpenAPI document', () => {
     const names = read.answer.map((f) => f.name);
     expect(names).toContain('orgId');
     expect(names.some((n) => n.startsWith('tariff.'))).toBe(true);
+    // Bounds a reader needs, and none of the integer's safe range that zod writes for every id.
+    expect(read.answer.find((f) => f.name === 'orgId')!.limits).toBe('');
+    expect(read.answer.find((f) => f.name === 'tariff.hours')!.limits).toBe('24');
     const save = operations.find((op) => op.id === 'put /api/production/tariff')!;
     expect(save.body.map((f) => f.name)).toContain('orgId');
     const health = operations.find((op) => op.path === '/api/health')!;

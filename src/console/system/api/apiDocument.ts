@@ -196,11 +196,18 @@ function limitsOf(schema: Json): string {
   const out: string[] = [];
   const values = schema['enum'] as unknown[] | undefined;
   if (values) out.push(values.map((v) => String(v)).join(' | '));
-  const min =
-    schema['minimum'] ?? schema['exclusiveMinimum'] ?? schema['minLength'] ?? schema['minItems'];
-  const max =
-    schema['maximum'] ?? schema['exclusiveMaximum'] ?? schema['maxLength'] ?? schema['maxItems'];
-  if (min !== undefined || max !== undefined) out.push(`${min ?? ''}–${max ?? ''}`);
+  // zod writes every integer's safe range as its bounds: that says nothing to a reader.
+  const bound = (value: unknown) =>
+    typeof value === 'number' && Math.abs(value) >= Number.MAX_SAFE_INTEGER ? undefined : value;
+  const min = bound(
+    schema['minimum'] ?? schema['exclusiveMinimum'] ?? schema['minLength'] ?? schema['minItems'],
+  );
+  const max = bound(
+    schema['maximum'] ?? schema['exclusiveMaximum'] ?? schema['maxLength'] ?? schema['maxItems'],
+  );
+  if (min !== undefined && min === max) out.push(String(min));
+  else if (min !== undefined || max !== undefined)
+    out.push(`${min === undefined ? '' : String(min)}–${max === undefined ? '' : String(max)}`);
   if (typeof schema['pattern'] === 'string') out.push(`/${schema['pattern']}/`);
   return out.join(', ');
 }
