@@ -80,6 +80,14 @@ const BOUNDARY_ZONES = [
     message:
       'server/db is the storage layer: routes depend on it, it never imports a route module or the route list.',
   },
+  {
+    // The simulator is a gateway program like any firmware: what it may know of the server is
+    // the gateway contract, so a change to the server's gateway handling cannot hide in it.
+    target: 'server/simulator',
+    from: ['server/mqtt', 'server/ingest', 'server/envcontrol', 'server/upgrade'],
+    message:
+      "The simulator is a gateway program: it speaks the gateway contract (src/contract/gateway), never the server's gateway handling (server/mqtt, ingest, envcontrol, upgrade).",
+  },
   ...serverFolders.map((folder) => ({
     target: `server/${folder}`,
     from: ROUTE_MODULES,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { GATEWAY_PUBLISHES, GATEWAY_SUBSCRIBES } from '../server/mqtt/topics';
+import { GATEWAY_PUBLISHES, GATEWAY_SUBSCRIBES } from '../src/contract/gateway';
 import { freePort } from '../tests/helpers/processes';
 
 export interface Mosquittos {

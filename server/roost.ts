@@ -13,6 +13,8 @@ import { openDatabase } from './db/open';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker';
 import { embeddedPublish, type GatewayPublish } from './envcontrol/publish';
 import { startExternalIngest } from './mqtt/externalIngest';
+import type { GatewayInbox } from './mqtt/inbox';
+import { CommandReplyPort } from './mqtt/replyPort';
 import { GatewayDirectory } from './ingest/gatewayDirectory';
 import { startMaintenance, type Maintenance } from './ingest/maintenance';
 import { startWarningTick } from './production/warningTick';
@@ -38,6 +40,8 @@ export interface RunningRoost {
   app: FastifyInstance;
   database: Database;
   ingest: IngestPipeline;
+  /** Where the brokers hand the gateways' answers to commands. */
+  replies: CommandReplyPort;
   events: ServerEvents;
   live: LiveHub;
   maintenance: Maintenance;
@@ -84,6 +88,10 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
     const events = new ServerEvents(log);
     const ingest = new IngestPipeline(database, new GatewayDirectory(database.db), events, log);
     cleanups.push(() => ingest.drain());
+    // The gateways' answers to commands, handed by the broker to the command side once it runs.
+    const replies = new CommandReplyPort((networkId, reason, detail) =>
+      ingest.rejected(networkId, reason, detail),
+    );
 
     let mqttState: () => 'ok' | 'off' | 'down' = () => 'off';
     let publish: GatewayPublish | null = null;
@@ -93,6 +101,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       const external = await startExternalIngest({
         url: config.mqttUrl,
         pipeline: ingest,
+        replies,
         // Stable across restarts (persistent sessions); PORT=0 (tests) has no stable name.
         instance: config.port === 0 ? randomUUID().slice(0, 8) : String(config.port),
         shareGroup: config.mqttShareGroup,
@@ -104,7 +113,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       mqttState = () => (external.connected() ? 'ok' : 'down');
       publish = (topic, payload) => external.publish(topic, payload);
     } else {
-      ({ broker, moved } = await startBroker(config, ingest, events));
+      ({ broker, moved } = await startBroker(config, { ingest, replies }, events));
       const started = broker;
       if (started) {
         cleanups.push(() => started.close());
@@ -155,6 +164,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       database,
       events,
       ingest,
+      replies,
       publish,
       log,
       downloadBase: () => downloadBase,
@@ -204,6 +214,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       database,
       boot,
       ingest,
+      replies,
       events,
       live,
       maintenance,
@@ -218,20 +229,20 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
 
 async function startBroker(
   config: Config,
-  ingest: IngestPipeline,
+  inbox: GatewayInbox,
   events: ServerEvents,
 ): Promise<{ broker: EmbeddedBroker | null; moved: boolean }> {
   if (config.mqttPort === null) return { broker: null, moved: false };
   try {
     return {
-      broker: await startEmbeddedBroker(ingest, config.mqttPort, config.host, events),
+      broker: await startEmbeddedBroker(inbox, config.mqttPort, config.host, events),
       moved: false,
     };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     // Another broker (often Mosquitto) has 1883: keep `npm start` working on a free port.
     if (!config.mqttPortIsDefault) throw portInUse(config.mqttPort, config.host, 'MQTT_PORT');
-    return { broker: await startEmbeddedBroker(ingest, 0, config.host, events), moved: true };
+    return { broker: await startEmbeddedBroker(inbox, 0, config.host, events), moved: true };
   }
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { gatewayEventSchema } from '../../src/contract/metrics';
+import { gatewayEventSchema } from '../../src/contract/gateway';
 import type { Database, Query } from '../db/client';
 import type { ServerEvents } from '../events';
 import type { HouseLiveState } from '../houses/state';

@@ -1,5 +1,5 @@
 import type { Command, CommandState } from '../../src/contract/envcontrol';
-import type { UpgradeStage } from '../../src/contract/upgrade';
+import type { UpgradeStage } from '../../src/contract/gateway';
 import type { Query } from '../db/client';
 
 /** The columns every command read selects, joined with its house and gateway. */

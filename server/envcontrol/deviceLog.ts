@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import {
   DEVICE_LOG_KEEP,
   DEVICE_LOG_WAIT_SECONDS,
   type DeviceLog,
-  type deviceLogReplySchema,
 } from '../../src/contract/deviceLog';
+import type { DeviceLogReply } from '../../src/contract/gateway';
 import type { Command } from '../../src/contract/envcontrol';
 import type { LogSource } from '../../src/contract/domain';
 import type { Database, Query } from '../db/client';
@@ -75,7 +74,7 @@ export async function requestDeviceLog(
 export async function recordDeviceLog(
   database: Database,
   gatewayId: number,
-  reply: z.infer<typeof deviceLogReplySchema>,
+  reply: DeviceLogReply,
 ): Promise<string[]> {
   return database.transaction(async (query) => {
     const [row] = await query<{ house_id: number }>(

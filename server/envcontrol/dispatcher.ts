@@ -1,19 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { DEVICE_LOG_LINES } from '../../src/contract/deviceLog';
+import {
+  DEVICE_LOG_LINES,
+  gatewayTopic,
+  type ConfigAck,
+  type ConfigReport,
+  type ConfigSet,
+  type GatewayReplyTopic,
+  type LogGet,
+} from '../../src/contract/gateway';
 import { recordDeviceLog } from './deviceLog';
 import { recordProgress, upgradeOrder } from '../upgrade/commands';
 import type { Database } from '../db/client';
 import type { ServerEvents } from '../events';
 import type { GatewayDirectory, GatewayInfo } from '../ingest/gatewayDirectory';
-import { gatewayTopic } from '../mqtt/topics';
 import { readCommands, recordParams } from './commandRows';
-import {
-  parseReply,
-  type ConfigAck,
-  type ConfigReport,
-  type ParsedReply,
-  type ReplyRefusal,
-} from './replies';
+import { parseReply, type ParsedReply, type ReplyRefusal } from './replies';
 
 /** Sends a message to a gateway at QoS 1: the embedded broker or the external one. */
 export type GatewayPublish = (topic: string, payload: string) => Promise<void>;
@@ -121,7 +122,11 @@ export class CommandDispatcher {
    * gateway never holds more than one of the database's connections for its reports, however
    * many it sends at once.
    */
-  submitReply(networkId: string, kind: string, payload: Buffer): Promise<ReplyRefusal | null> {
+  submitReply(
+    networkId: string,
+    kind: GatewayReplyTopic,
+    payload: Buffer,
+  ): Promise<ReplyRefusal | null> {
     // Checked before any look-up: a refused message costs no query.
     const reply = parseReply(kind, payload);
     if ('reason' in reply) return Promise.resolve(reply);
@@ -301,7 +306,7 @@ export class CommandDispatcher {
     if (command.kind === 'log')
       return {
         topic: 'log/get',
-        payload: JSON.stringify({ id: command.id, lines: DEVICE_LOG_LINES }),
+        payload: JSON.stringify({ id: command.id, lines: DEVICE_LOG_LINES } satisfies LogGet),
       };
     if (command.kind === 'upgrade') {
       const base = this.options.downloadBase?.() ?? null;
@@ -320,7 +325,7 @@ export class CommandDispatcher {
       id: command.id,
       params,
       expiresAt: new Date(command.expires_at).toISOString(),
-    });
+    } satisfies ConfigSet);
     return { topic: 'config/set', payload };
   }
 

@@ -2,12 +2,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import type { ServerEvents } from '../events';
 import type { IngestPipeline } from '../ingest/pipeline';
+import type { CommandReplyPort } from '../mqtt/replyPort';
 import { CommandDispatcher, type GatewayPublish } from './dispatcher';
 
 export interface CommandWiring {
   database: Database;
   events: ServerEvents;
+  /** For its gateway directory. */
   ingest: IngestPipeline;
+  /** Where the brokers hand the gateways' answers to commands. */
+  replies: CommandReplyPort;
   /** Null without a broker (MQTT_PORT=0): commands wait in the database. */
   publish: GatewayPublish | null;
   log: FastifyBaseLogger;
@@ -24,7 +28,7 @@ export function wireCommands(wiring: CommandWiring): CommandDispatcher {
     log: wiring.log,
     downloadBase: wiring.downloadBase,
   });
-  wiring.ingest.handleReplies((networkId, kind, payload) =>
+  wiring.replies.attach((networkId, kind, payload) =>
     dispatcher.submitReply(networkId, kind, payload),
   );
   dispatcher.start(wiring.publish);

@@ -1,13 +1,16 @@
 import {
-  MAX_BACKLOG_MS,
-  MAX_CLOCK_AHEAD_MS,
   METRIC_BY_KEY,
   isDeviceKey,
   sentinelOf,
-  telemetrySchema,
   type SentinelKind,
 } from '../../src/contract/metrics';
-import { plainTelemetry, type TelemetryParsed } from '../../src/contract/plainTelemetry';
+import {
+  MAX_BACKLOG_MS,
+  MAX_CLOCK_AHEAD_MS,
+  plainTelemetry,
+  telemetrySchema,
+  type TelemetryParsed,
+} from '../../src/contract/gateway';
 import { scanTelemetry, scannedPlain } from './scanTelemetry';
 import type { ExtraRanges } from './gatewayDirectory';
 
@@ -22,7 +25,7 @@ export const REJECT_REASONS = [
   'unknownGateway',
   'badToken',
   'badTopic',
-  /** A message over its topic's byte cap (server/mqtt/topics.ts): refused before parsing. */
+  /** A message over its topic's byte cap (MAX_PAYLOAD_BYTES): refused before parsing. */
   'tooLarge',
   /** A gateway's parameters (config/report, config/ack) holding a key outside the catalogue. */
   'unknownParam',

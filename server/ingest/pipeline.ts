@@ -1,7 +1,7 @@
 import { ThrottledLog } from '../throttledLog';
 import { databaseAway } from '../http/errors';
 import type { FastifyBaseLogger } from 'fastify';
-import { gatewayStatusSchema } from '../../src/contract/metrics';
+import { gatewayStatusSchema } from '../../src/contract/gateway';
 import type { Database } from '../db/client';
 import type { ServerEvents } from '../events';
 import type { HouseLiveState } from '../houses/state';
@@ -46,13 +46,6 @@ export type SubmitResult =
   /** An offline status heard while this process stops: its own doing, so not written. */
   | { status: 'ignored' }
   | { status: 'rejected'; reason: RejectReason; detail: string };
-
-/** Handles a gateway's answer; answers why it was refused, or null. */
-export type ReplyHandler = (
-  networkId: string,
-  kind: string,
-  payload: Buffer,
-) => Promise<{ reason: RejectReason; detail: string } | null>;
 
 interface Pending {
   reading: Reading;
@@ -102,22 +95,6 @@ export class IngestPipeline {
   /** Who handles the gateways' event topic (controller alarms, DI inputs): the alarm engine. */
   handleEvents(handler: (networkId: string, payload: Buffer) => Promise<unknown>): void {
     this.eventHandler = handler;
-  }
-
-  private replyHandler: ReplyHandler | null = null;
-
-  /** Who handles the gateways' answers to commands (config/ack, config/report …): House Setting. */
-  handleReplies(handler: ReplyHandler): void {
-    this.replyHandler = handler;
-  }
-
-  /**
-   * A gateway's answer to a command, resolved once handled (the PUBACK waits for it); a refused
-   * one is counted and logged like a refused reading.
-   */
-  async submitReply(networkId: string, kind: string, payload: Buffer): Promise<void> {
-    const refusal = await this.replyHandler?.(networkId, kind, payload);
-    if (refusal) this.rejected(networkId, refusal.reason, refusal.detail);
   }
 
   /**

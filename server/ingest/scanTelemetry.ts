@@ -5,7 +5,7 @@ import {
   isDeviceKey,
 } from '../../src/contract/metrics';
 import { Literals } from './literals';
-import type { TelemetryParsed } from '../../src/contract/plainTelemetry';
+import type { TelemetryParsed } from '../../src/contract/gateway';
 
 /**
  * Reads the telemetry message nearly every gateway sends straight from the MQTT payload's

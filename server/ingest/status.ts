@@ -1,4 +1,4 @@
-import type { GatewayStatusMessage } from '../../src/contract/metrics';
+import type { GatewayStatusMessage } from '../../src/contract/gateway';
 import type { Database } from '../db/client';
 import {
   STATE_COLUMNS,

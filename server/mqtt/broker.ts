@@ -9,15 +9,14 @@ import { guardedConnection } from './packetGuard';
 import {
   GATEWAY_PUBLISHES,
   GATEWAY_SUBSCRIBES,
+  MAX_PACKET_BYTES,
   gatewayTopic,
   parseGatewayTopic,
-  submitByTopic,
-} from './topics';
+} from '../../src/contract/gateway';
+import { submitByTopic, type GatewayInbox } from './inbox';
 
 /** A socket that has not sent CONNECT within 10 s is closed: idle sockets must not pile up. */
 const CONNECT_TIMEOUT_MS = 10_000;
-/** Largest MQTT packet accepted: a 30-metric reading is ~1 KiB; a config file fits too. */
-export const MAX_PACKET_BYTES = 256 * 1024;
 /** aedes' CONNACK return codes. */
 const IDENTIFIER_REJECTED = 2;
 const BAD_USERNAME_OR_PASSWORD = 4;
@@ -50,7 +49,7 @@ function authError(message: string, returnCode: number): AuthenticateError {
  * readings in crashes), by `acknowledgeInOrder`, which lets aedes read on meanwhile.
  */
 export async function startEmbeddedBroker(
-  pipeline: IngestPipeline,
+  inbox: GatewayInbox,
   port: number,
   host: string,
   events?: ServerEvents,
@@ -61,6 +60,7 @@ export async function startEmbeddedBroker(
    * first offline and inherit its queued messages, so it is refused instead.
    */
   const owners = new Map<string, string>();
+  const pipeline = inbox.ingest;
   const signInFailures = new ThrottledLog(pipeline.log);
   const aedes: Aedes = await Aedes.createBroker({
     connectTimeout: CONNECT_TIMEOUT_MS,
@@ -108,7 +108,7 @@ export async function startEmbeddedBroker(
         return;
       }
       const payload = packet.payload as Buffer;
-      const work = submitByTopic(pipeline, gateway.networkId, topic.kind, payload, gateway);
+      const work = submitByTopic(inbox, gateway.networkId, topic.kind, payload, gateway);
       // Refused messages are acknowledged too (they are counted and logged): a gateway must not
       // resend a bad message forever. Only a storage failure withholds the PUBACK.
       if (packet.qos === 1 && client) {

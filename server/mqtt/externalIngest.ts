@@ -5,7 +5,9 @@ import type { IngestPipeline } from '../ingest/pipeline';
 import { READ_AHEAD, acknowledgeInOrder, type AckLink } from './ackInOrder';
 import { ThrottledLog } from '../throttledLog';
 import { disableNagle } from './noDelay';
-import { GATEWAY_REPLIES, TOPIC_ROOT, parseGatewayTopic, submitByTopic } from './topics';
+import { GATEWAY_REPLIES, TOPIC_ROOT, parseGatewayTopic } from '../../src/contract/gateway';
+import { submitByTopic } from './inbox';
+import type { CommandReplyPort } from './replyPort';
 
 /**
  * Several clients in the same shared subscription: the broker splits the load between them, and
@@ -24,6 +26,8 @@ const SESSION_EXPIRY_SECONDS = 3_600;
 export interface ExternalIngestOptions {
   url: string;
   pipeline: IngestPipeline;
+  /** Where the gateways' answers to commands go: the command side. */
+  replies: CommandReplyPort;
   /** Tells this process's client ids apart from other processes' on the same host. */
   instance: string;
   /** Every Roost process joins this shared-subscription group, so the broker splits the load. */
@@ -45,6 +49,7 @@ export interface ExternalIngest {
  */
 export async function startExternalIngest(options: ExternalIngestOptions): Promise<ExternalIngest> {
   const { url, pipeline, instance, log } = options;
+  const inbox = { ingest: pipeline, replies: options.replies };
   const share = `$share/${options.shareGroup}`;
   const clients: MqttClient[] = [];
   const subscribed: Array<Promise<void>> = [];
@@ -71,7 +76,7 @@ export async function startExternalIngest(options: ExternalIngestOptions): Promi
       if (packet.cmd !== 'publish') return;
       const topic = parseGatewayTopic(packet.topic);
       const work = topic
-        ? submitByTopic(pipeline, topic.networkId, topic.kind, packet.payload as Buffer)
+        ? submitByTopic(inbox, topic.networkId, topic.kind, packet.payload as Buffer)
         : Promise.resolve();
       // Not stored: acknowledgeInOrder closes the connection before its PUBACK, so the broker
       // sends it again. While the database is away every message fails: one line per 10 s.

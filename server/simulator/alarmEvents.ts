@@ -1,4 +1,4 @@
-import { type GatewayEventMessage } from '../../src/contract/metrics';
+import { type GatewayEventMessage } from '../../src/contract/gateway';
 import { type ActiveFaults } from './faults';
 
 /** An alarm unit raises its own alarm this far above target, and clears it 1 °C lower. */

@@ -1,5 +1,11 @@
-import { z } from 'zod';
 import { checkParam, CURVE_DAYS, paramsOfType } from '../../src/contract/envcontrol';
+import {
+  configSetSchema,
+  type ConfigAck,
+  type ConfigReport,
+  type ConfigSet,
+  type GatewayTopic,
+} from '../../src/contract/gateway';
 import type { GatewayLink } from './gatewayLink';
 
 /** How long a controller takes to apply a configuration: it writes its flash and reads back. */
@@ -54,12 +60,6 @@ const ORDERED: ReadonlyArray<readonly [string, string, string]> = [
   ],
 ];
 
-const configSetSchema = z.object({
-  id: z.string(),
-  params: z.record(z.string(), z.number()),
-  expiresAt: z.string().optional(),
-});
-
 export interface ConfigAgentOptions {
   applyDelayMs?: readonly [number, number];
   localChangeChance?: number;
@@ -74,7 +74,7 @@ export interface ConfigAgentOptions {
  */
 export class ConfigAgent {
   readonly params: Record<string, number>;
-  private readonly answers = new Map<string, object>();
+  private readonly answers = new Map<string, ConfigAck>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly delay: readonly [number, number];
   private readonly localChance: number;
@@ -119,12 +119,12 @@ export class ConfigAgent {
       version: this.link.version,
       params: { ...this.params },
       source,
-    });
+    } satisfies ConfigReport);
   }
 
-  private command(kind: string, payload: Buffer): void {
+  private command(kind: GatewayTopic, payload: Buffer): void {
     if (kind !== 'config/set') return;
-    let parsed: z.infer<typeof configSetSchema>;
+    let parsed: ConfigSet;
     try {
       parsed = configSetSchema.parse(JSON.parse(payload.toString('utf8')));
     } catch {
@@ -146,14 +146,14 @@ export class ConfigAgent {
     this.timers.add(timer);
   }
 
-  private apply(command: z.infer<typeof configSetSchema>): void {
+  private apply(command: ConfigSet): void {
     if (this.answers.has(command.id)) return;
     const answer = this.answer(command);
     this.answers.set(command.id, answer);
     this.link.enqueue('config/ack', answer);
   }
 
-  private answer(command: z.infer<typeof configSetSchema>): object {
+  private answer(command: ConfigSet): ConfigAck {
     for (const [key, value] of Object.entries(command.params)) {
       const issue = checkParam(this.typeKey, key, value);
       if (issue) return { id: command.id, status: 'rejected', reason: `${key}: ${issue.message}` };

@@ -1,5 +1,10 @@
 import { connect, type IClientOptions, type MqttClient } from 'mqtt';
-import { GATEWAY_SUBSCRIBES, gatewayTopic } from '../mqtt/topics';
+import {
+  GATEWAY_SUBSCRIBES,
+  gatewayTopic,
+  parseGatewayTopic,
+  type GatewayTopic,
+} from '../../src/contract/gateway';
 import { Outbox } from './outbox';
 
 /** Per gateway: 10,000 readings is a week at the default 60 s interval, about 6 MB of JSON. */
@@ -62,7 +67,7 @@ export class GatewayLink {
    * Commands addressed to this gateway (config/set, upgrade, log/get), and a connection made:
    * the controller's side. Each part of the gateway (configuration, upgrades, log) listens.
    */
-  private readonly commandHandlers: Array<(kind: string, payload: Buffer) => void> = [];
+  private readonly commandHandlers: Array<(kind: GatewayTopic, payload: Buffer) => void> = [];
   private readonly connectedHandlers: Array<() => void> = [];
 
   constructor(
@@ -80,7 +85,7 @@ export class GatewayLink {
     return this.identity.version;
   }
 
-  onCommand(handler: (kind: string, payload: Buffer) => void): void {
+  onCommand(handler: (kind: GatewayTopic, payload: Buffer) => void): void {
     this.commandHandlers.push(handler);
   }
 
@@ -216,9 +221,9 @@ export class GatewayLink {
     });
     client.on('message', (topic, payload) => {
       if (this.client !== client) return;
-      const prefix = `${gatewayTopic(networkId, 'config/set').slice(0, -'config/set'.length)}`;
-      if (!topic.startsWith(prefix)) return;
-      for (const handler of this.commandHandlers) handler(topic.slice(prefix.length), payload);
+      const command = parseGatewayTopic(topic);
+      if (command?.networkId !== networkId) return;
+      for (const handler of this.commandHandlers) handler(command.kind, payload);
     });
     client.on('error', (error) => {
       if (this.client !== client) return;

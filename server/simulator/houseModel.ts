@@ -1,5 +1,5 @@
 import { gatewayKind, isGatewayTypeKey } from '../../src/contract/gatewayTypes';
-import { type GatewayEventMessage } from '../../src/contract/metrics';
+import { type GatewayEventMessage } from '../../src/contract/gateway';
 import { FEED_BIN_CODE } from '../../src/contract/earlyWarnings';
 import { SimulatedBin } from './feedBin';
 import type { DemoGateway } from '../demo/seed';

@@ -1,12 +1,10 @@
-import { z } from 'zod';
+import { logGetSchema, type DeviceLogReply, type LogGet } from '../../src/contract/gateway';
 import type { GatewayLink } from './gatewayLink';
 
 /** Lines a simulated gateway keeps, like a device's ring buffer. */
 const KEEP_LINES = 200;
 /** A device takes a moment to read its log out of flash. */
 const ANSWER_DELAY_MS = 300;
-
-const logGetSchema = z.object({ id: z.string(), lines: z.number().int().positive().optional() });
 
 /**
  * The log of a simulated gateway: what happened to it (connections, commands, upgrades, the
@@ -36,7 +34,7 @@ export class LogAgent {
   }
 
   private answer(payload: Buffer): void {
-    let request: z.infer<typeof logGetSchema>;
+    let request: LogGet;
     try {
       request = logGetSchema.parse(JSON.parse(payload.toString('utf8')));
     } catch {
@@ -46,7 +44,7 @@ export class LogAgent {
       this.timers.delete(timer);
       this.note('log read out');
       const lines = this.lines.slice(-(request.lines ?? 100));
-      this.link.enqueue('log', { id: request.id, lines });
+      this.link.enqueue('log', { id: request.id, lines } satisfies DeviceLogReply);
     }, ANSWER_DELAY_MS);
     this.timers.add(timer);
   }

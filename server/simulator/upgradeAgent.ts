@@ -4,7 +4,7 @@ import {
   upgradeOrderSchema,
   type UpgradeOrder,
   type UpgradeProgress,
-} from '../../src/contract/upgrade';
+} from '../../src/contract/gateway';
 import type { GatewayLink } from './gatewayLink';
 
 export interface UpgradeAgentOptions {

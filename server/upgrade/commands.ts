@@ -4,7 +4,7 @@ import {
   UPGRADE_TOKEN_SECONDS,
   type UpgradeOrder,
   type UpgradeProgress,
-} from '../../src/contract/upgrade';
+} from '../../src/contract/gateway';
 import { hashToken } from '../auth/tokens';
 import type { Database, Query } from '../db/client';
 import { ApiError } from '../http/errors';

@@ -3,18 +3,11 @@ import { z } from 'zod';
 /**
  * A gateway's device log, asked for from House Setting ("load device log"): a command of kind
  * `log` carried on `roost/v1/{networkId}/log/get` `{ id, lines }`, answered on `…/log`
- * `{ id, lines: [...] }`. The server keeps each gateway's last few answers.
+ * `{ id, lines: [...] }` (src/contract/gateway). The server keeps each gateway's last few answers.
  */
-export const DEVICE_LOG_LINES = 100;
 export const DEVICE_LOG_KEEP = 5;
 /** How long a log request waits for its gateway: within the console's 10 s request timeout. */
 export const DEVICE_LOG_WAIT_SECONDS = 8;
-
-/** What a gateway answers. */
-export const deviceLogReplySchema = z.object({
-  id: z.string().min(1).max(64),
-  lines: z.array(z.string().max(500)).max(1000),
-});
 
 /** POST /envcontrol/deviceLog and GET /envcontrol/deviceLog?houseId= */
 export const deviceLogRequestSchema = z.object({ houseId: z.number().int().positive() });

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** How metrics are grouped on screens and in the catalogue. */
 export const METRIC_GROUPS = ['climate', 'air', 'ventilation', 'usage', 'production'] as const;
 export type MetricGroup = (typeof METRIC_GROUPS)[number];
@@ -256,52 +254,3 @@ export function deviceTypeOf(key: string): DeviceType | null {
   const match = DEVICE_KEY.exec(key);
   return match ? (match[1] as DeviceType) : null;
 }
-
-/** Readings may be this far in the future (gateway clocks drift) and this old (a gateway's backlog). */
-export const MAX_CLOCK_AHEAD_MS = 5 * 60 * 1000;
-export const MAX_BACKLOG_MS = 30 * 24 * 60 * 60 * 1000;
-
-/**
- * `roost/v1/{networkId}/telemetry` (and POST /api/ingest/{networkId}). Metric values are
- * checked against the catalogue by `decodeTelemetry` on the server, so an unknown key or an
- * impossible value is refused with its reason.
- */
-export const telemetrySchema = z.object({
-  /** Milliseconds since the epoch, or an ISO string. */
-  ts: z.union([
-    z.number().int().positive(),
-    z.iso.datetime({ offset: true }).transform((s) => Date.parse(s)),
-  ]),
-  seq: z.number().int().nonnegative().optional(),
-  metrics: z.record(z.string().max(40), z.number().finite()),
-  /** Run mode code (see RUN_MODES). */
-  mode: z.number().int().min(0).max(255).optional(),
-  devices: z
-    .record(
-      z.string().max(40),
-      z.object({
-        state: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
-        opening: z.number().min(0).max(100).optional(),
-      }),
-    )
-    .optional(),
-});
-export type TelemetryMessage = z.input<typeof telemetrySchema>;
-
-/** `roost/v1/{networkId}/status`, retained, also the gateway's will. */
-export const gatewayStatusSchema = z.object({
-  online: z.boolean(),
-  network: z.enum(['wired', 'wireless']).optional(),
-  version: z.string().max(40).optional(),
-});
-export type GatewayStatusMessage = z.infer<typeof gatewayStatusSchema>;
-
-/** `roost/v1/{networkId}/event`: controller-side alarms and DI inputs. */
-export const gatewayEventSchema = z.object({
-  ts: z.number().int().positive(),
-  kind: z.enum(['alarm', 'di']),
-  code: z.string().max(40),
-  active: z.boolean(),
-  text: z.string().max(200).optional(),
-});
-export type GatewayEventMessage = z.infer<typeof gatewayEventSchema>;

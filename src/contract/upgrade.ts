@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isGatewayTypeKey } from './gatewayTypes';
+import { UPGRADE_STAGES } from './gateway/upgrade';
 
 /**
  * Gateway upgrade files. An upgrade file has no suffix (`IEC12_2_9_0`, not `gw.bin` or
@@ -79,43 +80,6 @@ export const upgradeFileSchema = z.object({
   uploadedAt: z.string(),
 });
 export type UpgradeFile = z.infer<typeof upgradeFileSchema>;
-
-/**
- * What a gateway reports while it upgrades (`upgrade/progress`): downloading (with a percent),
- * installing, restarting, then `done` with the version it came back on, or `failed` with its
- * reason. `noUpdate` as a failure reason says it already runs that version.
- */
-export const UPGRADE_STAGES = [
-  'downloading',
-  'installing',
-  'restarting',
-  'done',
-  'failed',
-] as const;
-export type UpgradeStage = (typeof UPGRADE_STAGES)[number];
-/** The reason a gateway gives when it already runs the version it was sent. */
-export const UPGRADE_NO_UPDATE = 'noUpdate';
-/** A download link works this long after it is sent, and once. */
-export const UPGRADE_TOKEN_SECONDS = 300;
-
-export const upgradeProgressSchema = z.object({
-  id: z.string().min(1).max(64),
-  status: z.enum(UPGRADE_STAGES),
-  percent: z.number().min(0).max(100).optional(),
-  version: z.string().max(64).optional(),
-  reason: z.string().max(500).optional(),
-});
-export type UpgradeProgress = z.infer<typeof upgradeProgressSchema>;
-
-/** `roost/v1/{networkId}/upgrade`: what the server sends a gateway to upgrade. */
-export const upgradeOrderSchema = z.object({
-  id: z.string(),
-  version: z.string(),
-  url: z.string(),
-  sha256: z.string(),
-  size: z.number().int(),
-});
-export type UpgradeOrder = z.infer<typeof upgradeOrderSchema>;
 
 /** An upgrade command's own facts, beside its state: what it installs and how far it got. */
 export const commandUpgradeSchema = z.object({

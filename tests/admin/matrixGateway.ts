@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { wireCommands } from '../../server/envcontrol/wiring';
 import { embeddedPublish } from '../../server/envcontrol/publish';
 import { startEmbeddedBroker } from '../../server/mqtt/broker';
+import { CommandReplyPort } from '../../server/mqtt/replyPort';
 import { startSimulator } from '../../server/simulator/simulator';
 import type { TestApp } from '../helpers/testApp';
 
@@ -21,11 +22,15 @@ const READY_WITHIN_MS = 60_000;
 export async function startAnsweringGateway(t: TestApp, houseId: number): Promise<void> {
   const gateway = t.boot.demoGateways?.find((g) => g.houseId === houseId);
   if (!gateway) throw new Error(`house ${houseId} has no demo gateway`);
-  const broker = await startEmbeddedBroker(t.ingest, 0, '127.0.0.1', t.events);
+  const replies = new CommandReplyPort((networkId, reason, detail) =>
+    t.ingest.rejected(networkId, reason, detail),
+  );
+  const broker = await startEmbeddedBroker({ ingest: t.ingest, replies }, 0, '127.0.0.1', t.events);
   const dispatcher = wireCommands({
     database: t.database,
     events: t.events,
     ingest: t.ingest,
+    replies,
     publish: embeddedPublish(broker),
     log: pino({ level: 'silent' }),
   });

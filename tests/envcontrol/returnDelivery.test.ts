@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Command, GatewayDetails } from '../../src/contract/envcontrol';
 import { RESEND_AFTER_MS } from '../../server/envcontrol/dispatcher';
-import { gatewayTopic } from '../../server/mqtt/topics';
+import { gatewayTopic } from '../../src/contract/gateway';
 import { testDatabaseTargets } from '../helpers/databases';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
 import { waitFor } from '../helpers/waitFor';

@@ -232,6 +232,25 @@ describe('the browser imports no server code', () => {
   });
 });
 
+describe("the simulator imports none of the server's gateway handling", () => {
+  const message = 'The simulator is a gateway program';
+
+  it('reports the MQTT layer, ingest, House Setting and upgrades, type-only imports too', async () => {
+    const probe = 'server/simulator/boundaryProbe.ts';
+    await expectReported(probe, someFile('server/mqtt'), PATHS, message);
+    await expectReported(probe, someFile('server/ingest'), PATHS, message, 'type');
+    await expectReported(probe, someFile('server/envcontrol'), PATHS, message);
+    await expectReported(probe, someFile('server/upgrade'), PATHS, message, 'type');
+  });
+
+  it('allows the gateway contract, the demo data and its own files', async () => {
+    const probe = 'server/simulator/boundaryProbe.ts';
+    await expectAllowed(probe, 'src/contract/gateway/index.ts');
+    await expectAllowed(probe, someFile('server/demo'), 'type');
+    await expectAllowed(probe, someFile('server/simulator'));
+  });
+});
+
 /** Route modules: `server/<feature>/routes.ts`, or files under `server/<feature>/routes/`. */
 function routeModules(): Map<string, string[]> {
   const byFeature = new Map<string, string[]>();

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { telemetrySchema } from '../../src/contract/metrics';
-import { plainTelemetry } from '../../src/contract/plainTelemetry';
+import { plainTelemetry, telemetrySchema } from '../../src/contract/gateway';
 import { simulatorMessages } from '../helpers/readings';
 
 /** Whole numbers, fractions and the values at and beyond each field's bounds. */

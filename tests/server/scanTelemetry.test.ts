@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEVICE_TYPES, METRICS, METRIC_KEYS } from '../../src/contract/metrics';
-import { plainTelemetry } from '../../src/contract/plainTelemetry';
+import { plainTelemetry } from '../../src/contract/gateway';
 import { decodeTelemetry } from '../../server/ingest/decode';
 import { scanTelemetry } from '../../server/ingest/scanTelemetry';
 import { fullReading } from '../../bench/load';

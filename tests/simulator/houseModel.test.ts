@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_MODES } from '../../src/contract/domain';
+import { deviceTypeOf, METRIC_BY_KEY, SENTINEL_LIMIT } from '../../src/contract/metrics';
 import {
-  deviceTypeOf,
   gatewayEventSchema,
-  METRIC_BY_KEY,
-  SENTINEL_LIMIT,
   telemetrySchema,
   type TelemetryMessage,
-} from '../../src/contract/metrics';
+} from '../../src/contract/gateway';
 import { createFleet, type HouseStep } from '../../server/simulator/houseModel';
 import { standardOf, targetsAt, ageInDays } from '../../server/simulator/flock';
 import { demoFleet } from './demoFleet';

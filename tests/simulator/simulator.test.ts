@@ -4,7 +4,11 @@ import path from 'node:path';
 import { type AedesPublishPacket, type Client } from 'aedes';
 import { type FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayStatusSchema, telemetrySchema } from '../../src/contract/metrics';
+import {
+  gatewayStatusSchema,
+  parseGatewayTopic,
+  telemetrySchema,
+} from '../../src/contract/gateway';
 import { type Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/open';
 import { seedDemo, type DemoGateway } from '../../server/demo/seed';
@@ -12,7 +16,7 @@ import { ServerEvents } from '../../server/events';
 import { GatewayDirectory } from '../../server/ingest/gatewayDirectory';
 import { IngestPipeline } from '../../server/ingest/pipeline';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../../server/mqtt/broker';
-import { parseGatewayTopic } from '../../server/mqtt/topics';
+import { CommandReplyPort } from '../../server/mqtt/replyPort';
 import { GatewayLink } from '../../server/simulator/gatewayLink';
 import { startSimulator } from '../../server/simulator/simulator';
 import { startTcpProxy } from './tcpProxy';
@@ -115,7 +119,7 @@ describe('simulator over MQTT (embedded broker)', () => {
     // The real ingest path: a reading is acknowledged only once it is stored.
     const events = new ServerEvents(silentLog);
     pipeline = new IngestPipeline(database, new GatewayDirectory(database.db), events, silentLog);
-    broker = await startEmbeddedBroker(pipeline, 0, '127.0.0.1');
+    broker = await startEmbeddedBroker(inboxOf(pipeline), 0, '127.0.0.1');
     received = new Received();
     received.attach(broker);
     received.listen(events);
@@ -231,7 +235,7 @@ describe('simulator over MQTT (embedded broker)', () => {
     await broker.close();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(sim.stats().queued).toBeGreaterThan(0);
-    broker = await startEmbeddedBroker(pipeline, Number(new URL(url).port), '127.0.0.1');
+    broker = await startEmbeddedBroker(inboxOf(pipeline), Number(new URL(url).port), '127.0.0.1');
     received.attach(broker);
     const made = sim.stats().readings;
     await waitFor('every gateway back', () => sim.stats().connected === 3, 20_000);
@@ -286,3 +290,8 @@ describe('simulator over MQTT (embedded broker)', () => {
     await link.stop();
   });
 });
+
+/** The pipeline as the broker's inbox; no command side listens to the gateways' answers here. */
+function inboxOf(pipeline: IngestPipeline) {
+  return { ingest: pipeline, replies: new CommandReplyPort(() => undefined) };
+}

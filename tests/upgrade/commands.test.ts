@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import type { Command, GatewayDetails } from '../../src/contract/envcontrol';
-import type { UpgradeFile, UpgradeOrder } from '../../src/contract/upgrade';
-import { gatewayTopic } from '../../server/mqtt/topics';
+import type { UpgradeFile } from '../../src/contract/upgrade';
+import { gatewayTopic, type UpgradeOrder } from '../../src/contract/gateway';
 import { startSimulator, type RunningSimulator } from '../../server/simulator/simulator';
 import { testDatabaseTargets } from '../helpers/databases';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
@@ -182,7 +182,7 @@ describe.each(testDatabaseTargets())('gateway upgrades on $name', (target) => {
       for (const c of commands) if (c.id === id) announced.push(c.upgrade?.stage);
     });
     const report = (status: string, percent: number) =>
-      t.roost.ingest.submitReply(
+      t.roost.replies.submit(
         g.networkId,
         'upgrade/progress',
         Buffer.from(JSON.stringify({ id, status, percent })),

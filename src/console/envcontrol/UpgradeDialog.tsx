@@ -14,7 +14,8 @@ import { useTranslation } from 'react-i18next';
 import { type TFunction } from 'i18next';
 import { FINAL_STATES, type Command } from '../../contract/envcontrol';
 import { GATEWAY_TYPES, isGatewayTypeKey } from '../../contract/gatewayTypes';
-import { fileFitsType, UPGRADE_NO_UPDATE } from '../../contract/upgrade';
+import { UPGRADE_NO_UPDATE } from '../../contract/gateway';
+import { fileFitsType } from '../../contract/upgrade';
 import { type EnvControlStore } from '../../stores/EnvControlStore';
 
 /** What an upgrade command asks, in words: "Upgrade 2.8.4 → 2.9.0". */

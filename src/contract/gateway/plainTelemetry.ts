@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { telemetrySchema } from './metrics';
+import type { telemetrySchema } from './telemetry';
 
 export type TelemetryParsed = z.output<typeof telemetrySchema>;
 
