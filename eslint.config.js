@@ -112,6 +112,33 @@ const NO_SOCKET = {
 };
 const restrictImports = (...patterns) => ['error', { patterns }];
 
+/**
+ * A library's underscore members are its private internals: they change in any release without
+ * a word in the changelog. Such a reach lives only in an adapter file (ADAPTERS), one per
+ * library, with a test that fails when the library changes underneath it. Without type
+ * information the rule cannot tell a library object from our own, so it forbids every
+ * underscore member; the project has none of its own (Node's `_transform`, which a stream
+ * subclass must define, is a method definition, not a member access, and is not caught).
+ */
+const INTERNALS_MESSAGE =
+  "A library's underscore members are private: reach them only in an adapter (a file under adapters/ or named *Adapter.ts) with a test that fails when the library changes.";
+const NO_LIBRARY_INTERNALS = [
+  // obj._x and obj['_x']
+  'MemberExpression[property.name=/^_/]',
+  'MemberExpression[computed=true][property.value=/^_/]',
+  // const { _x } = obj
+  'ObjectPattern > Property[key.name=/^_/]',
+  // import { _x } from 'package' (a relative import is our own code)
+  'ImportDeclaration[source.value=/^[^.]/] > ImportSpecifier[imported.name=/^_/]',
+].map((selector) => ({ selector, message: INTERNALS_MESSAGE }));
+/** Where a reach into a library's internals may live. */
+const ADAPTERS = ['**/adapters/**/*.{ts,tsx}', '**/*Adapter.{ts,tsx}'];
+/** A native date input writes the browser's order (mm/dd/yyyy), not the console's language. */
+const NO_NATIVE_DATE_INPUT = {
+  selector: 'JSXAttribute[name.name="type"][value.value=/^(date|datetime-local|month|week|time)$/]',
+  message: 'Dates are typed in DateField (src/console/DateField.tsx), in the page language.',
+};
+
 export default tseslint.config(
   {
     ignores: ['dist/**', 'node_modules/**', 'data/**', '.tmp/**', 'public/**', 'bench/results/**'],
@@ -146,6 +173,12 @@ export default tseslint.config(
       'import/no-restricted-paths': ['error', { basePath: root, zones: BOUNDARY_ZONES }],
       'import/no-default-export': 'error',
       eqeqeq: ['error', 'smart'],
+      // Code made from strings at run time: no type check, no lint, and a door for injection.
+      'no-eval': 'error',
+      'no-implied-eval': 'error',
+      'no-new-func': 'error',
+      // Flat config does not merge a rule's options: the src/ block repeats these.
+      'no-restricted-syntax': ['error', ...NO_LIBRARY_INTERNALS],
     },
   },
   {
@@ -154,16 +187,7 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': restrictImports(NO_SOCKET, NO_NODE_BUILTINS),
-      // A native date input writes the browser's order (mm/dd/yyyy), not the console's language.
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            'JSXAttribute[name.name="type"][value.value=/^(date|datetime-local|month|week|time)$/]',
-          message:
-            'Dates are typed in DateField (src/console/DateField.tsx), in the page language.',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_NATIVE_DATE_INPUT, ...NO_LIBRARY_INTERNALS],
     },
   },
   {
@@ -197,6 +221,11 @@ export default tseslint.config(
           'src/contract is shared by the browser and the server: of the packages it uses only zod.',
       }),
     },
+  },
+  { files: ADAPTERS, rules: { 'no-restricted-syntax': 'off' } },
+  {
+    files: ADAPTERS.map((glob) => `src/${glob}`),
+    rules: { 'no-restricted-syntax': ['error', NO_NATIVE_DATE_INPUT] },
   },
   {
     // Config files are loaded by tools that expect a default export.

@@ -11,7 +11,6 @@ import {
   telemetrySchema,
   type TelemetryParsed,
 } from '../../src/contract/gateway';
-import { scanTelemetry, scannedPlain } from './scanTelemetry';
 import type { ExtraRanges } from './gatewayDirectory';
 
 /** Why a message was refused; each is counted separately and logged with its detail. */
@@ -65,10 +64,6 @@ export function decodeTelemetry(
   now: number,
   extras: ExtraRanges | null = null,
 ): DecodeResult {
-  // The bytes nearly every gateway sends are read as they are (scanTelemetry); anything else,
-  // and every refusal's wording, goes the general way below.
-  const scanned = Buffer.isBuffer(payload) ? scanTelemetry(payload) : null;
-  if (scanned) return checked(scanned, now, extras, scannedPlain());
   let json: unknown = payload;
   let ours = false;
   if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
@@ -99,16 +94,11 @@ function checked(
   message: TelemetryParsed,
   now: number,
   extras: ExtraRanges | null,
-  /** Every value a catalogue metric's within its range, every device key a device's (scanned). */
-  plain = false,
 ): DecodeResult {
   if (message.ts > now + MAX_CLOCK_AHEAD_MS)
     return refuse('clock', `ts ${message.ts} is ahead of the server clock`);
   if (message.ts < now - MAX_BACKLOG_MS)
     return refuse('clock', `ts ${message.ts} is older than the backlog window`);
-  // What the checks below answer for such a message, without looking every key up again.
-  if (plain) return accepted(message, message.metrics, {}, message.devices ?? {}, null);
-
   // The message is an object of our own (parsed here, or zod's copy): it is kept as it is unless
   // a sentinel must come out of it (rare), rather than copied value by value for every reading.
   const values = message.metrics;

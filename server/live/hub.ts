@@ -25,6 +25,7 @@ import { listenSilenceEvents } from '../notify/live';
 import { findKiosk, isKioskToken } from '../wall/kiosk';
 import { diffLive, presentLive, presentReading, withNewerReading } from './presenter';
 import { shareFor, latestStates, SocketHouses, type Flush } from './delivery';
+import { linkBacklog } from './engineAdapter';
 import { hearOnlyKioskEvents, kioskHears } from './kioskEvents';
 import { StatusOnlyView } from './statusOnly';
 
@@ -58,14 +59,11 @@ type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServer
  * Whether a socket's link still holds what was sent before (a slow link, a browser stalled for
  * seconds): the kernel's buffer full and bytes waiting in the WebSocket, or packets waiting in
  * engine.io for the transport (a long-poll not yet asked again). A link that keeps up has taken
- * everything by the next flush, 250 ms later. engine.io's types keep both private.
+ * everything by the next flush, 250 ms later.
  */
 function linkBusy(socket: LiveSocket): boolean {
-  const conn = socket.conn as unknown as {
-    transport: { socket?: { bufferedAmount?: number } };
-    writeBuffer?: unknown[];
-  };
-  return (conn.transport.socket?.bufferedAmount ?? 0) > 0 || (conn.writeBuffer?.length ?? 0) > 0;
+  const backlog = linkBacklog(socket);
+  return backlog !== null && (backlog.bufferedBytes > 0 || backlog.queuedPackets > 0);
 }
 
 export interface LiveHubOptions {

@@ -144,7 +144,14 @@ export async function startEmbeddedBroker(
     if (subscriptions.some((s) => commands.includes(s.topic)))
       void events?.emit('gatewayListening', gateway.gatewayId);
   });
+  /**
+   * The clients connected now, kept from aedes' public events: its own map of them is private
+   * and not in its typings.
+   */
+  const connected = new Set<Client>();
+  aedes.on('client', (client) => connected.add(client));
   aedes.on('clientDisconnect', (client) => {
+    connected.delete(client);
     // A clean session ends with its connection; a persistent one stays its gateway's.
     if (client.clean && gatewayOf.has(client)) owners.delete(client.id);
   });
@@ -152,7 +159,7 @@ export async function startEmbeddedBroker(
   // next sign-in, and it must sign in again with what it holds.
   events?.on('gatewayRevoked', (networkId) => {
     for (const [clientId, owner] of owners) if (owner === networkId) owners.delete(clientId);
-    for (const client of Object.values(connectedClients(aedes)))
+    for (const client of connected)
       if (gatewayOf.get(client)?.networkId === networkId) client.close();
   });
   const server: Server = createServer((socket) => {
@@ -210,9 +217,4 @@ async function verifyHeld(
     await new Promise((resolve) => setTimeout(resolve, SIGN_IN_RETRY_MS));
     if (client.closed) return CLOSED;
   }
-}
-
-/** aedes keeps its connected clients by id; its typings do not show the map. */
-function connectedClients(aedes: Aedes): Record<string, Client> {
-  return (aedes as unknown as { clients: Record<string, Client> }).clients;
 }

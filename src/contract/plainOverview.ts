@@ -4,8 +4,8 @@ import { houseOverviewSchema, overviewListSchema, type HouseOverview } from './o
 
 /**
  * The overview's answer checked by hand, as `plainTelemetry` checks a reading: zod's parse of
- * 20,000 houses took the console ~200 ms of its first render (the page's CSP forbids the
- * `new Function` zod would compile its checks with). What this accepts, the schema accepts
+ * 20,000 houses took the console ~200 ms of its first render (the page's CSP forbids the code
+ * zod would compile its checks into at run time). What this accepts, the schema accepts
  * unchanged: every key known, none missing, every value of its type; the answer is the data
  * itself, not a copy. Anything else answers null and goes through the schema, which then says
  * what is wrong. A property test holds the two together (tests/console/plainOverview.test.ts).

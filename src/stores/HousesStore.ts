@@ -1,5 +1,4 @@
 import {
-  _isComputingDerivation as isTracking,
   action,
   computed,
   createAtom,
@@ -23,6 +22,7 @@ import {
   type StatusFilter,
 } from './houseStatus';
 import { ChangeTracker, withDelta, type HouseChanges, type LiveChangeFilter } from './houseChanges';
+import { isTracking } from './tracking';
 
 /**
  * Full-rate readings kept per metric for the monitor page: 24 h at one reading a minute is

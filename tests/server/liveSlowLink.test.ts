@@ -1,6 +1,6 @@
-import type { Socket as NetSocket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_FLUSH_INTERVAL_MS } from '../../src/contract/live';
+import { tcpOf } from '../helpers/adapters/clientTcp';
 import { testDatabaseTargets } from '../helpers/databases';
 import { houseLiveState } from '../helpers/houseStates';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
@@ -25,12 +25,6 @@ function valuesOf(socket: Socket, houseId: number): number[] {
       if (d.houseId === houseId && d.metrics) seen.push(d.metrics['metric_0']!);
   });
   return seen;
-}
-
-/** The TCP connection under a socket.io client's WebSocket (Node's `ws`). */
-function tcpOf(socket: Socket): NetSocket {
-  const engine = socket.io.engine as unknown as { transport: { ws: { _socket: NetSocket } } };
-  return engine.transport.ws._socket;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

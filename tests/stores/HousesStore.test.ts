@@ -100,6 +100,23 @@ describe('HousesStore', () => {
     ]);
   });
 
+  it('makes no atom for a house read outside any derivation, as the wall’s tally reads them all', () => {
+    const store = new HousesStore();
+    store.applySnapshot([row(1), row(2)]);
+    const [one, two] = [store.get(1)!, store.get(2)!];
+    runInAction(() => one.live.online && one.houseName && one.readings);
+    // The atoms are the store's own, private to House: read here only to count them.
+    const atoms = (house: typeof one) => [
+      house['liveAtom'],
+      house['infoAtom'],
+      house['readingsAtom'],
+    ];
+    expect(atoms(one)).toEqual([null, null, null]);
+    const stop = autorun(() => two.live.online && two.houseName && two.readings);
+    expect(atoms(two).every((atom) => atom !== null)).toBe(true);
+    stop();
+  });
+
   it('counts statuses: offline > alarm > normal; empty', () => {
     const store = new HousesStore();
     store.applySnapshot([

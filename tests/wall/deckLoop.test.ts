@@ -1,4 +1,3 @@
-import type { MapLibreOverlay } from '@deck.gl/maplibre';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DECK_IDLE_LOOP_MS, DECK_LOOP_MS, slowDeckLoop } from '../../src/screens/wall/DeckOverlay';
 
@@ -30,16 +29,10 @@ describe('the wall map’s deck.gl loop', () => {
     );
     vi.stubGlobal('cancelAnimationFrame', (id: number) => clearTimeout(id));
     ticks = [];
-    const overlay = {
-      _deck: {
-        animationLoop: {
-          setProps: (props: { animationFrameProvider: Provider }) => {
-            provider = props.animationFrameProvider;
-          },
-        },
-      },
-    } as unknown as MapLibreOverlay;
-    loop = slowDeckLoop(overlay)!;
+    loop = slowDeckLoop((frames) => {
+      provider = frames;
+      return true;
+    })!;
     provider.requestAnimationFrame(tick);
   });
   afterEach(() => {
@@ -73,5 +66,9 @@ describe('the wall map’s deck.gl loop', () => {
     const before = ticks.length;
     vi.advanceTimersByTime(3_000);
     expect(ticks.length - before).toBeLessThanOrEqual(4);
+  });
+
+  it('leaves deck.gl alone when it has no loop to slow', () => {
+    expect(slowDeckLoop(() => false)).toBeNull();
   });
 });

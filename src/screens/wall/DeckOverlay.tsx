@@ -1,6 +1,7 @@
 import { MapLibreOverlay, type MapLibreOverlayProps } from '@deck.gl/maplibre';
 import { useEffect, type MutableRefObject } from 'react';
 import { useControl } from 'react-map-gl/maplibre';
+import { dropDeckWidgets, setDeckFrames, type FrameProvider } from './adapters/deck';
 
 export interface DeckOverlayProps extends MapLibreOverlayProps {
   /** The overlay itself, for updates that do not go through React (live layer attributes). */
@@ -8,25 +9,6 @@ export interface DeckOverlayProps extends MapLibreOverlayProps {
   /** deck.gl's loop, to wake after such an update and to quicken while a pointer hovers. */
   loopRef?: MutableRefObject<DeckLoop | null>;
 }
-
-/** The parts of deck.gl's internals reached here (no public API offers these). */
-interface DeckInternals {
-  widgetManager?: {
-    finalize(): void;
-    containers: Record<string, HTMLElement>;
-  } | null;
-  animationLoop?: {
-    setProps(props: {
-      animationFrameProvider: {
-        requestAnimationFrame(callback: FrameRequestCallback): number;
-        cancelAnimationFrame(id: number): void;
-      };
-    }): void;
-  } | null;
-}
-
-const deckOf = (overlay: MapLibreOverlay) =>
-  (overlay as unknown as { _deck?: DeckInternals })._deck;
 
 /**
  * How often deck.gl's own loop runs while a pointer is over the map. It only picks what the
@@ -52,20 +34,6 @@ export interface DeckLoop {
   setHovered(hovered: boolean): void;
 }
 
-/**
- * Removes deck.gl's default tooltip widget and its container. After every draw deck.gl sizes
- * that container from its parent's clientWidth, which forces a style and layout pass inside
- * our script whenever the page changed since the last frame (the ticker, the counters): ~8 ms
- * a second at 10,000 farms. The wall shows no deck.gl tooltip, so nothing is lost.
- */
-export function dropWidgetRoot(overlay: MapLibreOverlay): boolean {
-  const widgets = deckOf(overlay)?.widgetManager;
-  if (!widgets) return false;
-  widgets.finalize();
-  widgets.containers = {};
-  return true;
-}
-
 interface Tick {
   timer?: ReturnType<typeof setTimeout>;
   frame?: number;
@@ -75,42 +43,40 @@ interface Tick {
 
 /**
  * Runs deck.gl's loop every DECK_LOOP_MS while hovered, else every DECK_IDLE_LOOP_MS, instead of
- * every animation frame; null when deck.gl has no loop to slow.
+ * every animation frame. `setFrames` hands the loop its frames (setDeckFrames, for a real
+ * overlay) and says whether there was a loop to slow; null when there was not.
  */
-export function slowDeckLoop(overlay: MapLibreOverlay): DeckLoop | null {
-  const loop = deckOf(overlay)?.animationLoop;
-  if (!loop) return null;
+export function slowDeckLoop(setFrames: (frames: FrameProvider) => boolean): DeckLoop | null {
   // One id for both steps: the loop cancels by the id it was handed.
   const timers = new Map<number, Tick>();
   let nextId = 1;
   let hovered = false;
-  loop.setProps({
-    animationFrameProvider: {
-      requestAnimationFrame: (callback) => {
-        const id = nextId++;
-        const entry: Tick = {
-          run: () => {
-            if (entry.frame !== undefined) return;
-            clearTimeout(entry.timer);
-            entry.frame = requestAnimationFrame((time) => {
-              timers.delete(id);
-              callback(time);
-            });
-          },
-        };
-        timers.set(id, entry);
-        entry.timer = setTimeout(entry.run, hovered ? DECK_LOOP_MS : DECK_IDLE_LOOP_MS);
-        return id;
-      },
-      cancelAnimationFrame: (id) => {
-        const entry = timers.get(id);
-        if (!entry) return;
-        clearTimeout(entry.timer);
-        if (entry.frame !== undefined) cancelAnimationFrame(entry.frame);
-        timers.delete(id);
-      },
+  const slowed = setFrames({
+    requestAnimationFrame: (callback) => {
+      const id = nextId++;
+      const entry: Tick = {
+        run: () => {
+          if (entry.frame !== undefined) return;
+          clearTimeout(entry.timer);
+          entry.frame = requestAnimationFrame((time) => {
+            timers.delete(id);
+            callback(time);
+          });
+        },
+      };
+      timers.set(id, entry);
+      entry.timer = setTimeout(entry.run, hovered ? DECK_LOOP_MS : DECK_IDLE_LOOP_MS);
+      return id;
+    },
+    cancelAnimationFrame: (id) => {
+      const entry = timers.get(id);
+      if (!entry) return;
+      clearTimeout(entry.timer);
+      if (entry.frame !== undefined) cancelAnimationFrame(entry.frame);
+      timers.delete(id);
     },
   });
+  if (!slowed) return null;
   const wake = () => {
     for (const entry of timers.values()) entry.run();
   };
@@ -136,8 +102,12 @@ export function DeckOverlay({ overlayRef, loopRef, ...props }: DeckOverlayProps)
       interleaved: false,
       // deck.gl has made its widget manager by the time it calls onLoad.
       onLoad: () => {
-        dropWidgetRoot(created);
-        const loop = slowDeckLoop(created);
+        // deck.gl's default tooltip widget goes with its container: after every draw deck.gl
+        // sizes that container from its parent's clientWidth, which forces a style and layout
+        // pass inside our script whenever the page changed since the last frame (the ticker,
+        // the counters): ~8 ms a second at 10,000 farms. The wall shows no deck.gl tooltip.
+        dropDeckWidgets(created);
+        const loop = slowDeckLoop((frames) => setDeckFrames(created, frames));
         if (loopRef) loopRef.current = loop;
         props.onLoad?.();
       },
