@@ -19,7 +19,7 @@ const items = (n: number, from = 1): GridEntry<number, string>[] =>
 const group = (key: string): GridEntry<number, string> => ({ kind: 'group', key, label: key });
 const keyOf = (n: number) => n;
 const itemsOf = (cells: ReturnType<typeof visibleCells<number, string>>) =>
-  cells.flatMap((c) => (c.kind === 'item' ? [c.item] : [`g:${c.label}`]));
+  cells.map((c): number | string => (c.kind === 'item' ? c.item : `g:${c.label}`));
 
 describe('the windowed grid’s arithmetic', () => {
   it('fits as many columns as the width allows, and never fewer than one', () => {
