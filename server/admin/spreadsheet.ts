@@ -3,20 +3,6 @@ import { escapeCell, formatDateTime } from '../export/cells';
 
 export { escapeCell, formatDateTime };
 
-/** RFC 4180: quote every cell, double the quotes inside. */
-function csvCell(value: string): string {
-  return `"${escapeCell(value).replace(/"/g, '""')}"`;
-}
-
-/**
- * CSV with a UTF-8 byte-order mark (Excel otherwise reads Chinese text as the ANSI code page)
- * and CRLF line ends, as RFC 4180 says.
- */
-export function toCsv(header: readonly string[], rows: readonly (readonly string[])[]): Buffer {
-  const lines = [header, ...rows].map((row) => row.map(csvCell).join(','));
-  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
-}
-
 export async function toXlsx(
   sheetName: string,
   header: readonly string[],

@@ -6,7 +6,7 @@ import {
 } from '../../src/contract/envcontrol';
 import type { Locale } from '../../src/contract/envelope';
 import { containsPattern } from '../admin/access';
-import { toCsv } from '../admin/spreadsheet';
+import { toCsv } from '../export/csv';
 import type { Scope } from '../auth/scope';
 import type { Query } from '../db/client';
 import { formatDateTime } from '../export/cells';
@@ -88,5 +88,5 @@ export function recordsCsv(rows: readonly ParamChange[], locale: Locale, timeZon
       spec?.unit ?? '',
     ];
   });
-  return toCsv(header, cells);
+  return toCsv(header, cells, 'always');
 }

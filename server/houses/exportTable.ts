@@ -3,28 +3,16 @@ import type { FastifyReply } from 'fastify';
 import { ApiError } from '../http/errors';
 import type { ExportFormat } from '../../src/contract/houses';
 import { escapeCell as safeText, formatDateTime } from '../export/cells';
+import { toCsv, type CsvCell } from '../export/csv';
 
 export { safeText };
 
-export type Cell = string | number | null;
+export type Cell = CsvCell;
 
 export interface ExportTable {
   /** The first row. */
   header: string[];
   rows: Cell[][];
-}
-
-function csvCell(cell: Cell): string {
-  if (cell === null) return '';
-  if (typeof cell === 'number') return String(cell);
-  const text = safeText(cell);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** CSV with a UTF-8 BOM so that spreadsheet programs read Chinese names correctly. */
-export function toCsv(table: ExportTable): Buffer {
-  const lines = [table.header, ...table.rows].map((row) => row.map(csvCell).join(','));
-  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
 }
 
 export async function toXlsx(table: ExportTable, sheetName: string): Promise<Buffer> {
@@ -63,7 +51,10 @@ export async function sendTable(
   if (options.refuseEmpty && table.rows.length === 0) throw new ApiError(404, 'houses.noData');
   let body: Buffer;
   try {
-    body = format === 'csv' ? toCsv(table) : await toXlsx(table, options.sheet ?? name);
+    body =
+      format === 'csv'
+        ? toCsv(table.header, table.rows)
+        : await toXlsx(table, options.sheet ?? name);
   } catch {
     throw new ApiError(500, 'houses.exportFailed');
   }

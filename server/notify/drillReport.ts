@@ -1,5 +1,6 @@
 import type { DrillReceipt, DrillReport, DrillSummary } from '../../src/contract/notifyDrill';
 import type { Query } from '../db/client';
+import { toCsv } from '../export/csv';
 
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 const secondsAfter = (start: Date, v: Date | string | null) =>
@@ -128,35 +129,24 @@ const HEADERS = {
 } as const;
 const CHANNEL = { en: { sms: 'SMS', voice: 'Call' }, zh: { sms: '短信', voice: '电话' } } as const;
 
-/** A CSV cell: quoted when needed, and never read as a formula by a spreadsheet. */
-function cell(v: string | number | null): string {
-  let s = v === null ? '' : String(v);
-  if (/^[=+\-@\t\r]/.test(s) && typeof v === 'string') s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** The report as CSV (UTF-8 with a byte-order mark, so spreadsheet programs read Chinese right). */
-export function drillCsv(report: DrillReport, locale: 'en' | 'zh'): string {
-  const lines = [HEADERS[locale].map(cell).join(',')];
-  for (const r of report.receipts)
-    lines.push(
-      [
-        r.phone,
-        r.level,
-        CHANNEL[locale][r.channel],
-        r.adapter,
-        r.tries,
-        r.sentAt,
-        r.sentSeconds,
-        r.deliveredAt,
-        r.deliveredSeconds,
-        r.acknowledgedAt,
-        r.ackSeconds,
-        r.ackComment,
-        r.failedDetail,
-      ]
-        .map(cell)
-        .join(','),
-    );
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+/** The report as CSV, one row per receipt, headed in the reader's language. */
+export function drillCsv(report: DrillReport, locale: 'en' | 'zh'): Buffer {
+  return toCsv(
+    HEADERS[locale],
+    report.receipts.map((r) => [
+      r.phone,
+      r.level,
+      CHANNEL[locale][r.channel],
+      r.adapter,
+      r.tries,
+      r.sentAt,
+      r.sentSeconds,
+      r.deliveredAt,
+      r.deliveredSeconds,
+      r.acknowledgedAt,
+      r.ackSeconds,
+      r.ackComment,
+      r.failedDetail,
+    ]),
+  );
 }

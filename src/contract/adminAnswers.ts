@@ -22,6 +22,7 @@ import {
   type DeleteResult,
 } from './alarms';
 import { FARM_LEVELS } from './domain';
+import { pagedSchema } from './paged';
 import { ROLE_KEYS } from './roles';
 
 /**
@@ -33,10 +34,6 @@ import { ROLE_KEYS } from './roles';
 
 const id = z.number().int().positive();
 const isoTime = z.string().min(1);
-
-/** The `{ rows, total }` of every paged list. */
-export const pagedSchema = <T extends z.ZodType>(row: T) =>
-  z.object({ rows: z.array(row), total: z.number().int().min(0) });
 
 /** Answers that carry nothing (deletes, saves that return no row). */
 export const emptyAnswerSchema = z.null();

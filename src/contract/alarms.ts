@@ -264,12 +264,6 @@ export interface NotifyAttempt {
   detail: string;
 }
 
-/** Rows of a paged list. */
-export interface Paged<T> {
-  rows: T[];
-  total: number;
-}
-
 /**
  * A house's own alarm limits (all optional: a missing one falls back to the breed's target for
  * the flock's age, then to Roost's default). Temperatures are bands around the target in °C.

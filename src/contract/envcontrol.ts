@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { gatewayKind, isGatewayTypeKey } from './gatewayTypes';
 import { commandUpgradeSchema } from './upgrade';
+import { pagedSchema } from './paged';
 
 /**
  * The house controllers' parameters, their sets per kind of gateway, and the commands that
@@ -241,7 +242,4 @@ export const paramChangeExportQuerySchema = paramChangeQuerySchema.omit({ page: 
 /** At most this many rows in one export. */
 export const PARAM_CHANGE_EXPORT_MAX = 100_000;
 
-export const paramChangeListSchema = z.object({
-  rows: z.array(paramChangeSchema),
-  total: z.number().int(),
-});
+export const paramChangeListSchema = pagedSchema(paramChangeSchema);

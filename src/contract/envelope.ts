@@ -15,10 +15,6 @@ export type ApiCode = (typeof API_CODES)[number];
 export const envelopeSchema = <T extends z.ZodType>(data: T) =>
   z.object({ success: z.boolean(), code: z.number().int(), msg: z.string(), data });
 
-/** Lists answer `{ rows, total }`. */
-export const pageSchema = <T extends z.ZodType>(row: T) =>
-  z.object({ rows: z.array(row), total: z.number().int().nonnegative() });
-
 /** Paging query accepted by every list; `size` is capped so one call cannot ask for everything. */
 export const pageQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from './ids';
 import { houseLiveSchema } from './live';
+import { pagedSchema } from './paged';
 
 /** One house as the overview lists it: what it is (static) and how it is (live). */
 export const houseOverviewSchema = z.object({
@@ -20,10 +21,7 @@ export const houseOverviewSchema = z.object({
 export type HouseOverview = z.infer<typeof houseOverviewSchema>;
 
 /** GET /api/overview/listOverview/ answer: every house of the caller's scope. */
-export const overviewListSchema = z.object({
-  rows: z.array(houseOverviewSchema),
-  total: z.number().int(),
-});
+export const overviewListSchema = pagedSchema(houseOverviewSchema);
 
 /** GET /api/overview/listOverview/ query. */
 export const overviewQuerySchema = z.object({

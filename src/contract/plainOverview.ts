@@ -1,6 +1,7 @@
 import { ALARM_CAUSES, ALARM_SEVERITIES, alarmSummarySchema, type AlarmSummary } from './alarms';
 import { houseLiveSchema, type HouseLive } from './live';
 import { houseOverviewSchema, overviewListSchema, type HouseOverview } from './overview';
+import { type Paged } from './paged';
 
 /**
  * The overview's answer checked by hand, as `plainTelemetry` checks a reading: zod's parse of
@@ -10,10 +11,11 @@ import { houseOverviewSchema, overviewListSchema, type HouseOverview } from './o
  * itself, not a copy. Anything else answers null and goes through the schema, which then says
  * what is wrong. A property test holds the two together (tests/console/plainOverview.test.ts).
  */
-export function plainOverviewList(data: unknown): { rows: HouseOverview[]; total: number } | null {
-  if (!hasOnly(data, LIST_KEYS) || !isInt(data.total) || !Array.isArray(data.rows)) return null;
+export function plainOverviewList(data: unknown): Paged<HouseOverview> | null {
+  if (!hasOnly(data, LIST_KEYS) || !isInt(data.total) || data.total < 0) return null;
+  if (!Array.isArray(data.rows)) return null;
   for (const row of data.rows as unknown[]) if (!isHouseOverview(row)) return null;
-  return data as { rows: HouseOverview[]; total: number };
+  return data as unknown as Paged<HouseOverview>;
 }
 
 // The keys each object may hold, from the schemas themselves: the two cannot drift apart.

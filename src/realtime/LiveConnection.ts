@@ -22,7 +22,7 @@ import { fetchUnacknowledgedCount } from './alarmsApi';
 import { FrameQueue, MAX_QUEUED_ITEMS } from './frameQueue';
 import { fetchOverview } from './housesApi';
 import { nextLiveState, type LiveEvent } from './liveMachine';
-import { createLiveSocket, type LiveSocket } from './socket';
+import { createLiveSocket, type LiveSocket, type LiveSocketFactory } from './socket';
 
 /**
  * The socket must connect and its first snapshot land within this time, else we poll: a proxy
@@ -96,6 +96,7 @@ export class LiveConnection implements HouseFeed {
     private readonly api: ApiClient,
     private readonly token: () => string | undefined,
     private readonly stores: LiveStores,
+    private readonly openSocket: LiveSocketFactory = createLiveSocket,
   ) {}
 
   get state() {
@@ -113,7 +114,7 @@ export class LiveConnection implements HouseFeed {
     this.alarmTimer = setInterval(() => {
       if (this.state === 'live' && !this.liveAlarmCount) void this.refreshAlarmCount();
     }, POLL_INTERVAL_MS);
-    const socket = createLiveSocket(this.token);
+    const socket = this.openSocket(this.token);
     this.socket = socket;
     socket.on('connect', this.handleConnect);
     socket.on('connect_error', this.handleConnectError);

@@ -1,6 +1,7 @@
 import { reaction } from 'mobx';
 import { type ApiClient } from '../api/client';
 import { LiveConnection, type LiveStores } from './LiveConnection';
+import { createLiveSocket, type LiveSocketFactory } from './socket';
 
 /** What the live connection needs from the RootStore. */
 export interface RealtimeRoot extends LiveStores {
@@ -13,7 +14,10 @@ export interface RealtimeRoot extends LiveStores {
  * cleared) stops it and forgets the houses. The houses store follows houses through whichever
  * connection runs. Returns the function that ends it for good.
  */
-export function startRealtime(root: RealtimeRoot): () => void {
+export function startRealtime(
+  root: RealtimeRoot,
+  openSocket: LiveSocketFactory = createLiveSocket,
+): () => void {
   let connection: LiveConnection | null = null;
   const stopConnection = () => {
     root.houses.useFeed(null);
@@ -25,7 +29,7 @@ export function startRealtime(root: RealtimeRoot): () => void {
     (token) => {
       stopConnection();
       if (!token) return;
-      connection = new LiveConnection(root.api, () => root.session.token, root);
+      connection = new LiveConnection(root.api, () => root.session.token, root, openSocket);
       connection.start();
       root.houses.useFeed(connection);
     },

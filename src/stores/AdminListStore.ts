@@ -1,7 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx';
 import { z } from 'zod';
 import { type ApiClient, type Query } from '../api/client';
-import { pagedSchema } from '../contract/adminAnswers';
+import { pagedSchema, type Paged } from '../contract/paged';
 import { LatestAsk } from './latestAsk';
 
 /** Rows per page of the system-management tables. */
@@ -20,7 +20,7 @@ export class AdminListStore<Row, F extends Record<string, string>> {
   loaded = false;
   /** Only the latest load's answer shows. */
   private readonly latest = new LatestAsk();
-  private readonly answer: z.ZodType<{ rows: Row[]; total: number }>;
+  private readonly answer: z.ZodType<Paged<Row>>;
 
   /**
    * `row` parses each row of the answer: a list refuses an answer whose rows are not what it
@@ -34,7 +34,7 @@ export class AdminListStore<Row, F extends Record<string, string>> {
     row?: z.ZodType<Row>,
   ) {
     this.filters = { ...initial };
-    this.answer = pagedSchema(row ?? z.unknown()) as z.ZodType<{ rows: Row[]; total: number }>;
+    this.answer = pagedSchema(row ?? z.unknown()) as z.ZodType<Paged<Row>>;
     makeAutoObservable<this, 'api' | 'path' | 'initial' | 'answer' | 'latest'>(this, {
       api: false,
       path: false,

@@ -1,6 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx';
 import { z } from 'zod';
 import { type ApiClient } from '../api/client';
+import { pagedSchema } from '../contract/paged';
 import {
   alarmPlaceSchema,
   type AlarmInputInput,
@@ -14,7 +15,6 @@ import {
   alarmInputSettingSchema,
   alarmPhoneSchema,
   deleteResultSchema,
-  pagedSchema,
 } from '../contract/adminAnswers';
 
 export type AlarmSettingKind = 'alarmPhone' | 'alarmInput';

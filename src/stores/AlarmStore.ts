@@ -1,11 +1,11 @@
 import { makeAutoObservable, observable, runInAction } from 'mobx';
-import { z } from 'zod';
 import { type ApiClient } from '../api/client';
 import { alarmSchema, type Alarm, type AlarmListQuery } from '../contract/alarms';
+import { pagedSchema } from '../contract/paged';
 
 export type AlarmEventKind = 'raised' | 'acknowledged' | 'cleared';
 
-const pageSchema = z.object({ rows: z.array(alarmSchema), total: z.number().int() });
+const pageSchema = pagedSchema(alarmSchema);
 
 /**
  * The real-time alarm count of the top bar and the alarm list. src/realtime feeds it

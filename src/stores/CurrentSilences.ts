@@ -1,11 +1,11 @@
 import { makeObservable, observableRef, runInAction } from 'mobx';
-import { z } from 'zod';
 import { type ApiClient } from '../api/client';
 import { type AlarmCause } from '../contract/alarms';
 import { silenceSchema, type Silence } from '../contract/notify';
+import { pagedSchema } from '../contract/paged';
 import { LatestAsk } from './latestAsk';
 
-const listSchema = z.object({ rows: z.array(silenceSchema), total: z.number() });
+const listSchema = pagedSchema(silenceSchema);
 
 /**
  * The silences in force now for the houses this user sees, so that a house card says when its

@@ -1,6 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx';
 import { z } from 'zod';
 import { type ApiClient } from '../api/client';
+import { pagedSchema } from '../contract/paged';
 import {
   concentratorSchema,
   concentratorStatus,
@@ -20,11 +21,10 @@ import {
   type TerminalInput,
 } from '../contract/devices';
 
-const listOf = <T extends z.ZodType>(row: T) => z.object({ rows: z.array(row), total: z.number() });
-const concentratorsSchema = listOf(concentratorSchema);
-const terminalsSchema = listOf(terminalSchema);
-const plansSchema = listOf(maintenancePlanSchema);
-const historySchema = listOf(maintenanceHistorySchema);
+const concentratorsSchema = pagedSchema(concentratorSchema);
+const terminalsSchema = pagedSchema(terminalSchema);
+const plansSchema = pagedSchema(maintenancePlanSchema);
+const historySchema = pagedSchema(maintenanceHistorySchema);
 const completedSchema = z.object({ plan: maintenancePlanSchema.nullable() });
 
 export type DeviceResource = 'concentrator' | 'terminal' | 'maintenance';

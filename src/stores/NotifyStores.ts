@@ -2,7 +2,8 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { z } from 'zod';
 import { type ApiClient } from '../api/client';
 import { alarmPlaceSchema, type AlarmPhone, type AlarmPlace } from '../contract/alarms';
-import { alarmPhoneSchema, pagedSchema } from '../contract/adminAnswers';
+import { alarmPhoneSchema } from '../contract/adminAnswers';
+import { pagedSchema } from '../contract/paged';
 import { silenceSchema, type Silence, type SilenceInput } from '../contract/notify';
 import {
   drillReportSchema,
@@ -17,7 +18,6 @@ import { myPrefsSchema, type MyPrefs, type NotifyPrefsInput } from '../contract/
 import { LatestAsk } from './latestAsk';
 
 const placesSchema = z.array(alarmPlaceSchema);
-const rowsOf = <T extends z.ZodType>(row: T) => z.object({ rows: z.array(row), total: z.number() });
 
 /** The farms and houses in the user's scope: where silences, drills and entries may be. */
 async function placesOf(api: ApiClient): Promise<AlarmPlace[]> {
@@ -42,7 +42,7 @@ export class SilencesStore {
       placesOf(this.api),
       this.api.get('/notify/silence/list', {
         query: { state: this.showAll ? 'all' : 'current' },
-        schema: rowsOf(silenceSchema),
+        schema: pagedSchema(silenceSchema),
       }),
     ]);
     if (!this.latest.isLatest(asked)) return;
@@ -72,7 +72,7 @@ export class SilencesStore {
   }
 }
 
-const levelsSchema = rowsOf(z.object({ phoneId: z.number(), level: z.number() }));
+const levelsSchema = pagedSchema(z.object({ phoneId: z.number(), level: z.number() }));
 
 /** The escalation page: alarm phone entries in the order they are called, and their levels. */
 export class EscalationStore {
@@ -158,8 +158,8 @@ export class DrillsStore {
   async load(): Promise<void> {
     const [places, drills, schedules] = await Promise.all([
       placesOf(this.api),
-      this.api.get('/notify/drill/list', { schema: rowsOf(drillSummarySchema) }),
-      this.api.get('/notify/drill/schedules', { schema: rowsOf(drillScheduleRowSchema) }),
+      this.api.get('/notify/drill/list', { schema: pagedSchema(drillSummarySchema) }),
+      this.api.get('/notify/drill/schedules', { schema: pagedSchema(drillScheduleRowSchema) }),
     ]);
     runInAction(() => {
       this.places = places;

@@ -2,14 +2,14 @@ import { type ApiClient, type Query } from '../api/client';
 import { comparisonSchema, type Comparison, type CompareQuery } from '../contract/houses';
 import { trendSchema, type Trend, type TrendQuery } from '../contract/overview';
 import { alarmSchema, type Alarm } from '../contract/alarms';
-import { z } from 'zod';
+import { pagedSchema } from '../contract/paged';
 
 /**
  * The house pages' one-off reads: the open alarms of the monitor, the comparison and the trend
  * curves. Each answer is parsed here; the pages keep what they get for as long as they show it.
  */
 
-const openAlarmsSchema = z.object({ rows: z.array(alarmSchema), total: z.number().int() });
+const openAlarmsSchema = pagedSchema(alarmSchema);
 
 /** The open alarms of one house (the monitor), newest first; at most 50, which no house nears. */
 export async function fetchOpenAlarms(api: ApiClient, houseId: number): Promise<Alarm[]> {

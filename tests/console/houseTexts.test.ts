@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_MODES } from '../../src/contract/domain';
-import { aliveText, alarmSubject, alarmText, modeText } from '../../src/console/houses/format';
+import { alarmSubject, alarmText, modeText } from '../../src/console/houses/format';
+import { aliveText } from '../../src/i18n/numbers';
 import { createI18n } from '../../src/i18n';
 
 const en = createI18n('en').t;

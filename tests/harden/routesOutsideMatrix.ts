@@ -5,9 +5,9 @@
  * matrix row. Moving a route into the matrix means deleting its line here.
  */
 export const ROUTES_OUTSIDE_MATRIX: Readonly<Record<string, string>> = {
-  'POST /api/logout': 'tests/server/auth.test.ts (own session only)',
-  'GET /api/user/getCurrent': 'tests/server/auth.test.ts (own user only)',
-  'PUT /api/user/modifyPwd': 'tests/server/password.test.ts (own password only)',
+  'POST /api/logout': 'tests/auth/auth.test.ts (own session only)',
+  'GET /api/user/getCurrent': 'tests/auth/auth.test.ts (own user only)',
+  'PUT /api/user/modifyPwd': 'tests/auth/password.test.ts (own password only)',
   'POST /api/production/task':
     'tests/production/routes.test.ts (a flock id the matrix fixtures cannot make)',
   'POST /api/notify/escalation/save':
@@ -36,7 +36,7 @@ export const ROUTES_OUTSIDE_MATRIX: Readonly<Record<string, string>> = {
   'GET /api/houses/compare/export': 'tests/houses/compareByAge.test.ts, tests/e2e/houses.test.ts',
   'GET /api/houses/trend/export': 'tests/houses/compare.test.ts',
   'GET /api/overview/listOverview/': 'tests/admin/farms.test.ts, tests/harden/input.test.ts',
-  'GET /api/trend/house': 'tests/server/ingest.test.ts, tests/houses/demoHistory.test.ts',
+  'GET /api/trend/house': 'tests/ingest/ingest.test.ts, tests/houses/demoHistory.test.ts',
   'GET /api/wall/kiosk/list': 'tests/wall/kiosk.test.ts',
   'POST /api/wall/kiosk/create': 'tests/wall/kiosk.test.ts',
   'POST /api/wall/kiosk/revoke': 'tests/wall/kiosk.test.ts',

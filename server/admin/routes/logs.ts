@@ -23,7 +23,8 @@ import {
   renderOperation,
 } from '../../../src/contract/operationLog';
 import { containsPattern } from '../access';
-import { formatDateTime, toCsv, toXlsx } from '../spreadsheet';
+import { toCsv } from '../../export/csv';
+import { formatDateTime, toXlsx } from '../spreadsheet';
 
 type LogFilters = ReturnType<typeof logQuerySchema.parse>;
 
@@ -151,7 +152,7 @@ export function logRoutes(ctx: AppContext): FastifyPluginAsync {
       return reply
         .header('Content-Type', 'text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="operation-log-${stamp}.csv"`)
-        .send(toCsv(header, cells));
+        .send(toCsv(header, cells, 'always'));
     });
   };
 }

@@ -7,7 +7,8 @@ import { useNavigate } from 'react-router-dom';
 import { type HousesStore } from '../../stores/HousesStore';
 import { targetDeviation } from '../../stores/houseStatus';
 import '../houses/houses.css';
-import { alarmText, aliveText, formatNumber } from '../houses/format';
+import { alarmText } from '../houses/format';
+import { aliveText, formatNumber, percent } from '../../i18n/numbers';
 import { STATUS_INTENTS } from '../houses/HouseCard';
 import { LiveIndicator } from '../houses/LiveIndicator';
 import { RemindersPanel } from '../reminders/RemindersPanel';
@@ -45,9 +46,9 @@ const Stats = observer(function Stats({ today }: { today: AlarmToday | null }) {
     ['alarm', t('houses.home.alarm'), String(counts.alarm)],
     ['normal', t('houses.home.normal'), String(counts.normal)],
     ['empty', t('houses.home.empty'), String(counts.empty)],
-    ['rate', t('houses.home.alarmRate'), `${rate.toFixed(1)} %`],
+    ['rate', t('houses.home.alarmRate'), percent(rate)],
     ['today', t('houses.home.todayAlarms'), todayTotal === undefined ? '—' : String(todayTotal)],
-    ['alive', t('houses.home.alive'), aliveText(i18n.language === 'zh' ? 'zh' : 'en', alive)],
+    ['alive', t('houses.home.alive'), aliveText(i18n.language, alive)],
   ];
   return (
     <div className="roost-stat-grid roost-home-stats">

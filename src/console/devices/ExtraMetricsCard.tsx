@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { extraTrendSchema, type ExtraTrend } from '../../contract/devices';
 import { type House } from '../../stores/HousesStore';
 import { LineChart, SERIES_COLORS } from '../houses/LineChart';
-import { formatNumber, formatTime } from '../houses/format';
+import { formatTime } from '../houses/format';
+import { formatNumber } from '../../i18n/numbers';
 import { useStores } from '../useStores';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

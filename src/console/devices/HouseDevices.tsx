@@ -12,6 +12,7 @@ import { AddIcon, EditIcon, SearchIcon, TickIcon, TrashIcon } from '@blueprintjs
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../i18n/dates';
+import { grouped } from '../../i18n/numbers';
 import { type Concentrator, type MaintenancePlan, type Terminal } from '../../contract/devices';
 import { DevicesStore, type DeviceResource } from '../../stores/DevicesStore';
 import { type House } from '../../stores/HousesStore';
@@ -33,7 +34,7 @@ const SEARCH_DEBOUNCE_MS = 300;
 
 /** One house's devices: concentrators, terminal devices, maintenance plans and history. */
 export const HouseDevices = observer(function HouseDevices({ house }: { house: House }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api, session } = useStores();
   const [store] = useState(() => new DevicesStore(api));
   const [cEdit, setCEdit] = useState<Editing<Concentrator>>(null);
@@ -210,7 +211,7 @@ export const HouseDevices = observer(function HouseDevices({ house }: { house: H
                 <td>
                   {d.extras.map((e) => `${e.name}${e.unit ? ` (${e.unit})` : ''}`).join(', ')}
                 </td>
-                <td>{d.controlPort ? d.runHours.toLocaleString() : ''}</td>
+                <td>{d.controlPort ? grouped(d.runHours, i18n.language) : ''}</td>
                 <td>
                   <StatusTag status={store.terminalStatus(d, live)} />
                 </td>

@@ -5,7 +5,8 @@ import { Link } from 'react-router-dom';
 import { type House } from '../../stores/HousesStore';
 import { type HouseStatus } from '../../stores/houseStatus';
 import { useStores } from '../useStores';
-import { alarmText, formatNumber, freshness, metricText, modeText } from './format';
+import { alarmText, freshness, metricText, modeText } from './format';
+import { formatNumber } from '../../i18n/numbers';
 import { useNow } from './useNow';
 
 export const STATUS_INTENTS: Record<HouseStatus, Intent> = {

@@ -7,7 +7,8 @@ import { valueTicks } from './axisTicks';
 import { LinePath } from '@visx/shape';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatNumber, formatTime } from './format';
+import { formatTime } from './format';
+import { formatNumber } from '../../i18n/numbers';
 
 /** Colours of up to six houses plus targets; readable on white and apart from each other. */
 export const SERIES_COLORS = [

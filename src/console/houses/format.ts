@@ -8,6 +8,7 @@ import {
   type SentinelKind,
 } from '../../contract/metrics';
 import { formatClock, formatDateTime } from '../../i18n/dates';
+import { formatNumber } from '../../i18n/numbers';
 import { STALE_AFTER_MS } from '../../stores/houseStatus';
 
 /** A run mode's name; a code the contract does not know reads "Undefined", as on the controller. */
@@ -33,11 +34,6 @@ export function metricText(
   return { text: `${formatNumber(value)}${unit ? ` ${unit}` : ''}`, fault: null };
 }
 
-export function formatNumber(value: number): string {
-  if (Number.isInteger(value)) return String(value);
-  return Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(1);
-}
-
 /** "12 s ago", "3 min ago"; `stale` past STALE_AFTER_MS. */
 export function freshness(
   t: TFunction,
@@ -53,16 +49,6 @@ export function freshness(
   else if (seconds < 86_400) text = t('houses.fresh.hours', { count: Math.floor(seconds / 3600) });
   else text = t('houses.fresh.days', { count: Math.floor(seconds / 86_400) });
   return { text, stale: age > STALE_AFTER_MS };
-}
-
-/**
- * The birds alive in the scope, as each language counts them: Chinese farmers count in 万
- * (10,000, the label says so), English readers read the whole number ("Alive (10K)" with
- * "12.85" had to be explained).
- */
-export function aliveText(language: 'en' | 'zh', count: number): string {
-  if (language === 'zh') return (count / 10_000).toFixed(2);
-  return Math.round(count).toLocaleString('en-US');
 }
 
 /** A chart's or card's instant to the minute, in the console's one date format. */

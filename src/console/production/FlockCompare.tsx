@@ -14,7 +14,7 @@ import {
 import { type FlockCompareStore } from '../../stores/FlockCompareStore';
 import { LineChart, SERIES_COLORS, type ChartSeries } from '../houses/LineChart';
 import { ScrollRegion } from '../ScrollRegion';
-import { figure } from './productionFormat';
+import { figure } from '../../i18n/numbers';
 
 /** Series measured only on some days (weighing): their lines join the measured days. */
 const SPARSE: ReadonlySet<CompareSeries> = new Set(['bodyWeightG', 'dailyGainG', 'fcr']);

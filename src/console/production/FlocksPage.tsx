@@ -14,7 +14,7 @@ import { KpiCharts } from './KpiCharts';
 import { ExportButtons } from './ExportButtons';
 import { KpiTable } from './KpiTable';
 import { WarningLimitsCard } from './WarningLimitsCard';
-import { figure, tenThousands } from './productionFormat';
+import { figure, tenThousands } from '../../i18n/numbers';
 import './production.css';
 
 type AnyText = Parameters<typeof reminderText>[0];

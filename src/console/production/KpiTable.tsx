@@ -2,7 +2,7 @@ import { HTMLTable } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import { type FlockKpis, type KpiDay } from '../../contract/production';
 import { ScrollRegion } from '../ScrollRegion';
-import { figure, tenThousands } from './productionFormat';
+import { figure, tenThousands } from '../../i18n/numbers';
 
 interface Column {
   key: string;

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type PowerMonth } from '../../contract/productionPower';
 import { LineChart, SERIES_COLORS } from '../houses/LineChart';
-import { figure } from './productionFormat';
+import { figure } from '../../i18n/numbers';
 
 /** The chosen day's month: its electricity day by day, peak and average, cost, per bird and per kg. */
 export function PowerMonthView({ month }: { month: PowerMonth }) {

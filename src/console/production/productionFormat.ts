@@ -5,13 +5,3 @@ export function todayIso(now = new Date()): string {
   const d = String(now.getDate()).padStart(2, '0');
   return `${y}-${m}-${d}`;
 }
-
-/** A count of birds as a farmer reads it: in ten thousands (万只). */
-export function tenThousands(n: number | null): string {
-  return n === null ? '—' : (n / 10_000).toFixed(n >= 100_000 ? 2 : 3);
-}
-
-/** A figure with the digits it deserves, '—' when missing (never 0). */
-export function figure(v: number | null, digits = 1): string {
-  return v === null ? '—' : v.toFixed(digits);
-}

@@ -18,6 +18,7 @@ import { ConfirmDelete } from './parts/ConfirmDelete';
 import { FieldsDialog, numberOrUndefined, type FieldSpec } from './parts/FieldsDialog';
 import { notifySuccess, quietly } from './parts/notify';
 import { formatDate } from '../../i18n/dates';
+import { grouped } from '../../i18n/numbers';
 
 export interface HousePanelProps {
   /** The farm whose houses are shown. */
@@ -237,7 +238,7 @@ export const HousePanel = observer(function HousePanel({ farm, onChanged }: Hous
                     <div>{h.flock.breedName}</div>
                     <div className={Classes.TEXT_MUTED}>
                       {h.flock.placedOn} · {t('admin.house.headCount')}{' '}
-                      {h.flock.headCount.toLocaleString(i18n.language)}
+                      {grouped(h.flock.headCount, i18n.language)}
                     </div>
                   </>
                 ) : (

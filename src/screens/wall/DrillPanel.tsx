@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiClient } from '../../api/client';
 import { type WallState } from '../../contract/wall';
+import { figure, NO_FIGURE } from '../../i18n/numbers';
 import { CameraGrid } from '../cameras/CameraGrid';
 import { MAX_LISTED_FARMS, STATE_HEX } from './constants';
 import { FarmLines } from './farmLines';
@@ -82,7 +83,7 @@ const HouseRow = observer(function HouseRow({
       <Dot color={STATE_HEX[state]} />
       <span className="roost-wall__row-name">{house.houseName}</span>
       <span data-testid="drill-temperature">
-        {temperature === undefined ? '—' : `${temperature.toFixed(1)} ℃`}
+        {temperature === undefined ? NO_FIGURE : `${figure(temperature)} ℃`}
       </span>
       <span className={Classes.TEXT_MUTED}>
         {humidity === undefined ? '—' : `${Math.round(humidity)} %`}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { WALL_STATES } from '../../contract/wall';
 import { ALARM_CAUSES, type AlarmCause } from '../../contract/alarms';
 import { STATE_HEX } from './constants';
+import { grouped } from '../../i18n/numbers';
 import { TickerLines, type TickerLabels } from './tickerLines';
 import { type WallStore } from './WallStore';
 
@@ -39,9 +40,6 @@ function Counter({
 export const WallCounters = observer(function WallCounters({ store }: WallPanelProps) {
   const { t, i18n } = useTranslation();
   const c = store.counters;
-  const format = new Intl.NumberFormat(i18n.language === 'zh' ? 'zh-CN' : 'en', {
-    maximumFractionDigits: 2,
-  });
   return (
     <section className="roost-wall__panel roost-wall__counters">
       <Counter id="total" label={t('wall.counters.total')} value={String(c.total)} />
@@ -66,12 +64,12 @@ export const WallCounters = observer(function WallCounters({ store }: WallPanelP
       <Counter
         id="rate"
         label={t('wall.counters.alarmRate')}
-        value={`${format.format(c.alarmRate)}%`}
+        value={`${grouped(c.alarmRate, i18n.language, 2)}%`}
       />
       <Counter
         id="alive"
         label={`${t('wall.counters.alive')} (${t('wall.counters.aliveUnit')})`}
-        value={format.format(c.alive10k)}
+        value={grouped(c.alive10k, i18n.language, 2)}
       />
     </section>
   );

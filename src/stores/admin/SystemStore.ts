@@ -1,6 +1,7 @@
 import { makeAutoObservable, observable, runInAction } from 'mobx';
 import { type z } from 'zod';
 import { type ApiClient } from '../../api/client';
+import { pagedSchema } from '../../contract/paged';
 import {
   type AssignableOptions,
   type BreedRow,
@@ -30,7 +31,6 @@ import {
   idAnswerSchema,
   orgListAllSchema,
   orgRowSchema,
-  pagedSchema,
   resetPasswordSchema,
   userRowSchema,
   type GatewaySaved,

@@ -3,7 +3,8 @@ import { type TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { type Comparison } from '../../../contract/houses';
 import { METRIC_BY_KEY } from '../../../contract/metrics';
-import { formatNumber, formatTime } from '../format';
+import { formatTime } from '../format';
+import { formatNumber } from '../../../i18n/numbers';
 import { LineChart, SERIES_COLORS, type ChartSeries } from '../LineChart';
 
 /** The breed standards' colour: grey, dashed, apart from the six houses' colours. */

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { deviceTypeOf, METRICS, metricLabel } from '../../../contract/metrics';
 import { GATEWAY_TYPES, isGatewayTypeKey } from '../../../contract/gatewayTypes';
 import { type House } from '../../../stores/HousesStore';
-import { formatNumber, formatTime, metricText, modeText } from '../format';
+import { formatTime, metricText, modeText } from '../format';
+import { formatNumber, percent } from '../../../i18n/numbers';
 
 /** Set-points shown beside a sensor (dotted lines on its chart). */
 const SET_POINTS: Record<string, string> = { temperature: 'temperature_target' };
@@ -124,7 +125,7 @@ export const FlockCard = observer(function FlockCard({ house }: { house: House }
         <span>{t('houses.card.alive')}</span>
         <span>{alive === null || alive === undefined ? '—' : formatNumber(alive)}</span>
         <span>{t('houses.monitor.mortality')}</span>
-        <span>{mortality === null ? '—' : `${mortality.toFixed(2)} %`}</span>
+        <span>{percent(mortality, 2)}</span>
       </div>
       <H5 style={{ marginTop: 12 }}>{t('houses.monitor.usage')}</H5>
       <div className="roost-monitor__list">

@@ -1,0 +1,67 @@
+import { normaliseLocale } from '../contract/envelope';
+
+/**
+ * The console's one way of writing numbers for people, as dates.ts is for dates. Figures keep
+ * the decimal point in both languages (Chinese writes 12.5 too); what differs by language is
+ * how a large count is grouped and whether birds are counted in 万 (10,000). Nothing here
+ * calls a bare `toLocaleString()`: its output follows the browser's language, not the one the
+ * user chose, which is how one page showed 12,345 beside 12.345.
+ */
+
+/** What a missing figure shows: a dash, never 0 (a 0 would be a reading). */
+export const NO_FIGURE = '—';
+
+/**
+ * A live reading or a limit: whole numbers as they are, large ones without decimals (a CO₂ of
+ * 1,234.6 ppm needs no tenth), the rest to one decimal (a temperature of 24.53 → 24.5).
+ */
+export function formatNumber(value: number): string {
+  if (Number.isInteger(value)) return String(value);
+  return Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(1);
+}
+
+/** A figure with the digits it deserves, the dash when missing. */
+export function figure(value: number | null | undefined, digits = 1): string {
+  return value === null || value === undefined ? NO_FIGURE : value.toFixed(digits);
+}
+
+/** A percentage to `digits` decimals, with the space the product writes before the sign. */
+export function percent(value: number | null | undefined, digits = 1): string {
+  return value === null || value === undefined ? NO_FIGURE : `${value.toFixed(digits)} %`;
+}
+
+/** One formatter per language and precision: building an Intl.NumberFormat costs far more. */
+const grouping = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A count or amount with the thousands grouping of `language` (an i18next language: zh,
+ * zh-CN, en ...), 12,345, at most
+ * `maxFractionDigits` decimals (trailing zeros dropped).
+ */
+export function grouped(value: number, language: string, maxFractionDigits = 0): string {
+  const locale = normaliseLocale(language);
+  const key = `${locale}:${maxFractionDigits}`;
+  let format = grouping.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale === 'zh' ? 'zh-CN' : 'en-US', {
+      maximumFractionDigits: maxFractionDigits,
+    });
+    grouping.set(key, format);
+  }
+  return format.format(value);
+}
+
+/** A count of birds as a farmer reads it: in ten thousands (万只), more digits when it is small. */
+export function tenThousands(count: number | null): string {
+  return count === null ? NO_FIGURE : (count / 10_000).toFixed(count >= 100_000 ? 2 : 3);
+}
+
+/**
+ * The birds alive in the scope, as each language counts them: Chinese farmers count in 万
+ * (10,000, the label says so), English readers read the whole number ("Alive (10K)" with
+ * "12.85" had to be explained).
+ */
+export function aliveText(language: string, count: number): string {
+  if (normaliseLocale(language) === 'zh') return (count / 10_000).toFixed(2);
+  return grouped(Math.round(count), 'en');
+}
