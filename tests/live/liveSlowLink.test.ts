@@ -63,7 +63,6 @@ describe('a console whose link cannot keep up', () => {
       // held, then the latest state: it ends on the last round, having skipped most of them.
       const started = Date.now();
       await expect.poll(() => slowSaw.at(-1), { timeout: 60_000 }).toBe(ROUNDS);
-      console.log('DEBUG', Date.now() - started, slowSaw.join(','), '|', fastSaw.join(','));
       expect(fastSaw.at(-1)).toBe(ROUNDS);
       expect(fastSaw.length).toBeGreaterThanOrEqual(ROUNDS / 2);
       expect(slowSaw.length).toBeLessThanOrEqual(ROUNDS / 2);
