@@ -302,3 +302,35 @@ export const alarmPlaceSchema = z.object({
   networkId: z.string().nullable(),
 });
 export type AlarmPlace = z.infer<typeof alarmPlaceSchema>;
+
+/** GET /alarm/list: a page of alarms, open ones first. */
+export const alarmPageSchema = z.object({
+  rows: z.array(alarmSchema),
+  total: z.number().int().nonnegative(),
+});
+
+/** GET /alarm/attempts: a page of notification attempts, newest first. */
+export const notifyAttemptPageSchema = z.object({
+  rows: z.array(
+    z.object({
+      id: z.number().int(),
+      alarmId: z.number().int(),
+      /** Empty when the alarm phone entry has since been deleted. */
+      phone: z.string(),
+      channel: z.string(),
+      adapter: z.string(),
+      try: z.number().int(),
+      at: z.string(),
+      ok: z.boolean(),
+      detail: z.string(),
+    }) satisfies z.ZodType<NotifyAttempt>,
+  ),
+  total: z.number().int().nonnegative(),
+});
+
+/** GET /alarm/attempts: every attempt in scope, or one alarm's. */
+export const notifyAttemptQuerySchema = z.object({
+  alarmId: idSchema.optional(),
+  page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
+  size: z.coerce.number().int().min(1).max(200).default(50),
+});

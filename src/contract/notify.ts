@@ -98,3 +98,9 @@ export const escalationInputSchema = z.object({
   level: z.number().int().min(0).max(5),
 });
 export const ESCALATION_MAX_LEVEL = 5;
+
+/** An alarm phone entry's escalation level (GET /notify/escalation/list, the save's answer). */
+export const escalationLevelSchema = z.object({
+  phoneId: z.number().int(),
+  level: z.number().int().min(0).max(ESCALATION_MAX_LEVEL),
+});

@@ -75,3 +75,10 @@ export const drillReportSchema = z.object({
   ),
 });
 export type DrillReport = z.infer<typeof drillReportSchema>;
+
+/** POST /notify/drill/schedule answers the house's weekly drill as saved (weekday null: none). */
+export const drillScheduleAnswerSchema = z.object({
+  houseId: z.number().int(),
+  weekday: z.number().int().min(0).max(6).nullable(),
+  time: z.string(),
+});

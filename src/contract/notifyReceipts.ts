@@ -70,3 +70,12 @@ export type TencentSmsStatus = z.infer<typeof tencentSmsStatusSchema>;
 
 /** The secret path segment a receipt address carries (ROOST_*_RECEIPT_TOKEN). */
 export const receiptTokenSchema = z.object({ token: z.string().min(1).max(200) });
+
+/** What Alibaba Cloud wants back for a report it pushed (SMS and voice alike): taken. */
+export const aliyunReceiptAnswerSchema = z.object({ code: z.literal(0), msg: z.literal('OK') });
+
+/** What Tencent Cloud wants back for a status callback: taken. */
+export const tencentReceiptAnswerSchema = z.object({
+  result: z.literal(0),
+  errmsg: z.literal('OK'),
+});

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { idSchema } from '../../../src/contract/ids';
 import {
@@ -6,13 +6,18 @@ import {
   alarmInputUpdateSchema,
   type AlarmInputSetting,
 } from '../../../src/contract/alarms';
+import {
+  alarmInputSettingSchema,
+  deleteResultSchema,
+  pagedSchema,
+} from '../../../src/contract/adminAnswers';
 import { canSeeHouse, type Scope } from '../../auth/scope';
 import type { AppContext } from '../../http/context';
-import { ok, parseInput } from '../../http/envelope';
+import { ok } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
+import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
 import { scopeWhere } from '../access';
-import { idBody, settingsContext } from './settingsShared';
-import { OPERATING } from '../../auth/operate';
+import { idBody, idFromQuery, settingsContext } from './settingsShared';
 
 const inputQuery = z.object({ gatewayId: idSchema.optional() });
 
@@ -22,7 +27,7 @@ const INPUT_SELECT = `i.id, i.gateway_id as "gatewayId", i.di_code as "diCode", 
 const INPUT_FROM = `alarm_inputs i join gateways g on g.id = i.gateway_id left join houses h on h.id = g.house_id`;
 
 /** Alarm inputs (what each DI input of a gateway means); changes need canOperate and reach the engine. */
-export function inputRoutes(ctx: AppContext): FastifyPluginAsync {
+export function inputRoutes(ctx: AppContext): RoutePlugin {
   const { database, scopeFor, log } = settingsContext(ctx);
 
   const gatewayHouse = async (scope: Scope, gatewayId: number) => {
@@ -40,24 +45,35 @@ export function inputRoutes(ctx: AppContext): FastifyPluginAsync {
   };
 
   return async (app) => {
-    app.get('/alarmInput/list', async (request, reply) => {
-      const q = parseInput(inputQuery, request.query);
-      const scope = await scopeFor(request);
-      const params: unknown[] = [];
-      const where = [scopeWhere(scope, params, 'g.house_id')];
-      if (q.gatewayId) where.push(`i.gateway_id = $${params.push(q.gatewayId)}`);
-      const rows = await database.query<AlarmInputSetting>(
-        `select ${INPUT_SELECT} from ${INPUT_FROM} where ${where.join(' and ')} order by h.name, i.di_code`,
-        params,
-      );
-      return ok(request, reply, { rows, total: rows.length });
-    });
+    app.get(
+      '/alarmInput/list',
+      {
+        schema: {
+          summary: 'What each alarm input of the gateways in your scope means',
+          querystring: inputQuery,
+          response: answers(pagedSchema(alarmInputSettingSchema)),
+        },
+        config: { roles: ANY_ROLE },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        const scope = await scopeFor(request);
+        const params: unknown[] = [];
+        const where = [scopeWhere(scope, params, 'g.house_id')];
+        if (q.gatewayId) where.push(`i.gateway_id = $${params.push(q.gatewayId)}`);
+        const rows = await database.query<AlarmInputSetting>(
+          `select ${INPUT_SELECT} from ${INPUT_FROM} where ${where.join(' and ')} order by h.name, i.di_code`,
+          params,
+        );
+        return ok(request, reply, { rows, total: rows.length });
+      },
+    );
 
-    const saveInput = async (request: FastifyRequest, id: number | null) => {
-      const v =
-        id === null
-          ? parseInput(alarmInputInputSchema, request.body)
-          : parseInput(alarmInputUpdateSchema, request.body);
+    const saveInput = async (
+      request: FastifyRequest,
+      v: z.output<typeof alarmInputInputSchema>,
+      id: number | null,
+    ) => {
       const scope = await scopeFor(request);
       const house = await gatewayHouse(scope, v.gatewayId);
       if (id !== null) {
@@ -110,35 +126,66 @@ export function inputRoutes(ctx: AppContext): FastifyPluginAsync {
       return row;
     };
 
-    app.post('/alarmInput/create', OPERATING, async (request, reply) =>
-      ok(request, reply, await saveInput(request, null), 'alarms.saved'),
+    app.post(
+      '/alarmInput/create',
+      {
+        schema: {
+          summary: 'Says what one alarm input of a gateway means and whether it sounds the horn',
+          body: alarmInputInputSchema,
+          response: answers(alarmInputSettingSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) =>
+        ok(request, reply, await saveInput(request, request.body, null), 'alarms.saved'),
     );
-    app.put('/alarmInput/update', OPERATING, async (request, reply) => {
-      const { id } = parseInput(idBody, request.body);
-      return ok(request, reply, await saveInput(request, id), 'alarms.saved');
-    });
+    app.put(
+      '/alarmInput/update',
+      {
+        schema: {
+          summary: 'Changes what an alarm input means',
+          body: alarmInputUpdateSchema,
+          response: answers(alarmInputSettingSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) =>
+        ok(request, reply, await saveInput(request, request.body, request.body.id), 'alarms.saved'),
+    );
 
-    app.delete('/alarmInput/delete', OPERATING, async (request, reply) => {
-      const { id } = parseInput(idBody, request.body ?? request.query);
-      const scope = await scopeFor(request);
-      const [old] = await database.query<{ gateway_id: number; di_code: string }>(
-        'select gateway_id, di_code from alarm_inputs where id = $1',
-        [id],
-      );
-      if (!old) throw new ApiError(404, 'http.notFound');
-      const house = await gatewayHouse(scope, old.gateway_id);
-      await database.query('delete from alarm_inputs where id = $1', [id]);
-      await log(
-        request,
-        'alarmInput.delete',
-        { key: 'alarmInput', params: { code: String(old.di_code), id } },
-        house,
-      );
-      const [left] = await database.query<{ n: number }>(
-        'select count(*)::int as n from alarm_inputs where gateway_id = $1',
-        [old.gateway_id],
-      );
-      return ok(request, reply, { remaining: Number(left?.n ?? 0) }, 'alarms.deleted');
-    });
+    app.delete(
+      '/alarmInput/delete',
+      {
+        schema: {
+          summary: "Deletes an alarm input's meaning; answers how many are left on its gateway",
+          body: idBody,
+          response: answers(deleteResultSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+        preValidation: idFromQuery,
+      },
+      async (request, reply) => {
+        const { id } = request.body;
+        const scope = await scopeFor(request);
+        const [old] = await database.query<{ gateway_id: number; di_code: string }>(
+          'select gateway_id, di_code from alarm_inputs where id = $1',
+          [id],
+        );
+        if (!old) throw new ApiError(404, 'http.notFound');
+        const house = await gatewayHouse(scope, old.gateway_id);
+        await database.query('delete from alarm_inputs where id = $1', [id]);
+        await log(
+          request,
+          'alarmInput.delete',
+          { key: 'alarmInput', params: { code: String(old.di_code), id } },
+          house,
+        );
+        const [left] = await database.query<{ n: number }>(
+          'select count(*)::int as n from alarm_inputs where gateway_id = $1',
+          [old.gateway_id],
+        );
+        return ok(request, reply, { remaining: Number(left?.n ?? 0) }, 'alarms.deleted');
+      },
+    );
   };
 }

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { idSchema } from '../../../src/contract/ids';
 import {
@@ -6,13 +6,19 @@ import {
   alarmPhoneUpdateSchema,
   type AlarmPhone,
 } from '../../../src/contract/alarms';
+import {
+  alarmPhoneSchema,
+  deleteResultSchema,
+  pagedSchema,
+} from '../../../src/contract/adminAnswers';
 import { canSeeFarm, canSeeHouse, type Scope } from '../../auth/scope';
 import { sessionOf, type AppContext } from '../../http/context';
-import { ok, parseInput } from '../../http/envelope';
+import { ok } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
+import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
 import { parseJson } from '../../db/jsonColumn';
-import { idBody, settingsContext } from './settingsShared';
-import { OPERATING } from '../../auth/operate';
+import { mayCoverWholeFarm } from '../access';
+import { idBody, idFromQuery, settingsContext } from './settingsShared';
 
 const phoneQuery = z.object({
   farmId: idSchema.optional(),
@@ -26,7 +32,7 @@ const PHONE_SELECT = `p.id, p.farm_id as "farmId", p.house_id as "houseId", p.ph
   f.name as "farmName", h.name as "houseName"`;
 const PHONE_FROM = `alarm_phones p join farms f on f.id = p.farm_id left join houses h on h.id = p.house_id`;
 /** Alarm phone entries, per farm or house; changes need canOperate. */
-export function phoneRoutes(ctx: AppContext): FastifyPluginAsync {
+export function phoneRoutes(ctx: AppContext): RoutePlugin {
   const { database, scopeFor, log } = settingsContext(ctx);
 
   /** A farm-wide entry covers every house of the farm: a house manager may not make one. */
@@ -44,8 +50,7 @@ export function phoneRoutes(ctx: AppContext): FastifyPluginAsync {
     );
     if (!farm) throw new ApiError(404, 'http.notFound');
     if (houseId === null) {
-      if (sessionOf(request).user.roleKey === 'shack_manager')
-        throw new ApiError(403, 'auth.forbidden');
+      if (!mayCoverWholeFarm(sessionOf(request).user)) throw new ApiError(403, 'auth.forbidden');
       return null;
     }
     const [house] = await database.query<{ id: number; name: string }>(
@@ -80,17 +85,27 @@ export function phoneRoutes(ctx: AppContext): FastifyPluginAsync {
   };
 
   return async (app) => {
-    app.get('/alarmPhone/list', async (request, reply) => {
-      const q = parseInput(phoneQuery, request.query);
-      const rows = await phonesOf(await scopeFor(request), q);
-      return ok(request, reply, { rows, total: rows.length });
-    });
+    app.get(
+      '/alarmPhone/list',
+      {
+        schema: {
+          summary: "The alarm phone entries in your scope (a house's include its farm's)",
+          querystring: phoneQuery,
+          response: answers(pagedSchema(alarmPhoneSchema)),
+        },
+        config: { roles: ANY_ROLE },
+      },
+      async (request, reply) => {
+        const rows = await phonesOf(await scopeFor(request), request.query);
+        return ok(request, reply, { rows, total: rows.length });
+      },
+    );
 
-    const savePhone = async (request: FastifyRequest, id: number | null) => {
-      const v =
-        id === null
-          ? parseInput(alarmPhoneInputSchema, request.body)
-          : parseInput(alarmPhoneUpdateSchema, request.body);
+    const savePhone = async (
+      request: FastifyRequest,
+      v: z.output<typeof alarmPhoneInputSchema>,
+      id: number | null,
+    ) => {
       const scope = await scopeFor(request);
       if (id !== null) {
         // The entry's current place must be the caller's to change too, not only its new
@@ -143,29 +158,60 @@ export function phoneRoutes(ctx: AppContext): FastifyPluginAsync {
       return row;
     };
 
-    app.post('/alarmPhone/create', OPERATING, async (request, reply) =>
-      ok(request, reply, await savePhone(request, null), 'alarms.saved'),
+    app.post(
+      '/alarmPhone/create',
+      {
+        schema: {
+          summary: 'Adds an alarm phone entry for a farm or one of its houses',
+          body: alarmPhoneInputSchema,
+          response: answers(alarmPhoneSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) =>
+        ok(request, reply, await savePhone(request, request.body, null), 'alarms.saved'),
     );
-    app.put('/alarmPhone/update', OPERATING, async (request, reply) => {
-      const { id } = parseInput(idBody, request.body);
-      return ok(request, reply, await savePhone(request, id), 'alarms.saved');
-    });
+    app.put(
+      '/alarmPhone/update',
+      {
+        schema: {
+          summary: 'Changes an alarm phone entry',
+          body: alarmPhoneUpdateSchema,
+          response: answers(alarmPhoneSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) =>
+        ok(request, reply, await savePhone(request, request.body, request.body.id), 'alarms.saved'),
+    );
 
-    app.delete('/alarmPhone/delete', OPERATING, async (request, reply) => {
-      const { id } = parseInput(idBody, request.body ?? request.query);
-      const scope = await scopeFor(request);
-      const [entry] = await phonesOf(scope, { id });
-      if (!entry) throw new ApiError(404, 'http.notFound');
-      await checkPlace(request, scope, entry.farmId, entry.houseId);
-      await database.query('delete from alarm_phones where id = $1', [id]);
-      await log(
-        request,
-        'alarmPhone.delete',
-        { key: 'alarmPhone', params: { phone: entry.phone, id } },
-        null,
-      );
-      const remaining = (await phonesOf(scope, { farmId: entry.farmId })).length;
-      return ok(request, reply, { remaining }, 'alarms.deleted');
-    });
+    app.delete(
+      '/alarmPhone/delete',
+      {
+        schema: {
+          summary: 'Deletes an alarm phone entry; answers how many are left on its farm',
+          body: idBody,
+          response: answers(deleteResultSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+        preValidation: idFromQuery,
+      },
+      async (request, reply) => {
+        const { id } = request.body;
+        const scope = await scopeFor(request);
+        const [entry] = await phonesOf(scope, { id });
+        if (!entry) throw new ApiError(404, 'http.notFound');
+        await checkPlace(request, scope, entry.farmId, entry.houseId);
+        await database.query('delete from alarm_phones where id = $1', [id]);
+        await log(
+          request,
+          'alarmPhone.delete',
+          { key: 'alarmPhone', params: { phone: entry.phone, id } },
+          null,
+        );
+        const remaining = (await phonesOf(scope, { farmId: entry.farmId })).length;
+        return ok(request, reply, { remaining }, 'alarms.deleted');
+      },
+    );
   };
 }

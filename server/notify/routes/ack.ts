@@ -1,22 +1,24 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
-import { ackByLinkSchema, type AckPage } from '../../../src/contract/notify';
+import {
+  ackByLinkSchema,
+  ackPageSchema,
+  ackTokenSchema,
+  type AckPage,
+} from '../../../src/contract/notify';
 import { AlarmService, readAlarm } from '../../alarms/service';
 import type { Scope } from '../../auth/scope';
 import { sourceOf, type AppContext } from '../../http/context';
-import { ok, parseInput } from '../../http/envelope';
+import { ok } from '../../http/envelope';
+import { answers, type RoutePlugin } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
 import { checkAckToken, existingAckLinkSecret } from '../ackLink';
 import { checkDrillToken, confirmDrill, isDrillToken } from '../drill';
-
-const tokenParams = z.object({ token: z.string().min(10).max(300) });
 
 /**
  * The signed acknowledge link: a page anyone holding the link may open without signing in,
  * for that one alarm, until the link expires. A tampered link and an expired one are refused
  * alike for every alarm (403), and say nothing about the alarm.
  */
-export function ackRoutes(ctx: AppContext): FastifyPluginAsync {
+export function ackRoutes(ctx: AppContext): RoutePlugin {
   const { database } = ctx;
   const service = new AlarmService(database, ctx.events);
   /** Kept once found; until a link was signed there is no key, and no token can be valid. */
@@ -113,39 +115,62 @@ export function ackRoutes(ctx: AppContext): FastifyPluginAsync {
   };
 
   return async (app) => {
-    app.get('/notify/ack/:token', { config: { public: true } }, async (request, reply) => {
-      const { token } = parseInput(tokenParams, request.params);
-      if (isDrillToken(token)) return ok(request, reply, await drillPage(token, null));
-      const link = await check(token);
-      return ok(request, reply, pageOf(link.alarm, link.expiresAt));
-    });
+    app.get(
+      '/notify/ack/:token',
+      {
+        schema: {
+          summary: 'The alarm (or drill) a signed acknowledge link is for, without signing in',
+          params: ackTokenSchema,
+          response: answers(ackPageSchema),
+        },
+        config: { public: true },
+      },
+      async (request, reply) => {
+        const { token } = request.params;
+        if (isDrillToken(token)) return ok(request, reply, await drillPage(token, null));
+        const link = await check(token);
+        return ok(request, reply, pageOf(link.alarm, link.expiresAt));
+      },
+    );
 
-    app.post('/notify/ack', { config: { public: true } }, async (request, reply) => {
-      const input = parseInput(ackByLinkSchema, request.body);
-      if (isDrillToken(input.token)) {
-        const page = await drillPage(input.token, { comment: input.comment || null });
-        return ok(request, reply, page, 'notify.drillConfirmed');
-      }
-      const link = await check(input.token);
-      // The link's whole scope is its one alarm.
-      const scope: Scope = {
-        all: false,
-        farmIds: new Set([link.alarm.farmId]),
-        houseIds: new Set([link.alarm.houseId]),
-      };
-      const result = await service.acknowledge(
-        link.alarm.id,
-        { id: null, name: link.phone },
-        scope,
-        input.comment ? input.comment : null,
-        sourceOf(request) === 'computer' ? 'mobile' : sourceOf(request),
-      );
-      if (!result.ok)
-        throw new Refusal(
-          result.reason === 'notFound' ? 'notFound' : 'conflict',
-          result.reason === 'notFound' ? 'alarms.notFound' : 'alarms.notActive',
+    app.post(
+      '/notify/ack',
+      {
+        schema: {
+          summary:
+            "Acknowledges the alarm of a signed link (or confirms the drill's), without signing in",
+          body: ackByLinkSchema,
+          response: answers(ackPageSchema),
+        },
+        config: { public: true },
+      },
+      async (request, reply) => {
+        const input = request.body;
+        if (isDrillToken(input.token)) {
+          const page = await drillPage(input.token, { comment: input.comment || null });
+          return ok(request, reply, page, 'notify.drillConfirmed');
+        }
+        const link = await check(input.token);
+        // The link's whole scope is its one alarm.
+        const scope: Scope = {
+          all: false,
+          farmIds: new Set([link.alarm.farmId]),
+          houseIds: new Set([link.alarm.houseId]),
+        };
+        const result = await service.acknowledge(
+          link.alarm.id,
+          { id: null, name: link.phone },
+          scope,
+          input.comment ? input.comment : null,
+          sourceOf(request) === 'computer' ? 'mobile' : sourceOf(request),
         );
-      return ok(request, reply, pageOf(result.alarm, link.expiresAt), 'alarms.acknowledged');
-    });
+        if (!result.ok)
+          throw new Refusal(
+            result.reason === 'notFound' ? 'notFound' : 'conflict',
+            result.reason === 'notFound' ? 'alarms.notFound' : 'alarms.notActive',
+          );
+        return ok(request, reply, pageOf(result.alarm, link.expiresAt), 'alarms.acknowledged');
+      },
+    );
   };
 }

@@ -1,5 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../http/context';
+import type { RoutePlugin } from '../../http/routeSchema';
 import { ackRoutes } from './ack';
 import { drillRoutes } from './drills';
 import { escalationRoutes } from './escalation';
@@ -8,7 +8,7 @@ import { receiptRoutes } from './receipts';
 import { silenceRoutes } from './silences';
 
 /** Alarm notifications: silences, escalation levels, the signed acknowledge link. */
-export function notifyRoutes(ctx: AppContext): FastifyPluginAsync {
+export function notifyRoutes(ctx: AppContext): RoutePlugin {
   return async (app) => {
     await app.register(silenceRoutes(ctx));
     await app.register(escalationRoutes(ctx));

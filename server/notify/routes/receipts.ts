@@ -1,13 +1,17 @@
 import { createHmac } from 'node:crypto';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import {
+  aliyunReceiptAnswerSchema,
   aliyunSmsReportSchema,
   aliyunVoiceReportSchema,
   receiptTokenSchema,
+  tencentReceiptAnswerSchema,
   tencentSmsStatusSchema,
 } from '../../../src/contract/notifyReceipts';
 import type { AppContext } from '../../http/context';
 import { parseInput } from '../../http/envelope';
+import type { RoutePlugin } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
 import { TWILIO_RECEIPT_PATH } from '../adapters';
 import { applyDeliveryReport, sameSecret, type DeliveryReport } from '../receipts';
@@ -48,7 +52,7 @@ const aliyunCallEnded = (code: string) => code !== '300000' && !/^200[12]\d\d$/.
  * Without its secret a provider's route answers 404; a wrong secret or signature 403; a report
  * that names no message Roost sent 404.
  */
-export function receiptRoutes(ctx: AppContext): FastifyPluginAsync {
+export function receiptRoutes(ctx: AppContext): RoutePlugin {
   const { database } = ctx;
   const { twilio, publicUrl, receiptTokens } = ctx.config.notify;
 
@@ -60,10 +64,14 @@ export function receiptRoutes(ctx: AppContext): FastifyPluginAsync {
     if (known === 0) throw new Refusal('notFound', 'notify.receiptUnknown');
   };
 
-  /** The secret path segment, checked in constant time. */
-  const checkToken = (expected: string | null, params: unknown) => {
+  /**
+   * The secret path segment, checked in constant time. It runs before the body is checked
+   * (`preValidation`): an address without its secret answers 404 or 403 whatever was posted,
+   * and says nothing about what a report should look like.
+   */
+  const secretOf = (expected: string | null) => async (request: FastifyRequest) => {
     if (!expected) throw new Refusal('notFound', 'http.notFound');
-    const { token } = parseInput(receiptTokenSchema, params);
+    const { token } = parseInput(receiptTokenSchema, request.params);
     if (!sameSecret(token, expected)) throw new Refusal('forbidden', 'auth.forbidden');
   };
 
@@ -75,39 +83,62 @@ export function receiptRoutes(ctx: AppContext): FastifyPluginAsync {
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
 
-    app.post('/notify/receipt/twilio', { config: { public: true } }, async (request, reply) => {
-      if (!twilio || !publicUrl) throw new Refusal('notFound', 'http.notFound');
-      const params = (request.body ?? {}) as Record<string, string>;
-      const expected = twilioSignature(
-        twilio.authToken,
-        `${publicUrl}${TWILIO_RECEIPT_PATH}`,
-        params,
-      );
-      if (!sameSecret(String(request.headers['x-twilio-signature'] ?? ''), expected))
-        throw new Refusal('forbidden', 'auth.forbidden');
-      const sid = params.MessageSid ?? params.CallSid ?? '';
-      const status = params.MessageStatus ?? params.CallStatus ?? '';
-      // Interim states (queued, sent, ringing …) say nothing yet.
-      if (sid && (DELIVERED.has(status) || FAILED.has(status)))
-        await apply([
-          {
-            providerId: sid,
-            delivered: DELIVERED.has(status),
-            detail: `Twilio ${status}${params.ErrorCode ? ` ${params.ErrorCode}` : ''}`,
+    app.post(
+      '/notify/receipt/twilio',
+      {
+        schema: {
+          summary:
+            "Twilio's delivery report of a text message or a call (signed with the auth token)",
+          // Twilio's form fields are many and change; the handler reads the few it needs.
+          consumes: ['application/x-www-form-urlencoded'],
+          // Twilio reads only the status: the answer has no body, so no media type either.
+          response: {
+            204: z.undefined().meta({ description: 'Taken', 'x-media-types': [] }),
           },
-        ]);
-      return reply.code(204).send();
-    });
+        },
+        config: { public: true },
+      },
+      async (request, reply) => {
+        if (!twilio || !publicUrl) throw new Refusal('notFound', 'http.notFound');
+        const params = (request.body ?? {}) as Record<string, string>;
+        const expected = twilioSignature(
+          twilio.authToken,
+          `${publicUrl}${TWILIO_RECEIPT_PATH}`,
+          params,
+        );
+        if (!sameSecret(String(request.headers['x-twilio-signature'] ?? ''), expected))
+          throw new Refusal('forbidden', 'auth.forbidden');
+        const sid = params.MessageSid ?? params.CallSid ?? '';
+        const status = params.MessageStatus ?? params.CallStatus ?? '';
+        // Interim states (queued, sent, ringing …) say nothing yet.
+        if (sid && (DELIVERED.has(status) || FAILED.has(status)))
+          await apply([
+            {
+              providerId: sid,
+              delivered: DELIVERED.has(status),
+              detail: `Twilio ${status}${params.ErrorCode ? ` ${params.ErrorCode}` : ''}`,
+            },
+          ]);
+        return reply.code(204).send();
+      },
+    );
 
     /** Alibaba Cloud SMS "SmsReport" HTTP batch push; it wants `{ code: 0 }` back. */
     app.post(
       '/notify/receipt/aliyun/:token',
-      { config: { public: true } },
+      {
+        schema: {
+          summary: "Alibaba Cloud's delivery reports of text messages (at the secret address)",
+          params: receiptTokenSchema,
+          body: aliyunSmsReportSchema,
+          response: { 200: aliyunReceiptAnswerSchema },
+        },
+        config: { public: true },
+        preValidation: secretOf(receiptTokens.aliyun),
+      },
       async (request, reply) => {
-        checkToken(receiptTokens.aliyun, request.params);
-        const reports = parseInput(aliyunSmsReportSchema, request.body);
         await apply(
-          reports.map((r) => ({
+          request.body.map((r) => ({
             providerId: r.biz_id,
             delivered: r.success,
             detail: short(`Aliyun ${r.err_code} ${r.err_msg ?? ''}`),
@@ -123,12 +154,18 @@ export function receiptRoutes(ctx: AppContext): FastifyPluginAsync {
      */
     app.post(
       '/notify/receipt/aliyun-voice/:token',
-      { config: { public: true } },
+      {
+        schema: {
+          summary: "Alibaba Cloud's reports of ended voice calls (at the secret address)",
+          params: receiptTokenSchema,
+          body: aliyunVoiceReportSchema,
+          response: { 200: aliyunReceiptAnswerSchema },
+        },
+        config: { public: true },
+        preValidation: secretOf(receiptTokens.aliyunVoice),
+      },
       async (request, reply) => {
-        checkToken(receiptTokens.aliyunVoice, request.params);
-        const calls = parseInput(aliyunVoiceReportSchema, request.body).filter((c) =>
-          aliyunCallEnded(c.status_code),
-        );
+        const calls = request.body.filter((c) => aliyunCallEnded(c.status_code));
         if (calls.length > 0)
           await apply(
             calls.map((c) => ({
@@ -144,12 +181,19 @@ export function receiptRoutes(ctx: AppContext): FastifyPluginAsync {
     /** Tencent Cloud SMS status callback; it wants `{ result: 0, errmsg: "OK" }` back. */
     app.post(
       '/notify/receipt/tencent/:token',
-      { config: { public: true } },
+      {
+        schema: {
+          summary: "Tencent Cloud's delivery reports of text messages (at the secret address)",
+          params: receiptTokenSchema,
+          body: tencentSmsStatusSchema,
+          response: { 200: tencentReceiptAnswerSchema },
+        },
+        config: { public: true },
+        preValidation: secretOf(receiptTokens.tencent),
+      },
       async (request, reply) => {
-        checkToken(receiptTokens.tencent, request.params);
-        const reports = parseInput(tencentSmsStatusSchema, request.body);
         await apply(
-          reports.map((r) => ({
+          request.body.map((r) => ({
             providerId: r.sid,
             delivered: r.report_status === 'SUCCESS',
             detail: short(`Tencent ${r.errmsg} ${r.description ?? ''}`),

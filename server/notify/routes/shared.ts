@@ -3,6 +3,7 @@ import type { FunctionKey } from '../../../src/contract/operationLog';
 import { canSeeFarm, canSeeHouse, scopeOf, type Scope } from '../../auth/scope';
 import type { Database } from '../../db/client';
 import { sessionOf, sourceOf } from '../../http/context';
+import { mayCoverWholeFarm } from '../../alarms/access';
 import { writeOperationLog } from '../../oplog';
 import { Refusal } from '../../refusal';
 
@@ -23,7 +24,7 @@ export async function checkPlace(
 ): Promise<{ id: number; name: string } | null> {
   if (!canSeeFarm(scope, farmId)) throw new Refusal('notFound', 'http.notFound');
   if (houseId === null) {
-    if (sessionOf(request).user.roleKey === 'shack_manager')
+    if (!mayCoverWholeFarm(sessionOf(request).user))
       throw new Refusal('forbidden', 'auth.forbidden');
     return null;
   }
