@@ -58,8 +58,15 @@ export const done = answers(z.null());
  * `response` names the media types, for the API description; nothing is checked at run time.
  */
 export function fileAnswer(mediaTypes: readonly string[], description: string) {
-  return { 200: z.string().meta({ description, 'x-media-types': mediaTypes, format: 'binary' }) };
+  return {
+    200: z
+      .custom<FileBody>(() => true)
+      .meta({ description, 'x-media-types': mediaTypes, format: 'binary' }),
+  };
 }
+
+/** What a file answer's handler sends: text, bytes or a stream (Fastify sends them as they are). */
+type FileBody = string | Buffer | NodeJS.ReadableStream;
 
 /** The media types a file answer names (undefined for a JSON answer). */
 export function mediaTypesOf(schema: z.ZodType): readonly string[] | undefined {

@@ -6,11 +6,8 @@ import {
   alarmInputUpdateSchema,
   type AlarmInputSetting,
 } from '../../../src/contract/alarms';
-import {
-  alarmInputSettingSchema,
-  deleteResultSchema,
-  pagedSchema,
-} from '../../../src/contract/adminAnswers';
+import { alarmInputSettingSchema, deleteResultSchema } from '../../../src/contract/adminAnswers';
+import { pagedSchema } from '../../../src/contract/paged';
 import { canSeeHouse, type Scope } from '../../auth/scope';
 import type { AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';

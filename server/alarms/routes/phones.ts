@@ -6,11 +6,8 @@ import {
   alarmPhoneUpdateSchema,
   type AlarmPhone,
 } from '../../../src/contract/alarms';
-import {
-  alarmPhoneSchema,
-  deleteResultSchema,
-  pagedSchema,
-} from '../../../src/contract/adminAnswers';
+import { alarmPhoneSchema, deleteResultSchema } from '../../../src/contract/adminAnswers';
+import { pagedSchema } from '../../../src/contract/paged';
 import { canSeeFarm, canSeeHouse, type Scope } from '../../auth/scope';
 import { sessionOf, type AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';

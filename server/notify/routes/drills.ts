@@ -1,4 +1,4 @@
-import { pagedSchema } from '../../../src/contract/adminAnswers';
+import { pagedSchema } from '../../../src/contract/paged';
 import {
   drillIdQuerySchema,
   drillListQuerySchema,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pagedSchema } from '../../../src/contract/adminAnswers';
+import { pagedSchema } from '../../../src/contract/paged';
 import { escalationInputSchema, escalationLevelSchema } from '../../../src/contract/notify';
 import type { AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';
