@@ -6,6 +6,7 @@ import { breeds } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { requireRole } from './access';
 import { FARM_ADMIN_ROLES } from './routes/farms';
+import type { RoleKey } from '../../src/contract/roles';
 
 /**
  * Who may see and change a breed: shared by the breed routes and the breed's early-warning
@@ -43,6 +44,9 @@ export async function breedForChange(
   return row;
 }
 
+/** The roles that manage breeds: administrators and company managers. */
+export const BREED_MANAGER_ROLES: readonly RoleKey[] = FARM_ADMIN_ROLES;
+
 /** The caller, if its role manages breeds (administrators and company managers). */
 export const requireBreedManager = (request: FastifyRequest): SessionUser =>
-  requireRole(request, FARM_ADMIN_ROLES);
+  requireRole(request, BREED_MANAGER_ROLES);

@@ -31,6 +31,9 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
+/** The media types of a table sent as a file, as the API description names them. */
+export const TABLE_MEDIA_TYPES = Object.values(CONTENT_TYPES).map((type) => type.split(';')[0]!);
+
 /** Bucket start as local "yyyy-MM-dd HH:mm:ss" in the server's zone (the product's date format). */
 export function formatTime(ms: number, timeZone: string): string {
   return formatDateTime(new Date(ms), timeZone);

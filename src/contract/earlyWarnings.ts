@@ -127,3 +127,8 @@ export const houseWarningAnswerSchema = z.object({
   effective: warningLimitsSchema.required(),
 });
 export type HouseWarningAnswer = z.infer<typeof houseWarningAnswerSchema>;
+
+/** GET /api/production/warnings/breed: a breed's own limits and the defaults they override. */
+export const breedWarningReadSchema = breedWarningAnswerSchema.extend({
+  defaults: warningLimitsSchema.required(),
+});

@@ -250,3 +250,15 @@ export const powerAnswerSchema = z.object({
   tariff: tariffSchema.nullable(),
 });
 export type PowerAnswer = z.infer<typeof powerAnswerSchema>;
+
+/** GET /api/production/flocks: the flocks of a house or of a farm (of the whole scope without either). */
+export const flocksQuerySchema = z.object({
+  houseId: id.optional(),
+  farmId: id.optional(),
+});
+
+/** POST /api/production/day answer: how many days were saved. */
+export const savedDaysSchema = z.object({ saved: z.number().int().nonnegative() });
+
+/** POST /api/production/task answer: the task's state as decided. */
+export const taskDecidedSchema = taskDecisionSchema.pick({ state: true });

@@ -73,4 +73,34 @@ describe.each(testDatabaseTargets())('wall routes on $name', (target) => {
     expect(own.farms.map((f) => f.farmId)).toContain(hidden.farmId);
     expect((await get('/api/wall/province/abc', 'admin')).statusCode).toBe(400);
   });
+
+  it('asks for a session or a kiosk link before it reads the address, and is described so', async () => {
+    // Someone without a token learns nothing from the address: refused as not signed in, not as
+    // a bad province, as before the routes declared their parameters.
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/wall/province/abc' });
+    expect(anonymous.statusCode).toBe(401);
+    // A revoked or unknown kiosk link likewise.
+    const ended = await t.app.inject({
+      method: 'GET',
+      url: '/api/wall/farm/0',
+      headers: { authorization: 'Bearer rk_0000000000000000000000000000000000000000' },
+    });
+    expect(ended.statusCode).toBe(401);
+
+    const token = await t.signIn('admin');
+    const api = await t.app.inject({
+      method: 'GET',
+      url: '/api/openapi.json',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const paths = api.json().paths;
+    // Open to a kiosk token (no bearer session asked), with the farm's id as a path parameter.
+    expect(paths['/api/wall/farm/{farmId}'].get.security).toEqual([]);
+    expect(paths['/api/wall/farm/{farmId}'].get.parameters).toEqual([
+      expect.objectContaining({ name: 'farmId', in: 'path', required: true }),
+    ]);
+    expect(paths['/api/wall/houses'].get.responses['200']).toBeDefined();
+    // Managing the links is for administrators only.
+    expect(paths['/api/wall/kiosk/create'].post['x-roles']).toEqual(['administrator']);
+  });
 });

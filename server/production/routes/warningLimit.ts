@@ -1,17 +1,22 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import {
+  breedWarningAnswerSchema,
   breedWarningInputSchema,
   breedWarningQuerySchema,
+  breedWarningReadSchema,
   DEFAULT_WARNING_LIMITS,
+  houseWarningAnswerSchema,
   houseWarningInputSchema,
   houseWarningQuerySchema,
   resolveWarningLimits,
+  type HouseWarningAnswer,
   type WarningLimits,
 } from '../../../src/contract/earlyWarnings';
-import { breedForChange, requireBreedManager, visibleBreed } from '../../admin/breedAccess';
+import { BREED_MANAGER_ROLES, breedForChange, visibleBreed } from '../../admin/breedAccess';
 import { canSeeHouse, scopeOf } from '../../auth/scope';
 import { sessionOf, sourceOf, type AppContext } from '../../http/context';
-import { ok, parseInput } from '../../http/envelope';
+import { ok } from '../../http/envelope';
+import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
 import { writeOperationLog } from '../../oplog';
 import { Refusal } from '../../refusal';
 import {
@@ -22,13 +27,13 @@ import {
 } from '../warningLimits';
 import { evaluateDailyWarnings } from '../warnings';
 import { localDay } from '../records';
-import { OPERATING } from '../../auth/operate';
 
 /**
  * The early warnings' limits: a breed's (with the breed's other settings, for those who manage
- * breeds) and a house's override (for whoever operates the house).
+ * breeds) and a house's override (for whoever operates the house). Setting either is an
+ * operating action.
  */
-export function warningLimitRoutes(ctx: AppContext): FastifyPluginAsync {
+export function warningLimitRoutes(ctx: AppContext): RoutePlugin {
   const { database, config } = ctx;
   const scopeFor = (request: FastifyRequest) => scopeOf(database.db, sessionOf(request).user);
   const operator = (request: FastifyRequest) => {
@@ -55,7 +60,9 @@ export function warningLimitRoutes(ctx: AppContext): FastifyPluginAsync {
     if (!house) throw new Refusal('notFound', 'houses.notFound');
     return house;
   };
-  const answerFor = async (house: Awaited<ReturnType<typeof houseOf>>) => {
+  const answerFor = async (
+    house: Awaited<ReturnType<typeof houseOf>>,
+  ): Promise<HouseWarningAnswer> => {
     const limits = await readHouseLimits(database, house.id);
     const breed = house.breedId === null ? {} : await readBreedLimits(database, house.breedId);
     return {
@@ -72,50 +79,93 @@ export function warningLimitRoutes(ctx: AppContext): FastifyPluginAsync {
   });
 
   return async (app) => {
-    app.get('/production/warnings/breed', async (request, reply) => {
-      const user = requireBreedManager(request);
-      const { breedId } = parseInput(breedWarningQuerySchema, request.query);
-      await visibleBreed(database.db, user, breedId);
-      return ok(request, reply, {
-        breedId,
-        limits: await readBreedLimits(database, breedId),
-        defaults: DEFAULT_WARNING_LIMITS,
-      });
-    });
+    app.get(
+      '/production/warnings/breed',
+      {
+        schema: {
+          summary: "A breed's own early-warning limits and the defaults they override",
+          querystring: breedWarningQuerySchema,
+          response: answers(breedWarningReadSchema),
+        },
+        config: { roles: BREED_MANAGER_ROLES },
+      },
+      async (request, reply) => {
+        const { breedId } = request.query;
+        await visibleBreed(database.db, sessionOf(request).user, breedId);
+        return ok(request, reply, {
+          breedId,
+          limits: await readBreedLimits(database, breedId),
+          defaults: DEFAULT_WARNING_LIMITS,
+        });
+      },
+    );
 
-    app.put('/production/warnings/breed', OPERATING, async (request, reply) => {
-      const { breedId, limits } = parseInput(breedWarningInputSchema, request.body);
-      const breed = await breedForChange(database.db, request, breedId);
-      await saveBreedLimits(database, breedId, limits);
-      await writeOperationLog(database.db, {
-        operator: operator(request),
-        function: 'production.warnings.breed',
-        operation: logged(limits),
-        remark: breed.name,
-        source: sourceOf(request),
-      });
-      return ok(request, reply, { breedId, limits }, 'production.warningLimitsSaved');
-    });
+    app.put(
+      '/production/warnings/breed',
+      {
+        schema: {
+          summary: "Sets a breed's early-warning limits",
+          body: breedWarningInputSchema,
+          response: answers(breedWarningAnswerSchema),
+        },
+        config: { roles: BREED_MANAGER_ROLES, operating: true },
+      },
+      async (request, reply) => {
+        const { breedId, limits } = request.body;
+        const breed = await breedForChange(database.db, request, breedId);
+        await saveBreedLimits(database, breedId, limits);
+        await writeOperationLog(database.db, {
+          operator: operator(request),
+          function: 'production.warnings.breed',
+          operation: logged(limits),
+          remark: breed.name,
+          source: sourceOf(request),
+        });
+        return ok(request, reply, { breedId, limits }, 'production.warningLimitsSaved');
+      },
+    );
 
-    app.get('/production/warnings/house', async (request, reply) => {
-      const { houseId } = parseInput(houseWarningQuerySchema, request.query);
-      return ok(request, reply, await answerFor(await houseOf(request, houseId)));
-    });
+    app.get(
+      '/production/warnings/house',
+      {
+        schema: {
+          summary: "A house's early-warning limits, what they fall back to and those in force",
+          querystring: houseWarningQuerySchema,
+          response: answers(houseWarningAnswerSchema),
+        },
+        config: { roles: ANY_ROLE },
+      },
+      async (request, reply) => {
+        const { houseId } = request.query;
+        return ok(request, reply, await answerFor(await houseOf(request, houseId)));
+      },
+    );
 
-    app.put('/production/warnings/house', OPERATING, async (request, reply) => {
-      const { houseId, limits } = parseInput(houseWarningInputSchema, request.body);
-      const house = await houseOf(request, houseId);
-      await saveHouseLimits(database, houseId, limits);
-      await writeOperationLog(database.db, {
-        operator: operator(request),
-        function: 'production.warnings.house',
-        operation: logged(limits),
-        house: { id: house.id, name: house.name },
-        source: sourceOf(request),
-      });
-      // New limits judge the flock's days now, not at the next tick or the next saved day.
-      await evaluateDailyWarnings(ctx, [houseId], localDay(new Date(), config.timeZone));
-      return ok(request, reply, await answerFor(house), 'production.warningLimitsSaved');
-    });
+    app.put(
+      '/production/warnings/house',
+      {
+        schema: {
+          summary: "Sets a house's own early-warning limits over its breed's",
+          body: houseWarningInputSchema,
+          response: answers(houseWarningAnswerSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) => {
+        const { houseId, limits } = request.body;
+        const house = await houseOf(request, houseId);
+        await saveHouseLimits(database, houseId, limits);
+        await writeOperationLog(database.db, {
+          operator: operator(request),
+          function: 'production.warnings.house',
+          operation: logged(limits),
+          house: { id: house.id, name: house.name },
+          source: sourceOf(request),
+        });
+        // New limits judge the flock's days now, not at the next tick or the next saved day.
+        await evaluateDailyWarnings(ctx, [houseId], localDay(new Date(), config.timeZone));
+        return ok(request, reply, await answerFor(house), 'production.warningLimitsSaved');
+      },
+    );
   };
 }

@@ -1,7 +1,13 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { alarmTodaySchema } from '../../../src/contract/alarms';
+import { overviewListSchema } from '../../../src/contract/overview';
 import {
+  wallFarmHousesSchema,
   wallFarmParamsSchema,
+  wallMapSchema,
   wallProvinceParamsSchema,
+  wallProvinceSchema,
   type WallFarmHouses,
   type WallMap,
   type WallProvince,
@@ -14,8 +20,9 @@ import { alarmsTodayOf, openAlarmCountOf } from '../../alarms/summaries';
 import { overviewJsonOf } from '../../houses/overview';
 import { wallFarms, wallHouses } from '../wallQueries';
 import { tokenOf, type AppContext } from '../../http/context';
-import { ok, okJson, parseInput } from '../../http/envelope';
+import { ok, okJson } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
+import { answers, type RoutePlugin } from '../../http/routeSchema';
 
 /** Who looks at the wall: a signed-in user, or a kiosk link; either way a scope and a map type. */
 interface Viewer {
@@ -23,16 +30,10 @@ interface Viewer {
   mapType: '1' | '2';
 }
 
-/**
- * Every route reading the wall takes `public` off the app's session hook and checks here
- * instead, where a kiosk token is accepted too. Only these GET routes do: a kiosk token opens
- * nothing else (the session hook refuses it everywhere, no session has its hash).
- */
-const VIEW = { config: { public: true } } as const;
-
 /** The wall: farms on the map and their drill-down, for a signed-in user or a kiosk link; and the kiosk links. */
-export function wallRoutes(ctx: AppContext): FastifyPluginAsync {
+export function wallRoutes(ctx: AppContext): RoutePlugin {
   const { database } = ctx;
+  const viewers = new WeakMap<FastifyRequest, Viewer>();
 
   const viewerOf = async (request: FastifyRequest): Promise<Viewer> => {
     const token = tokenOf(request);
@@ -47,51 +48,129 @@ export function wallRoutes(ctx: AppContext): FastifyPluginAsync {
     request.session = session;
     return { scope: await scopeOf(database.db, session.user), mapType: session.user.mapType };
   };
+  /** The viewer the route's own `onRequest` found (it runs before the handler, always). */
+  const viewer = (request: FastifyRequest): Viewer => {
+    const found = viewers.get(request);
+    if (!found) throw new Error('wall route without its viewer hook');
+    return found;
+  };
+
+  /**
+   * Every route reading the wall takes `public` off the app's session hook and checks here
+   * instead, where a kiosk token is accepted too. Only these GET routes do: a kiosk token opens
+   * nothing else (the session hook refuses it everywhere, no session has its hash). The check
+   * runs on request, before the input is read, as the session hook does for other routes.
+   */
+  const VIEW = {
+    config: { public: true },
+    onRequest: async (request: FastifyRequest) => {
+      viewers.set(request, await viewerOf(request));
+    },
+  } as const;
 
   return async (app) => {
     await app.register(kioskRoutes(ctx));
 
-    /** Every farm in scope with its position, house count and worst state; China or World. */
-    app.get('/wall/map', VIEW, async (request, reply) => {
-      const { scope, mapType } = await viewerOf(request);
-      const data: WallMap = { mapType, farms: await wallFarms(database, scope) };
-      return ok(request, reply, data);
-    });
+    app.get(
+      '/wall/map',
+      {
+        ...VIEW,
+        schema: {
+          summary: 'Every farm in scope with its position, house count and worst state',
+          response: answers(wallMapSchema),
+        },
+      },
+      async (request, reply) => {
+        const { scope, mapType } = viewer(request);
+        const data: WallMap = { mapType, farms: await wallFarms(database, scope) };
+        return ok(request, reply, data);
+      },
+    );
 
-    /** The farms of one province (drill-down). */
-    app.get('/wall/province/:adcode', VIEW, async (request, reply) => {
-      const { adcode } = parseInput(wallProvinceParamsSchema, request.params);
-      const { scope } = await viewerOf(request);
-      const data: WallProvince = { adcode, farms: await wallFarms(database, scope, { adcode }) };
-      return ok(request, reply, data);
-    });
+    app.get(
+      '/wall/province/:adcode',
+      {
+        ...VIEW,
+        schema: {
+          summary: 'The farms in scope of one province (the map drilled down)',
+          params: wallProvinceParamsSchema,
+          response: answers(wallProvinceSchema),
+        },
+      },
+      async (request, reply) => {
+        const { adcode } = request.params;
+        const { scope } = viewer(request);
+        const data: WallProvince = { adcode, farms: await wallFarms(database, scope, { adcode }) };
+        return ok(request, reply, data);
+      },
+    );
 
-    /** One farm and its houses (drill-down); outside the scope looks like not existing. */
-    app.get('/wall/farm/:farmId', VIEW, async (request, reply) => {
-      const { farmId } = parseInput(wallFarmParamsSchema, request.params);
-      const { scope } = await viewerOf(request);
-      const [farm] = canSeeFarm(scope, farmId) ? await wallFarms(database, scope, { farmId }) : [];
-      if (!farm) throw new ApiError(404, 'wall.farmNotFound');
-      const data: WallFarmHouses = { farm, houses: await wallHouses(database, scope, farmId) };
-      return ok(request, reply, data);
-    });
+    app.get(
+      '/wall/farm/:farmId',
+      {
+        ...VIEW,
+        schema: {
+          summary: 'One farm and its houses with their states (the map drilled down)',
+          params: wallFarmParamsSchema,
+          response: answers(wallFarmHousesSchema),
+        },
+      },
+      async (request, reply) => {
+        const { farmId } = request.params;
+        const { scope } = viewer(request);
+        // Outside the scope looks like not existing.
+        const [farm] = canSeeFarm(scope, farmId)
+          ? await wallFarms(database, scope, { farmId })
+          : [];
+        if (!farm) throw new ApiError(404, 'wall.farmNotFound');
+        const data: WallFarmHouses = { farm, houses: await wallHouses(database, scope, farmId) };
+        return ok(request, reply, data);
+      },
+    );
 
-    /** The houses and their latest state, as /overview/listOverview/ answers them. */
-    app.get('/wall/houses', VIEW, async (request, reply) => {
-      const { scope } = await viewerOf(request);
-      return okJson(request, reply, await overviewJsonOf(database, scope, ctx.config.timeZone));
-    });
+    app.get(
+      '/wall/houses',
+      {
+        ...VIEW,
+        schema: {
+          summary: 'The houses in scope and their latest state, as the overview lists them',
+          response: answers(overviewListSchema),
+        },
+      },
+      async (request, reply) => {
+        const { scope } = viewer(request);
+        return okJson(request, reply, await overviewJsonOf(database, scope, ctx.config.timeZone));
+      },
+    );
 
-    /** Today's alarms by cause, as /alarm/today answers them. */
-    app.get('/wall/today', VIEW, async (request, reply) => {
-      const { scope } = await viewerOf(request);
-      return ok(request, reply, await alarmsTodayOf(database, scope, ctx.config.timeZone));
-    });
+    app.get(
+      '/wall/today',
+      {
+        ...VIEW,
+        schema: {
+          summary: "Today's alarms in scope by cause, as the alarm list counts them",
+          response: answers(alarmTodaySchema),
+        },
+      },
+      async (request, reply) => {
+        const { scope } = viewer(request);
+        return ok(request, reply, await alarmsTodayOf(database, scope, ctx.config.timeZone));
+      },
+    );
 
-    /** The open alarm count, as /overview/alarmAmt/ answers it. */
-    app.get('/wall/alarmAmt', VIEW, async (request, reply) => {
-      const { scope } = await viewerOf(request);
-      return ok(request, reply, await openAlarmCountOf(database, scope));
-    });
+    app.get(
+      '/wall/alarmAmt',
+      {
+        ...VIEW,
+        schema: {
+          summary: 'How many alarms in scope are open',
+          response: answers(z.number().int().nonnegative()),
+        },
+      },
+      async (request, reply) => {
+        const { scope } = viewer(request);
+        return ok(request, reply, await openAlarmCountOf(database, scope));
+      },
+    );
   };
 }
