@@ -1,11 +1,10 @@
-import type { IncomingMessage } from 'node:http';
-import type { FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
 import { desc, eq } from 'drizzle-orm';
 import { upgradeFiles } from '../db/upgradeSchema';
 import { sessionOf, sourceOf, tokenOf, type AppContext } from '../http/context';
-import { ok, parseInput } from '../http/envelope';
+import { ok } from '../http/envelope';
 import { ApiError } from '../http/errors';
+import { ANY_ROLE, answers, fileAnswer, type RoutePlugin } from '../http/routeSchema';
 import { GATEWAY_TYPES, isGatewayTypeKey } from '../../src/contract/gatewayTypes';
 import {
   fileFitsType,
@@ -15,19 +14,26 @@ import {
   sendUpgradeSchema,
   upgradeDownloadParamsSchema,
   upgradeFileNameSchema,
+  upgradeFileSchema,
   upgradeUploadQuerySchema,
   withoutSuffix,
 } from '../../src/contract/upgrade';
-import { logChange, requireRole } from '../admin/access';
+import {
+  upgradeFileDeletedSchema,
+  upgradeFileListSchema,
+  upgradeSentSchema,
+} from '../../src/contract/envcontrolAnswers';
+import { logChange } from '../admin/access';
 import { scopeOf } from '../auth/scope';
 import { housesInScope } from '../envcontrol/houses';
 import { canSend, DEFAULT_EXPIRY_SECONDS } from '../envcontrol/rules';
 import { Refusal } from '../refusal';
 import { claimDownload, queueUpgrade, type UpgradeTarget } from './commands';
+import { DRAIN_AFTER_413_BYTES, discard, drainRequest } from './drain';
 import { UpgradeFileStore } from './files';
-import { OPERATING } from '../auth/operate';
 
-const ADMIN = ['administrator'] as const;
+/** Upgrade files are firmware for every organisation's gateways: only administrators keep them. */
+const FILE_KEEPERS = ['administrator'] as const;
 
 /** Why a download was refused, as the gateway's log would want it (no detail for strangers). */
 const DOWNLOAD_REFUSED = {
@@ -45,49 +51,10 @@ const PART_FILE_MAX_AGE_MS = 15 * 60 * 1000;
 const PART_FILE_SWEEP_EVERY_MS = 5 * 60 * 1000;
 
 /**
- * After a 413 the rest of an oversized upload is read and dropped up to this much: a keep-alive
- * client's next request then finds the connection ready. A body larger still is not read
- * for ever; its answer says `Connection: close`, so the client opens a new connection.
- */
-const DRAIN_AFTER_413_BYTES = 16 * 1024 * 1024;
-
-/** Reads what is left of a request body, dropped; false when more than `limit` bytes remain. */
-function drainRequest(raw: IncomingMessage, limit: number): Promise<boolean> {
-  if (raw.complete) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    let read = 0;
-    const done = (drained: boolean) => {
-      raw.off('data', onData);
-      raw.off('end', onEnd);
-      raw.off('close', onClose);
-      if (!drained) raw.pause();
-      resolve(drained);
-    };
-    const onData = (chunk: Buffer) => {
-      read += chunk.length;
-      if (read > limit) done(false);
-    };
-    const onEnd = () => done(true);
-    const onClose = () => done(raw.complete);
-    // The multipart parser stopped at the limit: the body is taken from it and read here.
-    raw.unpipe();
-    raw.on('data', onData);
-    raw.on('end', onEnd);
-    raw.on('close', onClose);
-    raw.resume();
-  });
-}
-
-/** Reads a refused file's stream to its end, so the request completes and is answered. */
-async function discard(stream: AsyncIterable<unknown>): Promise<void> {
-  for await (const chunk of stream) void chunk;
-}
-
-/**
  * Gateway upgrade files: administrators upload them and list them; remote configurers send
  * one to gateways of their scope; a gateway downloads it with its single-use link.
  */
-export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
+export function upgradeRoutes(ctx: AppContext): RoutePlugin {
   const store = new UpgradeFileStore(ctx.config.dataDir);
   /** The stored files, newest first, as the upload list and the upgrade dialog show them. */
   const listFiles = async () =>
@@ -117,61 +84,82 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
     });
 
     /** The files a manager may send, for the upgrade dialog (every role may read the list). */
-    app.get('/upgrade/choices', async (request, reply) => {
-      sessionOf(request);
-      return ok(request, reply, await listFiles());
-    });
+    app.get(
+      '/upgrade/choices',
+      {
+        schema: {
+          summary: 'The stored upgrade files a gateway may be sent, newest first',
+          response: answers(upgradeFileListSchema),
+        },
+        config: { roles: ANY_ROLE },
+      },
+      async (request, reply) => ok(request, reply, await listFiles()),
+    );
 
     /**
      * Sends a stored file to the gateways of these houses. A gateway that already runs the
      * file's version is left alone; when every one does, "No updates detected" (409).
      */
-    app.post('/upgrade/send', OPERATING, async (request, reply) => {
-      const body = parseInput(sendUpgradeSchema, request.body);
-      const { user } = sessionOf(request);
-      if (!canSend(user)) throw new Refusal('forbidden', 'envcontrol.noRemoteConfig');
-      const ids = [...new Set(body.houseIds)];
-      const houses = await housesInScope(ctx.database, await scopeOf(ctx.database.db, user), ids);
-      // A house outside the caller's scope answers like one that does not exist.
-      if (houses.length !== ids.length) throw new Refusal('notFound', 'http.notFound');
-      const [file] = await ctx.database.db
-        .select()
-        .from(upgradeFiles)
-        .where(eq(upgradeFiles.sha256, body.sha256));
-      if (!file) throw new ApiError(404, 'upgrade.fileNotFound');
-      const targets: UpgradeTarget[] = [];
-      const upToDate: number[] = [];
-      for (const house of houses) {
-        if (house.gatewayId === null) throw new Refusal('invalid', 'envcontrol.noGateway');
-        // Firmware of one model bricks another: nothing is sent unless every gateway fits.
-        const typeKey = house.typeKey === null ? null : Number(house.typeKey);
-        if (!fileFitsType(file, typeKey))
-          throw new Refusal('invalid', 'upgrade.wrongType', {
-            house: house.houseName,
-            model: typeKey !== null && isGatewayTypeKey(typeKey) ? GATEWAY_TYPES[typeKey] : '—',
+    app.post(
+      '/upgrade/send',
+      {
+        schema: {
+          summary:
+            'Sends a stored upgrade file to the gateways of these houses (409 when all run its version)',
+          body: sendUpgradeSchema,
+          response: answers(upgradeSentSchema),
+        },
+        // Sending also needs the user's remote-configuration flag: checked below, as it is
+        // granted per user, not per role.
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) => {
+        const body = request.body;
+        const { user } = sessionOf(request);
+        if (!canSend(user)) throw new Refusal('forbidden', 'envcontrol.noRemoteConfig');
+        const ids = [...new Set(body.houseIds)];
+        const houses = await housesInScope(ctx.database, await scopeOf(ctx.database.db, user), ids);
+        // A house outside the caller's scope answers like one that does not exist.
+        if (houses.length !== ids.length) throw new Refusal('notFound', 'http.notFound');
+        const [file] = await ctx.database.db
+          .select()
+          .from(upgradeFiles)
+          .where(eq(upgradeFiles.sha256, body.sha256));
+        if (!file) throw new ApiError(404, 'upgrade.fileNotFound');
+        const targets: UpgradeTarget[] = [];
+        const upToDate: number[] = [];
+        for (const house of houses) {
+          if (house.gatewayId === null) throw new Refusal('invalid', 'envcontrol.noGateway');
+          // Firmware of one model bricks another: nothing is sent unless every gateway fits.
+          const typeKey = house.typeKey === null ? null : Number(house.typeKey);
+          if (!fileFitsType(file, typeKey))
+            throw new Refusal('invalid', 'upgrade.wrongType', {
+              house: house.houseName,
+              model: typeKey !== null && isGatewayTypeKey(typeKey) ? GATEWAY_TYPES[typeKey] : '—',
+            });
+          if (house.version === file.version) {
+            upToDate.push(Number(house.houseId));
+            continue;
+          }
+          targets.push({
+            houseId: Number(house.houseId),
+            houseName: house.houseName,
+            gatewayId: Number(house.gatewayId),
+            networkId: house.networkId ?? '',
+            version: house.version ?? '',
           });
-        if (house.version === file.version) {
-          upToDate.push(Number(house.houseId));
-          continue;
         }
-        targets.push({
-          houseId: Number(house.houseId),
-          houseName: house.houseName,
-          gatewayId: Number(house.gatewayId),
-          networkId: house.networkId ?? '',
-          version: house.version ?? '',
+        if (targets.length === 0) throw new ApiError(409, 'upgrade.noUpdates');
+        const commands = await queueUpgrade(ctx.database, ctx.events, {
+          targets,
+          file: { sha256: file.sha256, version: file.version, fileName: file.fileName },
+          expiresAt: new Date(Date.now() + DEFAULT_EXPIRY_SECONDS * 1000),
+          operator: { id: user.id, name: user.realName || user.username },
+          source: sourceOf(request),
         });
-      }
-      if (targets.length === 0) throw new ApiError(409, 'upgrade.noUpdates');
-      const commands = await queueUpgrade(ctx.database, ctx.events, {
-        targets,
-        file: { sha256: file.sha256, version: file.version, fileName: file.fileName },
-        expiresAt: new Date(Date.now() + DEFAULT_EXPIRY_SECONDS * 1000),
-        operator: { id: user.id, name: user.realName || user.username },
-        source: sourceOf(request),
-      });
-      return ok(request, reply, { commands, upToDate }, 'upgrade.sent');
-    });
+        return ok(request, reply, { commands, upToDate }, 'upgrade.sent');
+      },
+    );
 
     /**
      * A gateway fetches its file: the link's token (single use, minutes) and its own device
@@ -180,9 +168,18 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
      */
     app.get(
       '/upgrade/download/:networkId/:token',
-      { config: { public: true } },
+      {
+        schema: {
+          summary:
+            'A gateway downloads its upgrade file with its single-use link and its device token',
+          params: upgradeDownloadParamsSchema,
+          response: fileAnswer(['application/octet-stream'], 'The upgrade file'),
+        },
+        // No user session: the gateway's own token is checked below.
+        config: { public: true },
+      },
       async (request, reply) => {
-        const { networkId, token } = parseInput(upgradeDownloadParamsSchema, request.params);
+        const { networkId, token } = request.params;
         const gateway = await ctx.ingest.directory.verifyToken(networkId, tokenOf(request) ?? '');
         if (!gateway) throw new ApiError(401, 'ingest.badToken');
         const claim = await claimDownload(ctx.database.query, gateway.gatewayId, token);
@@ -201,90 +198,109 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
       },
     );
 
-    app.get('/upgrade/files', async (request, reply) => {
-      requireRole(request, ADMIN);
-      return ok(request, reply, await listFiles());
-    });
+    app.get(
+      '/upgrade/files',
+      {
+        schema: {
+          summary: 'The stored upgrade files, newest first, for their administration',
+          response: answers(upgradeFileListSchema),
+        },
+        config: { roles: FILE_KEEPERS },
+      },
+      async (request, reply) => ok(request, reply, await listFiles()),
+    );
 
     /**
      * multipart/form-data with one file field; `?version=` names what the file installs and
      * `?typeKeys=` the gateway types it is for.
      */
-    app.post('/upgrade/uploadFile', OPERATING, async (request, reply) => {
-      requireRole(request, ADMIN);
-      const { version, typeKeys } = parseInput(upgradeUploadQuerySchema, request.query);
-      if (!request.isMultipart()) throw new ApiError(400, 'upgrade.fileMissing');
-      const file = await request.file();
-      if (!file) throw new ApiError(400, 'upgrade.fileMissing');
-      // The name is checked before a byte is stored: control characters (a NUL cannot even be
-      // stored) and path separators are refused, and an upgrade file has no suffix (the gateway
-      // installs it under the name it was given): `gw.bin` is refused. The stream is drained
-      // so the client gets the answer, not a reset connection.
-      const name = upgradeFileNameSchema.safeParse(file.filename);
-      if (!name.success) {
-        await discard(file.file);
-        throw new ApiError(400, 'upgrade.fileNameInvalid');
-      }
-      const fileName = name.data;
-      if (hasSuffix(fileName)) {
-        await discard(file.file);
-        throw new ApiError(400, 'upgrade.fileSuffix', {
-          name: fileName,
-          bare: withoutSuffix(fileName),
-        });
-      }
-      const stored = await store.store(file.file as AsyncIterable<Buffer>, {
-        version,
-        fileName,
-        typeKeys,
-      });
-      if (!stored.ok) {
-        if (stored.reason === 'tooLarge') {
-          // The rest of the body is still on the way: read and dropped, so the connection is
-          // at its next request when the 413 goes out; past the bound the answer closes it.
-          if (!(await drainRequest(request.raw, DRAIN_AFTER_413_BYTES)))
-            void reply.header('connection', 'close');
-          throw new ApiError(413, 'upgrade.fileTooLarge');
+    app.post(
+      '/upgrade/uploadFile',
+      {
+        schema: {
+          summary:
+            'Stores an upgrade file (one multipart file field) with the version it installs and its gateway types',
+          querystring: upgradeUploadQuerySchema,
+          consumes: ['multipart/form-data'],
+          response: answers(upgradeFileSchema),
+        },
+        config: { roles: FILE_KEEPERS, operating: true },
+      },
+      async (request, reply) => {
+        const { version, typeKeys } = request.query;
+        if (!request.isMultipart()) throw new ApiError(400, 'upgrade.fileMissing');
+        const file = await request.file();
+        if (!file) throw new ApiError(400, 'upgrade.fileMissing');
+        // The name is checked before a byte is stored: control characters (a NUL cannot even be
+        // stored) and path separators are refused, and an upgrade file has no suffix (the gateway
+        // installs it under the name it was given): `gw.bin` is refused. The stream is drained
+        // so the client gets the answer, not a reset connection.
+        const name = upgradeFileNameSchema.safeParse(file.filename);
+        if (!name.success) {
+          await discard(file.file);
+          throw new ApiError(400, 'upgrade.fileNameInvalid');
         }
-        throw new ApiError(400, 'upgrade.fileEmpty');
-      }
-      const f = stored.file;
-      try {
-        await ctx.database.db
-          .insert(upgradeFiles)
-          .values({
-            sha256: f.sha256,
-            version: f.version,
-            fileName: f.fileName,
-            size: f.size,
-            typeKeys,
-            uploadedBy: sessionOf(request).user.id,
-          })
-          .onConflictDoUpdate({
-            target: upgradeFiles.sha256,
-            set: { version: f.version, fileName: f.fileName, typeKeys, uploadedAt: new Date() },
+        const fileName = name.data;
+        if (hasSuffix(fileName)) {
+          await discard(file.file);
+          throw new ApiError(400, 'upgrade.fileSuffix', {
+            name: fileName,
+            bare: withoutSuffix(fileName),
           });
-      } catch (error) {
-        // No bytes without their row: a gateway could never be sent them and nothing would
-        // ever delete them. The same bytes stored before under a row stay.
-        const listed = await ctx.database.db
-          .select({ sha256: upgradeFiles.sha256 })
-          .from(upgradeFiles)
-          .where(eq(upgradeFiles.sha256, f.sha256))
-          .then(
-            (rows) => rows.length > 0,
-            () => true,
-          );
-        if (!listed) await store.remove(f.sha256);
-        throw error;
-      }
-      await logChange(ctx.database.db, request, {
-        function: 'upgrade.uploadFile',
-        operation: { key: 'uploadUpgradeFile', params: {} },
-        remark: `${version} ${stored.file.sha256.slice(0, 12)} ${typeKeys.join(',')}`,
-      });
-      return ok(request, reply, stored.file, 'upgrade.saved');
-    });
+        }
+        const stored = await store.store(file.file as AsyncIterable<Buffer>, {
+          version,
+          fileName,
+          typeKeys,
+        });
+        if (!stored.ok) {
+          if (stored.reason === 'tooLarge') {
+            // The rest of the body is still on the way: read and dropped, so the connection is
+            // at its next request when the 413 goes out; past the bound the answer closes it.
+            if (!(await drainRequest(request.raw, DRAIN_AFTER_413_BYTES)))
+              void reply.header('connection', 'close');
+            throw new ApiError(413, 'upgrade.fileTooLarge');
+          }
+          throw new ApiError(400, 'upgrade.fileEmpty');
+        }
+        const f = stored.file;
+        try {
+          await ctx.database.db
+            .insert(upgradeFiles)
+            .values({
+              sha256: f.sha256,
+              version: f.version,
+              fileName: f.fileName,
+              size: f.size,
+              typeKeys,
+              uploadedBy: sessionOf(request).user.id,
+            })
+            .onConflictDoUpdate({
+              target: upgradeFiles.sha256,
+              set: { version: f.version, fileName: f.fileName, typeKeys, uploadedAt: new Date() },
+            });
+        } catch (error) {
+          // No bytes without their row: a gateway could never be sent them and nothing would
+          // ever delete them. The same bytes stored before under a row stay.
+          const listed = await ctx.database.db
+            .select({ sha256: upgradeFiles.sha256 })
+            .from(upgradeFiles)
+            .where(eq(upgradeFiles.sha256, f.sha256))
+            .then(
+              (rows) => rows.length > 0,
+              () => true,
+            );
+          if (!listed) await store.remove(f.sha256);
+          throw error;
+        }
+        await logChange(ctx.database.db, request, {
+          function: 'upgrade.uploadFile',
+          operation: { key: 'uploadUpgradeFile', params: {} },
+          remark: `${version} ${stored.file.sha256.slice(0, 12)} ${typeKeys.join(',')}`,
+        });
+        return ok(request, reply, stored.file, 'upgrade.saved');
+      },
+    );
 
     /**
      * Deletes a stored file, its row and its bytes, unless an upgrade that installs it is
@@ -293,18 +309,27 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
      * row is locked first: a send that holds it (queueUpgrade) is waited for, and the check
      * that follows, a statement of its own, sees the upgrade it queued.
      */
-    app.post('/upgrade/deleteFile', OPERATING, async (request, reply) => {
-      requireRole(request, ADMIN);
-      const { sha256 } = parseInput(deleteUpgradeFileSchema, request.body);
-      const [row] = await ctx.database.transaction(async (query) => {
-        await query(`select 1 from upgrade_files where sha256 = $1 for update`, [sha256]);
-        return query<{
-          installing: number;
-          deleted: number;
-          file_name: string | null;
-          version: string | null;
-        }>(
-          `with installing as (
+    app.post(
+      '/upgrade/deleteFile',
+      {
+        schema: {
+          summary: 'Deletes a stored upgrade file, unless an upgrade under way installs it',
+          body: deleteUpgradeFileSchema,
+          response: answers(upgradeFileDeletedSchema),
+        },
+        config: { roles: FILE_KEEPERS, operating: true },
+      },
+      async (request, reply) => {
+        const { sha256 } = request.body;
+        const [row] = await ctx.database.transaction(async (query) => {
+          await query(`select 1 from upgrade_files where sha256 = $1 for update`, [sha256]);
+          return query<{
+            installing: number;
+            deleted: number;
+            file_name: string | null;
+            version: string | null;
+          }>(
+            `with installing as (
            select count(*)::int as n from gateway_upgrades u
            join gateway_commands c on c.id = u.command_id
            where u.sha256 = $1 and c.state in ('queued', 'sent')
@@ -315,20 +340,21 @@ export function upgradeRoutes(ctx: AppContext): FastifyPluginAsync {
          select (select n from installing) as installing, (select count(*)::int from gone) as deleted,
            f.file_name, f.version
          from (select 1) one left join upgrade_files f on f.sha256 = $1`,
-          [sha256],
-          { last: true },
-        );
-      });
-      if (!row?.file_name) throw new ApiError(404, 'upgrade.fileNotFound');
-      if (row.deleted === 0)
-        throw new Refusal('conflict', 'upgrade.fileInUse', { count: row.installing });
-      await store.remove(sha256);
-      await logChange(ctx.database.db, request, {
-        function: 'upgrade.deleteFile',
-        operation: { key: 'deleteUpgradeFile', params: {} },
-        remark: `${row.version} ${row.file_name} ${sha256.slice(0, 12)}`,
-      });
-      return ok(request, reply, { sha256 }, 'upgrade.deleted');
-    });
+            [sha256],
+            { last: true },
+          );
+        });
+        if (!row?.file_name) throw new ApiError(404, 'upgrade.fileNotFound');
+        if (row.deleted === 0)
+          throw new Refusal('conflict', 'upgrade.fileInUse', { count: row.installing });
+        await store.remove(sha256);
+        await logChange(ctx.database.db, request, {
+          function: 'upgrade.deleteFile',
+          operation: { key: 'deleteUpgradeFile', params: {} },
+          remark: `${row.version} ${row.file_name} ${sha256.slice(0, 12)}`,
+        });
+        return ok(request, reply, { sha256 }, 'upgrade.deleted');
+      },
+    );
   };
 }

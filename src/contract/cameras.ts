@@ -57,3 +57,6 @@ export const cameraListQuerySchema = z.object({
   houseId: id.optional(),
   search: z.string().trim().max(60).optional(),
 });
+
+/** The cameras the list asks for, and their count. */
+export const cameraListSchema = z.object({ rows: z.array(cameraSchema), total: z.number().int() });

@@ -277,3 +277,15 @@ export const extraTrendSchema = z.object({
   ),
 });
 export type ExtraTrend = z.infer<typeof extraTrendSchema>;
+
+// Answers ---------------------------------------------------------------------------------------
+
+/** A list of one kind of device (or plan) as the Shack Manage page reads it: rows and their count. */
+const listOf = <T extends z.ZodType>(row: T) =>
+  z.object({ rows: z.array(row), total: z.number().int() });
+export const concentratorListSchema = listOf(concentratorSchema);
+export const terminalListSchema = listOf(terminalSchema);
+export const maintenancePlanListSchema = listOf(maintenancePlanSchema);
+export const maintenanceHistoryListSchema = listOf(maintenanceHistorySchema);
+/** A completed plan as it now stands; null when it was a one-off replacement, gone once done. */
+export const maintenanceCompletedSchema = z.object({ plan: maintenancePlanSchema.nullable() });

@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream';
-import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { parseInput } from '../../http/envelope';
+import { idSchema } from '../../../src/contract/ids';
+import { ANY_ROLE, fileAnswer, type RoutePlugin } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
 import type { DeviceContext } from '../access';
 import { onMediaGateway, readCameras } from '../cameras';
@@ -25,9 +25,19 @@ const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,119}$/;
 /** LL-HLS asks with `_HLS_msn=…&_HLS_part=…`; nothing else is passed on. */
 const QUERY = /^[A-Za-z0-9._~=&-]{0,300}$/;
 
-const playParamsSchema = z.object({
-  id: z.coerce.number().int().positive().max(2_147_483_647),
-});
+/**
+ * The camera; the file part (`*`) is read from the raw path by `playFileOf`, never from the
+ * decoded parameter, so the schema leaves it out.
+ */
+const playParamsSchema = z.object({ id: idSchema });
+
+/** What a camera's HLS stream is made of: playlists, MPEG-TS or fMP4 segments (or bytes unnamed). */
+const HLS_MEDIA_TYPES = [
+  'application/vnd.apple.mpegurl',
+  'video/mp2t',
+  'video/mp4',
+  'application/octet-stream',
+] as const;
 
 /** The file part and query of `/…/camera/play/{id}/{file}?{query}`; null if not a plain file. */
 export function playFileOf(rawUrl: string): { file: string; query: string } | null {
@@ -52,55 +62,67 @@ export function cameraPlayRoutes(
   dc: DeviceContext,
   mediaUrl: string | null,
   rule: MediaAddressRule,
-): FastifyPluginAsync {
+): RoutePlugin {
   const { database, scopeFor } = dc;
   return async (app) => {
-    app.get('/camera/play/:id/*', async (request, reply) => {
-      const { id } = parseInput(playParamsSchema, { id: (request.params as { id: string }).id });
-      const wanted = playFileOf(request.url);
-      if (!wanted) throw new Refusal('invalid', 'devices.badStreamFile');
-      const scope = await scopeFor(request);
-      const [camera] = await readCameras(database, scope, { id }, mediaUrl);
-      if (!camera) throw new Refusal('notFound', 'devices.notFound');
-      if (!camera.playUrl) throw new Refusal('conflict', 'devices.noStream');
-      // A row saved before this rule may still name the gateway in its own address.
-      const ownAddress = camera.streamUrl !== '';
-      if (ownAddress && onMediaGateway(camera.streamUrl, mediaUrl))
-        throw new Refusal('unprocessable', 'devices.streamOnGateway');
-      const folder = new URL('.', camera.playUrl);
-      const target = new URL(wanted.file, folder);
-      if (!target.href.startsWith(folder.href))
-        throw new Refusal('invalid', 'devices.badStreamFile');
-      if (wanted.query) target.search = wanted.query;
+    app.get(
+      '/camera/play/:id/*',
+      {
+        schema: {
+          summary:
+            "A file of a camera's live HLS stream (its playlist or a segment), relayed from the media gateway",
+          params: playParamsSchema,
+          response: fileAnswer(HLS_MEDIA_TYPES, 'The playlist or segment, as the gateway sent it'),
+        },
+        config: { roles: ANY_ROLE },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        const wanted = playFileOf(request.url);
+        if (!wanted) throw new Refusal('invalid', 'devices.badStreamFile');
+        const scope = await scopeFor(request);
+        const [camera] = await readCameras(database, scope, { id }, mediaUrl);
+        if (!camera) throw new Refusal('notFound', 'devices.notFound');
+        if (!camera.playUrl) throw new Refusal('conflict', 'devices.noStream');
+        // A row saved before this rule may still name the gateway in its own address.
+        const ownAddress = camera.streamUrl !== '';
+        if (ownAddress && onMediaGateway(camera.streamUrl, mediaUrl))
+          throw new Refusal('unprocessable', 'devices.streamOnGateway');
+        const folder = new URL('.', camera.playUrl);
+        const target = new URL(wanted.file, folder);
+        if (!target.href.startsWith(folder.href))
+          throw new Refusal('invalid', 'devices.badStreamFile');
+        if (wanted.query) target.search = wanted.query;
 
-      const gone = new AbortController();
-      reply.raw.once('close', () => gone.abort());
-      let upstream;
-      try {
-        upstream = await openMedia(
-          target,
-          rule,
-          gone.signal,
-          (hop) => ownAddress && onMediaGateway(hop, mediaUrl),
-        );
-      } catch (error) {
-        if (error instanceof MediaAddressRefused)
-          throw new Refusal('unprocessable', 'devices.streamForbidden');
-        throw new Refusal('unprocessable', 'devices.streamUnreachable');
-      }
-      const max = /\.m3u8$/i.test(wanted.file) ? PLAYLIST_MAX_BYTES : SEGMENT_MAX_BYTES;
-      const declared = Number(upstream.headers['content-length'] ?? NaN);
-      if (declared > max) {
-        upstream.destroy();
-        throw new Refusal('unprocessable', 'devices.streamUnreachable');
-      }
-      // Once bytes are sent, a failure (stall, over the cap) can only cut the connection.
-      const body = pipeline(upstream, byteCap(max), () => undefined);
-      reply
-        .header('content-type', upstream.headers['content-type'] ?? 'application/octet-stream')
-        .header('cache-control', 'no-store');
-      if (Number.isFinite(declared)) reply.header('content-length', declared);
-      return reply.send(body);
-    });
+        const gone = new AbortController();
+        reply.raw.once('close', () => gone.abort());
+        let upstream;
+        try {
+          upstream = await openMedia(
+            target,
+            rule,
+            gone.signal,
+            (hop) => ownAddress && onMediaGateway(hop, mediaUrl),
+          );
+        } catch (error) {
+          if (error instanceof MediaAddressRefused)
+            throw new Refusal('unprocessable', 'devices.streamForbidden');
+          throw new Refusal('unprocessable', 'devices.streamUnreachable');
+        }
+        const max = /\.m3u8$/i.test(wanted.file) ? PLAYLIST_MAX_BYTES : SEGMENT_MAX_BYTES;
+        const declared = Number(upstream.headers['content-length'] ?? NaN);
+        if (declared > max) {
+          upstream.destroy();
+          throw new Refusal('unprocessable', 'devices.streamUnreachable');
+        }
+        // Once bytes are sent, a failure (stall, over the cap) can only cut the connection.
+        const body = pipeline(upstream, byteCap(max), () => undefined);
+        reply
+          .header('content-type', upstream.headers['content-type'] ?? 'application/octet-stream')
+          .header('cache-control', 'no-store');
+        if (Number.isFinite(declared)) reply.header('content-length', declared);
+        return reply.send(body);
+      },
+    );
   };
 }

@@ -1,16 +1,19 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import {
   cameraInputSchema,
   cameraListQuerySchema,
+  cameraListSchema,
+  cameraSchema,
   cameraUpdateSchema,
 } from '../../../src/contract/cameras';
-import { idBodySchema } from '../../../src/contract/devices';
-import { ok, parseInput } from '../../http/envelope';
+import { deletedSchema, idBodySchema } from '../../../src/contract/devices';
+import { ok } from '../../http/envelope';
+import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
 import { isUniqueViolation, violatedIndex, type DeviceContext } from '../access';
 import { onMediaGateway, readCameras } from '../cameras';
 import type { SecretBox } from '../secrets';
-import { OPERATING } from '../../auth/operate';
 
 /**
  * Cameras of the houses in scope. A name is unique within its house ("Name existed"), a code
@@ -22,22 +25,33 @@ export function cameraRoutes(
   dc: DeviceContext,
   box: SecretBox,
   mediaUrl: string | null,
-): FastifyPluginAsync {
+): RoutePlugin {
   const { database, scopeFor, houseIn, log } = dc;
   return async (app) => {
-    app.get('/camera/list', async (request, reply) => {
-      const q = parseInput(cameraListQuerySchema, request.query);
-      const scope = await scopeFor(request);
-      if (q.houseId !== undefined) await houseIn(scope, q.houseId);
-      const rows = await readCameras(database, scope, q, mediaUrl);
-      return ok(request, reply, { rows, total: rows.length });
-    });
+    app.get(
+      '/camera/list',
+      {
+        schema: {
+          summary: 'The cameras of the houses in scope, with the address the console plays',
+          querystring: cameraListQuerySchema,
+          response: answers(cameraListSchema),
+        },
+        config: { roles: ANY_ROLE },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        const scope = await scopeFor(request);
+        if (q.houseId !== undefined) await houseIn(scope, q.houseId);
+        const rows = await readCameras(database, scope, q, mediaUrl);
+        return ok(request, reply, { rows, total: rows.length });
+      },
+    );
 
-    const save = async (request: FastifyRequest, id: number | null) => {
-      const v =
-        id === null
-          ? parseInput(cameraInputSchema, request.body)
-          : parseInput(cameraUpdateSchema, request.body);
+    const save = async (
+      request: FastifyRequest,
+      v: z.output<typeof cameraInputSchema>,
+      id: number | null,
+    ) => {
       if (onMediaGateway(v.streamUrl, mediaUrl))
         throw new Refusal('unprocessable', 'devices.streamOnGateway');
       const scope = await scopeFor(request);
@@ -99,24 +113,57 @@ export function cameraRoutes(
       return row;
     };
 
-    app.post('/camera/create', OPERATING, async (request, reply) =>
-      ok(request, reply, await save(request, null), 'devices.saved'),
+    app.post(
+      '/camera/create',
+      {
+        schema: {
+          summary: 'Adds a camera to a house (its credentials are stored sealed, never answered)',
+          body: cameraInputSchema,
+          response: answers(cameraSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) =>
+        ok(request, reply, await save(request, request.body, null), 'devices.saved'),
     );
-    app.put('/camera/update', OPERATING, async (request, reply) => {
-      const { id } = parseInput(idBodySchema, request.body);
-      return ok(request, reply, await save(request, id), 'devices.saved');
-    });
+    app.put(
+      '/camera/update',
+      {
+        schema: {
+          summary: 'Changes a camera; a password or verify code left out keeps the stored one',
+          body: cameraUpdateSchema,
+          response: answers(cameraSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) =>
+        ok(request, reply, await save(request, request.body, request.body.id), 'devices.saved'),
+    );
 
-    app.delete('/camera/delete', OPERATING, async (request, reply) => {
-      const { id } = parseInput(idBodySchema, request.body ?? request.query);
-      const scope = await scopeFor(request);
-      const [entry] = await readCameras(database, scope, { id }, mediaUrl);
-      if (!entry) throw new Refusal('notFound', 'devices.notFound');
-      await database.query('delete from cameras where id = $1', [id]);
-      await log(request, 'camera.delete', entry.name, { id: entry.houseId, name: entry.houseName });
-      const remaining = (await readCameras(database, scope, { houseId: entry.houseId }, mediaUrl))
-        .length;
-      return ok(request, reply, { remaining }, 'devices.deleted');
-    });
+    app.delete(
+      '/camera/delete',
+      {
+        schema: {
+          summary: 'Deletes a camera; answers how many its house has left',
+          body: idBodySchema,
+          response: answers(deletedSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) => {
+        const { id } = request.body;
+        const scope = await scopeFor(request);
+        const [entry] = await readCameras(database, scope, { id }, mediaUrl);
+        if (!entry) throw new Refusal('notFound', 'devices.notFound');
+        await database.query('delete from cameras where id = $1', [id]);
+        await log(request, 'camera.delete', entry.name, {
+          id: entry.houseId,
+          name: entry.houseName,
+        });
+        const remaining = (await readCameras(database, scope, { houseId: entry.houseId }, mediaUrl))
+          .length;
+        return ok(request, reply, { remaining }, 'devices.deleted');
+      },
+    );
   };
 }

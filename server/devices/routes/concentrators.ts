@@ -1,33 +1,48 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import {
   concentratorInputSchema,
+  concentratorListSchema,
+  concentratorSchema,
   concentratorUpdateSchema,
+  deletedSchema,
   deviceListQuerySchema,
   idBodySchema,
 } from '../../../src/contract/devices';
-import { ok, parseInput } from '../../http/envelope';
+import { ok } from '../../http/envelope';
+import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
 import { isUniqueViolation, type DeviceContext } from '../access';
 import { readConcentrators } from '../equipment';
-import { OPERATING } from '../../auth/operate';
 
 /** Concentrators of the houses in scope: list with search, create, edit, delete. */
-export function concentratorRoutes(dc: DeviceContext): FastifyPluginAsync {
+export function concentratorRoutes(dc: DeviceContext): RoutePlugin {
   const { database, scopeFor, houseIn, log } = dc;
   return async (app) => {
-    app.get('/concentrator/list', async (request, reply) => {
-      const q = parseInput(deviceListQuerySchema, request.query);
-      const scope = await scopeFor(request);
-      if (q.houseId !== undefined) await houseIn(scope, q.houseId);
-      const rows = await readConcentrators(database, scope, q);
-      return ok(request, reply, { rows, total: rows.length });
-    });
+    app.get(
+      '/concentrator/list',
+      {
+        schema: {
+          summary: 'The concentrators of the houses in scope, found by name, code or model',
+          querystring: deviceListQuerySchema,
+          response: answers(concentratorListSchema),
+        },
+        config: { roles: ANY_ROLE },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        const scope = await scopeFor(request);
+        if (q.houseId !== undefined) await houseIn(scope, q.houseId);
+        const rows = await readConcentrators(database, scope, q);
+        return ok(request, reply, { rows, total: rows.length });
+      },
+    );
 
-    const save = async (request: FastifyRequest, id: number | null) => {
-      const v =
-        id === null
-          ? parseInput(concentratorInputSchema, request.body)
-          : parseInput(concentratorUpdateSchema, request.body);
+    const save = async (
+      request: FastifyRequest,
+      v: z.output<typeof concentratorInputSchema>,
+      id: number | null,
+    ) => {
       const scope = await scopeFor(request);
       const house = await houseIn(scope, v.houseId);
       if (id !== null && (await readConcentrators(database, scope, { id })).length === 0)
@@ -62,27 +77,57 @@ export function concentratorRoutes(dc: DeviceContext): FastifyPluginAsync {
       return row;
     };
 
-    app.post('/concentrator/create', OPERATING, async (request, reply) =>
-      ok(request, reply, await save(request, null), 'devices.saved'),
+    app.post(
+      '/concentrator/create',
+      {
+        schema: {
+          summary: 'Adds a concentrator to a house',
+          body: concentratorInputSchema,
+          response: answers(concentratorSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) =>
+        ok(request, reply, await save(request, request.body, null), 'devices.saved'),
     );
-    app.put('/concentrator/update', OPERATING, async (request, reply) => {
-      const { id } = parseInput(idBodySchema, request.body);
-      return ok(request, reply, await save(request, id), 'devices.saved');
-    });
+    app.put(
+      '/concentrator/update',
+      {
+        schema: {
+          summary: 'Changes a concentrator',
+          body: concentratorUpdateSchema,
+          response: answers(concentratorSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) =>
+        ok(request, reply, await save(request, request.body, request.body.id), 'devices.saved'),
+    );
 
-    app.delete('/concentrator/delete', OPERATING, async (request, reply) => {
-      const { id } = parseInput(idBodySchema, request.body ?? request.query);
-      const scope = await scopeFor(request);
-      const [entry] = await readConcentrators(database, scope, { id });
-      if (!entry) throw new Refusal('notFound', 'devices.notFound');
-      await database.query('delete from concentrators where id = $1', [id]);
-      await log(request, 'concentrator.delete', entry.name, {
-        id: entry.houseId,
-        name: entry.houseName,
-      });
-      const remaining = (await readConcentrators(database, scope, { houseId: entry.houseId }))
-        .length;
-      return ok(request, reply, { remaining }, 'devices.deleted');
-    });
+    app.delete(
+      '/concentrator/delete',
+      {
+        schema: {
+          summary: 'Deletes a concentrator; answers how many its house has left',
+          body: idBodySchema,
+          response: answers(deletedSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) => {
+        const { id } = request.body;
+        const scope = await scopeFor(request);
+        const [entry] = await readConcentrators(database, scope, { id });
+        if (!entry) throw new Refusal('notFound', 'devices.notFound');
+        await database.query('delete from concentrators where id = $1', [id]);
+        await log(request, 'concentrator.delete', entry.name, {
+          id: entry.houseId,
+          name: entry.houseName,
+        });
+        const remaining = (await readConcentrators(database, scope, { houseId: entry.houseId }))
+          .length;
+        return ok(request, reply, { remaining }, 'devices.deleted');
+      },
+    );
   };
 }

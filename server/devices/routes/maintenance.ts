@@ -1,19 +1,24 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
+  deletedSchema,
   idBodySchema,
+  maintenanceCompletedSchema,
   maintenanceCompleteSchema,
+  maintenanceHistoryListSchema,
   maintenancePlanInputSchema,
+  maintenancePlanListSchema,
+  maintenancePlanSchema,
   maintenancePlanUpdateSchema,
   type MaintenanceHistory,
 } from '../../../src/contract/devices';
 import type { Scope } from '../../auth/scope';
-import { ok, parseInput } from '../../http/envelope';
+import { ok } from '../../http/envelope';
+import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
 import { houseScopeWhere, type DeviceContext } from '../access';
 import { readTerminals } from '../equipment';
 import { completePlan, readPlans, runSecondsOf } from '../maintenance';
-import { OPERATING } from '../../auth/operate';
 
 const planQuery = z.object({
   houseId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
@@ -23,11 +28,7 @@ const planQuery = z.object({
 export type Clock = () => Date;
 
 /** Maintenance plans (replace, duration, regular), their completion and history. */
-export function maintenanceRoutes(
-  dc: DeviceContext,
-  timeZone: string,
-  clock: Clock,
-): FastifyPluginAsync {
+export function maintenanceRoutes(dc: DeviceContext, timeZone: string, clock: Clock): RoutePlugin {
   const { database, scopeFor, houseIn, log, operatorName } = dc;
 
   const checkDevice = async (scope: Scope, houseId: number, deviceId: number | null) => {
@@ -45,19 +46,30 @@ export function maintenanceRoutes(
   };
 
   return async (app) => {
-    app.get('/maintenance/list', async (request, reply) => {
-      const q = parseInput(planQuery, request.query);
-      const scope = await scopeFor(request);
-      if (q.houseId !== undefined) await houseIn(scope, q.houseId);
-      const rows = await readPlans(database, scope, clock(), timeZone, q);
-      return ok(request, reply, { rows, total: rows.length });
-    });
+    app.get(
+      '/maintenance/list',
+      {
+        schema: {
+          summary: 'The maintenance plans of the houses in scope, with whether each is due',
+          querystring: planQuery,
+          response: answers(maintenancePlanListSchema),
+        },
+        config: { roles: ANY_ROLE },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        const scope = await scopeFor(request);
+        if (q.houseId !== undefined) await houseIn(scope, q.houseId);
+        const rows = await readPlans(database, scope, clock(), timeZone, q);
+        return ok(request, reply, { rows, total: rows.length });
+      },
+    );
 
-    const save = async (request: FastifyRequest, id: number | null) => {
-      const v =
-        id === null
-          ? parseInput(maintenancePlanInputSchema, request.body)
-          : parseInput(maintenancePlanUpdateSchema, request.body);
+    const save = async (
+      request: FastifyRequest,
+      v: z.output<typeof maintenancePlanInputSchema>,
+      id: number | null,
+    ) => {
       const scope = await scopeFor(request);
       const house = await houseIn(scope, v.houseId);
       const before = id === null ? null : await planOf(scope, id);
@@ -98,63 +110,116 @@ export function maintenanceRoutes(
       return planOf(scope, saved.id);
     };
 
-    app.post('/maintenance/create', OPERATING, async (request, reply) =>
-      ok(request, reply, await save(request, null), 'devices.saved'),
+    app.post(
+      '/maintenance/create',
+      {
+        schema: {
+          summary: 'Adds a maintenance plan (a replacement, every so many days or run hours)',
+          body: maintenancePlanInputSchema,
+          response: answers(maintenancePlanSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) =>
+        ok(request, reply, await save(request, request.body, null), 'devices.saved'),
     );
-    app.put('/maintenance/update', OPERATING, async (request, reply) => {
-      const { id } = parseInput(idBodySchema, request.body);
-      return ok(request, reply, await save(request, id), 'devices.saved');
-    });
+    app.put(
+      '/maintenance/update',
+      {
+        schema: {
+          summary: 'Changes a maintenance plan',
+          body: maintenancePlanUpdateSchema,
+          response: answers(maintenancePlanSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) =>
+        ok(request, reply, await save(request, request.body, request.body.id), 'devices.saved'),
+    );
 
-    app.delete('/maintenance/delete', OPERATING, async (request, reply) => {
-      const { id } = parseInput(idBodySchema, request.body ?? request.query);
-      const scope = await scopeFor(request);
-      const plan = await planOf(scope, id);
-      await database.query('delete from maintenance_plans where id = $1', [id]);
-      await log(request, 'maintenance.delete', plan.content, {
-        id: plan.houseId,
-        name: plan.houseName,
-      });
-      const remaining = (
-        await readPlans(database, scope, clock(), timeZone, { houseId: plan.houseId })
-      ).length;
-      return ok(request, reply, { remaining }, 'devices.deleted');
-    });
+    app.delete(
+      '/maintenance/delete',
+      {
+        schema: {
+          summary: 'Deletes a maintenance plan; answers how many its house has left',
+          body: idBodySchema,
+          response: answers(deletedSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) => {
+        const { id } = request.body;
+        const scope = await scopeFor(request);
+        const plan = await planOf(scope, id);
+        await database.query('delete from maintenance_plans where id = $1', [id]);
+        await log(request, 'maintenance.delete', plan.content, {
+          id: plan.houseId,
+          name: plan.houseName,
+        });
+        const remaining = (
+          await readPlans(database, scope, clock(), timeZone, { houseId: plan.houseId })
+        ).length;
+        return ok(request, reply, { remaining }, 'devices.deleted');
+      },
+    );
 
-    app.post('/maintenance/complete', OPERATING, async (request, reply) => {
-      const { id, notes } = parseInput(maintenanceCompleteSchema, request.body);
-      const scope = await scopeFor(request);
-      const plan = await planOf(scope, id);
-      const result = await completePlan(database, plan, {
-        by: operatorName(request),
-        at: clock(),
-        notes,
-        timeZone,
-      });
-      await log(request, 'maintenance.complete', plan.content, {
-        id: plan.houseId,
-        name: plan.houseName,
-      });
-      const next = result.removed ? null : await planOf(scope, id);
-      return ok(request, reply, { plan: next }, 'devices.completed');
-    });
+    app.post(
+      '/maintenance/complete',
+      {
+        schema: {
+          summary:
+            'Records a plan as done and schedules its next time (a replacement is then gone)',
+          body: maintenanceCompleteSchema,
+          response: answers(maintenanceCompletedSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) => {
+        const { id, notes } = request.body;
+        const scope = await scopeFor(request);
+        const plan = await planOf(scope, id);
+        const result = await completePlan(database, plan, {
+          by: operatorName(request),
+          at: clock(),
+          notes,
+          timeZone,
+        });
+        await log(request, 'maintenance.complete', plan.content, {
+          id: plan.houseId,
+          name: plan.houseName,
+        });
+        const next = result.removed ? null : await planOf(scope, id);
+        return ok(request, reply, { plan: next }, 'devices.completed');
+      },
+    );
 
-    app.get('/maintenance/history', async (request, reply) => {
-      const q = parseInput(planQuery, request.query);
-      const scope = await scopeFor(request);
-      if (q.houseId !== undefined) await houseIn(scope, q.houseId);
-      const params: unknown[] = [];
-      const where = [houseScopeWhere(scope, params, 'm.house_id')];
-      if (q.houseId !== undefined) where.push(`m.house_id = $${params.push(q.houseId)}`);
-      const rows = await database.query<MaintenanceHistory & { doneAt: Date | string }>(
-        `select m.id, m.plan_id as "planId", h.name as "houseName", m.device_name as "deviceName", m.type,
+    app.get(
+      '/maintenance/history',
+      {
+        schema: {
+          summary: 'The maintenance done in the houses in scope, newest first (the last 500)',
+          querystring: planQuery,
+          response: answers(maintenanceHistoryListSchema),
+        },
+        config: { roles: ANY_ROLE },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        const scope = await scopeFor(request);
+        if (q.houseId !== undefined) await houseIn(scope, q.houseId);
+        const params: unknown[] = [];
+        const where = [houseScopeWhere(scope, params, 'm.house_id')];
+        if (q.houseId !== undefined) where.push(`m.house_id = $${params.push(q.houseId)}`);
+        const rows = await database.query<MaintenanceHistory & { doneAt: Date | string }>(
+          `select m.id, m.plan_id as "planId", h.name as "houseName", m.device_name as "deviceName", m.type,
            m.content, m.done_at as "doneAt", m.done_by as "doneBy", m.notes
          from maintenance_history m join houses h on h.id = m.house_id
          where ${where.join(' and ')} order by m.done_at desc, m.id desc limit 500`,
-        params,
-      );
-      const list = rows.map((r) => ({ ...r, doneAt: new Date(r.doneAt).toISOString() }));
-      return ok(request, reply, { rows: list, total: list.length });
-    });
+          params,
+        );
+        const list = rows.map((r) => ({ ...r, doneAt: new Date(r.doneAt).toISOString() }));
+        return ok(request, reply, { rows: list, total: list.length });
+      },
+    );
   };
 }

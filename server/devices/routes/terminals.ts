@@ -1,20 +1,24 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import {
+  deletedSchema,
   deviceListQuerySchema,
   idBodySchema,
   terminalInputSchema,
+  terminalListSchema,
+  terminalSchema,
   terminalUpdateSchema,
 } from '../../../src/contract/devices';
 import { METRIC_BY_KEY, deviceTypeOf } from '../../../src/contract/metrics';
 import type { Scope } from '../../auth/scope';
-import { ok, parseInput } from '../../http/envelope';
+import { ok } from '../../http/envelope';
+import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
 import { isUniqueViolation, type DeviceContext } from '../access';
 import { readConcentrators, readTerminals } from '../equipment';
-import { OPERATING } from '../../auth/operate';
 
 /** Terminal devices of the houses in scope, with their extra parameters. */
-export function terminalRoutes(dc: DeviceContext): FastifyPluginAsync {
+export function terminalRoutes(dc: DeviceContext): RoutePlugin {
   const { database, scopeFor, houseIn, log, forgetGatewayOf } = dc;
 
   /**
@@ -49,19 +53,30 @@ export function terminalRoutes(dc: DeviceContext): FastifyPluginAsync {
   };
 
   return async (app) => {
-    app.get('/terminal/list', async (request, reply) => {
-      const q = parseInput(deviceListQuerySchema, request.query);
-      const scope = await scopeFor(request);
-      if (q.houseId !== undefined) await houseIn(scope, q.houseId);
-      const rows = await readTerminals(database, scope, q);
-      return ok(request, reply, { rows, total: rows.length });
-    });
+    app.get(
+      '/terminal/list',
+      {
+        schema: {
+          summary: 'The terminal devices of the houses in scope, found by name, code or model',
+          querystring: deviceListQuerySchema,
+          response: answers(terminalListSchema),
+        },
+        config: { roles: ANY_ROLE },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        const scope = await scopeFor(request);
+        if (q.houseId !== undefined) await houseIn(scope, q.houseId);
+        const rows = await readTerminals(database, scope, q);
+        return ok(request, reply, { rows, total: rows.length });
+      },
+    );
 
-    const save = async (request: FastifyRequest, id: number | null) => {
-      const v =
-        id === null
-          ? parseInput(terminalInputSchema, request.body)
-          : parseInput(terminalUpdateSchema, request.body);
+    const save = async (
+      request: FastifyRequest,
+      v: z.output<typeof terminalInputSchema>,
+      id: number | null,
+    ) => {
       const scope = await scopeFor(request);
       const house = await houseIn(scope, v.houseId);
       const before = id === null ? null : (await readTerminals(database, scope, { id }))[0];
@@ -113,27 +128,57 @@ export function terminalRoutes(dc: DeviceContext): FastifyPluginAsync {
       return row;
     };
 
-    app.post('/terminal/create', OPERATING, async (request, reply) =>
-      ok(request, reply, await save(request, null), 'devices.saved'),
+    app.post(
+      '/terminal/create',
+      {
+        schema: {
+          summary: 'Adds a terminal device (a fan, a sensor, a scale …) to a house',
+          body: terminalInputSchema,
+          response: answers(terminalSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) =>
+        ok(request, reply, await save(request, request.body, null), 'devices.saved'),
     );
-    app.put('/terminal/update', OPERATING, async (request, reply) => {
-      const { id } = parseInput(idBodySchema, request.body);
-      return ok(request, reply, await save(request, id), 'devices.saved');
-    });
+    app.put(
+      '/terminal/update',
+      {
+        schema: {
+          summary: 'Changes a terminal device and its extra parameters',
+          body: terminalUpdateSchema,
+          response: answers(terminalSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) =>
+        ok(request, reply, await save(request, request.body, request.body.id), 'devices.saved'),
+    );
 
-    app.delete('/terminal/delete', OPERATING, async (request, reply) => {
-      const { id } = parseInput(idBodySchema, request.body ?? request.query);
-      const scope = await scopeFor(request);
-      const [entry] = await readTerminals(database, scope, { id });
-      if (!entry) throw new Refusal('notFound', 'devices.notFound');
-      await database.query('delete from terminal_devices where id = $1', [id]);
-      await forgetGatewayOf(entry.houseId);
-      await log(request, 'terminal.delete', entry.name, {
-        id: entry.houseId,
-        name: entry.houseName,
-      });
-      const remaining = (await readTerminals(database, scope, { houseId: entry.houseId })).length;
-      return ok(request, reply, { remaining }, 'devices.deleted');
-    });
+    app.delete(
+      '/terminal/delete',
+      {
+        schema: {
+          summary: 'Deletes a terminal device; answers how many its house has left',
+          body: idBodySchema,
+          response: answers(deletedSchema),
+        },
+        config: { roles: ANY_ROLE, operating: true },
+      },
+      async (request, reply) => {
+        const { id } = request.body;
+        const scope = await scopeFor(request);
+        const [entry] = await readTerminals(database, scope, { id });
+        if (!entry) throw new Refusal('notFound', 'devices.notFound');
+        await database.query('delete from terminal_devices where id = $1', [id]);
+        await forgetGatewayOf(entry.houseId);
+        await log(request, 'terminal.delete', entry.name, {
+          id: entry.houseId,
+          name: entry.houseName,
+        });
+        const remaining = (await readTerminals(database, scope, { houseId: entry.houseId })).length;
+        return ok(request, reply, { remaining }, 'devices.deleted');
+      },
+    );
   };
 }
