@@ -1,5 +1,6 @@
 import type {
   FastifyPluginAsync,
+  FastifyRequest,
   FastifySchema,
   FastifySchemaCompiler,
   FastifyTypeProvider,
@@ -142,4 +143,14 @@ export interface RouteSchema extends FastifySchema {
   description?: string;
   tags?: string[];
   consumes?: string[];
+}
+
+/**
+ * A delete names its entry in a JSON body `{ id }`, as the console sends it; one sent without a
+ * body (as many HTTP clients send a DELETE) may name it in the query (`?id=`) instead, as it
+ * always could. A route's `preValidation`: it runs before the body is checked, so the body's
+ * schema reads whichever came.
+ */
+export async function bodyOrQuery(request: FastifyRequest): Promise<void> {
+  request.body ??= request.query;
 }

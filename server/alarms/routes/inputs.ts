@@ -12,9 +12,9 @@ import { canSeeHouse, type Scope } from '../../auth/scope';
 import type { AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
-import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
+import { ANY_ROLE, answers, bodyOrQuery, type RoutePlugin } from '../../http/routeSchema';
 import { scopeWhere } from '../access';
-import { idBody, idFromQuery, settingsContext } from './settingsShared';
+import { idBody, settingsContext } from './settingsShared';
 
 const inputQuery = z.object({ gatewayId: idSchema.optional() });
 
@@ -159,7 +159,7 @@ export function inputRoutes(ctx: AppContext): RoutePlugin {
           response: answers(deleteResultSchema),
         },
         config: { roles: ANY_ROLE, operating: true },
-        preValidation: idFromQuery,
+        preValidation: bodyOrQuery,
       },
       async (request, reply) => {
         const { id } = request.body;

@@ -12,10 +12,10 @@ import { canSeeFarm, canSeeHouse, type Scope } from '../../auth/scope';
 import { sessionOf, type AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
-import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
+import { ANY_ROLE, answers, bodyOrQuery, type RoutePlugin } from '../../http/routeSchema';
 import { parseJson } from '../../db/jsonColumn';
 import { mayCoverWholeFarm } from '../access';
-import { idBody, idFromQuery, settingsContext } from './settingsShared';
+import { idBody, settingsContext } from './settingsShared';
 
 const phoneQuery = z.object({
   farmId: idSchema.optional(),
@@ -191,7 +191,7 @@ export function phoneRoutes(ctx: AppContext): RoutePlugin {
           response: answers(deleteResultSchema),
         },
         config: { roles: ANY_ROLE, operating: true },
-        preValidation: idFromQuery,
+        preValidation: bodyOrQuery,
       },
       async (request, reply) => {
         const { id } = request.body;

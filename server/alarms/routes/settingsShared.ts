@@ -11,15 +11,6 @@ import type { FunctionKey, Operation } from '../../../src/contract/operationLog'
 
 export const idBody = z.object({ id: idSchema });
 
-/**
- * A delete names its entry in a JSON body `{ id }`, as the console sends it; one sent without a
- * body may name it in the query (`?id=`) instead, as it always could. Run before the body is
- * checked (`preValidation`), so the body's schema reads whichever came.
- */
-export async function idFromQuery(request: FastifyRequest): Promise<void> {
-  request.body ??= request.query;
-}
-
 /** The caller's scope and an operation-log writer for one settings route module. */
 export function settingsContext(ctx: AppContext) {
   const { database } = ctx;

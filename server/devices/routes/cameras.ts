@@ -9,7 +9,7 @@ import {
 } from '../../../src/contract/cameras';
 import { deletedSchema, idBodySchema } from '../../../src/contract/devices';
 import { ok } from '../../http/envelope';
-import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
+import { ANY_ROLE, answers, type RoutePlugin, bodyOrQuery } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
 import { isUniqueViolation, violatedIndex, type DeviceContext } from '../access';
 import { onMediaGateway, readCameras } from '../cameras';
@@ -149,6 +149,7 @@ export function cameraRoutes(
           response: answers(deletedSchema),
         },
         config: { roles: ANY_ROLE, operating: true },
+        preValidation: bodyOrQuery,
       },
       async (request, reply) => {
         const { id } = request.body;

@@ -10,7 +10,7 @@ import {
   idBodySchema,
 } from '../../../src/contract/devices';
 import { ok } from '../../http/envelope';
-import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
+import { ANY_ROLE, answers, type RoutePlugin, bodyOrQuery } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
 import { isUniqueViolation, type DeviceContext } from '../access';
 import { readConcentrators } from '../equipment';
@@ -113,6 +113,7 @@ export function concentratorRoutes(dc: DeviceContext): RoutePlugin {
           response: answers(deletedSchema),
         },
         config: { roles: ANY_ROLE, operating: true },
+        preValidation: bodyOrQuery,
       },
       async (request, reply) => {
         const { id } = request.body;

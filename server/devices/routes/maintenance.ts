@@ -14,7 +14,7 @@ import {
 } from '../../../src/contract/devices';
 import type { Scope } from '../../auth/scope';
 import { ok } from '../../http/envelope';
-import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
+import { ANY_ROLE, answers, type RoutePlugin, bodyOrQuery } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
 import { houseScopeWhere, type DeviceContext } from '../access';
 import { readTerminals } from '../equipment';
@@ -146,6 +146,7 @@ export function maintenanceRoutes(dc: DeviceContext, timeZone: string, clock: Cl
           response: answers(deletedSchema),
         },
         config: { roles: ANY_ROLE, operating: true },
+        preValidation: bodyOrQuery,
       },
       async (request, reply) => {
         const { id } = request.body;

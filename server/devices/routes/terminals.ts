@@ -12,7 +12,7 @@ import {
 import { METRIC_BY_KEY, deviceTypeOf } from '../../../src/contract/metrics';
 import type { Scope } from '../../auth/scope';
 import { ok } from '../../http/envelope';
-import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
+import { ANY_ROLE, answers, type RoutePlugin, bodyOrQuery } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
 import { isUniqueViolation, type DeviceContext } from '../access';
 import { readConcentrators, readTerminals } from '../equipment';
@@ -164,6 +164,7 @@ export function terminalRoutes(dc: DeviceContext): RoutePlugin {
           response: answers(deletedSchema),
         },
         config: { roles: ANY_ROLE, operating: true },
+        preValidation: bodyOrQuery,
       },
       async (request, reply) => {
         const { id } = request.body;
