@@ -16,6 +16,14 @@ export function requireRole(request: FastifyRequest, roles: readonly RoleKey[]):
   return user;
 }
 
+/**
+ * Whether the user manages the whole installation (every organisation, farm node and user) and
+ * not only its own part: the routes' roles let several roles in, this decides how far they reach.
+ */
+export function managesAll(user: Pick<SessionUser, 'roleKey'>): boolean {
+  return user.roleKey === 'administrator';
+}
+
 /** Writes one operation-log entry for a change made through this request. */
 export function logChange(
   db: Db,

@@ -1,3 +1,4 @@
+import type { IngestStats } from '../../src/contract/ingest';
 import { REJECT_REASONS, type RejectReason } from './decode';
 
 /** What ingestion has done since start: shown to administrators and in the benchmarks. */
@@ -32,6 +33,6 @@ export class IngestCounters {
       duplicates: this.duplicates,
       statusMessages: this.statusMessages,
       rejected: { ...this.rejected },
-    };
+    } satisfies IngestStats;
   }
 }

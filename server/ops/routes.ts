@@ -1,6 +1,7 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context';
 import { ApiError } from '../http/errors';
+import { fileAnswer, type RoutePlugin } from '../http/routeSchema';
 import { bearerMatches } from './bearer';
 
 /**
@@ -9,44 +10,68 @@ import { bearerMatches } from './bearer';
  * /api, not in it. Each is off, answering 404 as
  * if it did not exist, until its variable is set; a missing or wrong token answers 401.
  */
-export function opsRoutes(ctx: AppContext): FastifyPluginAsync {
+export function opsRoutes(ctx: AppContext): RoutePlugin {
   return async (app) => {
-    app.get('/metrics', async (request, reply) => {
-      // Without the process's registry (an app built for a test) there is nothing to serve.
-      guard(request, reply, ctx.metrics ? ctx.config.metricsToken : null);
-      const { contentType, body } = await ctx.metrics!.scrape();
-      return reply
-        .header('content-type', contentType)
-        .header('cache-control', 'no-store')
-        .send(body);
-    });
+    app.get(
+      '/metrics',
+      {
+        schema: {
+          summary: "The server's metrics for Prometheus (needs the metrics token)",
+          response: fileAnswer(
+            ['text/plain', 'application/openmetrics-text'],
+            'The metrics in the Prometheus text format',
+          ),
+        },
+        config: { public: true },
+      },
+      async (request, reply) => {
+        // Without the process's registry (an app built for a test) there is nothing to serve.
+        guard(request, reply, ctx.metrics ? ctx.config.metricsToken : null);
+        const { contentType, body } = await ctx.metrics!.scrape();
+        return reply
+          .header('content-type', contentType)
+          .header('cache-control', 'no-store')
+          .send(body);
+      },
+    );
 
     // One copy at a time: each is built whole in memory, and a second would double that.
     let copying = false;
-    app.post('/ops/backup', async (request, reply) => {
-      guard(request, reply, ctx.config.backupToken);
-      if (!ctx.database.dump) throw new ApiError(409, 'ops.backupPostgres');
-      if (copying) throw new ApiError(409, 'ops.backupRunning');
-      copying = true;
-      const at = new Date();
-      let archive: Uint8Array;
-      try {
-        archive = await ctx.database.dump();
-      } finally {
-        copying = false;
-      }
-      request.log.info(
-        { bytes: archive.byteLength, seconds: (Date.now() - at.getTime()) / 1000 },
-        'backup taken',
-      );
-      const name = `roost-${at.toISOString().replace(/[:.]/g, '-')}.tar.gz`;
-      return reply
-        .header('content-type', 'application/gzip')
-        .header('content-disposition', `attachment; filename="${name}"`)
-        .header('cache-control', 'no-store')
-        .header('x-roost-backup-requested-at', at.toISOString())
-        .send(Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength));
-    });
+    app.post(
+      '/ops/backup',
+      {
+        schema: {
+          summary: 'A copy of the whole database as a gzipped archive (needs the backup token)',
+          response: fileAnswer(['application/gzip'], 'The database archive (.tar.gz)'),
+        },
+        config: { public: true },
+      },
+      async (request, reply) => {
+        guard(request, reply, ctx.config.backupToken);
+        if (!ctx.database.dump) throw new ApiError(409, 'ops.backupPostgres');
+        if (copying) throw new ApiError(409, 'ops.backupRunning');
+        copying = true;
+        const at = new Date();
+        let archive: Uint8Array;
+        try {
+          archive = await ctx.database.dump();
+        } finally {
+          copying = false;
+        }
+        request.log.info(
+          { bytes: archive.byteLength, seconds: (Date.now() - at.getTime()) / 1000 },
+          'backup taken',
+        );
+        const name = `roost-${at.toISOString().replace(/[:.]/g, '-')}.tar.gz`;
+        // The answer's schema only names the archive's type: its bytes go out as they are.
+        return (reply as FastifyReply)
+          .header('content-type', 'application/gzip')
+          .header('content-disposition', `attachment; filename="${name}"`)
+          .header('cache-control', 'no-store')
+          .header('x-roost-backup-requested-at', at.toISOString())
+          .send(Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength));
+      },
+    );
   };
 }
 

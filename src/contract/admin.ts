@@ -396,3 +396,6 @@ export const LOG_COLUMNS = [
   'source',
   'networkId',
 ] as const;
+
+/** GET /org/getLogo: an administrator may name the organisation; everyone else gets its own. */
+export const logoQuerySchema = z.object({ id: optionalId });

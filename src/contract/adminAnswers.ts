@@ -226,3 +226,10 @@ export const alarmInputSettingSchema = z.object({
 export const deleteResultSchema = z.object({
   remaining: z.number().int().min(0),
 }) satisfies z.ZodType<DeleteResult>;
+
+// ---------------------------------------------------------------- organisation logos
+
+/** GET /org/getLogo: the PNG as base64, '' when the organisation has none. */
+export const orgLogoSchema = z.string();
+/** POST /org/uploadLogo: the size of the logo kept. */
+export const logoUploadedSchema = z.object({ bytes: z.number().int().positive() });

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { adminUserRoutes } from './users';
 import { breedRoutes } from './breeds';
 import { farmRoutes } from './farms';
@@ -6,10 +5,11 @@ import { gatewayRoutes } from './gateways';
 import { logRoutes } from './logs';
 import { orgRoutes } from './orgs';
 import type { AppContext } from '../../http/context';
+import type { RoutePlugin } from '../../http/routeSchema';
 import { TakenBudget } from '../probes';
 
 /** System management: organisations, users, farms, houses, gateways, breeds, operation log. */
-export function adminRoutes(ctx: AppContext): FastifyPluginAsync {
+export function adminRoutes(ctx: AppContext): RoutePlugin {
   // One budget of "taken" answers per user for login names and network ids alike.
   const taken = new TakenBudget();
   return async (app) => {

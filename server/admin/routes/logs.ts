@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Locale } from '../../../src/contract/envelope';
 import { and, count, desc, eq, gte, ilike, inArray, lte, or, type SQL } from 'drizzle-orm';
 import { scopeOf } from '../../auth/scope';
@@ -6,17 +6,20 @@ import type { SessionUser } from '../../auth/sessions';
 import type { Db } from '../../db/client';
 import { operationLogs } from '../../db/schema';
 import { sessionOf, type AppContext } from '../../http/context';
-import { localeOf, ok, parseInput } from '../../http/envelope';
+import { localeOf, ok } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
+import { ANY_ROLE, answers, fileAnswer, type RoutePlugin } from '../../http/routeSchema';
 import { translate, type MessageKey } from '../../http/messages';
 import {
   EXPORT_MAX_ROWS,
   EXPORT_WARN_ROWS,
   LOG_COLUMNS,
+  logRowSchema,
   logExportQuerySchema,
   logQuerySchema,
   type LogRow,
 } from '../../../src/contract/admin';
+import { pagedSchema } from '../../../src/contract/paged';
 import {
   functionKeysMatching,
   functionLabel,
@@ -70,7 +73,10 @@ async function whereOf(
   );
 }
 
-export function logRoutes(ctx: AppContext): FastifyPluginAsync {
+/** The media type of an XLSX workbook. */
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+export function logRoutes(ctx: AppContext): RoutePlugin {
   const { db } = ctx.database;
   const { timeZone } = ctx.config;
   const present = (r: typeof operationLogs.$inferSelect): LogRow => ({
@@ -87,73 +93,95 @@ export function logRoutes(ctx: AppContext): FastifyPluginAsync {
   });
 
   return async (app) => {
-    app.get('/log/list', async (request, reply) => {
-      const { user } = sessionOf(request);
-      const q = parseInput(logQuerySchema, request.query);
-      const where = await whereOf(db, user, q, localeOf(request));
-      const [rows, [total]] = await Promise.all([
-        db
+    app.get(
+      '/log/list',
+      {
+        schema: {
+          summary:
+            'A page of the operation log: every entry for administrators, else own changes and those about houses in scope',
+          querystring: logQuerySchema,
+          response: answers(pagedSchema(logRowSchema)),
+        },
+        config: { roles: ANY_ROLE },
+      },
+      async (request, reply) => {
+        const { user } = sessionOf(request);
+        const q = request.query;
+        const where = await whereOf(db, user, q, localeOf(request));
+        const [rows, [total]] = await Promise.all([
+          db
+            .select()
+            .from(operationLogs)
+            .where(where)
+            .orderBy(desc(operationLogs.at), desc(operationLogs.id))
+            .limit(q.size)
+            .offset((q.page - 1) * q.size),
+          db.select({ n: count() }).from(operationLogs).where(where),
+        ]);
+        return ok(request, reply, { rows: rows.map(present), total: Number(total?.n ?? 0) });
+      },
+    );
+
+    // Above 15,000 rows the user is warned first. The console warns from the total it
+    // already shows; the server insists too (409 until `confirm=1`), so no other client skips it.
+    app.get(
+      '/log/export',
+      {
+        schema: {
+          summary:
+            'The filtered operation log as a CSV or XLSX file (above 15,000 rows only once confirmed)',
+          querystring: logExportQuerySchema,
+          response: fileAnswer(['text/csv', XLSX], 'The operation log as a spreadsheet'),
+        },
+        config: { roles: ANY_ROLE },
+      },
+      async (request, reply) => {
+        const { user } = sessionOf(request);
+        const q = request.query;
+        const where = await whereOf(db, user, q, localeOf(request));
+        const [counted] = await db.select({ n: count() }).from(operationLogs).where(where);
+        const total = Number(counted?.n ?? 0);
+        if (total > EXPORT_MAX_ROWS)
+          throw new ApiError(422, 'admin.exportTooLarge', { max: EXPORT_MAX_ROWS });
+        if (total > EXPORT_WARN_ROWS && q.confirm !== '1')
+          throw new ApiError(409, 'admin.exportConfirm', { rows: total, warn: EXPORT_WARN_ROWS });
+        const rows = await db
           .select()
           .from(operationLogs)
           .where(where)
           .orderBy(desc(operationLogs.at), desc(operationLogs.id))
-          .limit(q.size)
-          .offset((q.page - 1) * q.size),
-        db.select({ n: count() }).from(operationLogs).where(where),
-      ]);
-      return ok(request, reply, { rows: rows.map(present), total: Number(total?.n ?? 0) });
-    });
-
-    // Above 15,000 rows the user is warned first. The console warns from the total it
-    // already shows; the server insists too (409 until `confirm=1`), so no other client skips it.
-    app.get('/log/export', async (request, reply) => {
-      const { user } = sessionOf(request);
-      const q = parseInput(logExportQuerySchema, request.query);
-      const where = await whereOf(db, user, q, localeOf(request));
-      const [counted] = await db.select({ n: count() }).from(operationLogs).where(where);
-      const total = Number(counted?.n ?? 0);
-      if (total > EXPORT_MAX_ROWS)
-        throw new ApiError(422, 'admin.exportTooLarge', { max: EXPORT_MAX_ROWS });
-      if (total > EXPORT_WARN_ROWS && q.confirm !== '1')
-        throw new ApiError(409, 'admin.exportConfirm', { rows: total, warn: EXPORT_WARN_ROWS });
-      const rows = await db
-        .select()
-        .from(operationLogs)
-        .where(where)
-        .orderBy(desc(operationLogs.at), desc(operationLogs.id))
-        .limit(EXPORT_MAX_ROWS);
-      const locale = localeOf(request);
-      const header = LOG_COLUMNS.map((c) => translate(`admin.logCol.${c}`, locale));
-      const sourceText = (s: string) =>
-        `admin.source.${s}` in SOURCE_KEYS
-          ? translate(SOURCE_KEYS[`admin.source.${s}` as keyof typeof SOURCE_KEYS], locale)
-          : s;
-      const cells = rows.map((r) => [
-        formatDateTime(r.at, timeZone),
-        r.operatorName,
-        functionLabel(r.function, locale),
-        r.houseName,
-        renderOperation(r.operation, r.params, locale),
-        r.remark,
-        sourceText(r.source),
-        r.networkId,
-      ]);
-      const stamp = new Date().toISOString().slice(0, 10);
-      if (q.format === 'xlsx') {
-        const body = await toXlsx('operation-log', header, cells);
-        return reply
+          .limit(EXPORT_MAX_ROWS);
+        const locale = localeOf(request);
+        const header = LOG_COLUMNS.map((c) => translate(`admin.logCol.${c}`, locale));
+        const sourceText = (s: string) =>
+          `admin.source.${s}` in SOURCE_KEYS
+            ? translate(SOURCE_KEYS[`admin.source.${s}` as keyof typeof SOURCE_KEYS], locale)
+            : s;
+        const cells = rows.map((r) => [
+          formatDateTime(r.at, timeZone),
+          r.operatorName,
+          functionLabel(r.function, locale),
+          r.houseName,
+          renderOperation(r.operation, r.params, locale),
+          r.remark,
+          sourceText(r.source),
+          r.networkId,
+        ]);
+        const stamp = new Date().toISOString().slice(0, 10);
+        const [type, body] =
+          q.format === 'xlsx'
+            ? [XLSX, await toXlsx('operation-log', header, cells)]
+            : ['text/csv; charset=utf-8', toCsv(header, cells, 'always')];
+        // The answer's schema only names the file's type: its bytes go out as they are.
+        return (reply as FastifyReply)
+          .header('Content-Type', type)
           .header(
-            'Content-Type',
-            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+            'Content-Disposition',
+            `attachment; filename="operation-log-${stamp}.${q.format}"`,
           )
-          .header('Content-Disposition', `attachment; filename="operation-log-${stamp}.xlsx"`)
           .send(body);
-      }
-      return reply
-        .header('Content-Type', 'text/csv; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="operation-log-${stamp}.csv"`)
-        .send(toCsv(header, cells, 'always'));
-    });
+      },
+    );
   };
 }
 
