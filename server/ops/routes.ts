@@ -63,8 +63,7 @@ export function opsRoutes(ctx: AppContext): RoutePlugin {
           'backup taken',
         );
         const name = `roost-${at.toISOString().replace(/[:.]/g, '-')}.tar.gz`;
-        // The answer's schema only names the archive's type: its bytes go out as they are.
-        return (reply as FastifyReply)
+        return reply
           .header('content-type', 'application/gzip')
           .header('content-disposition', `attachment; filename="${name}"`)
           .header('cache-control', 'no-store')

@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import type { Locale } from '../../../src/contract/envelope';
 import { and, count, desc, eq, gte, ilike, inArray, lte, or, type SQL } from 'drizzle-orm';
 import { scopeOf } from '../../auth/scope';
@@ -172,8 +171,7 @@ export function logRoutes(ctx: AppContext): RoutePlugin {
           q.format === 'xlsx'
             ? [XLSX, await toXlsx('operation-log', header, cells)]
             : ['text/csv; charset=utf-8', toCsv(header, cells, 'always')];
-        // The answer's schema only names the file's type: its bytes go out as they are.
-        return (reply as FastifyReply)
+        return reply
           .header('Content-Type', type)
           .header(
             'Content-Disposition',
