@@ -90,11 +90,7 @@ export function decodeTelemetry(
 }
 
 /** A message of the telemetry shape, checked against the clock and the metric catalogue. */
-function checked(
-  message: TelemetryParsed,
-  now: number,
-  extras: ExtraRanges | null,
-): DecodeResult {
+function checked(message: TelemetryParsed, now: number, extras: ExtraRanges | null): DecodeResult {
   if (message.ts > now + MAX_CLOCK_AHEAD_MS)
     return refuse('clock', `ts ${message.ts} is ahead of the server clock`);
   if (message.ts < now - MAX_BACKLOG_MS)

@@ -1,11 +1,4 @@
-import {
-  action,
-  computed,
-  createAtom,
-  makeObservable,
-  observable,
-  type IAtom,
-} from 'mobx';
+import { action, computed, createAtom, makeObservable, observable, type IAtom } from 'mobx';
 import {
   type HouseDelta,
   type HouseLive,

@@ -303,6 +303,14 @@ export const ENDPOINTS: Endpoint[] = [
     },
   },
 
+  // ---------------------------------------------------------------- the API described
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    roles: ALL,
+    inside: per(() => ({ url: '/openapi.json' }), ALL),
+  },
+
   ...FARM_ENDPOINTS,
   ...REMINDER_ENDPOINTS,
   ...PRODUCTION_ENDPOINTS,
