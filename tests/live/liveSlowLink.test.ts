@@ -61,7 +61,6 @@ describe('a console whose link cannot keep up', () => {
 
       // The browser that kept up heard the rounds as they came; the slow one what its buffers
       // held, then the latest state: it ends on the last round, having skipped most of them.
-      const started = Date.now();
       await expect.poll(() => slowSaw.at(-1), { timeout: 60_000 }).toBe(ROUNDS);
       expect(fastSaw.at(-1)).toBe(ROUNDS);
       expect(fastSaw.length).toBeGreaterThanOrEqual(ROUNDS / 2);
