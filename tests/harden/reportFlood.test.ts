@@ -10,11 +10,12 @@ const METRICS_TOKEN = 'metrics-token-report-flood';
 const ROUNDS = 3;
 /**
  * The honest gateways' acknowledgements may not wait on the flood. Before, each hostile report
- * held them for 7–9 s on the embedded database. The figure itself (the p99 moved by under
- * 100 ms) is the `reportFlood` bench's, measured alone: here another test file shares the two
- * cores, and one calm phase's p99 alone ranged from 130 ms to 1 s between runs.
+ * held them for 7–9 s on the embedded database, and 20 of them past the 120 s timeout. The
+ * figure itself (the p99 moved by under 100 ms) is the `reportFlood` bench's, measured alone:
+ * here other test files share the two cores, and under a loaded CI run the p99 on PostgreSQL
+ * moved by 1.2 s with nothing held; a hold would move it by several seconds.
  */
-const HELD_MS = 1_000;
+const HELD_MS = 5_000;
 
 describe.each(testDatabaseTargets())('config/report flood on $name', (target) => {
   let r: TestRoost;
