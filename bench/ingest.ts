@@ -222,7 +222,7 @@ export async function bareUnnest(
         const batch = readings.slice(i, i + BATCH);
         const shifted =
           pass === 0 ? batch : batch.map((r) => ({ ...r, ts: new Date(r.ts.getTime() + shift) }));
-        await database.transaction((query) => query(INSERT_RAW_ROWS, rawInsertParams(shifted)));
+        await database.transaction(({ query }) => query(INSERT_RAW_ROWS, rawInsertParams(shifted)));
         rows += batch.length;
       }
       if (pass === 0) firstRowsPerSecond = Math.round((rows / (performance.now() - start)) * 1000);

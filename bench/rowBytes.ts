@@ -62,7 +62,7 @@ try {
   const flush = async () => {
     const batch = pending;
     pending = [];
-    await database.transaction((query) => writeBatch(query, batch));
+    await database.transaction(({ query }) => writeBatch(query, batch));
   };
   for (let step = 0; step < steps && written < READINGS; step += 1) {
     const now = start + step * INTERVAL_MS;

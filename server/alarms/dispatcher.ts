@@ -126,7 +126,7 @@ export class NotificationDispatcher {
        from alarm_phones where id = $1`,
       [row.phone_id],
     );
-    const alarm = await this.database.transaction((q) => readAlarm(q, row.alarm_id));
+    const alarm = await this.database.transaction(({ query: q }) => readAlarm(q, row.alarm_id));
     if (!phone || phone.status !== 'open') return finish('closed').then(() => 0);
     if (!alarm || alarm.state === 'cleared') return finish('cleared').then(() => 0);
     if (alarm.state === 'acknowledged' && phone.closable)

@@ -40,7 +40,7 @@ export class AlarmService {
   /** Runs `fn` in one transaction; houses with changes get their summary refreshed there. */
   async change(fn: (query: Query) => Promise<AlarmChange[]>): Promise<AlarmChange[]> {
     const states: HouseLiveState[] = [];
-    const changes = await this.database.transaction(async (query) => {
+    const changes = await this.database.transaction(async ({ query }) => {
       states.length = 0;
       const made = await fn(query);
       const houses = new Map(made.map((c) => [c.alarm.houseId, c.alarm.farmId]));

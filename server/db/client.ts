@@ -4,7 +4,6 @@ import type * as schema from './schema';
 /** The one database type every module uses: PGlite and PostgreSQL look the same from here. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
-/** Plain parameterised SQL, for the hot paths where a hand-written statement is the point. */
 /**
  * `copyData`: the rows of a `copy … from '/dev/blob'` statement (binaryCopy.ts). Only the
  * embedded database takes them; PostgreSQL would need COPY FROM STDIN over its protocol.
@@ -32,12 +31,23 @@ export type Query = <T = Record<string, unknown>>(
   options?: QueryOptions,
 ) => Promise<T[]>;
 
+/**
+ * One transaction, on one connection: `db` is Drizzle, the way feature code reads and writes;
+ * `query` is plain parameterised SQL, for the named hot statements only (`*.sql.ts`, see
+ * ARCHITECTURE.md "One typed data path"). Both run in the same transaction.
+ */
+export interface Transaction {
+  db: Db;
+  query: Query;
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Plain parameterised SQL: for the named hot statements only (`*.sql.ts`). */
   query: Query;
   /** Runs `fn` in one transaction on one connection; rolls back if it throws. */
-  transaction<T>(fn: (query: Query) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
    * The embedded database only: a consistent copy of its data directory (a gzipped tar that
    * `npm run restore` opens). PostgreSQL is backed up with its own tools (README).

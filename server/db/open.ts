@@ -8,7 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PgliteRemote } from './pgliteRemote';
 import * as schema from './schema';
-import type { Database, Db, QueryOptions } from './client';
+import type { Database, Db, Query, QueryOptions, Transaction } from './client';
 
 const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -62,8 +62,11 @@ async function openPglite(dataDir: string): Promise<Database> {
     transaction: (fn) =>
       client.transaction((tx) =>
         fn(
-          async <T>(text: string, params?: unknown[], options?: QueryOptions) =>
-            (await tx.query<T>(text, params, options)).rows,
+          transactionOf(
+            async <T>(text: string, params?: unknown[], options?: QueryOptions) =>
+              (await tx.query<T>(text, params, options)).rows,
+            () => drizzlePglite({ client: tx as never, schema }) as unknown as Db,
+          ),
         ),
       ),
     ping: () => ping(db),
@@ -118,11 +121,14 @@ async function openPostgres(url: string): Promise<Database> {
       let previous: Promise<unknown> = Promise.resolve();
       try {
         await client.query('begin');
-        const result = await fn(<T>(text: string, params?: unknown[], options?: QueryOptions) => {
+        const query: Query = <T>(text: string, params?: unknown[], options?: QueryOptions) => {
           const run = previous.then(() => client.query(statementOf(text, params, options)));
           previous = run.catch(() => undefined);
           return run.then((r) => r.rows as T[]);
-        });
+        };
+        const result = await fn(
+          transactionOf(query, () => drizzlePg({ client, schema }) as unknown as Db),
+        );
         await previous;
         await client.query('commit');
         return result;
@@ -136,6 +142,20 @@ async function openPostgres(url: string): Promise<Database> {
     },
     ping: () => ping(db),
     close: () => pool.end(),
+  };
+}
+
+/**
+ * A transaction's two handles on its one connection. Drizzle's is made on first use: the hot
+ * writers (a telemetry batch, a rollup) use plain SQL only and pay nothing for it.
+ */
+function transactionOf(query: Query, makeDb: () => Db): Transaction {
+  let db: Db | undefined;
+  return {
+    query,
+    get db() {
+      return (db ??= makeDb());
+    },
   };
 }
 

@@ -142,7 +142,7 @@ export async function completePlan(
   plan: PlanWithFarm,
   done: { by: string; at: Date; notes: string; timeZone: string },
 ): Promise<{ next: string | null; removed: boolean }> {
-  return database.transaction(async (query) => {
+  return database.transaction(async ({ query }) => {
     await query(
       `insert into maintenance_history (plan_id, house_id, device_name, type, content, done_at, done_by, notes)
        values ($1, $2, $3, $4, $5, $6, $7, $8)`,

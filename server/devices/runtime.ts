@@ -61,7 +61,7 @@ export async function countRunTime(
     columnsOf(changed, true),
   );
   if (written?.n === changed.length) return;
-  await database.transaction(async (query) => {
+  await database.transaction(async ({ query }) => {
     const locked = addRunTime(await readRuntimes(query, houseIds, true), points);
     if (locked.length > 0) await query(UPSERT, columnsOf(locked, false), { last: true });
   });

@@ -25,7 +25,7 @@ export async function requestDeviceLog(
   request: { target: CommandTarget; operator: { id: number; name: string }; source: LogSource },
 ): Promise<string> {
   const { target, operator } = request;
-  const { id, joined } = await database.transaction(async (query) => {
+  const { id, joined } = await database.transaction(async ({ query }) => {
     // The gateway's row, locked: two requests (or two server processes) never both ask.
     await query('select id from gateways where id = $1 for update', [target.gatewayId]);
     const [open] = await query<{ id: string }>(
@@ -76,7 +76,7 @@ export async function recordDeviceLog(
   gatewayId: number,
   reply: DeviceLogReply,
 ): Promise<string[]> {
-  return database.transaction(async (query) => {
+  return database.transaction(async ({ query }) => {
     const [row] = await query<{ house_id: number }>(
       `update gateway_commands set state = 'applied', finished_at = now()
        where id = $1 and gateway_id = $2 and kind = 'log' and state in ('queued', 'sent')

@@ -189,7 +189,7 @@ export class CommandDispatcher {
       seen.add(key);
       return true;
     });
-    const done = await database.transaction(async (query) => {
+    const done = await database.transaction(async ({ query }) => {
       // Only each gateway's own command, and only once: a duplicate or a foreign id matches no row.
       const rows = await query<{
         id: string;
@@ -234,7 +234,7 @@ export class CommandDispatcher {
   }
 
   private async reported(gateway: GatewayInfo, report: ConfigReport): Promise<void> {
-    await this.options.database.transaction((query) =>
+    await this.options.database.transaction(({ query }) =>
       recordParams(query, {
         gatewayId: gateway.gatewayId,
         houseId: gateway.houseId,

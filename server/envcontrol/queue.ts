@@ -53,7 +53,7 @@ export async function enqueueCommands<T extends CommandTarget>(
 ): Promise<Command[]> {
   const created: string[] = [];
   const superseded: string[] = [];
-  await database.transaction(async (query) => {
+  await database.transaction(async ({ query }) => {
     for (const target of batch.targets) {
       const open = await query<{ id: string; params: unknown }>(
         `update gateway_commands set state = 'superseded', reason = 'superseded', finished_at = now()

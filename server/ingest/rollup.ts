@@ -44,7 +44,7 @@ const ROLL_DAYS = `
 export async function rollUp(database: Database, timeZone: string): Promise<number> {
   let total = 0;
   for (;;) {
-    const { days, taken } = await database.transaction(async (query) => {
+    const { days, taken } = await database.transaction(async ({ query }) => {
       const marked = await query<{ house_id: number; day: Date; taken: number }>(TAKE_DIRTY_DAYS, [
         timeZone,
       ]);

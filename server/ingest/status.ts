@@ -23,7 +23,7 @@ export async function applyStatus(
   gateway: AssignedGateway,
   status: GatewayStatusMessage,
 ): Promise<HouseLiveState[]> {
-  return database.transaction(async (query) => {
+  return database.transaction(async ({ query }) => {
     const [before] = await query<{
       online: boolean;
       network: string | null;
@@ -80,7 +80,7 @@ export async function sweepSilentGateways(
   database: Database,
   hearingForSeconds: number,
 ): Promise<SweepResult> {
-  return database.transaction(async (query) => {
+  return database.transaction(async ({ query }) => {
     // Elapsed time, not a timestamp: the process's clock need not agree with the database's.
     const rows = await query<StateRow & { gateway_id: number; farm_id: number }>(
       `update house_state hs set online = false, online_since = null, updated_at = now()

@@ -312,7 +312,7 @@ export async function storeBatch(
       if (!String((error as Error).message).includes(NOT_ALL_NEW)) throw error;
     }
   }
-  return database.transaction((query) => writeBatch(query, batch));
+  return database.transaction(({ query }) => writeBatch(query, batch));
 }
 
 /** APPLY_INSERTED's parameters (and WRITE_NEW_BATCH's after the raw rows'). */

@@ -96,7 +96,7 @@ export async function startDrill(
   scheduled: boolean,
   now: Date,
 ): Promise<number | null> {
-  return database.transaction(async (q) => {
+  return database.transaction(async ({ query: q }) => {
     const entries = await q<{ id: number; phone: string; alarm_type: string; level: number }>(
       `select p.id, p.phone, p.alarm_type, coalesce(l.level, 0) as level
        from alarm_phones p left join notify_phone_levels l on l.phone_id = p.id

@@ -175,7 +175,7 @@ export async function saveDays(
   inputs: readonly DayInput[],
   today: string,
 ): Promise<Array<{ houseId: number; houseName: string; flockId: number; day: string }>> {
-  return database.transaction(async (query) => {
+  return database.transaction(async ({ query }) => {
     const saved = [];
     for (const input of inputs) {
       if (!scope.all && !scope.houseIds.has(input.houseId))

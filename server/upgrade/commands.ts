@@ -148,7 +148,7 @@ export async function recordProgress(
   gatewayId: number,
   progress: UpgradeProgress,
 ): Promise<string[]> {
-  return database.transaction(async (query) => {
+  return database.transaction(async ({ query }) => {
     const [row] = await query<{ version: string; state: string }>(
       `select u.version, c.state from gateway_upgrades u join gateway_commands c on c.id = u.command_id
        where c.id = $1 and c.gateway_id = $2 and c.kind = 'upgrade' and c.state in ('queued', 'sent')

@@ -321,7 +321,7 @@ export function upgradeRoutes(ctx: AppContext): RoutePlugin {
       },
       async (request, reply) => {
         const { sha256 } = request.body;
-        const [row] = await ctx.database.transaction(async (query) => {
+        const [row] = await ctx.database.transaction(async ({ query }) => {
           await query(`select 1 from upgrade_files where sha256 = $1 for update`, [sha256]);
           return query<{
             installing: number;

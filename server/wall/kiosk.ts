@@ -137,7 +137,7 @@ export async function createKiosk(
 ): Promise<{ link: KioskLink; token: string } | null> {
   const token = `${KIOSK_TOKEN_PREFIX}${newToken()}`;
   const farmIds = [...new Set(input.farmIds)];
-  const id = await database.transaction(async (query) => {
+  const id = await database.transaction(async ({ query }) => {
     if (!input.allFarms) {
       const [found] = await query<{ n: number }>(
         `select count(*)::int as n from farms where id = any($1::int[]) and level = 'farm'`,

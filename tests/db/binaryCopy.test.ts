@@ -30,7 +30,7 @@ describe('binary COPY into the embedded database', () => {
     for (let i = 0; i < 20_000; i += 1)
       copy.row([i % 100, i, i / 4, i * 1.5, Date.UTC(2026, 10, 23) + i * 60_000, null]);
     const columns = ['a', 'b', 'c', 'd', 'e', 'f'];
-    await database.transaction((query) =>
+    await database.transaction(({ query }) =>
       query(copyStatement('copied', columns), [], { copyData: copy.finish() }),
     );
     const [first] = await database.query<Record<string, unknown>>(

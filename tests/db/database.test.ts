@@ -55,12 +55,12 @@ describe.each(testDatabaseTargets())('the database on $name', (target) => {
 
   it('rolls a transaction back when its work throws, and commits it otherwise', async () => {
     await expect(
-      database.transaction(async (query) => {
+      database.transaction(async ({ query }) => {
         await query(`insert into organizations (name, code) values ('Gone', 'gone-1')`);
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');
-    await database.transaction((query) =>
+    await database.transaction(({ query }) =>
       query(`insert into organizations (name, code) values ('Kept', 'kept-1')`),
     );
     const rows = await database.query<{ code: string }>(

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import type { Database } from '../../server/db/client';
+import { settings } from '../../server/db/schema';
 import { openTestDatabase, testDatabaseTargets } from '../helpers/databases';
 
 /**
@@ -28,7 +30,7 @@ describe.each(testDatabaseTargets())('transactions on $name', (target) => {
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.message);
     process.on('warning', onWarning);
-    const seen = await database.transaction(async (query) => {
+    const seen = await database.transaction(async ({ query }) => {
       const [, , rows] = await Promise.all([
         query(`insert into tx_probe values (1, 'first')`),
         query(`update tx_probe set note = 'second' where id = 1`),
@@ -44,7 +46,7 @@ describe.each(testDatabaseTargets())('transactions on $name', (target) => {
   });
 
   it('commits with its last query, and refuses a query after it', async () => {
-    await database.transaction(async (query) => {
+    await database.transaction(async ({ query }) => {
       await query(`insert into tx_probe values (2, 'two')`);
       await query(`insert into tx_probe values (3, 'three')`, [], { last: true });
       if (database.kind === 'pglite')
@@ -57,14 +59,14 @@ describe.each(testDatabaseTargets())('transactions on $name', (target) => {
 
   it('rolls back everything when its function throws, and frees the database', async () => {
     await expect(
-      database.transaction(async (query) => {
+      database.transaction(async ({ query }) => {
         await query(`insert into tx_probe values (5, 'five')`);
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');
     // A failing first query: its transaction had begun with it and is rolled back too.
     await expect(
-      database.transaction(async (query) => {
+      database.transaction(async ({ query }) => {
         await query(`insert into tx_probe values (1, 'again')`);
       }),
     ).rejects.toThrow(/duplicate key|unique/);
@@ -73,14 +75,14 @@ describe.each(testDatabaseTargets())('transactions on $name', (target) => {
 
   it('rolls back a failed last query, caught or not, and frees the database', async () => {
     await expect(
-      database.transaction(async (query) => {
+      database.transaction(async ({ query }) => {
         await query(`insert into tx_probe values (6, 'six')`);
         await query(`insert into tx_probe values (1, 'clash')`, [], { last: true });
       }),
     ).rejects.toThrow(/duplicate key|unique/);
     // Caught: the transaction is aborted, so ending it commits nothing, and nothing waits.
     await database
-      .transaction(async (query) => {
+      .transaction(async ({ query }) => {
         await query(`insert into tx_probe values (7, 'seven')`);
         await query(`insert into tx_probe values (1, 'clash')`, [], { last: true }).catch(
           () => undefined,
@@ -89,5 +91,25 @@ describe.each(testDatabaseTargets())('transactions on $name', (target) => {
       .catch(() => undefined);
     await database.query(`insert into tx_probe values (8, 'eight')`);
     expect(await notes()).toEqual(['second', 'two', 'three', 'eight']);
+  });
+
+  it('hands out Drizzle on the same connection: it sees the plain writes and rolls back with them', async () => {
+    const key = 'tx_probe_drizzle';
+    await expect(
+      database.transaction(async ({ db, query }) => {
+        await db.insert(settings).values({ key, value: 'one' });
+        await query(`insert into tx_probe values (9, 'nine')`);
+        const [row] = await db.select().from(settings).where(eq(settings.key, key));
+        expect(row?.value).toBe('one');
+        throw new Error('undo both');
+      }),
+    ).rejects.toThrow('undo both');
+    expect(await database.db.select().from(settings).where(eq(settings.key, key))).toEqual([]);
+    expect(await notes()).toEqual(['second', 'two', 'three', 'eight']);
+    const kept = await database.transaction(async ({ db }) => {
+      await db.insert(settings).values({ key, value: 'two' });
+      return db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
+    });
+    expect(kept).toEqual([{ value: 'two' }]);
   });
 });

@@ -50,7 +50,7 @@ describe.each(testDatabaseTargets())('the telemetry batch writer on $name', (tar
 
   const ways: Array<[string, (batch: Reading[]) => Promise<WriteResult>]> = [
     ['storeBatch', (batch) => storeBatch(database, batch)],
-    ['writeBatch', (batch) => database.transaction((query) => writeBatch(query, batch))],
+    ['writeBatch', (batch) => database.transaction(({ query }) => writeBatch(query, batch))],
   ];
 
   it.each(ways)(

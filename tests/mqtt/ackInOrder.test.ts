@@ -52,7 +52,7 @@ describe.each(testDatabaseTargets())('acknowledgements on $name', (target) => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     let locked!: () => void;
     const holding = new Promise<void>((resolve) => (locked = resolve));
-    const held = t.roost.database.transaction(async (query) => {
+    const held = t.roost.database.transaction(async ({ query }) => {
       await query('select 1 from house_state where house_id = $1 for update', [gw.houseId]);
       locked();
       await gate;

@@ -237,7 +237,7 @@ describe.each(testDatabaseTargets())('upgrade files on $name', (target) => {
     let locked!: () => void;
     const holding = new Promise<void>((resolve) => (locked = resolve));
     // A send as queueUpgrade makes one: it holds the file's row until it has queued the upgrade.
-    const sending = t.database.transaction(async (query) => {
+    const sending = t.database.transaction(async ({ query }) => {
       await query(`select 1 from upgrade_files where sha256 = $1 for share`, [sha256]);
       locked();
       await held;
@@ -277,7 +277,7 @@ describe.each(testDatabaseTargets())('upgrade files on $name', (target) => {
     let locked!: () => void;
     const holding = new Promise<void>((resolve) => (locked = resolve));
     // A delete as the route makes one: the row locked, then gone at the commit.
-    const deleting = t.database.transaction(async (query) => {
+    const deleting = t.database.transaction(async ({ query }) => {
       await query(`select 1 from upgrade_files where sha256 = $1 for update`, [sha256]);
       await query(`delete from upgrade_files where sha256 = $1`, [sha256]);
       locked();

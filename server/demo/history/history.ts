@@ -179,7 +179,7 @@ async function writeHouse(
   dayOf: (ms: number) => number,
 ): Promise<void> {
   if (database.kind === 'pglite') {
-    await database.transaction(async (query) => {
+    await database.transaction(async ({ query }) => {
       const metrics = reportedMetrics(history.hours);
       await copyRaw(query, history.raw);
       await copyRollups(query, 'telemetry_hourly', ids.houseId, history.hours, metrics);
@@ -189,7 +189,7 @@ async function writeHouse(
     });
     return;
   }
-  await database.transaction(async (query) => {
+  await database.transaction(async ({ query }) => {
     for (let at = 0; at < history.raw.length; at += RAW_ROWS_PER_INSERT)
       await query(
         INSERT_RAW_ROWS,
@@ -298,5 +298,5 @@ async function catchUp(
       });
     }
   }
-  if (batch.length > 0) await database.transaction((query) => writeBatch(query, batch));
+  if (batch.length > 0) await database.transaction(({ query }) => writeBatch(query, batch));
 }
