@@ -213,19 +213,9 @@ const RAW_SQL_NOT_YET_TYPED = [
 
   'server/live/hub.ts',
 
-  'server/notify/ackLink.ts',
-  'server/notify/drill.ts',
-  'server/notify/drillReport.ts',
   'server/notify/escalation.ts',
-  'server/notify/live.ts',
   'server/notify/prefs.ts',
-  'server/notify/receipts.ts',
   'server/notify/routes/ack.ts',
-  'server/notify/routes/drills.ts',
-  'server/notify/routes/escalation.ts',
-  'server/notify/routes/prefs.ts',
-  'server/notify/routes/shared.ts',
-  'server/notify/routes/silences.ts',
   'server/notify/silences.ts',
 
   'server/ops/metrics.ts',

@@ -1,5 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { settings } from '../db/schema';
 
 /** Where the installation's link key is kept: made once, on the first link. */
 const SECRET_KEY = 'notify.ackLinkSecret';
@@ -9,15 +11,12 @@ const SECRET_KEY = 'notify.ackLinkSecret';
  * process of the installation signs and checks alike and a restart keeps links working.
  */
 export async function ackLinkSecret(database: Database): Promise<Buffer> {
-  await database.query(
-    `insert into settings (key, value) values ($1, $2) on conflict (key) do nothing`,
-    [SECRET_KEY, randomBytes(32).toString('base64url')],
-  );
-  const [row] = await database.query<{ value: string }>(
-    'select value from settings where key = $1',
-    [SECRET_KEY],
-  );
-  return Buffer.from(row!.value, 'base64url');
+  await database.db
+    .insert(settings)
+    .values({ key: SECRET_KEY, value: randomBytes(32).toString('base64url') })
+    .onConflictDoNothing({ target: settings.key });
+  // There now: inserted just above, or by whoever signed the first link.
+  return (await existingAckLinkSecret(database))!;
 }
 
 /**
@@ -25,10 +24,10 @@ export async function ackLinkSecret(database: Database): Promise<Buffer> {
  * wrote would let anyone who guesses at links change the database).
  */
 export async function existingAckLinkSecret(database: Database): Promise<Buffer | null> {
-  const [row] = await database.query<{ value: string }>(
-    'select value from settings where key = $1',
-    [SECRET_KEY],
-  );
+  const [row] = await database.db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(eq(settings.key, SECRET_KEY));
   return row ? Buffer.from(row.value, 'base64url') : null;
 }
 

@@ -1,8 +1,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Alarm } from '../../src/contract/alarms';
 import { CHANNELS_OF, type Channel, type ChannelAdapter, type TryResult } from '../alarms/channels';
-import type { Database, Query } from '../db/client';
+import { alarmPhones } from '../db/alarmSchema';
+import type { Database, Db } from '../db/client';
+import {
+  notifyDrillReceipts,
+  notifyDrills,
+  notifyDrillSchedules,
+  notifyPhoneLevels,
+} from '../db/notifySchema';
+import { farms, houses } from '../db/schema';
 import { ackLinkSecret } from './ackLink';
 import type { NotifyLocale } from './message';
 
@@ -96,27 +105,46 @@ export async function startDrill(
   scheduled: boolean,
   now: Date,
 ): Promise<number | null> {
-  return database.transaction(async ({ query: q }) => {
-    const entries = await q<{ id: number; phone: string; alarm_type: string; level: number }>(
-      `select p.id, p.phone, p.alarm_type, coalesce(l.level, 0) as level
-       from alarm_phones p left join notify_phone_levels l on l.phone_id = p.id
-       where p.status = 'open' and p.farm_id = $1 and (p.house_id is null or p.house_id = $2)
-       order by coalesce(l.level, 0), p.id`,
-      [house.farmId, house.houseId],
-    );
+  return database.transaction(async ({ db }) => {
+    const level = sql<number>`coalesce(${notifyPhoneLevels.level}, 0)`.mapWith(Number);
+    const entries = await db
+      .select({
+        id: alarmPhones.id,
+        phone: alarmPhones.phone,
+        alarmType: alarmPhones.alarmType,
+        level,
+      })
+      .from(alarmPhones)
+      .leftJoin(notifyPhoneLevels, eq(notifyPhoneLevels.phoneId, alarmPhones.id))
+      .where(
+        and(
+          eq(alarmPhones.status, 'open'),
+          eq(alarmPhones.farmId, house.farmId),
+          or(isNull(alarmPhones.houseId), eq(alarmPhones.houseId, house.houseId)),
+        ),
+      )
+      .orderBy(level, alarmPhones.id);
     if (entries.length === 0) return null;
-    const [drill] = await q<{ id: number }>(
-      `insert into notify_drills (farm_id, house_id, started_by, scheduled, started_at)
-       values ($1, $2, $3, $4, $5) returning id`,
-      [house.farmId, house.houseId, by, scheduled, now],
+    const [drill] = await db
+      .insert(notifyDrills)
+      .values({
+        farmId: house.farmId,
+        houseId: house.houseId,
+        startedBy: by,
+        scheduled,
+        startedAt: now,
+      })
+      .returning({ id: notifyDrills.id });
+    const receipts = entries.flatMap((e) =>
+      (CHANNELS_OF[e.alarmType] ?? []).map((channel) => ({
+        drillId: drill!.id,
+        phoneId: e.id,
+        phone: e.phone,
+        channel,
+        level: e.level,
+      })),
     );
-    for (const e of entries)
-      for (const channel of CHANNELS_OF[e.alarm_type] ?? [])
-        await q(
-          `insert into notify_drill_receipts (drill_id, phone_id, phone, channel, level)
-           values ($1, $2, $3, $4, $5)`,
-          [drill!.id, e.id, e.phone, channel, Number(e.level)],
-        );
+    if (receipts.length > 0) await db.insert(notifyDrillReceipts).values(receipts);
     return drill!.id;
   });
 }
@@ -126,17 +154,18 @@ export async function startDrill(
  * marked at `now` (the first confirmation counts; a second tap changes nothing).
  */
 export async function confirmDrill(
-  query: Query,
+  db: Db,
   drillId: number,
   phoneId: number,
   comment: string | null,
   now: Date,
 ): Promise<boolean> {
-  const rows = await query(
-    `update notify_drill_receipts set acknowledged_at = $3, ack_comment = $4
-     where drill_id = $1 and phone_id = $2 and acknowledged_at is null returning phone_id`,
-    [drillId, phoneId, now, comment],
-  );
+  const r = notifyDrillReceipts;
+  const rows = await db
+    .update(r)
+    .set({ acknowledgedAt: now, ackComment: comment })
+    .where(and(eq(r.drillId, drillId), eq(r.phoneId, phoneId), isNull(r.acknowledgedAt)))
+    .returning({ phoneId: r.phoneId });
   return rows.length > 0;
 }
 
@@ -146,8 +175,8 @@ const DRILL_CLAIM_MS = 120_000;
 const DRILL_CLAIM_BATCH = 50;
 
 interface ClaimedReceipt {
-  drill_id: number;
-  phone_id: number;
+  drillId: number;
+  phoneId: number;
   phone: string;
   channel: Channel;
 }
@@ -187,28 +216,33 @@ export class DrillSender {
   }
 
   private async startScheduled(now: Date) {
-    const due = await this.database.query<{ house_id: number; farm_id: number; by: string }>(
-      `select s.house_id, s.farm_id, s.created_by as by from notify_drill_schedules s
-       where s.weekday = extract(dow from ($1::timestamptz at time zone $2))::int
-         and s.time <= to_char($1::timestamptz at time zone $2, 'HH24:MI')
-         and (s.last_run_at is null or s.last_run_at < $1::timestamptz - interval '1 day')`,
-      [now, this.o.timeZone],
+    const { db } = this.database;
+    const s = notifyDrillSchedules;
+    const local = sql`(${now}::timestamptz at time zone ${this.o.timeZone})`;
+    // Not run within the last day: one minute never starts two.
+    const notRunToday = or(
+      isNull(s.lastRunAt),
+      lt(s.lastRunAt, sql`${now}::timestamptz - interval '1 day'`),
     );
-    for (const s of due) {
-      // Claimed first: a second process finds nothing left to start.
-      const claimed = await this.database.query(
-        `update notify_drill_schedules set last_run_at = $2 where house_id = $1
-         and (last_run_at is null or last_run_at < $2::timestamptz - interval '1 day') returning house_id`,
-        [s.house_id, now],
+    const due = await db
+      .select({ houseId: s.houseId, farmId: s.farmId, by: s.createdBy })
+      .from(s)
+      .where(
+        and(
+          eq(s.weekday, sql`extract(dow from ${local})::int`),
+          lte(s.time, sql`to_char(${local}, 'HH24:MI')`),
+          notRunToday,
+        ),
       );
+    for (const d of due) {
+      // Claimed first: a second process finds nothing left to start.
+      const claimed = await db
+        .update(s)
+        .set({ lastRunAt: now })
+        .where(and(eq(s.houseId, d.houseId), notRunToday))
+        .returning({ houseId: s.houseId });
       if (claimed.length > 0)
-        await startDrill(
-          this.database,
-          { farmId: s.farm_id, houseId: s.house_id },
-          s.by,
-          true,
-          now,
-        );
+        await startDrill(this.database, { farmId: d.farmId, houseId: d.houseId }, d.by, true, now);
     }
   }
 
@@ -221,17 +255,26 @@ export class DrillSender {
   private async sendStarted(now: Date): Promise<number> {
     let sent = 0;
     for (;;) {
-      const claimed = await this.database.query<ClaimedReceipt>(
-        `update notify_drill_receipts r set claimed_until = $2
-         where (r.drill_id, r.phone_id, r.channel) in (
-           select drill_id, phone_id, channel from notify_drill_receipts
-           where tries = 0 and (claimed_until is null or claimed_until < $1)
-           order by drill_id, phone_id, channel limit ${DRILL_CLAIM_BATCH} for update skip locked)
-         returning r.drill_id, r.phone_id, r.phone, r.channel`,
-        [now, new Date(now.getTime() + DRILL_CLAIM_MS)],
-      );
+      const r = notifyDrillReceipts;
+      const batch = this.database.db
+        .select({ drillId: r.drillId, phoneId: r.phoneId, channel: r.channel })
+        .from(r)
+        .where(and(eq(r.tries, 0), or(isNull(r.claimedUntil), lt(r.claimedUntil, now))))
+        .orderBy(r.drillId, r.phoneId, r.channel)
+        .limit(DRILL_CLAIM_BATCH)
+        .for('update', { skipLocked: true });
+      const claimed: ClaimedReceipt[] = await this.database.db
+        .update(r)
+        .set({ claimedUntil: new Date(now.getTime() + DRILL_CLAIM_MS) })
+        .where(sql`(${r.drillId}, ${r.phoneId}, ${r.channel}) in ${batch}`)
+        .returning({
+          drillId: r.drillId,
+          phoneId: r.phoneId,
+          phone: r.phone,
+          channel: sql<Channel>`${r.channel}`,
+        });
       const byDrill = new Map<number, ClaimedReceipt[]>();
-      for (const r of claimed) byDrill.set(r.drill_id, [...(byDrill.get(r.drill_id) ?? []), r]);
+      for (const c of claimed) byDrill.set(c.drillId, [...(byDrill.get(c.drillId) ?? []), c]);
       for (const [drillId, receipts] of byDrill) await this.sendDrill(drillId, receipts, now);
       sent += claimed.length;
       if (claimed.length < DRILL_CLAIM_BATCH) return sent;
@@ -239,56 +282,52 @@ export class DrillSender {
   }
 
   private async sendDrill(drillId: number, receipts: ClaimedReceipt[], now: Date) {
-    const [d] = await this.database.query<{
-      farm_id: number;
-      farm_name: string;
-      house_id: number;
-      house_name: string;
-      started_at: Date | string;
-    }>(
-      `update notify_drills d set dispatched_at = coalesce(d.dispatched_at, $2) from farms f, houses h
-       where d.id = $1 and f.id = d.farm_id and h.id = d.house_id
-       returning d.farm_id, f.name as farm_name, d.house_id, h.name as house_name, d.started_at`,
-      [drillId, now],
-    );
+    const { db } = this.database;
+    const [d] = await db
+      .update(notifyDrills)
+      .set({ dispatchedAt: sql`coalesce(${notifyDrills.dispatchedAt}, ${now}::timestamptz)` })
+      // Farms and houses crossed: the where picks the drill's own two (an update's joins may
+      // not name the table updated).
+      .from(farms)
+      .innerJoin(houses, sql`true`)
+      .where(
+        and(
+          eq(notifyDrills.id, drillId),
+          eq(farms.id, notifyDrills.farmId),
+          eq(houses.id, notifyDrills.houseId),
+        ),
+      )
+      .returning({
+        farmId: notifyDrills.farmId,
+        farmName: farms.name,
+        houseId: notifyDrills.houseId,
+        houseName: houses.name,
+        startedAt: notifyDrills.startedAt,
+      });
     if (!d) return;
-    const alarm = drillAlarm(
-      {
-        id: drillId,
-        farmId: d.farm_id,
-        farmName: d.farm_name,
-        houseId: d.house_id,
-        houseName: d.house_name,
-      },
-      new Date(d.started_at),
-      this.o.locale,
-    );
+    const alarm = drillAlarm({ id: drillId, ...d }, d.startedAt, this.o.locale);
     const links = new Map<number, string | null>();
     for (const r of receipts)
-      if (!links.has(r.phone_id))
-        links.set(r.phone_id, await this.linkOf(drillId, r.phone_id, now));
+      if (!links.has(r.phoneId)) links.set(r.phoneId, await this.linkOf(drillId, r.phoneId, now));
     await Promise.allSettled(
       receipts.map((r) => {
         const adapter = this.o.adapters[r.channel];
         const onTry = async (tryNo: number, result: TryResult) => {
-          await this.database.query(
-            `update notify_drill_receipts set tries = $4, adapter = $5,
-               sent_at = case when $6::boolean then $7::timestamptz else sent_at end,
-               provider_id = coalesce($8, provider_id),
-               failed_detail = case when $6::boolean then null else $9 end
-             where drill_id = $1 and phone_id = $2 and channel = $3`,
-            [
-              drillId,
-              r.phone_id,
-              r.channel,
-              tryNo,
-              adapter.name,
-              result.ok,
-              this.clock(),
-              result.ok ? (result.providerId ?? null) : null,
-              result.detail,
-            ],
-          );
+          const t = notifyDrillReceipts;
+          await db
+            .update(t)
+            .set({
+              tries: tryNo,
+              adapter: adapter.name,
+              // A failed try keeps an earlier sent time and provider id; it says why it failed.
+              ...(result.ok
+                ? { sentAt: this.clock(), failedDetail: null }
+                : { failedDetail: result.detail }),
+              ...(result.ok && result.providerId !== undefined
+                ? { providerId: result.providerId }
+                : {}),
+            })
+            .where(and(eq(t.drillId, drillId), eq(t.phoneId, r.phoneId), eq(t.channel, r.channel)));
         };
         return adapter.send(
           {
@@ -297,7 +336,7 @@ export class DrillSender {
             channel: r.channel,
             sequence: 1,
             at: now.toISOString(),
-            link: links.get(r.phone_id) ?? null,
+            link: links.get(r.phoneId) ?? null,
           },
           onTry,
         );

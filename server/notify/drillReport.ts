@@ -1,92 +1,90 @@
+import { and, desc, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { DrillReceipt, DrillReport, DrillSummary } from '../../src/contract/notifyDrill';
-import type { Query } from '../db/client';
+import type { Db } from '../db/client';
+import { notifyDrillReceipts, notifyDrills } from '../db/notifySchema';
+import { farms, houses } from '../db/schema';
 import { toCsv } from '../export/csv';
 
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
-const secondsAfter = (start: Date, v: Date | string | null) =>
-  v === null ? null : Math.round((new Date(v).getTime() - start.getTime()) / 100) / 10;
+const iso = (v: Date | null) => (v === null ? null : v.toISOString());
+const secondsAfter = (start: Date, v: Date | null) =>
+  v === null ? null : Math.round((v.getTime() - start.getTime()) / 100) / 10;
 
-const SUMMARY_SELECT = `select d.id, d.farm_id, f.name as farm_name, d.house_id, h.name as house_name,
-  d.started_by, d.scheduled, d.started_at,
-  (select count(distinct r.phone_id)::int from notify_drill_receipts r where r.drill_id = d.id) as people,
-  (select count(distinct r.phone_id)::int from notify_drill_receipts r
-    where r.drill_id = d.id and r.acknowledged_at is not null) as confirmed
-  from notify_drills d join farms f on f.id = d.farm_id join houses h on h.id = d.house_id`;
+/** How many people (entries) of the drill have a receipt matching `where`. */
+const peopleOfDrill = (where?: SQL) =>
+  sql<number>`(select count(distinct ${notifyDrillReceipts.phoneId})::int from ${notifyDrillReceipts}
+    where ${and(eq(notifyDrillReceipts.drillId, notifyDrills.id), where)})`.mapWith(Number);
 
-interface SummaryRow {
-  id: number;
-  farm_id: number;
-  farm_name: string;
-  house_id: number;
-  house_name: string;
-  started_by: string;
-  scheduled: boolean;
-  started_at: Date | string;
-  people: number;
-  confirmed: number;
-}
+/** Drills as their summaries, with the house and farm they are of. */
+const summaries = (db: Db, where: SQL | undefined) =>
+  db
+    .select({
+      id: notifyDrills.id,
+      farmId: notifyDrills.farmId,
+      farmName: farms.name,
+      houseId: notifyDrills.houseId,
+      houseName: houses.name,
+      startedBy: notifyDrills.startedBy,
+      scheduled: notifyDrills.scheduled,
+      startedAt: notifyDrills.startedAt,
+      people: peopleOfDrill(),
+      confirmed: peopleOfDrill(isNotNull(notifyDrillReceipts.acknowledgedAt)),
+    })
+    .from(notifyDrills)
+    .innerJoin(farms, eq(farms.id, notifyDrills.farmId))
+    .innerJoin(houses, eq(houses.id, notifyDrills.houseId))
+    .where(where);
 
-const summaryOf = (r: SummaryRow): DrillSummary => ({
-  id: r.id,
-  farmId: r.farm_id,
-  farmName: r.farm_name,
-  houseId: r.house_id,
-  houseName: r.house_name,
-  startedBy: r.started_by,
-  scheduled: r.scheduled,
-  startedAt: new Date(r.started_at).toISOString(),
-  people: Number(r.people),
-  confirmed: Number(r.confirmed),
-});
+type SummaryRow = Awaited<ReturnType<typeof summaries>>[number];
+
+const summaryOf = (r: SummaryRow): DrillSummary => ({ ...r, startedAt: r.startedAt.toISOString() });
 
 /** The latest drills, of one house or all. */
-export async function drillList(query: Query, houseId?: number): Promise<DrillSummary[]> {
-  const rows = await query<SummaryRow>(
-    `${SUMMARY_SELECT} ${houseId ? 'where d.house_id = $1' : ''} order by d.started_at desc, d.id desc limit 200`,
-    houseId ? [houseId] : [],
-  );
+export async function drillList(db: Db, houseId?: number): Promise<DrillSummary[]> {
+  const rows = await summaries(db, houseId ? eq(notifyDrills.houseId, houseId) : undefined)
+    .orderBy(desc(notifyDrills.startedAt), desc(notifyDrills.id))
+    .limit(200);
   return rows.map(summaryOf);
 }
 
 /** A drill's report: every person and channel with its timings, and who did not confirm. */
-export async function drillReport(query: Query, drillId: number): Promise<DrillReport | null> {
-  const [row] = await query<SummaryRow>(`${SUMMARY_SELECT} where d.id = $1`, [drillId]);
+export async function drillReport(db: Db, drillId: number): Promise<DrillReport | null> {
+  const [row] = await summaries(db, eq(notifyDrills.id, drillId));
   if (!row) return null;
   const drill = summaryOf(row);
-  const start = new Date(drill.startedAt);
-  const rows = await query<{
-    phone_id: number;
-    phone: string;
-    level: number;
-    channel: 'sms' | 'voice';
-    adapter: string | null;
-    tries: number;
-    sent_at: Date | string | null;
-    delivered_at: Date | string | null;
-    acknowledged_at: Date | string | null;
-    ack_comment: string | null;
-    failed_detail: string | null;
-  }>(
-    `select phone_id, phone, level, channel, adapter, tries, sent_at, delivered_at, acknowledged_at,
-       ack_comment, failed_detail
-     from notify_drill_receipts where drill_id = $1 order by level, phone_id, channel`,
-    [drillId],
-  );
+  const start = row.startedAt;
+  const t = notifyDrillReceipts;
+  const rows = await db
+    .select({
+      phoneId: t.phoneId,
+      phone: t.phone,
+      level: t.level,
+      channel: sql<DrillReceipt['channel']>`${t.channel}`,
+      adapter: t.adapter,
+      tries: t.tries,
+      sentAt: t.sentAt,
+      deliveredAt: t.deliveredAt,
+      acknowledgedAt: t.acknowledgedAt,
+      ackComment: t.ackComment,
+      failedDetail: t.failedDetail,
+    })
+    .from(t)
+    .where(eq(t.drillId, drillId))
+    .orderBy(t.level, t.phoneId, t.channel);
   const receipts: DrillReceipt[] = rows.map((r) => ({
-    phoneId: r.phone_id,
+    phoneId: r.phoneId,
     phone: r.phone,
-    level: Number(r.level),
+    level: r.level,
     channel: r.channel,
     adapter: r.adapter,
-    tries: Number(r.tries),
-    sentAt: iso(r.sent_at),
-    sentSeconds: secondsAfter(start, r.sent_at),
-    deliveredAt: iso(r.delivered_at),
-    deliveredSeconds: secondsAfter(start, r.delivered_at),
-    acknowledgedAt: iso(r.acknowledged_at),
-    ackSeconds: secondsAfter(start, r.acknowledged_at),
-    ackComment: r.ack_comment,
-    failedDetail: r.failed_detail,
+    tries: r.tries,
+    sentAt: iso(r.sentAt),
+    sentSeconds: secondsAfter(start, r.sentAt),
+    deliveredAt: iso(r.deliveredAt),
+    deliveredSeconds: secondsAfter(start, r.deliveredAt),
+    acknowledgedAt: iso(r.acknowledgedAt),
+    ackSeconds: secondsAfter(start, r.acknowledgedAt),
+    ackComment: r.ackComment,
+    failedDetail: r.failedDetail,
   }));
   const unconfirmed = new Map<number, { phoneId: number; phone: string; level: number }>();
   for (const r of receipts)

@@ -1,7 +1,10 @@
+import { and, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server } from 'socket.io';
 import { canSeeHouse, type Scope } from '../auth/scope';
 import type { Database } from '../db/client';
+import { notifySilences } from '../db/notifySchema';
+import { houses } from '../db/schema';
 import type { ServerEvents, SilencePlace } from '../events';
 
 /**
@@ -37,16 +40,16 @@ export function listenSilenceEvents(
     }
   };
   const housesOf = async (places: readonly SilencePlace[]): Promise<number[]> => {
-    const houses = places.flatMap((p) => (p.houseId === null ? [] : [p.houseId]));
-    const farms = places.flatMap((p) => (p.houseId === null ? [p.farmId] : []));
-    if (farms.length > 0) {
-      const rows = await database.query<{ id: number }>(
-        'select id from houses where farm_id = any($1::int[])',
-        [farms],
-      );
-      houses.push(...rows.map((r) => r.id));
+    const houseIds = places.flatMap((p) => (p.houseId === null ? [] : [p.houseId]));
+    const farmIds = places.flatMap((p) => (p.houseId === null ? [p.farmId] : []));
+    if (farmIds.length > 0) {
+      const rows = await database.db
+        .select({ id: houses.id })
+        .from(houses)
+        .where(inArray(houses.farmId, farmIds));
+      houseIds.push(...rows.map((r) => r.id));
     }
-    return [...new Set(houses)];
+    return [...new Set(houseIds)];
   };
 
   io.on('silence:changed', deliver);
@@ -64,16 +67,21 @@ export function listenSilenceEvents(
     looking = true;
     const now = new Date();
     try {
-      const places = await database.query<{ farm_id: number; house_id: number | null }>(
-        `select farm_id, house_id from notify_silences
-         where ended_at is null
-           and ((ends_at > $1 and ends_at <= $2) or (starts_at > $1 and starts_at <= $2))`,
-        [since, now],
-      );
+      const s = notifySilences;
+      const places = await database.db
+        .select({ farmId: s.farmId, houseId: s.houseId })
+        .from(s)
+        .where(
+          and(
+            isNull(s.endedAt),
+            or(
+              and(gt(s.endsAt, since), lte(s.endsAt, now)),
+              and(gt(s.startsAt, since), lte(s.startsAt, now)),
+            ),
+          ),
+        );
       since = now;
-      const houseIds = await housesOf(
-        places.map((p) => ({ farmId: p.farm_id, houseId: p.house_id })),
-      );
+      const houseIds = await housesOf(places);
       if (houseIds.length > 0) deliver(houseIds);
     } catch (error) {
       log.warn({ err: error }, 'silence watch failed');

@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Alarm } from '../../src/contract/alarms';
 import type { NotifyPrefs } from '../../src/contract/notifyPrefs';
 import type { Channel } from '../alarms/channels';
@@ -5,7 +7,13 @@ import { inWindow, type PhoneWindow } from '../alarms/schedule';
 import type { Query } from '../db/client';
 
 /** A number as entries and accounts may write it: spaces and dashes do not count. */
-export const SQL_DIGITS = (column: string) => `regexp_replace(${column}, '[\\s-]', '', 'g')`;
+export const digitsSql = (column: AnyPgColumn) =>
+  sql<string>`regexp_replace(${column}, '[\\s-]', '', 'g')`;
+/**
+ * digitsSql as plain SQL text, for prefsForPhone: it still runs on the plain query the alarm
+ * dispatcher hands it, and goes when the dispatcher hands it Drizzle.
+ */
+const SQL_DIGITS = (column: string) => `regexp_replace(${column}, '[\\s-]', '', 'g')`;
 export const digitsOf = (phone: string) => phone.replace(/[\s-]/g, '');
 
 /**

@@ -1,5 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
+import { and, eq, exists, sql } from 'drizzle-orm';
+import { alarmNotifyAttempts } from '../db/alarmSchema';
 import type { Database } from '../db/client';
+import { notifyDrillReceipts } from '../db/notifySchema';
 
 /**
  * One provider's report on one message or call: delivered to the phone, or never will be.
@@ -24,32 +27,44 @@ export async function applyDeliveryReport(
   now: Date,
 ): Promise<boolean> {
   const { providerId, delivered, detail } = report;
-  const drills = delivered
-    ? await database.query<{ drill_id: number }>(
-        `update notify_drill_receipts set delivered_at = coalesce(delivered_at, $2)
-         where provider_id = $1 returning drill_id`,
-        [providerId, now],
-      )
-    : await database.query<{ drill_id: number }>(
-        `update notify_drill_receipts
-         set failed_detail = case when delivered_at is null then $2 else failed_detail end
-         where provider_id = $1 returning drill_id`,
-        [providerId, detail],
-      );
-  const [sent] = await database.query<{ id: number }>(
-    `select id from alarm_notify_attempts where provider_id = $1 and ok limit 1`,
-    [providerId],
-  );
-  if (sent && !delivered)
-    await database.query(
-      `insert into alarm_notify_attempts
-         (notification_id, alarm_id, phone_id, channel, adapter, try, at, ok, detail, provider_id)
-       select notification_id, alarm_id, phone_id, channel, adapter, try, $2, false, $3, provider_id
-       from alarm_notify_attempts s where s.id = $1
-         and not exists (select 1 from alarm_notify_attempts x
-                         where x.provider_id = s.provider_id and not x.ok)`,
-      [sent.id, now, detail],
-    );
+  const { db } = database;
+  const r = notifyDrillReceipts;
+  const drills = await db
+    .update(r)
+    .set(
+      delivered
+        ? { deliveredAt: sql`coalesce(${r.deliveredAt}, ${now}::timestamptz)` }
+        : // A delivery reported first stands: a later failure report does not undo it.
+          {
+            failedDetail: sql`case when ${r.deliveredAt} is null then ${detail} else ${r.failedDetail} end`,
+          },
+    )
+    .where(eq(r.providerId, providerId))
+    .returning({ drillId: r.drillId });
+  const a = alarmNotifyAttempts;
+  const [sent] = await db
+    .select({
+      attempt: {
+        notificationId: a.notificationId,
+        alarmId: a.alarmId,
+        phoneId: a.phoneId,
+        channel: a.channel,
+        adapter: a.adapter,
+        try: a.try,
+      },
+      failedBefore: exists(
+        db
+          .select({ one: sql`1` })
+          .from(a)
+          .where(and(eq(a.providerId, providerId), eq(a.ok, false))),
+      ).mapWith(Boolean),
+    })
+    .from(a)
+    .where(and(eq(a.providerId, providerId), eq(a.ok, true)))
+    .limit(1);
+  // The failure as one more attempt of the accepted one, once: a repeated report adds nothing.
+  if (sent && !delivered && !sent.failedBefore)
+    await db.insert(a).values({ ...sent.attempt, at: now, ok: false, detail, providerId });
   return drills.length > 0 || sent !== undefined;
 }
 

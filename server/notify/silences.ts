@@ -1,6 +1,9 @@
+import { eq, sql } from 'drizzle-orm';
 import type { Alarm } from '../../src/contract/alarms';
 import type { Silence } from '../../src/contract/notify';
-import type { Query } from '../db/client';
+import type { Db, Query } from '../db/client';
+import { notifySilencedAlarms, notifySilences } from '../db/notifySchema';
+import { farms, houses } from '../db/schema';
 
 /**
  * While a silence covers an alarm, its notifications wait: they are looked at again at least
@@ -8,7 +11,10 @@ import type { Query } from '../db/client';
  */
 export const SILENCE_RECHECK_MS = 60_000;
 
-/** The silence covering this alarm at `now` (the one ending last), or null. */
+/**
+ * The silence covering this alarm at `now` (the one ending last), or null. On the plain query
+ * the alarm dispatcher and service hand it (server/alarms), until they hand it Drizzle.
+ */
 export async function silenceCovering(
   query: Query,
   alarm: Pick<Alarm, 'farmId' | 'houseId' | 'cause'>,
@@ -38,7 +44,10 @@ export function silencedSql(nowParam: string): string {
     else exists (select 1 from notify_silenced_alarms m where m.alarm_id = a.id) end`;
 }
 
-/** Marks the alarm as kept quiet by the silence (once: the first silence that held it). */
+/**
+ * Marks the alarm as kept quiet by the silence (once: the first silence that held it). On the
+ * alarm dispatcher's plain query, like silenceCovering.
+ */
 export async function markSilenced(query: Query, alarmId: number, silenceId: number, now: Date) {
   await query(
     `insert into notify_silenced_alarms (alarm_id, silence_id, at) values ($1, $2, $3)
@@ -47,54 +56,59 @@ export async function markSilenced(query: Query, alarmId: number, silenceId: num
   );
 }
 
-interface SilenceRow {
-  id: number;
-  farm_id: number;
-  farm_name: string;
-  house_id: number | null;
-  house_name: string | null;
-  cause: string | null;
-  reason: string;
-  owner_name: string;
-  starts_at: Date | string;
-  ends_at: Date | string;
-  ended_at: Date | string | null;
-  ended_by: string | null;
-  held: number;
+/** Silences with their farm's and house's names and how many alarms each held. */
+export function selectSilences(db: Db) {
+  const s = notifySilences;
+  const m = notifySilencedAlarms;
+  return db
+    .select({
+      id: s.id,
+      farmId: s.farmId,
+      farmName: farms.name,
+      houseId: s.houseId,
+      houseName: houses.name,
+      cause: s.cause,
+      reason: s.reason,
+      owner: s.ownerName,
+      startsAt: s.startsAt,
+      endsAt: s.endsAt,
+      endedAt: s.endedAt,
+      endedBy: s.endedBy,
+      held: sql<number>`(select count(*)::int from ${m} where ${eq(m.silenceId, s.id)})`.mapWith(
+        Number,
+      ),
+    })
+    .from(s)
+    .innerJoin(farms, eq(farms.id, s.farmId))
+    .leftJoin(houses, eq(houses.id, s.houseId));
 }
 
-export const SILENCE_SELECT = `select s.id, s.farm_id, f.name as farm_name, s.house_id, h.name as house_name, s.cause,
-  s.reason, s.owner_name, s.starts_at, s.ends_at, s.ended_at, s.ended_by,
-  (select count(*)::int from notify_silenced_alarms m where m.silence_id = s.id) as held
-  from notify_silences s join farms f on f.id = s.farm_id left join houses h on h.id = s.house_id`;
+export type SilenceRow = Awaited<ReturnType<typeof selectSilences>>[number];
 
 /** A stored silence as the API shows it; `state` is read against `now`. */
 export function presentSilence(r: SilenceRow, now: Date): Silence {
-  const iso = (v: Date | string) => new Date(v).toISOString();
-  const endsAt = new Date(r.ends_at);
   const state =
-    r.ended_at !== null
+    r.endedAt !== null
       ? 'ended'
-      : endsAt <= now
+      : r.endsAt <= now
         ? 'expired'
-        : new Date(r.starts_at) > now
+        : r.startsAt > now
           ? 'planned'
           : 'active';
   return {
     id: r.id,
-    farmId: r.farm_id,
-    farmName: r.farm_name,
-    houseId: r.house_id,
-    houseName: r.house_name,
+    farmId: r.farmId,
+    farmName: r.farmName,
+    houseId: r.houseId,
+    houseName: r.houseName,
     cause: r.cause as Silence['cause'],
     reason: r.reason,
-    owner: r.owner_name,
-    startsAt: iso(r.starts_at),
-    endsAt: endsAt.toISOString(),
-    endedAt: r.ended_at === null ? null : iso(r.ended_at),
-    endedBy: r.ended_by,
+    owner: r.owner,
+    startsAt: r.startsAt.toISOString(),
+    endsAt: r.endsAt.toISOString(),
+    endedAt: r.endedAt === null ? null : r.endedAt.toISOString(),
+    endedBy: r.endedBy,
     state,
-    heldAlarms: Number(r.held),
+    heldAlarms: r.held,
   };
 }
-export type { SilenceRow };

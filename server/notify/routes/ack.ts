@@ -1,3 +1,4 @@
+import { and, eq } from 'drizzle-orm';
 import {
   ackByLinkSchema,
   ackPageSchema,
@@ -6,6 +7,9 @@ import {
 } from '../../../src/contract/notify';
 import { AlarmService, readAlarm } from '../../alarms/service';
 import type { Scope } from '../../auth/scope';
+import { alarmPhones } from '../../db/alarmSchema';
+import { notifyDrillReceipts, notifyDrills } from '../../db/notifySchema';
+import { farms, houses } from '../../db/schema';
 import { sourceOf, type AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';
 import { answers, type RoutePlugin } from '../../http/routeSchema';
@@ -20,6 +24,7 @@ import { checkDrillToken, confirmDrill, isDrillToken } from '../drill';
  */
 export function ackRoutes(ctx: AppContext): RoutePlugin {
   const { database } = ctx;
+  const { db } = database;
   const service = new AlarmService(database, ctx.events);
   /** Kept once found; until a link was signed there is no key, and no token can be valid. */
   let secret: Buffer | null = null;
@@ -34,11 +39,12 @@ export function ackRoutes(ctx: AppContext): RoutePlugin {
         'forbidden',
         result.reason === 'expired' ? 'notify.linkExpired' : 'notify.linkInvalid',
       );
+    // readAlarm (server/alarms) still reads through the transaction's plain query.
     const alarm = await database.transaction(({ query: q }) => readAlarm(q, result.alarmId));
-    const [phone] = await database.query<{ phone: string }>(
-      'select phone from alarm_phones where id = $1',
-      [result.phoneId],
-    );
+    const [phone] = await db
+      .select({ phone: alarmPhones.phone })
+      .from(alarmPhones)
+      .where(eq(alarmPhones.id, result.phoneId));
     if (!alarm || !phone) throw new Refusal('notFound', 'alarms.notFound');
     return { ...result, alarm, phone: phone.phone };
   };
@@ -75,39 +81,38 @@ export function ackRoutes(ctx: AppContext): RoutePlugin {
         'forbidden',
         result.reason === 'expired' ? 'notify.linkExpired' : 'notify.linkInvalid',
       );
-    if (confirm)
-      await confirmDrill(database.query, result.drillId, result.phoneId, confirm.comment, now);
-    const [row] = await database.query<{
-      farm_name: string;
-      house_name: string;
-      started_at: Date | string;
-      phone: string;
-      acknowledged_at: Date | string | null;
-      ack_comment: string | null;
-    }>(
-      `select f.name as farm_name, h.name as house_name, d.started_at,
-         r.phone, r.acknowledged_at, r.ack_comment
-       from notify_drills d join farms f on f.id = d.farm_id join houses h on h.id = d.house_id
-       join notify_drill_receipts r on r.drill_id = d.id and r.phone_id = $2
-       where d.id = $1 limit 1`,
-      [result.drillId, result.phoneId],
-    );
+    if (confirm) await confirmDrill(db, result.drillId, result.phoneId, confirm.comment, now);
+    const r = notifyDrillReceipts;
+    const [row] = await db
+      .select({
+        farmName: farms.name,
+        houseName: houses.name,
+        startedAt: notifyDrills.startedAt,
+        phone: r.phone,
+        acknowledgedAt: r.acknowledgedAt,
+        ackComment: r.ackComment,
+      })
+      .from(notifyDrills)
+      .innerJoin(farms, eq(farms.id, notifyDrills.farmId))
+      .innerJoin(houses, eq(houses.id, notifyDrills.houseId))
+      .innerJoin(r, and(eq(r.drillId, notifyDrills.id), eq(r.phoneId, result.phoneId)))
+      .where(eq(notifyDrills.id, result.drillId))
+      .limit(1);
     if (!row) throw new Refusal('notFound', 'http.notFound');
     const page: AckPage = {
       alarmId: result.drillId,
       cause: 'temperatureHigh',
       severity: 'critical',
-      farmName: row.farm_name,
-      houseName: row.house_name,
+      farmName: row.farmName,
+      houseName: row.houseName,
       value: null,
       limit: null,
       text: null,
-      state: row.acknowledged_at === null ? 'active' : 'acknowledged',
-      raisedAt: new Date(row.started_at).toISOString(),
-      acknowledgedAt:
-        row.acknowledged_at === null ? null : new Date(row.acknowledged_at).toISOString(),
-      acknowledgedBy: row.acknowledged_at === null ? null : row.phone,
-      ackComment: row.ack_comment,
+      state: row.acknowledgedAt === null ? 'active' : 'acknowledged',
+      raisedAt: row.startedAt.toISOString(),
+      acknowledgedAt: row.acknowledgedAt === null ? null : row.acknowledgedAt.toISOString(),
+      acknowledgedBy: row.acknowledgedAt === null ? null : row.phone,
+      ackComment: row.ackComment,
       expiresAt: result.expiresAt.toISOString(),
       drill: true,
     };

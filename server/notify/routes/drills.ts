@@ -1,3 +1,4 @@
+import { asc, eq } from 'drizzle-orm';
 import { pagedSchema } from '../../../src/contract/paged';
 import {
   drillIdQuerySchema,
@@ -11,6 +12,8 @@ import {
   type DrillScheduleRow,
 } from '../../../src/contract/notifyDrill';
 import type { RoleKey } from '../../../src/contract/roles';
+import { notifyDrillSchedules } from '../../db/notifySchema';
+import { farms, houses } from '../../db/schema';
 import { sessionOf, type AppContext } from '../../http/context';
 import { localeOf, ok } from '../../http/envelope';
 import { answers, fileAnswer, type RoutePlugin } from '../../http/routeSchema';
@@ -28,12 +31,13 @@ const DRILLS: readonly RoleKey[] = ['administrator'];
  */
 export function drillRoutes(ctx: AppContext): RoutePlugin {
   const { database } = ctx;
+  const { db } = database;
 
   const houseOf = async (houseId: number) => {
-    const [house] = await database.query<{ id: number; name: string; farm_id: number }>(
-      'select id, name, farm_id from houses where id = $1',
-      [houseId],
-    );
+    const [house] = await db
+      .select({ id: houses.id, name: houses.name, farmId: houses.farmId })
+      .from(houses)
+      .where(eq(houses.id, houseId));
     if (!house) throw new Refusal('notFound', 'http.notFound');
     return house;
   };
@@ -56,7 +60,7 @@ export function drillRoutes(ctx: AppContext): RoutePlugin {
         const house = await houseOf(houseId);
         const id = await startDrill(
           database,
-          { farmId: house.farm_id, houseId },
+          { farmId: house.farmId, houseId },
           user.realName || user.username,
           false,
           new Date(),
@@ -66,7 +70,7 @@ export function drillRoutes(ctx: AppContext): RoutePlugin {
           id: house.id,
           name: house.name,
         });
-        const report = await drillReport(database.query, id);
+        const report = await drillReport(db, id);
         return ok(request, reply, report!.drill, 'notify.drillStarted');
       },
     );
@@ -83,7 +87,7 @@ export function drillRoutes(ctx: AppContext): RoutePlugin {
       },
       async (request, reply) => {
         const q = request.query;
-        const rows = await drillList(database.query, q.houseId);
+        const rows = await drillList(db, q.houseId);
         return ok(request, reply, { rows, total: rows.length });
       },
     );
@@ -100,7 +104,7 @@ export function drillRoutes(ctx: AppContext): RoutePlugin {
       },
       async (request, reply) => {
         const { id } = request.query;
-        const report = await drillReport(database.query, id);
+        const report = await drillReport(db, id);
         if (!report) throw new Refusal('notFound', 'http.notFound');
         return ok(request, reply, report);
       },
@@ -118,7 +122,7 @@ export function drillRoutes(ctx: AppContext): RoutePlugin {
       },
       async (request, reply) => {
         const { id } = request.query;
-        const report = await drillReport(database.query, id);
+        const report = await drillReport(db, id);
         if (!report) throw new Refusal('notFound', 'http.notFound');
         return reply
           .header('Content-Type', 'text/csv; charset=utf-8')
@@ -137,30 +141,25 @@ export function drillRoutes(ctx: AppContext): RoutePlugin {
         config: { roles: DRILLS },
       },
       async (request, reply) => {
-        const rows = await database.query<{
-          house_id: number;
-          house_name: string;
-          farm_id: number;
-          farm_name: string;
-          weekday: number;
-          time: string;
-          created_by: string;
-          last_run_at: Date | string | null;
-        }>(
-          `select s.house_id, h.name as house_name, s.farm_id, f.name as farm_name, s.weekday, s.time,
-           s.created_by, s.last_run_at
-         from notify_drill_schedules s join houses h on h.id = s.house_id join farms f on f.id = s.farm_id
-         order by f.name, h.name`,
-        );
+        const s = notifyDrillSchedules;
+        const rows = await db
+          .select({
+            houseId: s.houseId,
+            houseName: houses.name,
+            farmId: s.farmId,
+            farmName: farms.name,
+            weekday: s.weekday,
+            time: s.time,
+            createdBy: s.createdBy,
+            lastRunAt: s.lastRunAt,
+          })
+          .from(s)
+          .innerJoin(houses, eq(houses.id, s.houseId))
+          .innerJoin(farms, eq(farms.id, s.farmId))
+          .orderBy(asc(farms.name), asc(houses.name));
         const out: DrillScheduleRow[] = rows.map((r) => ({
-          houseId: r.house_id,
-          houseName: r.house_name,
-          farmId: r.farm_id,
-          farmName: r.farm_name,
-          weekday: r.weekday,
-          time: r.time,
-          createdBy: r.created_by,
-          lastRunAt: r.last_run_at === null ? null : new Date(r.last_run_at).toISOString(),
+          ...r,
+          lastRunAt: r.lastRunAt === null ? null : r.lastRunAt.toISOString(),
         }));
         return ok(request, reply, { rows: out, total: out.length });
       },
@@ -180,18 +179,24 @@ export function drillRoutes(ctx: AppContext): RoutePlugin {
         const { user } = sessionOf(request);
         const v = request.body;
         const house = await houseOf(v.houseId);
-        if (v.weekday === null)
-          await database.query('delete from notify_drill_schedules where house_id = $1', [
-            house.id,
-          ]);
-        else
-          await database.query(
-            `insert into notify_drill_schedules (house_id, farm_id, weekday, time, created_by)
-           values ($1, $2, $3, $4, $5)
-           on conflict (house_id) do update set weekday = excluded.weekday, time = excluded.time,
-             created_by = excluded.created_by`,
-            [house.id, house.farm_id, v.weekday, v.time, user.realName || user.username],
-          );
+        const s = notifyDrillSchedules;
+        if (v.weekday === null) await db.delete(s).where(eq(s.houseId, house.id));
+        else {
+          const createdBy = user.realName || user.username;
+          await db
+            .insert(s)
+            .values({
+              houseId: house.id,
+              farmId: house.farmId,
+              weekday: v.weekday,
+              time: v.time,
+              createdBy,
+            })
+            .onConflictDoUpdate({
+              target: s.houseId,
+              set: { weekday: v.weekday, time: v.time, createdBy },
+            });
+        }
         await logChange(
           database,
           request,

@@ -1,6 +1,9 @@
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { pagedSchema } from '../../../src/contract/paged';
 import { escalationInputSchema, escalationLevelSchema } from '../../../src/contract/notify';
+import { alarmPhones } from '../../db/alarmSchema';
+import { notifyPhoneLevels } from '../../db/notifySchema';
 import type { AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';
 import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
@@ -16,6 +19,8 @@ const listQuery = z.object({ farmId: z.coerce.number().int().positive().optional
  */
 export function escalationRoutes(ctx: AppContext): RoutePlugin {
   const { database } = ctx;
+  const { db } = database;
+  const p = alarmPhones;
   return async (app) => {
     app.get(
       '/notify/escalation/list',
@@ -31,19 +36,22 @@ export function escalationRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const q = request.query;
         const scope = await scopeFor(database, request);
-        const params: unknown[] = [];
-        const where: string[] = [];
+        const where: (SQL | undefined)[] = [];
         if (!scope.all)
           where.push(
-            `p.farm_id = any($${params.push([...scope.farmIds])}::int[]) and (p.house_id is null or p.house_id = any($${params.push([...scope.houseIds])}::int[]))`,
+            inArray(p.farmId, [...scope.farmIds]),
+            or(isNull(p.houseId), inArray(p.houseId, [...scope.houseIds])),
           );
-        if (q.farmId) where.push(`p.farm_id = $${params.push(q.farmId)}`);
-        const rows = await database.query<{ phoneId: number; level: number }>(
-          `select p.id as "phoneId", coalesce(l.level, 0) as level
-         from alarm_phones p left join notify_phone_levels l on l.phone_id = p.id
-         where ${where.length ? where.join(' and ') : 'true'} order by p.id`,
-          params,
-        );
+        if (q.farmId) where.push(eq(p.farmId, q.farmId));
+        const rows = await db
+          .select({
+            phoneId: p.id,
+            level: sql<number>`coalesce(${notifyPhoneLevels.level}, 0)`.mapWith(Number),
+          })
+          .from(p)
+          .leftJoin(notifyPhoneLevels, eq(notifyPhoneLevels.phoneId, p.id))
+          .where(and(...where))
+          .orderBy(asc(p.id));
         return ok(request, reply, { rows, total: rows.length });
       },
     );
@@ -61,18 +69,16 @@ export function escalationRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const v = request.body;
         const scope = await scopeFor(database, request);
-        const [phone] = await database.query<{
-          farm_id: number;
-          house_id: number | null;
-          phone: string;
-        }>('select farm_id, house_id, phone from alarm_phones where id = $1', [v.phoneId]);
+        const [phone] = await db
+          .select({ farmId: p.farmId, houseId: p.houseId, phone: p.phone })
+          .from(p)
+          .where(eq(p.id, v.phoneId));
         if (!phone) throw new Refusal('notFound', 'http.notFound');
-        const house = await checkPlace(database, request, scope, phone.farm_id, phone.house_id);
-        await database.query(
-          `insert into notify_phone_levels (phone_id, level) values ($1, $2)
-         on conflict (phone_id) do update set level = excluded.level`,
-          [v.phoneId, v.level],
-        );
+        const house = await checkPlace(database, request, scope, phone.farmId, phone.houseId);
+        await db
+          .insert(notifyPhoneLevels)
+          .values({ phoneId: v.phoneId, level: v.level })
+          .onConflictDoUpdate({ target: notifyPhoneLevels.phoneId, set: { level: v.level } });
         await logChange(
           database,
           request,

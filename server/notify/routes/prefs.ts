@@ -1,3 +1,4 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   DEFAULT_PREFS,
   myPrefsSchema,
@@ -6,11 +7,14 @@ import {
   type NotifyPrefs,
 } from '../../../src/contract/notifyPrefs';
 import { canSeeFarm } from '../../auth/scope';
+import { alarmPhones } from '../../db/alarmSchema';
+import { notifyPrefs } from '../../db/notifySchema';
+import { farms, users } from '../../db/schema';
 import { sessionOf, type AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';
 import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
-import { digitsOf, SQL_DIGITS } from '../prefs';
+import { digitsOf, digitsSql } from '../prefs';
 import { logChange, scopeFor } from './shared';
 
 /**
@@ -19,49 +23,52 @@ import { logChange, scopeFor } from './shared';
  */
 export function prefsRoutes(ctx: AppContext): RoutePlugin {
   const { database } = ctx;
+  const { db } = database;
 
   const mine = async (userId: number, scope: Awaited<ReturnType<typeof scopeFor>>) => {
-    const [user] = await database.query<{ mobile: string }>(
-      'select mobile from users where id = $1',
-      [userId],
-    );
+    const [user] = await db
+      .select({ mobile: users.mobile })
+      .from(users)
+      .where(eq(users.id, userId));
     const mobile = user?.mobile ?? '';
-    const [row] = await database.query<{
-      farm_ids: number[] | null;
-      severities: NotifyPrefs['severities'];
-      channels: NotifyPrefs['channels'];
-      quiet_start: string | null;
-      quiet_end: string | null;
-    }>(
-      'select farm_ids, severities, channels, quiet_start, quiet_end from notify_prefs where user_id = $1',
-      [userId],
-    );
-    const farms = await database.query<{ id: number; name: string }>(
-      scope.all
-        ? `select id, name from farms where level = 'farm' order by name, id`
-        : `select id, name from farms where level = 'farm' and id = any($1::int[]) order by name, id`,
-      scope.all ? [] : [[...scope.farmIds]],
-    );
+    const [row] = await db
+      .select({
+        farmIds: notifyPrefs.farmIds,
+        severities: notifyPrefs.severities,
+        channels: notifyPrefs.channels,
+        quietStart: notifyPrefs.quietStart,
+        quietEnd: notifyPrefs.quietEnd,
+      })
+      .from(notifyPrefs)
+      .where(eq(notifyPrefs.userId, userId));
+    const farmRows = await db
+      .select({ id: farms.id, name: farms.name })
+      .from(farms)
+      .where(
+        and(eq(farms.level, 'farm'), scope.all ? undefined : inArray(farms.id, [...scope.farmIds])),
+      )
+      .orderBy(asc(farms.name), asc(farms.id));
     const [count] = mobile
-      ? await database.query<{ n: number }>(
-          `select count(*)::int as n from alarm_phones where status = 'open' and ${SQL_DIGITS('phone')} = $1`,
-          [digitsOf(mobile)],
-        )
+      ? await db
+          .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+          .from(alarmPhones)
+          .where(
+            and(eq(alarmPhones.status, 'open'), eq(digitsSql(alarmPhones.phone), digitsOf(mobile))),
+          )
       : [{ n: 0 }];
     const answer: MyPrefs = {
+      // Stored as the save route checked them (notifyPrefsSchema): only known names.
       prefs: row
         ? {
-            farmIds: row.farm_ids,
-            severities: row.severities,
-            channels: row.channels,
-            quietStart: row.quiet_start,
-            quietEnd: row.quiet_end,
+            ...row,
+            severities: row.severities as NotifyPrefs['severities'],
+            channels: row.channels as NotifyPrefs['channels'],
           }
         : DEFAULT_PREFS,
       saved: Boolean(row),
       mobile,
       entries: count?.n ?? 0,
-      farms,
+      farms: farmRows,
     };
     return answer;
   };
@@ -102,21 +109,18 @@ export function prefsRoutes(ctx: AppContext): RoutePlugin {
         for (const farmId of v.farmIds ?? [])
           if (!canSeeFarm(scope, farmId)) throw new Refusal('notFound', 'http.notFound');
         const farmIds = v.farmIds === null ? null : [...new Set(v.farmIds)].sort((a, b) => a - b);
-        await database.query(
-          `insert into notify_prefs (user_id, farm_ids, severities, channels, quiet_start, quiet_end, updated_at)
-         values ($1, $2::jsonb, $3::jsonb, $4::jsonb, $5, $6, now())
-         on conflict (user_id) do update set farm_ids = excluded.farm_ids, severities = excluded.severities,
-           channels = excluded.channels, quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end,
-           updated_at = excluded.updated_at`,
-          [
-            user.id,
-            JSON.stringify(farmIds),
-            JSON.stringify([...new Set(v.severities)]),
-            JSON.stringify([...new Set(v.channels)]),
-            v.quietStart,
-            v.quietEnd,
-          ],
-        );
+        const saved = {
+          farmIds,
+          severities: [...new Set(v.severities)],
+          channels: [...new Set(v.channels)],
+          quietStart: v.quietStart,
+          quietEnd: v.quietEnd,
+          updatedAt: sql`now()`,
+        };
+        await db
+          .insert(notifyPrefs)
+          .values({ userId: user.id, ...saved })
+          .onConflictDoUpdate({ target: notifyPrefs.userId, set: saved });
         await logChange(
           database,
           request,

@@ -1,7 +1,9 @@
+import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FunctionKey } from '../../../src/contract/operationLog';
 import { canSeeFarm, canSeeHouse, scopeOf, type Scope } from '../../auth/scope';
 import type { Database } from '../../db/client';
+import { houses } from '../../db/schema';
 import { sessionOf, sourceOf } from '../../http/context';
 import { mayCoverWholeFarm } from '../../alarms/access';
 import { writeOperationLog } from '../../oplog';
@@ -28,10 +30,10 @@ export async function checkPlace(
       throw new Refusal('forbidden', 'auth.forbidden');
     return null;
   }
-  const [house] = await database.query<{ id: number; name: string }>(
-    'select id, name from houses where id = $1 and farm_id = $2',
-    [houseId, farmId],
-  );
+  const [house] = await database.db
+    .select({ id: houses.id, name: houses.name })
+    .from(houses)
+    .where(and(eq(houses.id, houseId), eq(houses.farmId, farmId)));
   if (!house || !canSeeHouse(scope, houseId)) throw new Refusal('notFound', 'http.notFound');
   return house;
 }

@@ -1,3 +1,4 @@
+import { and, desc, eq, gt, inArray, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import { pagedSchema } from '../../../src/contract/paged';
 import {
   silenceIdSchema,
@@ -5,16 +6,20 @@ import {
   silenceListQuerySchema,
   silenceSchema,
 } from '../../../src/contract/notify';
+import { alarmNotifications } from '../../db/alarmSchema';
+import { notifySilencedAlarms, notifySilences } from '../../db/notifySchema';
 import { sessionOf, type AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';
 import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
-import { presentSilence, SILENCE_SELECT, type SilenceRow } from '../silences';
+import { presentSilence, selectSilences } from '../silences';
 import { checkPlace, logChange, scopeFor } from './shared';
 
 /** Silences and maintenance windows: list, create, end early. Changes need canOperate. */
 export function silenceRoutes(ctx: AppContext): RoutePlugin {
   const { database } = ctx;
+  const { db } = database;
+  const s = notifySilences;
   const now = () => new Date();
 
   /** Farm-wide silences of the user's farms and house silences of houses in scope. */
@@ -22,22 +27,25 @@ export function silenceRoutes(ctx: AppContext): RoutePlugin {
     scope: Awaited<ReturnType<typeof scopeFor>>,
     filter: { id?: number; farmId?: number; houseId?: number; current?: boolean },
   ) => {
-    const params: unknown[] = [];
-    const where: string[] = [];
+    const where: (SQL | undefined)[] = [];
     if (!scope.all)
       where.push(
-        `s.farm_id = any($${params.push([...scope.farmIds])}::int[]) and (s.house_id is null or s.house_id = any($${params.push([...scope.houseIds])}::int[]))`,
+        inArray(s.farmId, [...scope.farmIds]),
+        or(isNull(s.houseId), inArray(s.houseId, [...scope.houseIds])),
       );
-    if (filter.id) where.push(`s.id = $${params.push(filter.id)}`);
-    if (filter.farmId) where.push(`s.farm_id = $${params.push(filter.farmId)}`);
-    if (filter.houseId)
-      where.push(`(s.house_id is null or s.house_id = $${params.push(filter.houseId)})`);
-    if (filter.current) where.push(`s.ended_at is null and s.ends_at > $${params.push(now())}`);
-    const rows = await database.query<SilenceRow>(
-      `${SILENCE_SELECT} where ${where.length ? where.join(' and ') : 'true'}
-       order by (s.ended_at is null and s.ends_at > now()) desc, s.starts_at desc, s.id desc limit 500`,
-      params,
-    );
+    if (filter.id) where.push(eq(s.id, filter.id));
+    if (filter.farmId) where.push(eq(s.farmId, filter.farmId));
+    if (filter.houseId) where.push(or(isNull(s.houseId), eq(s.houseId, filter.houseId)));
+    if (filter.current) where.push(isNull(s.endedAt), gt(s.endsAt, now()));
+    const rows = await selectSilences(db)
+      .where(and(...where))
+      .orderBy(
+        // Current ones first.
+        desc(sql`(${s.endedAt} is null and ${s.endsAt} > now())`),
+        desc(s.startsAt),
+        desc(s.id),
+      )
+      .limit(500);
     const at = now();
     return rows.map((r) => presentSilence(r, at));
   };
@@ -83,11 +91,19 @@ export function silenceRoutes(ctx: AppContext): RoutePlugin {
         const { user } = sessionOf(request);
         const owner = user.realName || user.username;
         const startsAt = v.startsAt ? new Date(v.startsAt) : now();
-        const [row] = await database.query<{ id: number }>(
-          `insert into notify_silences (farm_id, house_id, cause, reason, owner_id, owner_name, starts_at, ends_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
-          [v.farmId, v.houseId, v.cause, v.reason, user.id, owner, startsAt, new Date(v.endsAt)],
-        );
+        const [row] = await db
+          .insert(s)
+          .values({
+            farmId: v.farmId,
+            houseId: v.houseId,
+            cause: v.cause,
+            reason: v.reason,
+            ownerId: user.id,
+            ownerName: owner,
+            startsAt,
+            endsAt: new Date(v.endsAt),
+          })
+          .returning({ id: s.id });
         const [created] = await silencesOf(scope, { id: row!.id });
         await logChange(
           database,
@@ -122,18 +138,20 @@ export function silenceRoutes(ctx: AppContext): RoutePlugin {
         await checkPlace(database, request, scope, found.farmId, found.houseId);
         const { user } = sessionOf(request);
         const at = now();
-        const ended = await database.query(
-          `update notify_silences set ended_at = $2, ended_by = $3
-         where id = $1 and ended_at is null and ends_at > $2 returning id`,
-          [id, at, user.realName || user.username],
-        );
+        const ended = await db
+          .update(s)
+          .set({ endedAt: at, endedBy: user.realName || user.username })
+          .where(and(eq(s.id, id), isNull(s.endedAt), gt(s.endsAt, at)))
+          .returning({ id: s.id });
         if (ended.length === 0) throw new Refusal('conflict', 'notify.notCurrent');
         // Held notifications go out at the dispatcher's next look instead of at the old end.
-        await database.query(
-          `update alarm_notifications n set next_at = $2 from notify_silenced_alarms m
-         where m.silence_id = $1 and n.alarm_id = m.alarm_id and not n.done and n.next_at > $2`,
-          [id, at],
-        );
+        const n = alarmNotifications;
+        const m = notifySilencedAlarms;
+        await db
+          .update(n)
+          .set({ nextAt: at })
+          .from(m)
+          .where(and(eq(m.silenceId, id), eq(n.alarmId, m.alarmId), not(n.done), gt(n.nextAt, at)));
         const [after] = await silencesOf(scope, { id });
         const house = found.houseId ? { id: found.houseId, name: found.houseName ?? '' } : null;
         await logChange(database, request, 'notify.silence.end', `#${id}`, house);
