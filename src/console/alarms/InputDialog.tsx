@@ -1,12 +1,15 @@
-import { Checkbox, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { FormGroup } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import {
   RELAY_TYPES,
+  alarmInputInputSchema,
   type AlarmInputInput,
   type AlarmInputSetting,
   type AlarmPlace,
 } from '../../contract/alarms';
-import { ChoiceField, SettingsDialog, useSettingsForm } from './SettingsDialog';
+import { FormDialog } from '../forms/FormDialog';
+import { CheckField, SelectField, TextField, optionsOf } from '../forms/fields';
+import { useSchemaForm } from '../forms/useSchemaForm';
 
 export interface InputDialogProps {
   /** The input to edit, or null for a new one. */
@@ -16,68 +19,66 @@ export interface InputDialogProps {
   onClose(): void;
 }
 
+const FLAGS = ['horn', 'shieldTest', 'important'] as const;
+
 /** Create or edit one alarm input of a gateway. */
 export function InputDialog({ input, places, onSave, onClose }: InputDialogProps) {
   const { t } = useTranslation();
   const gateways = places.filter((p) => p.gatewayId !== null);
-  const [v, set] = useSettingsForm<AlarmInputInput>(
-    () =>
-      input ?? {
-        gatewayId: gateways[0]?.gatewayId ?? 0,
-        diCode: '',
-        content: '',
-        horn: true,
-        shieldTest: false,
-        relayType: 'normallyOpen',
-        important: false,
-      },
-  );
-  const flag = (key: 'horn' | 'shieldTest' | 'important') => (
-    <Checkbox
-      inline
-      label={t(`alarms.settings.${key}`)}
-      checked={v[key]}
-      onChange={() => set({ [key]: !v[key] })}
-    />
-  );
+  const form = useSchemaForm(alarmInputInputSchema, {
+    gatewayId: input?.gatewayId ?? gateways[0]?.gatewayId ?? 0,
+    diCode: input?.diCode ?? '',
+    content: input?.content ?? '',
+    horn: input?.horn ?? true,
+    shieldTest: input?.shieldTest ?? false,
+    relayType: input?.relayType ?? 'normallyOpen',
+    important: input?.important ?? false,
+  });
   return (
-    <SettingsDialog
-      editing={input !== null}
-      onSave={() => onSave(input ? { ...v, id: input.id } : v)}
+    <FormDialog
+      title={t(input ? 'alarms.settings.edit' : 'alarms.settings.add')}
+      form={form}
+      onSave={(v) => onSave(input ? { ...v, id: input.id } : v)}
       onClose={onClose}
     >
-      <FormGroup label={t('alarms.settings.gateway')}>
-        <HTMLSelect
-          fill
-          value={String(v.gatewayId)}
-          onChange={(e) => set({ gatewayId: Number(e.target.value) })}
-        >
-          {gateways.map((g) => (
-            <option
-              key={g.gatewayId}
-              value={g.gatewayId ?? 0}
-            >{`${g.farmName} · ${g.houseName} (${g.networkId ?? ''})`}</option>
-          ))}
-        </HTMLSelect>
-      </FormGroup>
-      <FormGroup label={t('alarms.settings.diCode')}>
-        <InputGroup value={v.diCode} maxLength={40} onValueChange={(x) => set({ diCode: x })} />
-      </FormGroup>
-      <FormGroup label={t('alarms.settings.content')}>
-        <InputGroup value={v.content} maxLength={100} onValueChange={(x) => set({ content: x })} />
-      </FormGroup>
-      <ChoiceField
+      <SelectField
+        control={form.control}
+        name="gatewayId"
+        numeric
+        label={t('alarms.settings.gateway')}
+        options={gateways.map((g) => ({
+          value: g.gatewayId ?? 0,
+          label: `${g.farmName} · ${g.houseName} (${g.networkId ?? ''})`,
+        }))}
+      />
+      <TextField
+        control={form.control}
+        name="diCode"
+        maxLength={40}
+        label={t('alarms.settings.diCode')}
+      />
+      <TextField
+        control={form.control}
+        name="content"
+        maxLength={100}
+        label={t('alarms.settings.content')}
+      />
+      <SelectField
+        control={form.control}
+        name="relayType"
         label={t('alarms.settings.relayType')}
-        value={v.relayType}
-        choices={RELAY_TYPES}
-        text={(x) => t(`alarms.settings.relayTypes.${x}`)}
-        onChange={(relayType) => set({ relayType })}
+        options={optionsOf(RELAY_TYPES, (x) => t(`alarms.settings.relayTypes.${x}`))}
       />
       <FormGroup>
-        {flag('horn')}
-        {flag('shieldTest')}
-        {flag('important')}
+        {FLAGS.map((key) => (
+          <CheckField
+            key={key}
+            control={form.control}
+            name={key}
+            label={t(`alarms.settings.${key}`)}
+          />
+        ))}
       </FormGroup>
-    </SettingsDialog>
+    </FormDialog>
   );
 }

@@ -1,8 +1,8 @@
-import { FormGroup, TextArea } from '@blueprintjs/core';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type MaintenancePlan } from '../../contract/devices';
-import { DeviceDialog } from './DeviceDialog';
+import { maintenanceCompleteSchema, type MaintenancePlan } from '../../contract/devices';
+import { FormDialog } from '../forms/FormDialog';
+import { TextAreaField } from '../forms/fields';
+import { useSchemaForm } from '../forms/useSchemaForm';
 
 export interface CompleteDialogProps {
   /** The plan being completed. */
@@ -12,25 +12,32 @@ export interface CompleteDialogProps {
   onClose(): void;
 }
 
+/** The completion's fields: the plan is named by the page, not typed. */
+const notesSchema = maintenanceCompleteSchema.omit({ id: true });
+
 /** Completing a plan: notes for the history; the server schedules the next. */
 export function CompleteDialog({ plan, onSave, onClose }: CompleteDialogProps) {
   const { t } = useTranslation();
-  const [notes, setNotes] = useState('');
+  const form = useSchemaForm(notesSchema, { notes: '' });
+  const title = t('devices.completeTitle', { content: plan.content });
   return (
-    <DeviceDialog
-      title={t('devices.completeTitle', { content: plan.content })}
-      onSave={() => onSave(notes)}
+    <FormDialog
+      title={title}
+      form={form}
+      onSave={(v) => onSave(v.notes)}
       onClose={onClose}
+      confirmName={title}
+      className="roost-devices__dialog"
       saveTestId="complete-save"
     >
-      <FormGroup label={t('devices.field.notes')}>
-        <TextArea
-          fill
-          value={notes}
-          data-testid="complete-notes"
-          onChange={(e) => setNotes(e.target.value)}
+      <div className="roost-devices__form">
+        <TextAreaField
+          control={form.control}
+          name="notes"
+          label={t('devices.field.notes')}
+          testId="complete-notes"
         />
-      </FormGroup>
-    </DeviceDialog>
+      </div>
+    </FormDialog>
   );
 }

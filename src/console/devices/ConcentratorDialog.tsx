@@ -1,11 +1,13 @@
-import { FormGroup, InputGroup } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import {
   CONCENTRATOR_TYPES,
+  concentratorInputSchema,
   type Concentrator,
   type ConcentratorInput,
 } from '../../contract/devices';
-import { Choice, DeviceDialog, useForm } from './DeviceDialog';
+import { FormDialog } from '../forms/FormDialog';
+import { SelectField, TextField, optionsOf } from '../forms/fields';
+import { useSchemaForm } from '../forms/useSchemaForm';
 
 export interface ConcentratorDialogProps {
   /** The house the concentrator belongs to. */
@@ -16,6 +18,8 @@ export interface ConcentratorDialogProps {
   onClose(): void;
 }
 
+const TEXTS = ['code', 'name', 'model', 'address', 'version'] as const;
+
 /** Create or edit a concentrator of a house. */
 export function ConcentratorDialog({
   houseId,
@@ -24,7 +28,7 @@ export function ConcentratorDialog({
   onClose,
 }: ConcentratorDialogProps) {
   const { t } = useTranslation();
-  const [v, set] = useForm<ConcentratorInput>(() => ({
+  const form = useSchemaForm(concentratorInputSchema, {
     houseId,
     type: concentrator?.type ?? 'controller',
     code: concentrator?.code ?? '',
@@ -32,35 +36,35 @@ export function ConcentratorDialog({
     model: concentrator?.model ?? '',
     address: concentrator?.address ?? '',
     version: concentrator?.version ?? '',
-  }));
-  const text = (key: 'code' | 'name' | 'model' | 'address' | 'version') => (
-    <FormGroup label={t(`devices.field.${key}`)}>
-      <InputGroup
-        value={v[key] ?? ''}
-        data-testid={`concentrator-${key}`}
-        onValueChange={(x) => set({ [key]: x })}
-      />
-    </FormGroup>
-  );
+  });
+  const title = t(concentrator ? 'devices.action.edit' : 'devices.action.add');
   return (
-    <DeviceDialog
-      title={t(concentrator ? 'devices.action.edit' : 'devices.action.add')}
-      onSave={() => onSave(concentrator ? { ...v, id: concentrator.id } : v)}
+    <FormDialog
+      title={title}
+      form={form}
+      onSave={(v) => onSave(concentrator ? { ...v, id: concentrator.id } : v)}
       onClose={onClose}
+      confirmName={title}
+      className="roost-devices__dialog"
       saveTestId="concentrator-save"
     >
-      <Choice
-        label={t('devices.field.type')}
-        value={v.type}
-        choices={CONCENTRATOR_TYPES}
-        text={(x) => t(`devices.concentratorType.${x}`)}
-        onChange={(type) => set({ type })}
-      />
-      {text('code')}
-      {text('name')}
-      {text('model')}
-      {text('address')}
-      {text('version')}
-    </DeviceDialog>
+      <div className="roost-devices__form">
+        <SelectField
+          control={form.control}
+          name="type"
+          label={t('devices.field.type')}
+          options={optionsOf(CONCENTRATOR_TYPES, (x) => t(`devices.concentratorType.${x}`))}
+        />
+        {TEXTS.map((key) => (
+          <TextField
+            key={key}
+            control={form.control}
+            name={key}
+            label={t(`devices.field.${key}`)}
+            testId={`concentrator-${key}`}
+          />
+        ))}
+      </div>
+    </FormDialog>
   );
 }

@@ -8,7 +8,7 @@ import { LOG_SOURCES } from '../../contract/domain';
 import { AdminListStore } from '../../stores/AdminListStore';
 import { downloadFile } from '../../stores/AdminFiles';
 import { useStores } from '../useStores';
-import { ListTable } from '../system/parts/ListTable';
+import { ListTable } from '../ListTable';
 import { notifyError, quietly } from '../system/parts/notify';
 import { formatLocal, toIsoOrEmpty } from '../system/parts/dates';
 import { functionLabel, renderOperation } from '../../contract/operationLog';
@@ -129,9 +129,11 @@ export const LogPage = observer(function LogPage() {
       </div>
       <ScrollRegion className="roost-admin__card" label={t('route.log')}>
         <ListTable
-          list={list}
+          className="roost-admin__table"
+          paged={list}
           headers={LOG_COLUMNS.map((c) => t(`admin.log.${c}`))}
-          row={(r) => (
+        >
+          {list.rows.map((r) => (
             <tr key={r.id}>
               <td className="roost-admin__when">{formatLocal(r.at)}</td>
               <td>{r.operatorName}</td>
@@ -146,8 +148,8 @@ export const LogPage = observer(function LogPage() {
               </td>
               <td>{r.networkId}</td>
             </tr>
-          )}
-        />
+          ))}
+        </ListTable>
       </ScrollRegion>
       <Alert
         isOpen={pending !== null}

@@ -1,18 +1,8 @@
-import { useState } from 'react';
-import {
-  Button,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  Intent,
-  TextArea,
-} from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
-import { useConfirmSave } from '../useConfirmSave';
-import { type OrgInput, type OrgRow } from '../../contract/admin';
+import { orgInputSchema, type OrgInput, type OrgRow } from '../../contract/admin';
+import { FormDialog } from '../forms/FormDialog';
+import { SelectField, TextAreaField, TextField } from '../forms/fields';
+import { useSchemaForm } from '../forms/useSchemaForm';
 
 export interface OrgDialogProps {
   /** The organisation edited, or null for a new one. */
@@ -26,8 +16,7 @@ const FIELDS = ['name', 'code', 'principal', 'officeTel', 'mobile', 'fax', 'emai
 /** Create or edit an organisation. */
 export function OrgDialog({ org, onSave, onClose }: OrgDialogProps) {
   const { t } = useTranslation();
-  const confirmSave = useConfirmSave();
-  const [form, setForm] = useState({
+  const form = useSchemaForm(orgInputSchema, {
     name: org?.name ?? '',
     code: org?.code ?? '',
     principal: org?.principal ?? '',
@@ -36,69 +25,44 @@ export function OrgDialog({ org, onSave, onClose }: OrgDialogProps) {
     fax: org?.fax ?? '',
     email: org?.email ?? '',
     remark: org?.remark ?? '',
-    mapType: org?.mapType ?? ('1' as '1' | '2'),
+    mapType: org?.mapType ?? '1',
   });
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    setBusy(true);
-    const saved = await onSave(org ? { ...form, id: org.id } : form);
-    setBusy(false);
-    if (saved) onClose();
-  };
   return (
-    <Dialog
-      isOpen
+    <FormDialog
       title={org ? t('admin.common.edit') : t('admin.org.add')}
+      form={form}
+      onSave={(v) => onSave(org ? { ...v, id: org.id } : v)}
       onClose={onClose}
+      confirmName={org?.name}
       style={{ width: 640, maxWidth: '95vw' }}
     >
-      <DialogBody>
-        <div className="roost-admin__form">
-          {FIELDS.map((key) => (
-            <FormGroup key={key} label={t(`admin.org.${key}`)} labelFor={`org-${key}`}>
-              <InputGroup
-                id={`org-${key}`}
-                name={key}
-                value={form[key]}
-                onValueChange={(v) => setForm((f) => ({ ...f, [key]: v }))}
-              />
-            </FormGroup>
-          ))}
-          <FormGroup label={t('admin.org.mapType')} labelFor="org-mapType">
-            <HTMLSelect
-              id="org-mapType"
-              fill
-              value={form.mapType}
-              onChange={(e) => setForm((f) => ({ ...f, mapType: e.target.value as '1' | '2' }))}
-            >
-              <option value="1">{t('admin.org.mapChina')}</option>
-              <option value="2">{t('admin.org.mapWorld')}</option>
-            </HTMLSelect>
-          </FormGroup>
-        </div>
-        <FormGroup label={t('admin.org.remark')} labelFor="org-remark">
-          <TextArea
-            id="org-remark"
-            fill
-            value={form.remark}
-            onChange={(e) => setForm((f) => ({ ...f, remark: e.target.value }))}
+      <div className="roost-admin__form">
+        {FIELDS.map((key) => (
+          <TextField
+            key={key}
+            control={form.control}
+            name={key}
+            id={`org-${key}`}
+            label={t(`admin.org.${key}`)}
           />
-        </FormGroup>
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button text={t('admin.common.cancel')} onClick={onClose} />
-            <Button
-              intent={Intent.PRIMARY}
-              loading={busy}
-              text={t('admin.common.save')}
-              onClick={() => confirmSave.ask(() => void submit(), org?.name)}
-            />
-          </>
-        }
+        ))}
+        <SelectField
+          control={form.control}
+          name="mapType"
+          id="org-mapType"
+          label={t('admin.org.mapType')}
+          options={[
+            { value: '1', label: t('admin.org.mapChina') },
+            { value: '2', label: t('admin.org.mapWorld') },
+          ]}
+        />
+      </div>
+      <TextAreaField
+        control={form.control}
+        name="remark"
+        id="org-remark"
+        label={t('admin.org.remark')}
       />
-      {confirmSave.dialog}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -7,7 +7,7 @@ import { LOGO_MAX_BYTES, type OrgInput, type OrgRow } from '../../contract/admin
 import { uploadFile } from '../../stores/AdminFiles';
 import { useStores } from '../useStores';
 import { ConfirmDelete } from './parts/ConfirmDelete';
-import { ListTable } from './parts/ListTable';
+import { ListTable } from '../ListTable';
 import { notifyError, notifySuccess, quietly } from './parts/notify';
 import { OrgDialog } from './OrgDialog';
 import './parts/admin.css';
@@ -93,7 +93,8 @@ export const OrgPage = observer(function OrgPage() {
       </div>
       <div className="roost-admin__card">
         <ListTable
-          list={list}
+          className="roost-admin__table"
+          paged={list}
           headers={[
             ...(
               [
@@ -109,7 +110,8 @@ export const OrgPage = observer(function OrgPage() {
             ).map((c) => t(`admin.org.${c}`)),
             t('admin.common.actions'),
           ]}
-          row={(o) => (
+        >
+          {list.rows.map((o) => (
             <tr key={o.id} data-testid={`org-${o.code}`}>
               <td>{o.name}</td>
               <td>{o.code}</td>
@@ -146,8 +148,8 @@ export const OrgPage = observer(function OrgPage() {
                 </ButtonGroup>
               </td>
             </tr>
-          )}
-        />
+          ))}
+        </ListTable>
       </div>
       {editing && (
         <OrgDialog

@@ -8,7 +8,7 @@ import { useStores } from '../useStores';
 import { BreedDetailPanel } from './BreedDetail';
 import { ConfirmDelete } from './parts/ConfirmDelete';
 import { FieldsDialog } from './parts/FieldsDialog';
-import { ListTable } from './parts/ListTable';
+import { ListTable } from '../ListTable';
 import { formatLocal } from './parts/dates';
 import { notifySuccess, quietly } from './parts/notify';
 import './parts/admin.css';
@@ -86,7 +86,8 @@ export const PoultryPage = observer(function PoultryPage() {
       </div>
       <div className="roost-admin__card">
         <ListTable
-          list={list}
+          className="roost-admin__table"
+          paged={list}
           interactive
           headers={[
             ...(
@@ -102,7 +103,8 @@ export const PoultryPage = observer(function PoultryPage() {
             ).map((c) => t(`admin.breed.${c}`)),
             t('admin.common.actions'),
           ]}
-          row={(b) => (
+        >
+          {list.rows.map((b) => (
             <tr key={b.id} data-testid={`breed-${b.code}`} onClick={() => void open(b.id)}>
               <td>{b.name}</td>
               <td>{b.code}</td>
@@ -144,8 +146,8 @@ export const PoultryPage = observer(function PoultryPage() {
                 </ButtonGroup>
               </td>
             </tr>
-          )}
-        />
+          ))}
+        </ListTable>
       </div>
       {detail && (
         <BreedDetailPanel

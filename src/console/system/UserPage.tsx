@@ -15,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { type UserRow, type UserSaveInput } from '../../contract/admin';
 import { useStores } from '../useStores';
 import { ConfirmDelete } from './parts/ConfirmDelete';
-import { ListTable } from './parts/ListTable';
+import { ListTable } from '../ListTable';
 import { formatLocal } from './parts/dates';
 import { notifySuccess, quietly } from './parts/notify';
 import { UserDialog } from './UserDialog';
@@ -96,7 +96,8 @@ export const UserPage = observer(function UserPage() {
       </div>
       <div className="roost-admin__card">
         <ListTable
-          list={list}
+          className="roost-admin__table"
+          paged={list}
           headers={[
             t('admin.user.username'),
             t('admin.user.realName'),
@@ -109,7 +110,8 @@ export const UserPage = observer(function UserPage() {
             t('admin.user.loginCount'),
             t('admin.common.actions'),
           ]}
-          row={(u) => (
+        >
+          {list.rows.map((u) => (
             <tr key={u.id} data-testid={`user-${u.username}`}>
               <td>{u.username}</td>
               <td>{u.realName}</td>
@@ -141,8 +143,8 @@ export const UserPage = observer(function UserPage() {
                 </ButtonGroup>
               </td>
             </tr>
-          )}
-        />
+          ))}
+        </ListTable>
       </div>
       {editing && (
         <UserDialog

@@ -5,6 +5,10 @@ import { type TextTree } from '../textTree';
  * key, and tests/i18n lists any difference). Used as `t('admin.…')`.
  */
 export const adminEn = {
+  // The shared schemas' messages (src/contract/admin.ts), shown at the field in the forms.
+  nameRequired: 'Enter a name.',
+  codeRequired: 'Enter a code.',
+  emailInvalid: 'The email address is not valid.',
   common: {
     search: 'Search',
     reset: 'Reset',
@@ -190,6 +194,9 @@ export const adminEn = {
 } as const;
 
 export const adminZh: TextTree<typeof adminEn> = {
+  nameRequired: '请输入名称。',
+  codeRequired: '请输入编码。',
+  emailInvalid: '邮箱格式不正确。',
   common: {
     search: '搜索',
     reset: '重置',

@@ -1,8 +1,9 @@
 import { type TextTree } from '../textTree';
 
 /**
- * What every console form shares: the date field (src/console/DateField.tsx) and the question
- * before a save (src/console/useConfirmSave.tsx). English defines the keys; Chinese must match.
+ * What every console form shares: the date field (src/console/DateField.tsx), the question
+ * before a save (src/console/useConfirmSave.tsx), the dialog's buttons and the fields' problems
+ * (src/console/forms). English defines the keys; Chinese must match.
  */
 export const formsEn = {
   date: {
@@ -18,6 +19,13 @@ export const formsEn = {
     textNamed: 'The changes to {{name}} replace what is stored now and take effect at once.',
     confirm: 'Save',
     cancel: 'Cancel',
+  },
+  action: { save: 'Save', cancel: 'Cancel' },
+  /** A field's problem where the contract's schema has no message of its own. */
+  error: {
+    required: 'Fill this in',
+    tooLong: 'This is too long',
+    invalid: 'This is not valid',
   },
 };
 
@@ -35,5 +43,11 @@ export const formsZh: TextTree<typeof formsEn> = {
     textNamed: '对 {{name}} 的修改将替换当前保存的内容并立即生效。',
     confirm: '保存',
     cancel: '取消',
+  },
+  action: { save: '保存', cancel: '取消' },
+  error: {
+    required: '请填写此项',
+    tooLong: '内容过长',
+    invalid: '此项无效',
   },
 };

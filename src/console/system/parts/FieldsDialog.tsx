@@ -1,17 +1,7 @@
-import { useState, type ReactNode } from 'react';
-import {
-  Button,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  Intent,
-} from '@blueprintjs/core';
-import { useTranslation } from 'react-i18next';
-import { DateField } from '../../DateField';
-import { useConfirmSave } from '../../useConfirmSave';
+import { type ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { FormDialog } from '../../forms/FormDialog';
+import { DateField, SelectField, TextField } from '../../forms/fields';
 
 export interface FieldSpec {
   key: string;
@@ -38,7 +28,13 @@ export interface FieldsDialogProps {
   ): ReactNode;
 }
 
-/** A small form of labelled fields in a dialog: the farm, house, gateway and flock forms. */
+type Values = Record<string, string>;
+
+/**
+ * A form of labelled text fields described as data, on the console's form pattern
+ * (src/console/forms): the farm, house, gateway and flock forms, whose values are all text
+ * and which the server checks.
+ */
 export function FieldsDialog({
   title,
   fields,
@@ -48,78 +44,48 @@ export function FieldsDialog({
   derive,
   below,
 }: FieldsDialogProps) {
-  const { t } = useTranslation();
-  const confirmSave = useConfirmSave();
-  const [values, setValues] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const set = (key: string, value: string) =>
-    setValues((v) => {
-      const next = { ...v, [key]: value };
-      return derive ? derive(key, next) : next;
-    });
-  const change = (patch: Record<string, string>) => setValues((v) => ({ ...v, ...patch }));
-  const submit = async () => {
-    setBusy(true);
-    const saved = await onSave(values);
-    setBusy(false);
-    if (saved) onClose();
+  const form = useForm<Values>({ defaultValues: initial });
+  const { control, getValues, setValue } = form;
+  const change = (patch: Values) => {
+    for (const [key, value] of Object.entries(patch)) setValue(key, value);
   };
+  /** After the person changed `key`: the fields it fills. */
+  const derived = (key: string) => {
+    if (!derive) return;
+    const now = getValues();
+    const next = derive(key, { ...now });
+    change(Object.fromEntries(Object.entries(next).filter(([k, v]) => now[k] !== v)));
+  };
+  const values = useWatch({ control });
   return (
-    <Dialog isOpen title={title} onClose={onClose} style={{ width: 560, maxWidth: '95vw' }}>
-      <DialogBody>
-        <div className="roost-admin__form">
-          {fields.map((f) => (
-            <FormGroup key={f.key} label={f.label} labelFor={`field-${f.key}`}>
-              {f.options ? (
-                <HTMLSelect
-                  id={`field-${f.key}`}
-                  name={f.key}
-                  fill
-                  value={values[f.key] ?? ''}
-                  onChange={(e) => set(f.key, e.target.value)}
-                >
-                  {f.options.map((o) => (
-                    <option key={o.value} value={o.value}>
-                      {o.label}
-                    </option>
-                  ))}
-                </HTMLSelect>
-              ) : f.type === 'date' ? (
-                <DateField
-                  id={`field-${f.key}`}
-                  name={f.key}
-                  value={values[f.key] ?? ''}
-                  onChange={(v) => set(f.key, v)}
-                />
-              ) : (
-                <InputGroup
-                  id={`field-${f.key}`}
-                  name={f.key}
-                  type={f.type ?? 'text'}
-                  value={values[f.key] ?? ''}
-                  onValueChange={(v) => set(f.key, v)}
-                />
-              )}
-            </FormGroup>
-          ))}
-        </div>
-        {below?.(values, change)}
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button text={t('admin.common.cancel')} onClick={onClose} />
-            <Button
-              intent={Intent.PRIMARY}
-              loading={busy}
-              text={t('admin.common.save')}
-              onClick={() => confirmSave.ask(() => void submit(), title)}
-            />
-          </>
-        }
-      />
-      {confirmSave.dialog}
-    </Dialog>
+    <FormDialog
+      title={title}
+      form={form}
+      onSave={onSave}
+      onClose={onClose}
+      confirmName={title}
+      style={{ width: 560, maxWidth: '95vw' }}
+    >
+      <div className="roost-admin__form">
+        {fields.map((f) => {
+          const common = {
+            control,
+            name: f.key,
+            label: f.label,
+            id: `field-${f.key}`,
+            onChanged: () => derived(f.key),
+          };
+          return f.options ? (
+            <SelectField key={f.key} {...common} options={f.options} />
+          ) : f.type === 'date' ? (
+            <DateField key={f.key} {...common} />
+          ) : (
+            <TextField key={f.key} {...common} type={f.type === 'number' ? 'number' : 'text'} />
+          );
+        })}
+      </div>
+      {below?.(values, change)}
+    </FormDialog>
   );
 }
 

@@ -1,0 +1,200 @@
+import { type ReactNode } from 'react';
+import { Checkbox, FormGroup, HTMLSelect, InputGroup, Intent, TextArea } from '@blueprintjs/core';
+import {
+  useController,
+  type Control,
+  type FieldError,
+  type FieldPath,
+  type FieldValues,
+} from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { DateField as DateInput } from '../DateField';
+
+/**
+ * A field's problem in the user's language. The message is an i18n key: a contract schema's
+ * own (`admin.codeRequired`) or a `forms.error` one (useSchemaForm); a key the console has no
+ * text for reads as the general "not valid".
+ */
+export function useErrorText(): (error: FieldError | undefined) => string | undefined {
+  const { t, i18n } = useTranslation();
+  // The key comes from a schema at run time, so it is checked with exists() rather than typed.
+  const byKey = t as unknown as (key: string) => string;
+  return (error) => {
+    if (!error) return undefined;
+    const key = error.message ?? '';
+    return i18n.exists(key) ? byKey(key) : t('forms.error.invalid');
+  };
+}
+
+interface FieldProps<T extends FieldValues> {
+  // The form's control; its output type does not matter to a field.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  control: Control<T, unknown, any>;
+  name: FieldPath<T>;
+  label: string;
+  /** The input's id, for the label (tests find admin fields by it). */
+  id?: string;
+  testId?: string;
+  /** Said under the field while it has no problem. */
+  helperText?: ReactNode;
+  /** After a change by the person (a field that fills others). */
+  onChanged?(): void;
+}
+
+/** A labelled field: its problem under it in red, else its helper text. */
+function Group<T extends FieldValues>({
+  props,
+  error,
+  children,
+}: {
+  props: FieldProps<T>;
+  error: FieldError | undefined;
+  children: ReactNode;
+}) {
+  const errorText = useErrorText();
+  const problem = errorText(error);
+  return (
+    <FormGroup
+      label={props.label}
+      labelFor={props.id}
+      intent={problem ? Intent.DANGER : Intent.NONE}
+      helperText={problem ?? props.helperText}
+    >
+      {children}
+    </FormGroup>
+  );
+}
+
+export interface TextFieldProps<T extends FieldValues> extends FieldProps<T> {
+  type?: 'text' | 'number';
+  maxLength?: number;
+}
+
+/** A one-line text field. */
+export function TextField<T extends FieldValues>(props: TextFieldProps<T>) {
+  const { field, fieldState } = useController({ control: props.control, name: props.name });
+  return (
+    <Group props={props} error={fieldState.error}>
+      <InputGroup
+        id={props.id}
+        name={field.name}
+        type={props.type ?? 'text'}
+        maxLength={props.maxLength}
+        intent={fieldState.error ? Intent.DANGER : Intent.NONE}
+        value={(field.value as string | undefined) ?? ''}
+        data-testid={props.testId}
+        inputRef={field.ref}
+        onValueChange={(value) => {
+          field.onChange(value);
+          props.onChanged?.();
+        }}
+        onBlur={field.onBlur}
+      />
+    </Group>
+  );
+}
+
+/** A text of several lines. */
+export function TextAreaField<T extends FieldValues>(props: FieldProps<T>) {
+  const { field, fieldState } = useController({ control: props.control, name: props.name });
+  return (
+    <Group props={props} error={fieldState.error}>
+      <TextArea
+        id={props.id}
+        name={field.name}
+        fill
+        intent={fieldState.error ? Intent.DANGER : Intent.NONE}
+        value={(field.value as string | undefined) ?? ''}
+        data-testid={props.testId}
+        inputRef={field.ref}
+        onChange={(e) => {
+          field.onChange(e.target.value);
+          props.onChanged?.();
+        }}
+        onBlur={field.onBlur}
+      />
+    </Group>
+  );
+}
+
+export interface SelectFieldProps<T extends FieldValues> extends FieldProps<T> {
+  /** The choices' values (as the form holds them) and texts, in the order shown. */
+  options: ReadonlyArray<{ value: string | number; label: string }>;
+  /** The form holds the choice as a number (an id), the select as text. */
+  numeric?: boolean;
+}
+
+/** A select over a fixed list (a contract's value list, the choices of a page). */
+export function SelectField<T extends FieldValues>(props: SelectFieldProps<T>) {
+  const { field, fieldState } = useController({ control: props.control, name: props.name });
+  return (
+    <Group props={props} error={fieldState.error}>
+      <HTMLSelect
+        id={props.id}
+        name={field.name}
+        fill
+        value={String((field.value as string | number | undefined) ?? '')}
+        data-testid={props.testId}
+        onChange={(e) => {
+          field.onChange(props.numeric ? Number(e.target.value) : e.target.value);
+          props.onChanged?.();
+        }}
+        onBlur={field.onBlur}
+      >
+        {props.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </HTMLSelect>
+    </Group>
+  );
+}
+
+/** A date typed or picked, held as YYYY-MM-DD ('' while none). */
+export function DateField<T extends FieldValues>(props: FieldProps<T>) {
+  const { field, fieldState } = useController({ control: props.control, name: props.name });
+  return (
+    <Group props={props} error={fieldState.error}>
+      <DateInput
+        id={props.id}
+        name={field.name}
+        value={(field.value as string | undefined) ?? ''}
+        data-testid={props.testId}
+        onChange={(value) => {
+          field.onChange(value);
+          props.onChanged?.();
+        }}
+      />
+    </Group>
+  );
+}
+
+/** A yes/no box, inline (several in one row under one group). */
+export function CheckField<T extends FieldValues>(props: Omit<FieldProps<T>, 'helperText'>) {
+  const { field } = useController({ control: props.control, name: props.name });
+  return (
+    <Checkbox
+      inline
+      id={props.id}
+      name={field.name}
+      label={props.label}
+      checked={Boolean(field.value)}
+      data-testid={props.testId}
+      inputRef={field.ref}
+      onChange={(e) => {
+        field.onChange(e.currentTarget.checked);
+        props.onChanged?.();
+      }}
+      onBlur={field.onBlur}
+    />
+  );
+}
+
+/** The choices of a contract value list, each with its text in the user's language. */
+export function optionsOf<V extends string>(
+  values: readonly V[],
+  text: (value: V) => string,
+): Array<{ value: V; label: string }> {
+  return values.map((value) => ({ value, label: text(value) }));
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { orgInputSchema } from '../../src/contract/admin';
+import { alarmInputInputSchema } from '../../src/contract/alarms';
+import { concentratorInputSchema } from '../../src/contract/devices';
+import { createI18n } from '../../src/i18n';
+import { issueKey } from '../../src/console/forms/useSchemaForm';
+
+/** Each problem's message as the console's forms get it: path → message key. */
+function problems(schema: { safeParse(v: unknown, o: object): unknown }, value: unknown) {
+  const result = schema.safeParse(value, { error: issueKey }) as {
+    success: boolean;
+    error?: { issues: Array<{ path: PropertyKey[]; message: string }> };
+  };
+  return Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
+}
+
+describe('the console forms read the contract schemas', () => {
+  it("keeps a schema's own message and gives zod's English ones a forms.error key", () => {
+    expect(
+      problems(orgInputSchema, { name: ' ', code: '', email: 'not-an-address', mapType: '1' }),
+    ).toEqual({
+      name: 'admin.nameRequired',
+      code: 'admin.codeRequired',
+      email: 'admin.emailInvalid',
+    });
+    expect(
+      problems(concentratorInputSchema, {
+        houseId: 1,
+        type: 'controller',
+        code: '',
+        name: 'x'.repeat(61),
+      }),
+    ).toEqual({ code: 'forms.error.required', name: 'forms.error.tooLong' });
+    expect(
+      problems(alarmInputInputSchema, {
+        gatewayId: 0,
+        diCode: 'DI1',
+        content: 'Door',
+        horn: true,
+        shieldTest: false,
+        relayType: 'normallyOpen',
+        important: false,
+      }),
+    ).toEqual({ gatewayId: 'forms.error.invalid' });
+  });
+
+  it('has a text in both languages for every message those forms can show', () => {
+    const keys = [
+      'admin.nameRequired',
+      'admin.codeRequired',
+      'admin.emailInvalid',
+      'forms.error.required',
+      'forms.error.tooLong',
+      'forms.error.invalid',
+    ];
+    for (const language of ['en', 'zh'] as const) {
+      const i18n = createI18n(language);
+      for (const key of keys) expect(i18n.exists(key), `${language} ${key}`).toBe(true);
+    }
+    expect(createI18n('zh').t('admin.codeRequired')).toBe('请输入编码。');
+  });
+});
