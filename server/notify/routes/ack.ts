@@ -34,7 +34,7 @@ export function ackRoutes(ctx: AppContext): RoutePlugin {
         'forbidden',
         result.reason === 'expired' ? 'notify.linkExpired' : 'notify.linkInvalid',
       );
-    const alarm = await database.transaction(({ query: q }) => readAlarm(q, result.alarmId));
+    const alarm = await database.transaction(({ db }) => readAlarm(db, result.alarmId));
     const [phone] = await database.query<{ phone: string }>(
       'select phone from alarm_phones where id = $1',
       [result.phoneId],
