@@ -108,7 +108,9 @@ describe.each(testDatabaseTargets())('alarm notifications on $name', (target) =>
     at: clock.now().getTime(),
   });
   const raise = async (house: { houseId: number; farmId: number }, cause: AlarmCause) => {
-    const [change] = await service.change(({ db }) => applySteps(db, house, [step('raise', cause)]));
+    const [change] = await service.change(({ db }) =>
+      applySteps(db, house, [step('raise', cause)]),
+    );
     return change!.alarm.id;
   };
   const clear = (house: { houseId: number; farmId: number }, cause: AlarmCause) =>

@@ -72,7 +72,9 @@ describe.each(testDatabaseTargets())(
       at: clock.now().getTime(),
     });
     const raise = async (house: { houseId: number; farmId: number }, cause: AlarmCause) => {
-      const [change] = await service.change(({ db }) => applySteps(db, house, [step('raise', cause)]));
+      const [change] = await service.change(({ db }) =>
+        applySteps(db, house, [step('raise', cause)]),
+      );
       return change!.alarm.id;
     };
     const clear = (house: { houseId: number; farmId: number }, cause: AlarmCause) =>

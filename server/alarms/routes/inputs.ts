@@ -32,8 +32,8 @@ export function inputRoutes(ctx: AppContext): RoutePlugin {
   const { database, scopeFor, log } = settingsContext(ctx);
 
   /** Alarm inputs with their gateway's network id and house name. */
-  const inputsWhere = (where: SQL | undefined): Promise<AlarmInputSetting[]> =>
-    database.db
+  const inputsWhere = async (where: SQL | undefined): Promise<AlarmInputSetting[]> => {
+    const rows = await database.db
       .select({
         id: alarmInputs.id,
         gatewayId: alarmInputs.gatewayId,
@@ -51,6 +51,9 @@ export function inputRoutes(ctx: AppContext): RoutePlugin {
       .leftJoin(houses, eq(houses.id, gateways.houseId))
       .where(where)
       .orderBy(asc(houses.name), asc(alarmInputs.diCode));
+    // The relay type is checked on the way in (alarmInputInputSchema): the column is text.
+    return rows as AlarmInputSetting[];
+  };
 
   const gatewayHouse = async (scope: Scope, gatewayId: number) => {
     const [row] = await database.db
