@@ -16,12 +16,6 @@ export function inScope(scope: Scope, houseId: PgColumn): SQL | undefined {
   return scope.all ? undefined : anyOf(houseId, [...scope.houseIds]);
 }
 
-/** SQL condition limiting a house id column to a scope; pushes its parameter. */
-export function scopeWhere(scope: Scope, params: unknown[], column = 'a.house_id'): string {
-  if (scope.all) return 'true';
-  return `${column} = any($${params.push([...scope.houseIds])}::int[])`;
-}
-
 /**
  * Whether a user may set something that covers a whole farm (an alarm phone entry, a silence):
  * it reaches every house of the farm, and a house manager runs only some of them.
