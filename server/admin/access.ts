@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { farms } from '../db/schema';
 import type { SessionUser } from '../auth/sessions';
@@ -7,14 +7,7 @@ import { writeOperationLog, type LogEntry } from '../oplog';
 import { sessionOf, sourceOf } from '../http/context';
 import { Refusal } from '../refusal';
 import type { TakenBudget } from './probes';
-import type { RoleKey } from '../../src/contract/roles';
-
-/** The signed-in user, refused with 403 unless its role is one of `roles`. */
-export function requireRole(request: FastifyRequest, roles: readonly RoleKey[]): SessionUser {
-  const { user } = sessionOf(request);
-  if (!roles.includes(user.roleKey)) throw new Refusal('forbidden', 'auth.forbidden');
-  return user;
-}
+import { subtreeIds } from '../auth/farmTree.sql';
 
 /**
  * Whether the user manages the whole installation (every organisation, farm node and user) and
@@ -36,23 +29,6 @@ export function logChange(
     operator: { id: user.id, name: user.realName || user.username },
     source: sourceOf(request),
   });
-}
-
-/** node-postgres and PGlite both answer `{ rows }` through drizzle's execute. */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
-
-/** A node and every node below it, any level. */
-export async function subtreeIds(db: Db, nodeId: number): Promise<number[]> {
-  const result = await db.execute<{ id: number }>(sql`
-    with recursive tree as (
-      select id from ${farms} where id = ${nodeId}
-      union all
-      select f.id from ${farms} f join tree t on f.parent_id = t.id
-    )
-    select id from tree`);
-  return rowsOf<{ id: number }>(result).map((r) => Number(r.id));
 }
 
 /**

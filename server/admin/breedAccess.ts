@@ -4,7 +4,7 @@ import type { SessionUser } from '../auth/sessions';
 import type { Db } from '../db/client';
 import { breeds } from '../db/schema';
 import { ApiError } from '../http/errors';
-import { requireRole } from './access';
+import { sessionOf } from '../http/context';
 import { FARM_ADMIN_ROLES } from './routes/farms';
 import type { RoleKey } from '../../src/contract/roles';
 
@@ -33,20 +33,19 @@ export async function visibleBreed(db: Db, user: SessionUser, id: number): Promi
   return row;
 }
 
-/** A breed the caller may change: visible and not common (common breeds are copied instead). */
+/**
+ * A breed the caller may change: visible and not common (common breeds are copied instead).
+ * Only for routes whose `config.roles` are BREED_MANAGER_ROLES: the app has refused others.
+ */
 export async function breedForChange(
   db: Db,
   request: FastifyRequest,
   id: number,
 ): Promise<BreedRecord> {
-  const row = await visibleBreed(db, requireRole(request, FARM_ADMIN_ROLES), id);
+  const row = await visibleBreed(db, sessionOf(request).user, id);
   if (row.isCommon) throw new ApiError(403, 'admin.commonReadOnly');
   return row;
 }
 
 /** The roles that manage breeds: administrators and company managers. */
 export const BREED_MANAGER_ROLES: readonly RoleKey[] = FARM_ADMIN_ROLES;
-
-/** The caller, if its role manages breeds (administrators and company managers). */
-export const requireBreedManager = (request: FastifyRequest): SessionUser =>
-  requireRole(request, BREED_MANAGER_ROLES);

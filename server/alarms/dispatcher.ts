@@ -1,5 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { and, asc, eq, inArray, isNull, lt, lte, not, or } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { alarmNotifications, alarmNotifyAttempts, alarmPhones } from '../db/alarmSchema';
+import { notifyGroupSends } from '../db/notifySchema';
 import { escalate } from '../notify/escalation';
 import type { GroupAdapter } from '../notify/group';
 import { applyPrefs, prefsForPhone } from '../notify/prefs';
@@ -32,8 +35,8 @@ export interface DispatcherOptions {
 
 interface Claimed {
   id: number;
-  alarm_id: number;
-  phone_id: number;
+  alarmId: number;
+  phoneId: number;
   sent: number;
 }
 
@@ -41,8 +44,8 @@ interface PhoneRow extends PhoneWindow {
   phone: string;
   status: string;
   closable: boolean;
-  alarm_type: string;
-  repeat_minutes: number;
+  alarmType: string;
+  repeatMinutes: number;
 }
 
 /**
@@ -97,15 +100,21 @@ export class NotificationDispatcher {
     sent += (await this.options.drills?.(this.now())) ?? 0;
     for (;;) {
       const now = this.now();
-      const claimed = await this.database.query<Claimed>(
-        `update alarm_notifications n set claimed_until = $2
-         where n.id in (
-           select id from alarm_notifications
-           where not done and next_at <= $1 and (claimed_until is null or claimed_until < $1)
-           order by next_at limit ${CLAIM_BATCH} for update skip locked)
-         returning n.id, n.alarm_id, n.phone_id, n.sent`,
-        [now, new Date(now.getTime() + CLAIM_MS)],
-      );
+      const n = alarmNotifications;
+      const due = this.database.db
+        .select({ id: n.id })
+        .from(n)
+        .where(
+          and(not(n.done), lte(n.nextAt, now), or(isNull(n.claimedUntil), lt(n.claimedUntil, now))),
+        )
+        .orderBy(asc(n.nextAt))
+        .limit(CLAIM_BATCH)
+        .for('update', { skipLocked: true });
+      const claimed: Claimed[] = await this.database.db
+        .update(n)
+        .set({ claimedUntil: new Date(now.getTime() + CLAIM_MS) })
+        .where(inArray(n.id, due))
+        .returning({ id: n.id, alarmId: n.alarmId, phoneId: n.phoneId, sent: n.sent });
       const counts = await Promise.all(claimed.map((row) => this.handle(row, now)));
       sent += counts.reduce((a, b) => a + b, 0);
       if (claimed.length < CLAIM_BATCH) return sent;
@@ -113,83 +122,82 @@ export class NotificationDispatcher {
   }
 
   private async handle(row: Claimed, now: Date): Promise<number> {
+    // The notify helpers still take plain SQL (server/notify).
     const query = this.database.query;
+    const db = this.database.db;
+    const n = alarmNotifications;
+    const setNotification = (values: Partial<typeof n.$inferInsert>) =>
+      db.update(n).set(values).where(eq(n.id, row.id));
     const finish = (reason: string) =>
-      query(
-        `update alarm_notifications set done = true, done_reason = $2, claimed_until = null where id = $1`,
-        [row.id, reason],
-      );
-    const [phone] = await query<PhoneRow>(
-      `select phone, status, closable, alarm_type, repeat_minutes, date_type as "dateType",
-         period1_start as "period1Start", period1_end as "period1End",
-         period2_start as "period2Start", period2_end as "period2End"
-       from alarm_phones where id = $1`,
-      [row.phone_id],
-    );
-    const alarm = await this.database.transaction(({ query: q }) => readAlarm(q, row.alarm_id));
+      setNotification({ done: true, doneReason: reason, claimedUntil: null });
+    /** Due again at `at`, and free for any process to claim then. */
+    const later = (at: Date) => setNotification({ nextAt: at, claimedUntil: null });
+    const [phone]: PhoneRow[] = await db
+      .select({
+        phone: alarmPhones.phone,
+        status: alarmPhones.status,
+        closable: alarmPhones.closable,
+        alarmType: alarmPhones.alarmType,
+        repeatMinutes: alarmPhones.repeatMinutes,
+        dateType: alarmPhones.dateType,
+        period1Start: alarmPhones.period1Start,
+        period1End: alarmPhones.period1End,
+        period2Start: alarmPhones.period2Start,
+        period2End: alarmPhones.period2End,
+      })
+      .from(alarmPhones)
+      .where(eq(alarmPhones.id, row.phoneId));
+    const alarm = await this.database.transaction(({ db: d }) => readAlarm(d, row.alarmId));
     if (!phone || phone.status !== 'open') return finish('closed').then(() => 0);
     if (!alarm || alarm.state === 'cleared') return finish('cleared').then(() => 0);
     if (alarm.state === 'acknowledged' && phone.closable)
       return finish('acknowledged').then(() => 0);
     const silence = await silenceCovering(query, alarm, now);
     if (silence) {
-      await markSilenced(query, row.alarm_id, silence.id, now);
+      await markSilenced(query, row.alarmId, silence.id, now);
       const recheck = Math.min(silence.endsAt.getTime(), now.getTime() + SILENCE_RECHECK_MS);
-      await query(
-        `update alarm_notifications set next_at = $2, claimed_until = null where id = $1`,
-        [row.id, new Date(recheck)],
-      );
+      await later(new Date(recheck));
       return 0;
     }
     if (!inWindow(phone, now, this.options.timeZone)) {
       const next = nextWindowStart(phone, now, this.options.timeZone);
       if (!next) return finish('noWindow').then(() => 0);
-      await query(
-        `update alarm_notifications set next_at = $2, claimed_until = null where id = $1`,
-        [row.id, next],
-      );
+      await later(next);
       return 0;
     }
     // A repeat that finds the alarm still unacknowledged is the moment to call the next level.
-    if (row.sent >= 1 && alarm.state === 'active') await escalate(query, alarm, row.phone_id, now);
+    if (row.sent >= 1 && alarm.state === 'active') await escalate(query, alarm, row.phoneId, now);
     // The person's own preferences (server/notify/prefs.ts): their farms, severities, channels
     // and quiet hours, which hold back all but critical alarms until they end.
     const wanted = applyPrefs(
       await prefsForPhone(query, phone.phone),
       alarm,
-      CHANNELS_OF[phone.alarm_type] ?? [],
+      CHANNELS_OF[phone.alarmType] ?? [],
       now,
       this.options.timeZone,
     );
     if (wanted.kind === 'skip') return finish(wanted.reason).then(() => 0);
     if (wanted.kind === 'wait') {
-      await query(
-        `update alarm_notifications set next_at = $2, claimed_until = null where id = $1`,
-        [row.id, wanted.until],
-      );
+      await later(wanted.until);
       return 0;
     }
     const sequence = row.sent + 1;
-    const link = (await this.options.linkOf?.(row.alarm_id, row.phone_id, now)) ?? null;
+    const link = (await this.options.linkOf?.(row.alarmId, row.phoneId, now)) ?? null;
     const notification = { alarm, phone: phone.phone, sequence, at: now.toISOString(), link };
     const record =
       (channel: string, adapter: ChannelAdapter) => async (tryNo: number, result: TryResult) => {
-        await query(
-          `insert into alarm_notify_attempts (notification_id, alarm_id, phone_id, channel, adapter, try, at, ok, detail, provider_id)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          [
-            row.id,
-            row.alarm_id,
-            row.phone_id,
-            channel,
-            adapter.name,
-            tryNo,
-            this.now(),
-            result.ok,
-            result.detail,
-            result.ok ? (result.providerId ?? null) : null,
-          ],
-        );
+        await db.insert(alarmNotifyAttempts).values({
+          notificationId: row.id,
+          alarmId: row.alarmId,
+          phoneId: row.phoneId,
+          channel,
+          adapter: adapter.name,
+          try: tryNo,
+          at: this.now(),
+          ok: result.ok,
+          detail: result.detail,
+          providerId: result.ok ? (result.providerId ?? null) : null,
+        });
       };
     const sends = wanted.channels.map((channel) => {
       const adapter = this.options.adapters[channel];
@@ -197,11 +205,11 @@ export class NotificationDispatcher {
     });
     const group = this.options.group ?? [];
     if (group.length > 0 && sequence === 1) {
-      const first = await query(
-        `insert into notify_group_sends (alarm_id, at) values ($1, $2)
-         on conflict (alarm_id) do nothing returning alarm_id`,
-        [row.alarm_id, now],
-      );
+      const first = await db
+        .insert(notifyGroupSends)
+        .values({ alarmId: row.alarmId, at: now })
+        .onConflictDoNothing({ target: notifyGroupSends.alarmId })
+        .returning({ alarmId: notifyGroupSends.alarmId });
       if (first.length > 0)
         for (const adapter of group)
           sends.push(
@@ -213,13 +221,14 @@ export class NotificationDispatcher {
     }
     // One channel's failure (thrown or answered) never stops the others.
     await Promise.allSettled(sends);
-    if (phone.repeat_minutes > 0) {
-      await query(
-        `update alarm_notifications set sent = $2, next_at = $3, claimed_until = null where id = $1`,
-        [row.id, sequence, new Date(now.getTime() + phone.repeat_minutes * 60_000)],
-      );
+    if (phone.repeatMinutes > 0) {
+      await setNotification({
+        sent: sequence,
+        nextAt: new Date(now.getTime() + phone.repeatMinutes * 60_000),
+        claimedUntil: null,
+      });
     } else {
-      await query(`update alarm_notifications set sent = $2 where id = $1`, [row.id, sequence]);
+      await setNotification({ sent: sequence });
       await finish('sent');
     }
     return 1;

@@ -1,12 +1,24 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { and, eq } from 'drizzle-orm';
 import { gatewayEventSchema } from '../../src/contract/gateway';
 import type { Database, Query } from '../db/client';
+import { alarmInputs } from '../db/alarmSchema';
+import { houseState } from '../db/telemetrySchema';
 import type { ServerEvents } from '../events';
 import type { HouseLiveState } from '../houses/state';
 import type { GatewayDirectory } from '../ingest/gatewayDirectory';
 import type { Reading } from '../ingest/types';
 import { HouseRulesCache } from './houseRules';
-import { applySteps, openAlarmsOf, openAlarmsOfHouses, type AlarmChange } from './lifecycle';
+import {
+  lockRuleStates,
+  openAlarmsOf,
+  openAlarmsOfHouses,
+  readRuleStates,
+  saveRuleStates,
+  saveRuleStatesIfUnchanged,
+  type ChangedState,
+} from './engine.sql';
+import { applySteps, type AlarmChange } from './lifecycle';
 import {
   EMPTY_HOUSE_MODE,
   emptyRuleState,
@@ -27,13 +39,6 @@ interface StoredBatch {
   byHouse: Map<number, Reading[]>;
   liveByHouse: Map<number, HouseLiveState>;
   contexts: Map<number, HouseRules>;
-}
-
-/** A house's rule state as evaluated, and as it was read (JSON). */
-interface ChangedState {
-  houseId: number;
-  state: RuleState;
-  was: string;
 }
 
 /** Signals (offline, controller events) are debounced by their source: they act at once. */
@@ -103,7 +108,7 @@ export class AlarmEngine {
     const batch: StoredBatch = { houseIds, byHouse, liveByHouse, contexts };
     // A failure here (a deadlock with another process's write, say) changed nothing.
     if (await this.evaluateUnlocked(batch).catch(() => false)) return;
-    await this.service.change(async (query) => {
+    await this.service.change(async ({ db, query }) => {
       // One statement each for every house of the batch, not four per house: the rule states
       // and open alarms are locked in house id order, so two processes never deadlock. Sent
       // together: a transaction's statements run in the order sent, and the embedded database
@@ -114,7 +119,7 @@ export class AlarmEngine {
       ]);
       const changes: AlarmChange[] = [];
       const changed = await this.evaluate(batch, states, openByHouse, async (house, steps) => {
-        changes.push(...(await applySteps(query, house, steps)));
+        changes.push(...(await applySteps(db, house, steps)));
       });
       // Without alarm changes nothing follows it in the transaction (AlarmService.change).
       await saveRuleStates(query, changed!, changes.length === 0);
@@ -131,20 +136,7 @@ export class AlarmEngine {
     const changed = await this.evaluate(batch, states, openByHouse, null);
     if (!changed) return false;
     if (changed.length === 0) return true;
-    const [saved] = await this.database.query<{ n: number }>(
-      `with saved as (
-         update alarm_rule_state s set state = u.state, updated_at = now()
-         from unnest($1::int[], $2::jsonb[], $3::jsonb[]) as u(house_id, state, was)
-         where s.house_id = u.house_id and s.state = u.was
-         returning 1)
-       select count(*)::int as n from saved`,
-      [
-        changed.map((c) => c.houseId),
-        changed.map((c) => JSON.stringify(c.state)),
-        changed.map((c) => c.was),
-      ],
-    );
-    return saved?.n === changed.length;
+    return (await saveRuleStatesIfUnchanged(this.database.query, changed)) === changed.length;
   }
 
   /**
@@ -220,7 +212,7 @@ export class AlarmEngine {
     if (changed.length === 0) return;
     for (const s of changed) this.onlineSeen.set(s.houseId, s.online);
     const sorted = [...changed].sort((a, b) => a.houseId - b.houseId);
-    await this.service.change(async (query) => {
+    await this.service.change(async ({ db, query }) => {
       const changes: AlarmChange[] = [];
       // The offline sweep may hand over thousands of houses at once: two statements for all of
       // them, not two per house while the locks taken so far are held.
@@ -236,7 +228,7 @@ export class AlarmEngine {
         // A house whose gateway never reported is not offline: it has no gateway yet.
         const down = !s.online && !empty && s.lastSeenAt !== null;
         const steps = stepsOf([offline(down)], state, open, this.now().getTime(), IMMEDIATE);
-        changes.push(...(await applySteps(query, s, steps)));
+        changes.push(...(await applySteps(db, s, steps)));
       }
       return changes;
     });
@@ -260,22 +252,31 @@ export class AlarmEngine {
     }
     const event = parsed.data;
     const house = { houseId: gateway.houseId, farmId: gateway.farmId };
-    await this.service.change(async (query) => {
+    await this.service.change(async ({ db, query }) => {
       const input =
         event.kind === 'di'
           ? (
-              await query<{ content: string; important: boolean; shield_test: boolean }>(
-                'select content, important, shield_test from alarm_inputs where gateway_id = $1 and di_code = $2',
-                [gateway.gatewayId, event.code],
-              )
+              await db
+                .select({
+                  content: alarmInputs.content,
+                  important: alarmInputs.important,
+                  shieldTest: alarmInputs.shieldTest,
+                })
+                .from(alarmInputs)
+                .where(
+                  and(
+                    eq(alarmInputs.gatewayId, gateway.gatewayId),
+                    eq(alarmInputs.diCode, event.code),
+                  ),
+                )
             )[0]
           : undefined;
       // A shielded input is under test: its alarms are not real.
-      if (input?.shield_test) return [];
-      const [hs] = await query<{ mode: number | null }>(
-        'select mode from house_state where house_id = $1',
-        [house.houseId],
-      );
+      if (input?.shieldTest) return [];
+      const [hs] = await db
+        .select({ mode: houseState.mode })
+        .from(houseState)
+        .where(eq(houseState.houseId, house.houseId));
       const empty = hs?.mode === EMPTY_HOUSE_MODE;
       const state = await lockRuleState(query, house.houseId);
       const open = await openAlarmsOf(query, house.houseId);
@@ -289,7 +290,7 @@ export class AlarmEngine {
         severity: input ? (input.important ? 'critical' : 'major') : undefined,
       };
       const steps = stepsOf([condition], state, open, this.now().getTime(), IMMEDIATE);
-      return applySteps(query, house, steps);
+      return applySteps(db, house, steps);
     });
     return true;
   }
@@ -315,60 +316,4 @@ function followSteps(open: Map<string, OpenAlarm>, steps: readonly Step[]): void
 /** One house's rule state, locked for this transaction (created on first use). */
 async function lockRuleState(query: Query, houseId: number): Promise<RuleState> {
   return (await lockRuleStates(query, [houseId])).get(houseId) ?? emptyRuleState();
-}
-
-/** The rule states of several houses, created on first use, read without locks. */
-async function readRuleStates(query: Query, houseIds: number[]): Promise<Map<number, RuleState>> {
-  // One statement: a row it creates is not yet visible to its own select, so it is answered
-  // from the insert.
-  const rows = await query<{ house_id: number; state: RuleState | string }>(
-    `with created as (
-       insert into alarm_rule_state (house_id, state)
-       select h, $2::jsonb from unnest($1::int[]) as h on conflict (house_id) do nothing
-       returning house_id, state)
-     select house_id, state from alarm_rule_state where house_id = any($1::int[])
-     union all select house_id, state from created`,
-    [houseIds, JSON.stringify(emptyRuleState())],
-  );
-  return ruleStatesOf(rows);
-}
-
-function ruleStatesOf(
-  rows: Array<{ house_id: number; state: RuleState | string }>,
-): Map<number, RuleState> {
-  return new Map(
-    rows.map((row) => {
-      const state =
-        typeof row.state === 'string' ? (JSON.parse(row.state) as RuleState) : row.state;
-      return [row.house_id, { ...emptyRuleState(), ...state }];
-    }),
-  );
-}
-
-/** The rule states of several houses, created on first use and locked in house id order. */
-async function lockRuleStates(query: Query, houseIds: number[]): Promise<Map<number, RuleState>> {
-  // Sent together, run in order (the embedded database answers both in one turn).
-  const [, rows] = await Promise.all([
-    query(
-      `insert into alarm_rule_state (house_id, state)
-       select h, $2::jsonb from unnest($1::int[]) as h on conflict (house_id) do nothing`,
-      [houseIds, JSON.stringify(emptyRuleState())],
-    ),
-    query<{ house_id: number; state: RuleState | string }>(
-      'select house_id, state from alarm_rule_state where house_id = any($1::int[]) order by house_id for update',
-      [houseIds],
-    ),
-  ]);
-  return ruleStatesOf(rows);
-}
-
-/** `last`: the transaction's last statement (QueryOptions.last). */
-async function saveRuleStates(query: Query, states: ChangedState[], last: boolean): Promise<void> {
-  if (states.length === 0) return;
-  await query(
-    `update alarm_rule_state s set state = u.state, updated_at = now()
-     from unnest($1::int[], $2::jsonb[]) as u(house_id, state) where s.house_id = u.house_id`,
-    [states.map((c) => c.houseId), states.map((c) => JSON.stringify(c.state))],
-    { last },
-  );
 }

@@ -1,5 +1,8 @@
 import { houseAlarmLimitsSchema, type HouseAlarmLimits } from '../../src/contract/alarms';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { alarmLimits } from '../db/alarmSchema';
+import { breedTargets, flocks, houses } from '../db/schema';
 import type { HouseRules } from './rules';
 import type { Clock } from './service';
 
@@ -62,24 +65,28 @@ export class HouseRulesCache {
       else missing.push(id);
     }
     if (missing.length === 0) return out;
-    const rows = await this.database.query<{
-      id: number;
-      breed_id: number | null;
-      age: number | null;
-      limits: HouseAlarmLimits | string | null;
-    }>(
-      `select h.id, fl.breed_id, (($2::timestamptz at time zone $3)::date - fl.placed_on + fl.age_at_placement) as age, al.limits
-       from houses h
-       left join flocks fl on fl.house_id = h.id and fl.closed_on is null
-       left join alarm_limits al on al.house_id = h.id
-       where h.id = any($1::int[])`,
-      [missing, new Date(now), this.timeZone],
-    );
+    // The flock's age today in the installation's day (null without an open flock).
+    const today = sql`(${new Date(now)}::timestamptz at time zone ${this.timeZone})::date`;
+    const rows = await this.database.db
+      .select({
+        id: houses.id,
+        breedId: flocks.breedId,
+        age: sql<number | null>`${today} - ${flocks.placedOn} + ${flocks.ageAtPlacement}`.mapWith(
+          Number,
+        ),
+        limits: alarmLimits.limits,
+      })
+      .from(houses)
+      .leftJoin(flocks, and(eq(flocks.houseId, houses.id), isNull(flocks.closedOn)))
+      .leftJoin(alarmLimits, eq(alarmLimits.houseId, houses.id))
+      .where(inArray(houses.id, missing));
     for (const row of rows) {
-      const raw = typeof row.limits === 'string' ? (JSON.parse(row.limits) as unknown) : row.limits;
-      const parsed = houseAlarmLimitsSchema.safeParse(raw ?? {});
-      const targets = row.breed_id === null ? [] : await this.targetsOf(row.breed_id, now);
-      const age = row.age === null ? null : Number(row.age);
+      const raw = row.limits as HouseAlarmLimits | string | null;
+      const parsed = houseAlarmLimitsSchema.safeParse(
+        (typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw) ?? {},
+      );
+      const targets = row.breedId === null ? [] : await this.targetsOf(row.breedId, now);
+      const age = row.age;
       const at = (field: 'temperature' | 'humidity' | 'co2') =>
         age === null ? null : interpolate(targets, age, field);
       const rules: HouseRules = {
@@ -98,21 +105,16 @@ export class HouseRulesCache {
   private async targetsOf(breedId: number, now: number): Promise<Target[]> {
     const hit = this.breeds.get(breedId);
     if (hit && now - hit.at < RULES_TTL_MS) return hit.targets;
-    const rows = await this.database.query<{
-      age_day: number;
-      temperature: number | null;
-      humidity: number | null;
-      co2: number | null;
-    }>(
-      'select age_day, temperature, humidity, co2 from breed_targets where breed_id = $1 order by age_day',
-      [breedId],
-    );
-    const targets = rows.map((r) => ({
-      age: Number(r.age_day),
-      temperature: r.temperature === null ? null : Number(r.temperature),
-      humidity: r.humidity === null ? null : Number(r.humidity),
-      co2: r.co2 === null ? null : Number(r.co2),
-    }));
+    const targets: Target[] = await this.database.db
+      .select({
+        age: breedTargets.ageDay,
+        temperature: breedTargets.temperature,
+        humidity: breedTargets.humidity,
+        co2: breedTargets.co2,
+      })
+      .from(breedTargets)
+      .where(eq(breedTargets.breedId, breedId))
+      .orderBy(asc(breedTargets.ageDay));
     this.breeds.set(breedId, { at: now, targets });
     return targets;
   }

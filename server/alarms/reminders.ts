@@ -1,6 +1,9 @@
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Reminder } from '../../src/contract/reminders';
 import { REMINDERS_PER_KIND, type ReminderSource } from '../reminders/types';
-import { scopeWhere } from './access';
+import { alarms } from '../db/alarmSchema';
+import { farms, houses } from '../db/schema';
+import { inScope } from './access';
 
 /**
  * The day's first reminder: every open (not cleared) alarm of the scope, the ones nobody has
@@ -12,33 +15,37 @@ const UNACKNOWLEDGED_OVERDUE_MS = 60 * 60 * 1000;
 export const alarmReminders: ReminderSource = {
   kind: 'alarm',
   async read({ database, scope, now, houseId }) {
-    const params: unknown[] = [];
-    const where = [`a.state <> 'cleared'`, scopeWhere(scope, params)];
-    if (houseId !== undefined) where.push(`a.house_id = $${params.push(houseId)}`);
-    const rows = await database.query<{
-      id: number;
-      house_id: number;
-      house_name: string;
-      farm_name: string;
-      cause: string;
-      state: string;
-      raised_at: Date | string;
-    }>(
-      `select a.id, a.house_id, h.name as house_name, f.name as farm_name, a.cause, a.state, a.raised_at
-       from alarms a join houses h on h.id = a.house_id join farms f on f.id = h.farm_id
-       where ${where.join(' and ')}
-       order by (a.state = 'active') desc, a.raised_at asc limit ${REMINDERS_PER_KIND}`,
-      params,
-    );
+    const rows = await database.db
+      .select({
+        id: alarms.id,
+        houseId: alarms.houseId,
+        houseName: houses.name,
+        farmName: farms.name,
+        cause: alarms.cause,
+        state: alarms.state,
+        raisedAt: alarms.raisedAt,
+      })
+      .from(alarms)
+      .innerJoin(houses, eq(houses.id, alarms.houseId))
+      .innerJoin(farms, eq(farms.id, houses.farmId))
+      .where(
+        and(
+          ne(alarms.state, 'cleared'),
+          inScope(scope, alarms.houseId),
+          houseId === undefined ? undefined : eq(alarms.houseId, houseId),
+        ),
+      )
+      .orderBy(desc(sql`${alarms.state} = 'active'`), asc(alarms.raisedAt))
+      .limit(REMINDERS_PER_KIND);
     return rows.map((r): Reminder => {
-      const raisedAt = new Date(r.raised_at);
+      const raisedAt = r.raisedAt;
       const unacknowledged = r.state === 'active';
       return {
         kind: 'alarm',
         id: `alarm:${r.id}`,
-        houseId: r.house_id,
-        houseName: r.house_name,
-        farmName: r.farm_name,
+        houseId: r.houseId,
+        houseName: r.houseName,
+        farmName: r.farmName,
         at: raisedAt.toISOString(),
         text: unacknowledged ? 'alarms.reminder.unacknowledged' : 'alarms.reminder.acknowledged',
         params: { causeKey: `alarms.cause.${r.cause}` },

@@ -1,20 +1,20 @@
+import { and, eq, ne } from 'drizzle-orm';
 import { MANUALLY_CLEARABLE, type Alarm, type AlarmCause } from '../../src/contract/alarms';
 import type { Scope } from '../auth/scope';
 import type { FunctionKey } from '../../src/contract/operationLog';
-import type { Database, Query } from '../db/client';
+import type { Database, Db, Transaction } from '../db/client';
+import { alarms } from '../db/alarmSchema';
 import type { ServerEvents } from '../events';
 import type { HouseLiveState } from '../houses/state';
 import {
-  ALARM_FROM,
-  ALARM_SELECT,
+  alarmsWithNames,
   logStep,
   presentAlarm,
-  refreshHouseSummary,
   type AlarmChange,
-  type AlarmRow,
   type Operator,
 } from './lifecycle';
-import { enqueueNotifications } from './queue';
+import { refreshHouseSummary } from './lifecycle.sql';
+import { enqueueNotifications } from './queue.sql';
 import { silenceCovering } from '../notify/silences';
 
 /** Injected time: tests drive it, the server passes the system clock. */
@@ -38,11 +38,12 @@ export class AlarmService {
   ) {}
 
   /** Runs `fn` in one transaction; houses with changes get their summary refreshed there. */
-  async change(fn: (query: Query) => Promise<AlarmChange[]>): Promise<AlarmChange[]> {
+  async change(fn: (tx: Transaction) => Promise<AlarmChange[]>): Promise<AlarmChange[]> {
     const states: HouseLiveState[] = [];
-    const changes = await this.database.transaction(async ({ query }) => {
+    const changes = await this.database.transaction(async (tx) => {
+      const { query } = tx;
       states.length = 0;
-      const made = await fn(query);
+      const made = await fn(tx);
       const houses = new Map(made.map((c) => [c.alarm.houseId, c.alarm.farmId]));
       for (const [houseId, farmId] of [...houses].sort((a, b) => a[0] - b[0])) {
         const state = await refreshHouseSummary(query, houseId, farmId);
@@ -68,13 +69,19 @@ export class AlarmService {
     comment: string | null,
     source: string,
   ): Promise<ManualResult> {
-    return this.manual(id, scope, operator, async (query, alarm) => {
+    return this.manual(id, scope, operator, async (db, alarm) => {
       if (alarm.state !== 'active') return 'notActive';
-      const [row] = await query<{ id: number }>(
-        `update alarms set state = 'acknowledged', acknowledged_at = $2, acknowledged_by = $3,
-           ack_user_id = $4, ack_comment = $5 where id = $1 and state = 'active' returning id`,
-        [id, this.now(), operator.name, operator.id, comment],
-      );
+      const [row] = await db
+        .update(alarms)
+        .set({
+          state: 'acknowledged',
+          acknowledgedAt: this.now(),
+          acknowledgedBy: operator.name,
+          ackUserId: operator.id,
+          ackComment: comment,
+        })
+        .where(and(eq(alarms.id, id), eq(alarms.state, 'active')))
+        .returning({ id: alarms.id });
       if (!row) return 'notActive';
       return { kind: 'acknowledged', fn: 'alarm.acknowledge', remark: comment ?? '', source };
     });
@@ -86,13 +93,13 @@ export class AlarmService {
     scope: Scope,
     source: string,
   ): Promise<ManualResult> {
-    return this.manual(id, scope, operator, async (query, alarm) => {
+    return this.manual(id, scope, operator, async (db, alarm) => {
       if (!MANUALLY_CLEARABLE.includes(alarm.cause as AlarmCause)) return 'notClearable';
-      const [row] = await query<{ id: number }>(
-        `update alarms set state = 'cleared', cleared_at = $2, cleared_by = 'user'
-         where id = $1 and state <> 'cleared' returning id`,
-        [id, this.now()],
-      );
+      const [row] = await db
+        .update(alarms)
+        .set({ state: 'cleared', clearedAt: this.now(), clearedBy: 'user' })
+        .where(and(eq(alarms.id, id), ne(alarms.state, 'cleared')))
+        .returning({ id: alarms.id });
       if (!row) return 'notOpen';
       return { kind: 'cleared', fn: 'alarm.clearByHand', remark: '', source };
     });
@@ -103,7 +110,7 @@ export class AlarmService {
     scope: Scope,
     operator: Operator,
     step: (
-      query: Query,
+      db: Db,
       alarm: Alarm,
     ) => Promise<
       | 'notActive'
@@ -113,21 +120,21 @@ export class AlarmService {
     >,
   ): Promise<ManualResult> {
     let refused: ManualResult | null = null;
-    const changes = await this.change(async (query) => {
-      const before = await readAlarm(query, id);
+    const changes = await this.change(async ({ db }) => {
+      const before = await readAlarm(db, id);
       // Outside the scope looks the same as not existing.
       if (!before || !(scope.all || scope.houseIds.has(before.houseId))) {
         refused = { ok: false, reason: 'notFound' };
         return [];
       }
-      const result = await step(query, before);
+      const result = await step(db, before);
       if (typeof result === 'string') {
         refused = { ok: false, reason: result };
         return [];
       }
-      const after = await readAlarm(query, id);
+      const after = await readAlarm(db, id);
       if (!after) return [];
-      await logStep(query, operator, result.fn, after, result.remark, result.source);
+      await logStep(db, operator, result.fn, after, result.remark, result.source);
       return [{ kind: result.kind, alarm: after }];
     });
     if (refused) return refused;
@@ -136,9 +143,7 @@ export class AlarmService {
   }
 }
 
-export async function readAlarm(query: Query, id: number): Promise<Alarm | null> {
-  const [row] = await query<AlarmRow>(`select ${ALARM_SELECT} from ${ALARM_FROM} where a.id = $1`, [
-    id,
-  ]);
+export async function readAlarm(db: Db, id: number): Promise<Alarm | null> {
+  const [row] = await alarmsWithNames(db).where(eq(alarms.id, id));
   return row ? presentAlarm(row) : null;
 }

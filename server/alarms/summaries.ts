@@ -1,7 +1,9 @@
+import { and, count, gte, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { alarms } from '../db/alarmSchema';
 import type { Scope } from '../auth/scope';
 import { ALARM_CAUSES, type AlarmToday } from '../../src/contract/alarms';
-import { scopeWhere } from './access';
+import { inScope } from './access';
 
 /**
  * The alarm figures the console's home and the wall show, for any scope: a signed-in user's
@@ -14,24 +16,28 @@ export async function alarmsTodayOf(
   scope: Scope,
   timeZone: string,
 ): Promise<AlarmToday> {
-  const params: unknown[] = [timeZone];
-  const rows = await database.query<{ cause: string; n: number }>(
-    `select a.cause, count(*)::int as n from alarms a
-     where a.raised_at >= (date_trunc('day', now() at time zone $1) at time zone $1)
-       and ${scopeWhere(scope, params)}
-     group by a.cause`,
-    params,
-  );
-  const counts = new Map(rows.map((r) => [r.cause, Number(r.n)]));
+  const rows = await database.db
+    .select({ cause: alarms.cause, n: count() })
+    .from(alarms)
+    .where(
+      and(
+        gte(
+          alarms.raisedAt,
+          sql`(date_trunc('day', now() at time zone ${timeZone}) at time zone ${timeZone})`,
+        ),
+        inScope(scope, alarms.houseId),
+      ),
+    )
+    .groupBy(alarms.cause);
+  const counts = new Map(rows.map((r) => [r.cause, r.n]));
   return ALARM_CAUSES.map((cause) => ({ cause, count: counts.get(cause) ?? 0 }));
 }
 
 /** The open (not cleared) alarms of the scope. */
 export async function openAlarmCountOf(database: Database, scope: Scope): Promise<number> {
-  const params: unknown[] = [];
-  const [row] = await database.query<{ n: number }>(
-    `select count(*)::int as n from alarms a where a.state <> 'cleared' and ${scopeWhere(scope, params)}`,
-    params,
-  );
-  return Number(row?.n ?? 0);
+  const [row] = await database.db
+    .select({ n: count() })
+    .from(alarms)
+    .where(and(ne(alarms.state, 'cleared'), inScope(scope, alarms.houseId)));
+  return row?.n ?? 0;
 }

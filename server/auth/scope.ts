@@ -1,6 +1,7 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { farms, houses, userFarms, userHouses } from '../db/schema';
+import { houses, userFarms, userHouses } from '../db/schema';
+import { farmsUnder } from './farmTree.sql';
 import type { SessionUser } from './sessions';
 
 /**
@@ -57,18 +58,6 @@ function emptyScope(): Scope {
   return { all: false, farmIds: new Set(), houseIds: new Set() };
 }
 
-/** The node itself and every node below it, farms only. */
-async function farmsUnder(db: Db, nodeId: number): Promise<number[]> {
-  const result = await db.execute<{ id: number }>(sql`
-    with recursive tree as (
-      select id, level from ${farms} where id = ${nodeId}
-      union all
-      select f.id, f.level from ${farms} f join tree t on f.parent_id = t.id
-    )
-    select id from tree where level = 'farm'`);
-  return rowsOf<{ id: number }>(result).map((r) => Number(r.id));
-}
-
 async function housesOfFarms(db: Db, farmIds: number[]): Promise<Scope> {
   if (farmIds.length === 0) return emptyScope();
   const rows = await db
@@ -76,9 +65,4 @@ async function housesOfFarms(db: Db, farmIds: number[]): Promise<Scope> {
     .from(houses)
     .where(inArray(houses.farmId, farmIds));
   return { all: false, farmIds: new Set(farmIds), houseIds: new Set(rows.map((r) => r.id)) };
-}
-
-/** node-postgres answers `{ rows }`, PGlite too; both through drizzle's execute. */
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
 }

@@ -69,13 +69,15 @@ function wait(
 
 async function isKnownAddress(db: Db, username: string, address: string): Promise<boolean> {
   // The user is looked up by name as sign-in does: case-insensitively.
-  const rows = await db.execute<{ known: number }>(sqlKnown(username, address));
-  return (rows as unknown as { rows: unknown[] }).rows.length > 0;
-}
-
-function sqlKnown(username: string, address: string) {
-  return sql`select 1 as known from ${knownSignInAddresses} k join ${users} u on u.id = k.user_id
-    where lower(u.username) = ${username} and k.address = ${address} limit 1`;
+  const rows = await db
+    .select({ known: sql<number>`1` })
+    .from(knownSignInAddresses)
+    .innerJoin(users, eq(users.id, knownSignInAddresses.userId))
+    .where(
+      and(eq(sql`lower(${users.username})`, username), eq(knownSignInAddresses.address, address)),
+    )
+    .limit(1);
+  return rows.length > 0;
 }
 
 export async function recordFailure(

@@ -1,5 +1,6 @@
 import { AlarmService } from '../alarms/service';
-import { applySteps, openAlarmsOf, type AlarmChange } from '../alarms/lifecycle';
+import { openAlarmsOf } from '../alarms/engine.sql';
+import { applySteps, type AlarmChange } from '../alarms/lifecycle';
 import { emptyRuleState, keyOf, stepsOf, type Condition } from '../alarms/rules';
 import type { AppContext } from '../http/context';
 import { loadFlockKpis } from './flockKpis';
@@ -50,7 +51,7 @@ export async function evaluateDailyWarnings(
     ),
   ]);
   const service = new AlarmService(database, events);
-  return service.change(async (query) => {
+  return service.change(async ({ db, query }) => {
     const changes: AlarmChange[] = [];
     for (const { flock, days } of [...kpis].sort((a, b) => a.flock.houseId - b.flock.houseId)) {
       const open = await openAlarmsOf(query, flock.houseId);
@@ -77,7 +78,7 @@ export async function evaluateDailyWarnings(
       ]);
       if (!house) continue;
       changes.push(
-        ...(await applySteps(query, { houseId: flock.houseId, farmId: house.farm_id }, steps)),
+        ...(await applySteps(db, { houseId: flock.houseId, farmId: house.farm_id }, steps)),
       );
     }
     return changes;

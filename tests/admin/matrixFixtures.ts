@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import {
   breeds,
   farms,
@@ -10,7 +10,6 @@ import {
   userHouses,
   users,
 } from '../../server/db/schema';
-import { rowsOf } from '../../server/admin/access';
 import { writeOperationLog } from '../../server/oplog';
 import type { FunctionKey } from '../../src/contract/operationLog';
 import type { RoleKey } from '../../src/contract/roles';
@@ -238,11 +237,7 @@ const TABLES = [
 export async function snapshot(t: TestApp): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const table of TABLES)
-    out[table] = rowsOf(
-      await t.database.db.execute(sql.raw(`select * from ${table} order by 1, 2`)),
-    );
-  out.sessions = rowsOf(
-    await t.database.db.execute(sql`select token_hash, user_id from sessions order by 1`),
-  );
+    out[table] = await t.database.query(`select * from ${table} order by 1, 2`);
+  out.sessions = await t.database.query('select token_hash, user_id from sessions order by 1');
   return out;
 }

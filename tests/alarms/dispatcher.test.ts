@@ -108,11 +108,13 @@ describe.each(testDatabaseTargets())('alarm notifications on $name', (target) =>
     at: clock.now().getTime(),
   });
   const raise = async (house: { houseId: number; farmId: number }, cause: AlarmCause) => {
-    const [change] = await service.change((q) => applySteps(q, house, [step('raise', cause)]));
+    const [change] = await service.change(({ db }) =>
+      applySteps(db, house, [step('raise', cause)]),
+    );
     return change!.alarm.id;
   };
   const clear = (house: { houseId: number; farmId: number }, cause: AlarmCause) =>
-    service.change((q) => applySteps(q, house, [step('clear', cause)]));
+    service.change(({ db }) => applySteps(db, house, [step('clear', cause)]));
   /** Runs the dispatcher every minute up to `hhmm` on `day`. */
   const until = async (day: string, hhmm: string) => {
     const end = local(day, hhmm).getTime();

@@ -4,6 +4,7 @@ import type { Database } from '../../server/db/client';
 import { ServerEvents } from '../../server/events';
 import { GatewayDirectory } from '../../server/ingest/gatewayDirectory';
 import { IngestPipeline } from '../../server/ingest/pipeline';
+import { farms, houses, organizations } from '../../server/db/schema';
 
 /** A clock the test moves by hand. */
 export function testClock(start: Date) {
@@ -76,4 +77,25 @@ export async function openAlarms(database: Database, houseId: number) {
     `select id, cause, subject, state, occurrences from alarms where house_id = $1 and state <> 'cleared' order by id`,
     [houseId],
   );
+}
+
+/** A farm of its own with `count` houses, for the statement tests (no demo data needed). */
+export async function farmWithHouses(database: Database, count: number, code = 'stmt-test') {
+  const [org] = await database.db
+    .insert(organizations)
+    .values({ name: code, code })
+    .returning({ id: organizations.id });
+  const [farm] = await database.db
+    .insert(farms)
+    .values({ orgId: org!.id, level: 'farm', name: `${code} farm` })
+    .returning({ id: farms.id });
+  const houseIds: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const [house] = await database.db
+      .insert(houses)
+      .values({ farmId: farm!.id, name: `${code} house ${i + 1}` })
+      .returning({ id: houses.id });
+    houseIds.push(house!.id);
+  }
+  return { farmId: farm!.id, houseIds };
 }

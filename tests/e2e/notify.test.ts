@@ -31,8 +31,8 @@ async function raise(houseName: string, cause: AlarmCause) {
     [houseName],
   );
   const service = new AlarmService(db, server.roost.events);
-  const [change] = await service.change((q) =>
-    applySteps(q, { houseId: house!.id, farmId: house!.farm_id }, [
+  const [change] = await service.change(({ db }) =>
+    applySteps(db, { houseId: house!.id, farmId: house!.farm_id }, [
       {
         kind: 'raise',
         cause,

@@ -88,8 +88,8 @@ describe('the notification pages', () => {
 
     // An alarm of the house is raised: stored and listed, its notification held and marked.
     const service = new AlarmService(server.roost.database, server.roost.events);
-    await service.change((q) =>
-      applySteps(q, { houseId: house.id, farmId: house.farm_id }, [
+    await service.change(({ db }) =>
+      applySteps(db, { houseId: house.id, farmId: house.farm_id }, [
         {
           kind: 'raise',
           cause: 'temperatureHigh',

@@ -34,8 +34,8 @@ describe('the Silenced tag on open consoles', () => {
   it('comes and goes with the silence on two consoles without a reload', async () => {
     const house = await demoHouse(server, 'House 3');
     const service = new AlarmService(server.roost.database, server.roost.events);
-    const [raised] = await service.change((q) =>
-      applySteps(q, { houseId: house.id, farmId: house.farm_id }, [
+    const [raised] = await service.change(({ db }) =>
+      applySteps(db, { houseId: house.id, farmId: house.farm_id }, [
         {
           kind: 'raise',
           cause: 'temperatureHigh',

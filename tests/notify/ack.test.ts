@@ -28,8 +28,8 @@ describe.each(testDatabaseTargets())('the signed acknowledge link on $name', (ta
     phoneId = p!.id;
     const raise = async (houseName: string) => {
       const house = await demoHouse(t.database, 'Weifang Broiler Farm', houseName);
-      const [c] = await service.change((q) =>
-        applySteps(q, house, [
+      const [c] = await service.change(({ db }) =>
+        applySteps(db, house, [
           {
             kind: 'raise',
             cause: 'temperatureHigh',

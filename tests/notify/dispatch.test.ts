@@ -72,11 +72,13 @@ describe.each(testDatabaseTargets())(
       at: clock.now().getTime(),
     });
     const raise = async (house: { houseId: number; farmId: number }, cause: AlarmCause) => {
-      const [change] = await service.change((q) => applySteps(q, house, [step('raise', cause)]));
+      const [change] = await service.change(({ db }) =>
+        applySteps(db, house, [step('raise', cause)]),
+      );
       return change!.alarm.id;
     };
     const clear = (house: { houseId: number; farmId: number }, cause: AlarmCause) =>
-      service.change((q) => applySteps(q, house, [step('clear', cause)]));
+      service.change(({ db }) => applySteps(db, house, [step('clear', cause)]));
     const minutes = async (n: number) => {
       for (let i = 0; i < n; i += 1) {
         await dispatcher.tick();

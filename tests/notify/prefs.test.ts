@@ -67,7 +67,7 @@ describe.each(testDatabaseTargets())('per-user notification preferences on $name
       text: null,
       at: clock.now().getTime(),
     };
-    await service.change((q) => applySteps(q, house, [step]));
+    await service.change(({ db }) => applySteps(db, house, [step]));
   };
   const clearAll = async (house: { houseId: number; farmId: number }) =>
     t.database.query(`update alarms set state = 'cleared' where house_id = $1`, [house.houseId]);

@@ -108,8 +108,8 @@ describe.each(testDatabaseTargets())('SMS and call delivery reports on $name', (
        values ($1, $2, $3, '00:00', '00:00', 'daily', 0, true, $4, 0, 'open', '["block"]')`,
       [h.farmId, h.houseId, phone, alarmType],
     );
-    const [change] = await service.change((q) =>
-      applySteps(q, h, [
+    const [change] = await service.change(({ db }) =>
+      applySteps(db, h, [
         {
           kind: 'raise',
           cause: 'temperatureHigh',

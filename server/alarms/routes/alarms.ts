@@ -1,3 +1,4 @@
+import { and, count, desc, eq, exists, gt, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   alarmAckSchema,
@@ -11,9 +12,12 @@ import {
   type NotifyAttempt,
 } from '../../../src/contract/alarms';
 import { scopeOf } from '../../auth/scope';
-import { scopeWhere } from '../access';
-import { silencedSql } from '../../notify/silences';
-import { ALARM_FROM, ALARM_SELECT, presentAlarm, type AlarmRow } from '../lifecycle';
+import type { Db } from '../../db/client';
+import { alarmNotifyAttempts, alarmPhones, alarms } from '../../db/alarmSchema';
+import { notifySilencedAlarms, notifySilences } from '../../db/notifySchema';
+import { farms, houses } from '../../db/schema';
+import { inScope } from '../access';
+import { ALARM_FIELDS, presentAlarm } from '../lifecycle';
 import { AlarmService, type ManualResult } from '../service';
 import { alarmsTodayOf, openAlarmCountOf } from '../summaries';
 import { sessionOf, sourceOf, type AppContext } from '../../http/context';
@@ -30,6 +34,33 @@ const REFUSALS: Record<
   notOpen: [409, 'alarms.notOpen'],
   notClearable: [409, 'alarms.notClearable'],
 };
+
+/**
+ * The alarm list's "Silenced" tag (server/notify/silences.ts): an open alarm is tagged while a
+ * silence covers it at `now`, so the tag comes and goes with the silence; a cleared one keeps
+ * the mark of a silence that held its notifications.
+ */
+function silencedAt(db: Db, now: Date) {
+  const s = notifySilences;
+  const covering = db
+    .select({ one: sql`1` })
+    .from(s)
+    .where(
+      and(
+        eq(s.farmId, alarms.farmId),
+        or(isNull(s.houseId), eq(s.houseId, alarms.houseId)),
+        or(isNull(s.cause), eq(s.cause, alarms.cause)),
+        isNull(s.endedAt),
+        lte(s.startsAt, now),
+        gt(s.endsAt, now),
+      ),
+    );
+  const marked = db
+    .select({ one: sql`1` })
+    .from(notifySilencedAlarms)
+    .where(eq(notifySilencedAlarms.alarmId, alarms.id));
+  return sql<boolean>`case when ${ne(alarms.state, 'cleared')} then ${exists(covering)} else ${exists(marked)} end`;
+}
 
 /** The alarm count, list, acknowledge and clear, and the notification attempts. */
 export function alarmListRoutes(ctx: AppContext): RoutePlugin {
@@ -65,33 +96,35 @@ export function alarmListRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const q = request.query;
         const scope = await scopeOf(database.db, sessionOf(request).user);
-        const params: unknown[] = [];
-        const where = [scopeWhere(scope, params)];
-        if (q.farmId) where.push(`a.farm_id = $${params.push(q.farmId)}`);
-        if (q.houseId) where.push(`a.house_id = $${params.push(q.houseId)}`);
-        if (q.cause) where.push(`a.cause = $${params.push(q.cause)}`);
-        if (q.severity) where.push(`a.severity = $${params.push(q.severity)}`);
-        if (q.state === 'open') where.push(`a.state <> 'cleared'`);
-        else if (q.state !== 'all') where.push(`a.state = $${params.push(q.state)}`);
-        if (q.from) where.push(`a.raised_at >= $${params.push(q.from)}`);
-        if (q.to) where.push(`a.raised_at < $${params.push(q.to)}`);
-        const sqlWhere = where.join(' and ');
-        const [count] = await database.query<{ n: number }>(
-          `select count(*)::int as n from alarms a where ${sqlWhere}`,
-          params,
+        const db = database.db;
+        const where = and(
+          inScope(scope, alarms.houseId),
+          q.farmId ? eq(alarms.farmId, q.farmId) : undefined,
+          q.houseId ? eq(alarms.houseId, q.houseId) : undefined,
+          q.cause ? eq(alarms.cause, q.cause) : undefined,
+          q.severity ? eq(alarms.severity, q.severity) : undefined,
+          q.state === 'open'
+            ? ne(alarms.state, 'cleared')
+            : q.state !== 'all'
+              ? eq(alarms.state, q.state)
+              : undefined,
+          q.from ? sql`${alarms.raisedAt} >= ${q.from}::timestamptz` : undefined,
+          q.to ? sql`${alarms.raisedAt} < ${q.to}::timestamptz` : undefined,
         );
-        const nowParam = `$${params.push(new Date())}`;
-        const rows = await database.query<AlarmRow & { silenced: boolean }>(
-          `select ${ALARM_SELECT}, ${silencedSql(nowParam)} as silenced
-         from ${ALARM_FROM} where ${sqlWhere}
-         order by (a.state = 'cleared'), a.raised_at desc, a.id desc
-         limit ${q.size} offset ${(q.page - 1) * q.size}`,
-          params,
-        );
+        const [total] = await db.select({ n: count() }).from(alarms).where(where);
+        const rows = await db
+          .select({ ...ALARM_FIELDS, silenced: silencedAt(db, new Date()) })
+          .from(alarms)
+          .innerJoin(houses, eq(houses.id, alarms.houseId))
+          .innerJoin(farms, eq(farms.id, houses.farmId))
+          .where(where)
+          .orderBy(sql`${alarms.state} = 'cleared'`, desc(alarms.raisedAt), desc(alarms.id))
+          .limit(q.size)
+          .offset((q.page - 1) * q.size);
         // The "Silenced" tag (server/notify/silences.ts) only where there is one.
-        const present = (r: AlarmRow & { silenced: boolean }) =>
-          r.silenced ? { ...presentAlarm(r), silenced: true } : presentAlarm(r);
-        return ok(request, reply, { rows: rows.map(present), total: Number(count?.n ?? 0) });
+        const present = ({ silenced, ...r }: (typeof rows)[number]) =>
+          silenced ? { ...presentAlarm(r), silenced: true } : presentAlarm(r);
+        return ok(request, reply, { rows: rows.map(present), total: total?.n ?? 0 });
       },
     );
 
@@ -174,42 +207,42 @@ export function alarmListRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const q = request.query;
         const scope = await scopeOf(database.db, sessionOf(request).user);
-        const params: unknown[] = [];
-        const where = [scopeWhere(scope, params)];
-        if (q.alarmId) where.push(`t.alarm_id = $${params.push(q.alarmId)}`);
-        const from = `alarm_notify_attempts t join alarms a on a.id = t.alarm_id left join alarm_phones p on p.id = t.phone_id
-        where ${where.join(' and ')}`;
-        const [count] = await database.query<{ n: number }>(
-          `select count(*)::int as n from ${from}`,
-          params,
+        const db = database.db;
+        const t = alarmNotifyAttempts;
+        const where = and(
+          inScope(scope, alarms.houseId),
+          q.alarmId ? eq(t.alarmId, q.alarmId) : undefined,
         );
-        const rows = await database.query<{
-          id: number;
-          alarm_id: number;
-          phone: string | null;
-          channel: string;
-          adapter: string;
-          try: number;
-          at: Date | string;
-          ok: boolean;
-          detail: string;
-        }>(
-          `select t.id, t.alarm_id, p.phone, t.channel, t.adapter, t.try, t.at, t.ok, t.detail from ${from}
-         order by t.at desc, t.id desc limit ${q.size} offset ${(q.page - 1) * q.size}`,
-          params,
-        );
+        const [total] = await db
+          .select({ n: count() })
+          .from(t)
+          .innerJoin(alarms, eq(alarms.id, t.alarmId))
+          .where(where);
+        const rows = await db
+          .select({
+            id: t.id,
+            alarmId: t.alarmId,
+            phone: alarmPhones.phone,
+            channel: t.channel,
+            adapter: t.adapter,
+            try: t.try,
+            at: t.at,
+            ok: t.ok,
+            detail: t.detail,
+          })
+          .from(t)
+          .innerJoin(alarms, eq(alarms.id, t.alarmId))
+          .leftJoin(alarmPhones, eq(alarmPhones.id, t.phoneId))
+          .where(where)
+          .orderBy(desc(t.at), desc(t.id))
+          .limit(q.size)
+          .offset((q.page - 1) * q.size);
         const data: NotifyAttempt[] = rows.map((r) => ({
-          id: Number(r.id),
-          alarmId: r.alarm_id,
+          ...r,
           phone: r.phone ?? '',
-          channel: r.channel,
-          adapter: r.adapter,
-          try: r.try,
-          at: new Date(r.at).toISOString(),
-          ok: r.ok,
-          detail: r.detail,
+          at: r.at.toISOString(),
         }));
-        return ok(request, reply, { rows: data, total: Number(count?.n ?? 0) });
+        return ok(request, reply, { rows: data, total: total?.n ?? 0 });
       },
     );
   };

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { idSchema } from '../../../src/contract/ids';
 import {
@@ -13,32 +14,66 @@ import type { AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
 import { ANY_ROLE, answers, bodyOrQuery, type RoutePlugin } from '../../http/routeSchema';
-import { scopeWhere } from '../access';
+import { alarmInputs } from '../../db/alarmSchema';
+import { gateways, houses } from '../../db/schema';
+import { inScope } from '../access';
 import { idBody, settingsContext } from './settingsShared';
 
 const inputQuery = z.object({ gatewayId: idSchema.optional() });
 
-const INPUT_SELECT = `i.id, i.gateway_id as "gatewayId", i.di_code as "diCode", i.content, i.horn,
-  i.shield_test as "shieldTest", i.relay_type as "relayType", i.important, g.network_id as "networkId",
-  h.name as "houseName"`;
-const INPUT_FROM = `alarm_inputs i join gateways g on g.id = i.gateway_id left join houses h on h.id = g.house_id`;
+/** Postgres says 23505 for a unique violation; Drizzle hands the driver's error as `cause`. */
+const isUniqueViolation = (error: unknown): boolean => {
+  const e = error as { code?: string; cause?: { code?: string } } | null;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+};
 
 /** Alarm inputs (what each DI input of a gateway means); changes need canOperate and reach the engine. */
 export function inputRoutes(ctx: AppContext): RoutePlugin {
   const { database, scopeFor, log } = settingsContext(ctx);
 
+  /** Alarm inputs with their gateway's network id and house name. */
+  const inputsWhere = async (where: SQL | undefined): Promise<AlarmInputSetting[]> => {
+    const rows = await database.db
+      .select({
+        id: alarmInputs.id,
+        gatewayId: alarmInputs.gatewayId,
+        diCode: alarmInputs.diCode,
+        content: alarmInputs.content,
+        horn: alarmInputs.horn,
+        shieldTest: alarmInputs.shieldTest,
+        relayType: alarmInputs.relayType,
+        important: alarmInputs.important,
+        networkId: gateways.networkId,
+        houseName: houses.name,
+      })
+      .from(alarmInputs)
+      .innerJoin(gateways, eq(gateways.id, alarmInputs.gatewayId))
+      .leftJoin(houses, eq(houses.id, gateways.houseId))
+      .where(where)
+      .orderBy(asc(houses.name), asc(alarmInputs.diCode));
+    // The relay type is checked on the way in (alarmInputInputSchema): the column is text.
+    return rows as AlarmInputSetting[];
+  };
+
   const gatewayHouse = async (scope: Scope, gatewayId: number) => {
-    const [row] = await database.query<{
-      house_id: number | null;
-      name: string | null;
-      network_id: string;
-    }>(
-      'select g.house_id, h.name, g.network_id from gateways g left join houses h on h.id = g.house_id where g.id = $1',
-      [gatewayId],
-    );
-    if (!row || row.house_id === null || !canSeeHouse(scope, row.house_id))
+    const [row] = await database.db
+      .select({ houseId: gateways.houseId, name: houses.name, networkId: gateways.networkId })
+      .from(gateways)
+      .leftJoin(houses, eq(houses.id, gateways.houseId))
+      .where(eq(gateways.id, gatewayId));
+    if (!row || row.houseId === null || !canSeeHouse(scope, row.houseId))
       throw new ApiError(404, 'http.notFound');
-    return { id: row.house_id, name: row.name ?? '', networkId: row.network_id };
+    return { id: row.houseId, name: row.name ?? '', networkId: row.networkId };
+  };
+
+  /** The gateway of an alarm input, or 404. */
+  const inputOf = async (id: number) => {
+    const [row] = await database.db
+      .select({ gatewayId: alarmInputs.gatewayId, diCode: alarmInputs.diCode })
+      .from(alarmInputs)
+      .where(eq(alarmInputs.id, id));
+    if (!row) throw new ApiError(404, 'http.notFound');
+    return row;
   };
 
   return async (app) => {
@@ -55,12 +90,11 @@ export function inputRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const q = request.query;
         const scope = await scopeFor(request);
-        const params: unknown[] = [];
-        const where = [scopeWhere(scope, params, 'g.house_id')];
-        if (q.gatewayId) where.push(`i.gateway_id = $${params.push(q.gatewayId)}`);
-        const rows = await database.query<AlarmInputSetting>(
-          `select ${INPUT_SELECT} from ${INPUT_FROM} where ${where.join(' and ')} order by h.name, i.di_code`,
-          params,
+        const rows = await inputsWhere(
+          and(
+            inScope(scope, gateways.houseId),
+            q.gatewayId ? eq(alarmInputs.gatewayId, q.gatewayId) : undefined,
+          ),
         );
         return ok(request, reply, { rows, total: rows.length });
       },
@@ -73,39 +107,28 @@ export function inputRoutes(ctx: AppContext): RoutePlugin {
     ) => {
       const scope = await scopeFor(request);
       const house = await gatewayHouse(scope, v.gatewayId);
-      if (id !== null) {
-        const [old] = await database.query<{ gateway_id: number }>(
-          'select gateway_id from alarm_inputs where id = $1',
-          [id],
-        );
-        if (!old) throw new ApiError(404, 'http.notFound');
-        await gatewayHouse(scope, old.gateway_id);
-      }
-      const values = [
-        v.gatewayId,
-        v.diCode,
-        v.content,
-        v.horn,
-        v.shieldTest,
-        v.relayType,
-        v.important,
-      ];
-      const cols = 'gateway_id, di_code, content, horn, shield_test, relay_type, important';
+      if (id !== null) await gatewayHouse(scope, (await inputOf(id)).gatewayId);
+      const values = {
+        gatewayId: v.gatewayId,
+        diCode: v.diCode,
+        content: v.content,
+        horn: v.horn,
+        shieldTest: v.shieldTest,
+        relayType: v.relayType,
+        important: v.important,
+      };
       let saved: { id: number } | undefined;
       try {
         [saved] =
           id === null
-            ? await database.query<{ id: number }>(
-                `insert into alarm_inputs (${cols}) values ($1,$2,$3,$4,$5,$6,$7) returning id`,
-                values,
-              )
-            : await database.query<{ id: number }>(
-                `update alarm_inputs set (${cols}) = ($1,$2,$3,$4,$5,$6,$7) where id = $8 returning id`,
-                [...values, id],
-              );
+            ? await database.db.insert(alarmInputs).values(values).returning({ id: alarmInputs.id })
+            : await database.db
+                .update(alarmInputs)
+                .set(values)
+                .where(eq(alarmInputs.id, id))
+                .returning({ id: alarmInputs.id });
       } catch (error) {
-        if ((error as { code?: string }).code === '23505')
-          throw new ApiError(409, 'alarms.duplicateInput');
+        if (isUniqueViolation(error)) throw new ApiError(409, 'alarms.duplicateInput');
         throw error;
       }
       if (!saved) throw new ApiError(404, 'http.notFound');
@@ -116,10 +139,7 @@ export function inputRoutes(ctx: AppContext): RoutePlugin {
         house,
       );
       void ctx.events.emit('alarmRulesChanged', null);
-      const [row] = await database.query<AlarmInputSetting>(
-        `select ${INPUT_SELECT} from ${INPUT_FROM} where i.id = $1`,
-        [saved.id],
-      );
+      const [row] = await inputsWhere(eq(alarmInputs.id, saved.id));
       return row;
     };
 
@@ -164,24 +184,20 @@ export function inputRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const { id } = request.body;
         const scope = await scopeFor(request);
-        const [old] = await database.query<{ gateway_id: number; di_code: string }>(
-          'select gateway_id, di_code from alarm_inputs where id = $1',
-          [id],
-        );
-        if (!old) throw new ApiError(404, 'http.notFound');
-        const house = await gatewayHouse(scope, old.gateway_id);
-        await database.query('delete from alarm_inputs where id = $1', [id]);
+        const old = await inputOf(id);
+        const house = await gatewayHouse(scope, old.gatewayId);
+        await database.db.delete(alarmInputs).where(eq(alarmInputs.id, id));
         await log(
           request,
           'alarmInput.delete',
-          { key: 'alarmInput', params: { code: String(old.di_code), id } },
+          { key: 'alarmInput', params: { code: String(old.diCode), id } },
           house,
         );
-        const [left] = await database.query<{ n: number }>(
-          'select count(*)::int as n from alarm_inputs where gateway_id = $1',
-          [old.gateway_id],
-        );
-        return ok(request, reply, { remaining: Number(left?.n ?? 0) }, 'alarms.deleted');
+        const [left] = await database.db
+          .select({ n: count() })
+          .from(alarmInputs)
+          .where(eq(alarmInputs.gatewayId, old.gatewayId));
+        return ok(request, reply, { remaining: left?.n ?? 0 }, 'alarms.deleted');
       },
     );
   };

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { idSchema } from '../../../src/contract/ids';
 import {
@@ -13,7 +14,9 @@ import { sessionOf, type AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
 import { ANY_ROLE, answers, bodyOrQuery, type RoutePlugin } from '../../http/routeSchema';
+import { alarmPhones } from '../../db/alarmSchema';
 import { parseJson } from '../../db/jsonColumn';
+import { farms, houses } from '../../db/schema';
 import { mayCoverWholeFarm } from '../access';
 import { idBody, settingsContext } from './settingsShared';
 
@@ -22,12 +25,6 @@ const phoneQuery = z.object({
   houseId: idSchema.optional(),
 });
 
-const PHONE_SELECT = `p.id, p.farm_id as "farmId", p.house_id as "houseId", p.phone, p.period1_start as "period1Start",
-  p.period1_end as "period1End", p.period2_start as "period2Start", p.period2_end as "period2End",
-  p.date_type as "dateType", p.repeat_minutes as "repeatMinutes", p.closable, p.alarm_type as "alarmType",
-  p.delay_minutes as "delayMinutes", p.status, p.notice_types as "noticeTypes", p.description,
-  f.name as "farmName", h.name as "houseName"`;
-const PHONE_FROM = `alarm_phones p join farms f on f.id = p.farm_id left join houses h on h.id = p.house_id`;
 /** Alarm phone entries, per farm or house; changes need canOperate. */
 export function phoneRoutes(ctx: AppContext): RoutePlugin {
   const { database, scopeFor, log } = settingsContext(ctx);
@@ -41,19 +38,19 @@ export function phoneRoutes(ctx: AppContext): RoutePlugin {
   ) => {
     if (!canSeeFarm(scope, farmId)) throw new ApiError(404, 'http.notFound');
     // An administrator's scope holds every id: the farm must exist before anything is written.
-    const [farm] = await database.query<{ id: number }>(
-      `select id from farms where id = $1 and level = 'farm'`,
-      [farmId],
-    );
+    const [farm] = await database.db
+      .select({ id: farms.id })
+      .from(farms)
+      .where(and(eq(farms.id, farmId), eq(farms.level, 'farm')));
     if (!farm) throw new ApiError(404, 'http.notFound');
     if (houseId === null) {
       if (!mayCoverWholeFarm(sessionOf(request).user)) throw new ApiError(403, 'auth.forbidden');
       return null;
     }
-    const [house] = await database.query<{ id: number; name: string }>(
-      'select id, name from houses where id = $1 and farm_id = $2',
-      [houseId, farmId],
-    );
+    const [house] = await database.db
+      .select({ id: houses.id, name: houses.name })
+      .from(houses)
+      .where(and(eq(houses.id, houseId), eq(houses.farmId, farmId)));
     if (!house || !canSeeHouse(scope, houseId)) throw new ApiError(404, 'http.notFound');
     return house;
   };
@@ -62,23 +59,49 @@ export function phoneRoutes(ctx: AppContext): RoutePlugin {
     scope: Scope,
     filter: { id?: number; farmId?: number; houseId?: number },
   ) => {
-    const params: unknown[] = [];
-    const where: string[] = [];
-    // Farm-wide entries of the user's farms are visible; house entries only for houses in scope.
-    if (!scope.all)
-      where.push(
-        `p.farm_id = any($${params.push([...scope.farmIds])}::int[]) and (p.house_id is null or p.house_id = any($${params.push([...scope.houseIds])}::int[]))`,
-      );
-    if (filter.id) where.push(`p.id = $${params.push(filter.id)}`);
-    if (filter.farmId) where.push(`p.farm_id = $${params.push(filter.farmId)}`);
-    if (filter.houseId)
-      where.push(`(p.house_id is null or p.house_id = $${params.push(filter.houseId)})`);
-    const rows = await database.query<AlarmPhone>(
-      `select ${PHONE_SELECT} from ${PHONE_FROM} where ${where.length > 0 ? where.join(' and ') : 'true'}
-       order by f.name, h.name nulls first, p.id`,
-      params,
-    );
-    return rows.map((r) => ({ ...r, noticeTypes: parseJson(r.noticeTypes) }));
+    const rows = await database.db
+      .select({
+        id: alarmPhones.id,
+        farmId: alarmPhones.farmId,
+        houseId: alarmPhones.houseId,
+        phone: alarmPhones.phone,
+        period1Start: alarmPhones.period1Start,
+        period1End: alarmPhones.period1End,
+        period2Start: alarmPhones.period2Start,
+        period2End: alarmPhones.period2End,
+        dateType: alarmPhones.dateType,
+        repeatMinutes: alarmPhones.repeatMinutes,
+        closable: alarmPhones.closable,
+        alarmType: alarmPhones.alarmType,
+        delayMinutes: alarmPhones.delayMinutes,
+        status: alarmPhones.status,
+        noticeTypes: alarmPhones.noticeTypes,
+        description: alarmPhones.description,
+        farmName: farms.name,
+        houseName: houses.name,
+      })
+      .from(alarmPhones)
+      .innerJoin(farms, eq(farms.id, alarmPhones.farmId))
+      .leftJoin(houses, eq(houses.id, alarmPhones.houseId))
+      .where(
+        and(
+          // Farm-wide entries of the user's farms are visible; house entries only for houses
+          // in scope.
+          scope.all
+            ? undefined
+            : and(
+                inArray(alarmPhones.farmId, [...scope.farmIds]),
+                or(isNull(alarmPhones.houseId), inArray(alarmPhones.houseId, [...scope.houseIds])),
+              ),
+          filter.id ? eq(alarmPhones.id, filter.id) : undefined,
+          filter.farmId ? eq(alarmPhones.farmId, filter.farmId) : undefined,
+          filter.houseId
+            ? or(isNull(alarmPhones.houseId), eq(alarmPhones.houseId, filter.houseId))
+            : undefined,
+        ),
+      )
+      .orderBy(asc(farms.name), sql`${houses.name} asc nulls first`, asc(alarmPhones.id));
+    return rows.map((r) => ({ ...r, noticeTypes: parseJson(r.noticeTypes) }) as AlarmPhone);
   };
 
   return async (app) => {
@@ -113,36 +136,36 @@ export function phoneRoutes(ctx: AppContext): RoutePlugin {
         await checkPlace(request, scope, current.farmId, current.houseId);
       }
       const house = await checkPlace(request, scope, v.farmId, v.houseId);
-      const values = [
-        v.farmId,
-        v.houseId,
-        v.phone,
-        v.period1Start,
-        v.period1End,
-        v.period2Start,
-        v.period2End,
-        v.dateType,
-        v.repeatMinutes,
-        v.closable,
-        v.alarmType,
-        v.delayMinutes,
-        v.status,
-        JSON.stringify(v.noticeTypes),
-        v.description,
-      ];
-      const cols = `farm_id, house_id, phone, period1_start, period1_end, period2_start, period2_end, date_type,
-        repeat_minutes, closable, alarm_type, delay_minutes, status, notice_types, description`;
+      const values = {
+        farmId: v.farmId,
+        houseId: v.houseId,
+        phone: v.phone,
+        period1Start: v.period1Start,
+        period1End: v.period1End,
+        period2Start: v.period2Start,
+        period2End: v.period2End,
+        dateType: v.dateType,
+        repeatMinutes: v.repeatMinutes,
+        closable: v.closable,
+        alarmType: v.alarmType,
+        delayMinutes: v.delayMinutes,
+        status: v.status,
+        noticeTypes: v.noticeTypes,
+        description: v.description,
+      };
       const rows =
         id === null
-          ? await database.query<{ id: number }>(
-              `insert into alarm_phones (${cols}) values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14::jsonb,$15) returning id`,
-              values,
-            )
-          : await database.query<{ id: number }>(
-              `update alarm_phones set (${cols}) = ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14::jsonb,$15)
-               where id = $16 and ${scope.all ? 'true' : `farm_id = any($17::int[])`} returning id`,
-              scope.all ? [...values, id] : [...values, id, [...scope.farmIds]],
-            );
+          ? await database.db.insert(alarmPhones).values(values).returning({ id: alarmPhones.id })
+          : await database.db
+              .update(alarmPhones)
+              .set(values)
+              .where(
+                and(
+                  eq(alarmPhones.id, id),
+                  scope.all ? undefined : inArray(alarmPhones.farmId, [...scope.farmIds]),
+                ),
+              )
+              .returning({ id: alarmPhones.id });
       const saved = rows[0];
       if (!saved) throw new ApiError(404, 'http.notFound');
       await log(
@@ -199,7 +222,7 @@ export function phoneRoutes(ctx: AppContext): RoutePlugin {
         const [entry] = await phonesOf(scope, { id });
         if (!entry) throw new ApiError(404, 'http.notFound');
         await checkPlace(request, scope, entry.farmId, entry.houseId);
-        await database.query('delete from alarm_phones where id = $1', [id]);
+        await database.db.delete(alarmPhones).where(eq(alarmPhones.id, id));
         await log(
           request,
           'alarmPhone.delete',

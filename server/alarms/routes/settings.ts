@@ -1,3 +1,4 @@
+import { asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { idSchema, jsonIdSchema } from '../../../src/contract/ids';
 import {
@@ -10,8 +11,10 @@ import type { AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
 import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
-import { scopeWhere } from '../access';
+import { inScope } from '../access';
+import { alarmLimits } from '../../db/alarmSchema';
 import { parseJson } from '../../db/jsonColumn';
+import { farms, gateways, houses } from '../../db/schema';
 import { settingsContext } from './settingsShared';
 
 const limitsQuery = z.object({ houseId: idSchema });
@@ -38,14 +41,20 @@ export function settingsRoutes(ctx: AppContext): RoutePlugin {
         config: { roles: ANY_ROLE },
       },
       async (request, reply) => {
-        const params: unknown[] = [];
-        const rows = await database.query<AlarmPlace>(
-          `select h.id as "houseId", h.name as "houseName", f.id as "farmId", f.name as "farmName",
-           g.id as "gatewayId", g.network_id as "networkId"
-         from houses h join farms f on f.id = h.farm_id left join gateways g on g.house_id = h.id
-         where ${scopeWhere(await scopeFor(request), params, 'h.id')} order by f.name, h.sort, h.id`,
-          params,
-        );
+        const rows: AlarmPlace[] = await database.db
+          .select({
+            houseId: houses.id,
+            houseName: houses.name,
+            farmId: farms.id,
+            farmName: farms.name,
+            gatewayId: gateways.id,
+            networkId: gateways.networkId,
+          })
+          .from(houses)
+          .innerJoin(farms, eq(farms.id, houses.farmId))
+          .leftJoin(gateways, eq(gateways.houseId, houses.id))
+          .where(inScope(await scopeFor(request), houses.id))
+          .orderBy(asc(farms.name), asc(houses.sort), asc(houses.id));
         return ok(request, reply, rows);
       },
     );
@@ -64,10 +73,10 @@ export function settingsRoutes(ctx: AppContext): RoutePlugin {
         const { houseId } = request.query;
         if (!canSeeHouse(await scopeFor(request), houseId))
           throw new ApiError(404, 'http.notFound');
-        const [row] = await database.query<{ limits: unknown }>(
-          'select limits from alarm_limits where house_id = $1',
-          [houseId],
-        );
+        const [row] = await database.db
+          .select({ limits: alarmLimits.limits })
+          .from(alarmLimits)
+          .where(eq(alarmLimits.houseId, houseId));
         return ok(request, reply, row ? parseJson(row.limits) : {});
       },
     );
@@ -86,17 +95,19 @@ export function settingsRoutes(ctx: AppContext): RoutePlugin {
         const v = request.body;
         // The house must exist before anything is written: an administrator's scope holds
         // every id, and the insert of a missing one failed on its foreign key with a 500.
-        const [house] = await database.query<{ id: number; name: string }>(
-          'select id, name from houses where id = $1',
-          [v.houseId],
-        );
+        const [house] = await database.db
+          .select({ id: houses.id, name: houses.name })
+          .from(houses)
+          .where(eq(houses.id, v.houseId));
         if (!house || !canSeeHouse(await scopeFor(request), v.houseId))
           throw new ApiError(404, 'http.notFound');
-        await database.query(
-          `insert into alarm_limits (house_id, limits) values ($1, $2::jsonb)
-         on conflict (house_id) do update set limits = excluded.limits, updated_at = now()`,
-          [v.houseId, JSON.stringify(v.limits)],
-        );
+        await database.db
+          .insert(alarmLimits)
+          .values({ houseId: v.houseId, limits: v.limits })
+          .onConflictDoUpdate({
+            target: alarmLimits.houseId,
+            set: { limits: sql`excluded.limits`, updatedAt: sql`now()` },
+          });
         await log(
           request,
           'alarm.limits',

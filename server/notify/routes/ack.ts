@@ -39,8 +39,7 @@ export function ackRoutes(ctx: AppContext): RoutePlugin {
         'forbidden',
         result.reason === 'expired' ? 'notify.linkExpired' : 'notify.linkInvalid',
       );
-    // readAlarm (server/alarms) still reads through the transaction's plain query.
-    const alarm = await database.transaction(({ query: q }) => readAlarm(q, result.alarmId));
+    const alarm = await database.transaction(({ db }) => readAlarm(db, result.alarmId));
     const [phone] = await db
       .select({ phone: alarmPhones.phone })
       .from(alarmPhones)

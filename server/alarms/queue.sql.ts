@@ -6,6 +6,11 @@ import type { Query } from '../db/client';
  * its house (the entry's house, or every house of its farm) and its notice type. The first
  * notification is due after the entry's delay; the dispatcher takes it from there. Entries of
  * a higher escalation level wait until the dispatcher escalates to them.
+ *
+ * Hand-written: one `insert … select` in the transaction that raises the alarm (the engine's,
+ * on the ingest path). Drizzle 0.45's insert from a select must select every column of the
+ * table in order (the id, the sent count, ...), and a select then an insert is a second round
+ * trip while the alarm's locks are held.
  */
 export async function enqueueNotifications(query: Query, alarm: Alarm, now: Date): Promise<void> {
   await query(
