@@ -189,16 +189,6 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/devices/routes/terminals.ts',
   'server/devices/runtime.ts',
 
-  'server/envcontrol/autoConfig.ts',
-  'server/envcontrol/commandRows.ts',
-  'server/envcontrol/deviceLog.ts',
-  'server/envcontrol/dispatcher.ts',
-  'server/envcontrol/houses.ts',
-  'server/envcontrol/queue.ts',
-  'server/envcontrol/records.ts',
-  'server/envcontrol/reminders.ts',
-  'server/envcontrol/retention.ts',
-  'server/envcontrol/routes.ts',
 
   'server/houses/alignByAge.ts',
   'server/houses/compare.ts',
@@ -211,7 +201,6 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/ingest/status.ts',
   'server/ingest/writer.ts',
 
-  'server/live/hub.ts',
 
   'server/notify/ackLink.ts',
   'server/notify/drill.ts',
@@ -228,8 +217,6 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/notify/routes/silences.ts',
   'server/notify/silences.ts',
 
-  'server/ops/metrics.ts',
-  'server/ops/restore.ts',
 
   'server/production/compare.ts',
   'server/production/feedBin.ts',
@@ -245,7 +232,6 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/production/warningTick.ts',
   'server/production/warnings.ts',
 
-  'server/system/probe.ts',
 
   'server/upgrade/commands.ts',
   'server/upgrade/routes.ts',
