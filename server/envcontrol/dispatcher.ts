@@ -300,15 +300,13 @@ export class CommandDispatcher {
     );
     const sent = published.filter((c) => c !== null);
     if (sent.length === 0) return;
+    const sentIds = sent.map((command) => command.id);
     const rows = await database.db
       .update(gatewayCommands)
       .set({ state: 'sent', sentAt: sql`now()` })
       .where(
         and(
-          inArray(
-            gatewayCommands.id,
-            sent.map((command) => command.id),
-          ),
+          inArray(gatewayCommands.id, sentIds),
           inArray(gatewayCommands.state, ['queued', 'sent']),
         ),
       )
