@@ -171,16 +171,6 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/devices/routes/terminals.ts',
   'server/devices/runtime.ts',
 
-  'server/envcontrol/autoConfig.ts',
-  'server/envcontrol/commandRows.ts',
-  'server/envcontrol/deviceLog.ts',
-  'server/envcontrol/dispatcher.ts',
-  'server/envcontrol/houses.ts',
-  'server/envcontrol/queue.ts',
-  'server/envcontrol/records.ts',
-  'server/envcontrol/reminders.ts',
-  'server/envcontrol/retention.ts',
-  'server/envcontrol/routes.ts',
 
   'server/houses/alignByAge.ts',
   'server/houses/compare.ts',
@@ -193,15 +183,12 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/ingest/status.ts',
   'server/ingest/writer.ts',
 
-  'server/live/hub.ts',
 
   'server/notify/escalation.ts',
   'server/notify/prefs.ts',
   'server/notify/routes/ack.ts',
   'server/notify/silences.ts',
 
-  'server/ops/metrics.ts',
-  'server/ops/restore.ts',
 
   'server/production/compare.ts',
   'server/production/feedBin.ts',
@@ -217,7 +204,6 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/production/warningTick.ts',
   'server/production/warnings.ts',
 
-  'server/system/probe.ts',
 
   'server/upgrade/commands.ts',
   'server/upgrade/routes.ts',

@@ -1,14 +1,7 @@
 import { CURVE_DAYS, PARAM_BY_KEY, paramGroupsOf } from '../../src/contract/envcontrol';
-import type { Query } from '../db/client';
-
-interface TargetRow {
-  age_day: number;
-  temperature: number | null;
-  humidity: number | null;
-  co2: number | null;
-  light_hours: number | null;
-  light_intensity: number | null;
-}
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { breedTargets, flocks } from '../db/schema';
 
 /** How far from the breed's target temperature the alarms sit: wide enough not to ring daily. */
 const TEMPERATURE_ALARM_MARGIN_C = 6;
@@ -28,24 +21,35 @@ function fit(key: string, value: number): number {
  * type holds; empty when the flock has no breed with targets.
  */
 export async function autoConfig(
-  query: Query,
+  db: Db,
   houseId: number,
   typeKey: number,
 ): Promise<Record<string, number>> {
-  const [flock] = await query<{ breed_id: number | null; age: number }>(
-    `select breed_id, (current_date - placed_on) + age_at_placement as age
-     from flocks where house_id = $1 and closed_on is null`,
-    [houseId],
-  );
-  if (!flock?.breed_id) return {};
-  const targets = await query<TargetRow>(
-    `select age_day, temperature, humidity, co2, light_hours, light_intensity
-     from breed_targets where breed_id = $1 order by age_day`,
-    [flock.breed_id],
-  );
+  const [flock] = await db
+    .select({
+      breedId: flocks.breedId,
+      age: sql<number>`(current_date - ${flocks.placedOn}) + ${flocks.ageAtPlacement}`.mapWith(
+        Number,
+      ),
+    })
+    .from(flocks)
+    .where(and(eq(flocks.houseId, houseId), isNull(flocks.closedOn)));
+  if (!flock?.breedId) return {};
+  const targets = await db
+    .select({
+      ageDay: breedTargets.ageDay,
+      temperature: breedTargets.temperature,
+      humidity: breedTargets.humidity,
+      co2: breedTargets.co2,
+      lightHours: breedTargets.lightHours,
+      lightIntensity: breedTargets.lightIntensity,
+    })
+    .from(breedTargets)
+    .where(eq(breedTargets.breedId, flock.breedId))
+    .orderBy(asc(breedTargets.ageDay));
   if (targets.length === 0) return {};
   // The target of the latest standard day at or before `day` (the first one before it starts).
-  const at = (day: number) => targets.filter((t) => t.age_day <= day).at(-1) ?? targets[0]!;
+  const at = (day: number) => targets.filter((t) => t.ageDay <= day).at(-1) ?? targets[0]!;
   const groups = paramGroupsOf(typeKey);
   const out: Record<string, number> = {};
   if (groups.includes('curve'))
@@ -53,7 +57,7 @@ export async function autoConfig(
       const t = at(day).temperature;
       if (t !== null) out[`curve_temp_d${day}`] = fit(`curve_temp_d${day}`, t);
     }
-  const now = at(Number(flock.age));
+  const now = at(flock.age);
   if (groups.includes('alarmLimits')) {
     if (now.temperature !== null) {
       out.alarm_temp_high = fit('alarm_temp_high', now.temperature + TEMPERATURE_ALARM_MARGIN_C);
@@ -66,9 +70,9 @@ export async function autoConfig(
     if (now.co2 !== null) out.alarm_co2_high = fit('alarm_co2_high', now.co2);
   }
   if (groups.includes('lighting')) {
-    if (now.light_hours !== null) out.light_hours = fit('light_hours', now.light_hours);
-    if (now.light_intensity !== null)
-      out.light_intensity = fit('light_intensity', now.light_intensity);
+    if (now.lightHours !== null) out.light_hours = fit('light_hours', now.lightHours);
+    if (now.lightIntensity !== null)
+      out.light_intensity = fit('light_intensity', now.lightIntensity);
   }
   return out;
 }

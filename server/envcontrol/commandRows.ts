@@ -1,32 +1,26 @@
+import { asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Command, CommandState } from '../../src/contract/envcontrol';
 import type { UpgradeStage } from '../../src/contract/gateway';
-import type { Query } from '../db/client';
-
-/** The columns every command read selects, joined with its house and gateway. */
-export const COMMAND_SELECT = `c.id, c.house_id as "houseId", h.name as "houseName", g.network_id as "networkId",
-  c.kind, c.state, c.params, c.read_back as "readBack", c.reason, c.requested_by_name as "requestedBy",
-  c.created_at as "createdAt", c.sent_at as "sentAt", c.finished_at as "finishedAt", c.expires_at as "expiresAt",
-  u.version as "upVersion", u.from_version as "upFrom", u.file_name as "upFile", u.sha256 as "upSha",
-  u.stage as "upStage", u.percent as "upPercent"`;
-/** Upgrade commands carry their file and progress in `gateway_upgrades`, beside the state. */
-export const COMMAND_FROM = `gateway_commands c join houses h on h.id = c.house_id join gateways g on g.id = c.gateway_id
-  left join gateway_upgrades u on u.command_id = c.id`;
+import type { Db } from '../db/client';
+import { gatewayCommands, gatewayParams, paramChanges } from '../db/envcontrolSchema';
+import { gateways, houses } from '../db/schema';
+import { gatewayUpgrades } from '../db/upgradeSchema';
 
 interface CommandRow {
   id: string;
   houseId: number;
   houseName: string;
   networkId: string;
-  kind: Command['kind'];
-  state: CommandState;
+  kind: string;
+  state: string;
   params: unknown;
   readBack: unknown;
   reason: string | null;
   requestedBy: string;
-  createdAt: Date | string;
-  sentAt: Date | string | null;
-  finishedAt: Date | string | null;
-  expiresAt: Date | string;
+  createdAt: Date;
+  sentAt: Date | null;
+  finishedAt: Date | null;
+  expiresAt: Date;
   upVersion: string | null;
   upFrom: string | null;
   upFile: string | null;
@@ -35,8 +29,46 @@ interface CommandRow {
   upPercent: number | null;
 }
 
-const iso = (v: Date | string): string => new Date(v).toISOString();
-const isoOrNull = (v: Date | string | null): string | null => (v === null ? null : iso(v));
+/**
+ * Every command read: the command joined with its house and gateway. Upgrade commands carry
+ * their file and progress in `gateway_upgrades`, beside the state.
+ */
+function selectCommands(db: Db, where: SQL | undefined) {
+  const c = gatewayCommands;
+  const u = gatewayUpgrades;
+  return db
+    .select({
+      id: c.id,
+      houseId: c.houseId,
+      houseName: houses.name,
+      networkId: gateways.networkId,
+      kind: c.kind,
+      state: c.state,
+      params: c.params,
+      readBack: c.readBack,
+      reason: c.reason,
+      requestedBy: c.requestedByName,
+      createdAt: c.createdAt,
+      sentAt: c.sentAt,
+      finishedAt: c.finishedAt,
+      expiresAt: c.expiresAt,
+      upVersion: u.version,
+      upFrom: u.fromVersion,
+      upFile: u.fileName,
+      upSha: u.sha256,
+      upStage: u.stage,
+      upPercent: u.percent,
+    })
+    .from(c)
+    .innerJoin(houses, eq(houses.id, c.houseId))
+    .innerJoin(gateways, eq(gateways.id, c.gatewayId))
+    .leftJoin(u, eq(u.commandId, c.id))
+    .where(where)
+    .$dynamic();
+}
+
+const iso = (v: Date): string => v.toISOString();
+const isoOrNull = (v: Date | null): string | null => (v === null ? null : iso(v));
 /** jsonb comes back parsed from PGlite and node-postgres alike; text from older drivers. */
 const json = (v: unknown): Record<string, number> =>
   (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, number>;
@@ -45,11 +77,11 @@ const json = (v: unknown): Record<string, number> =>
 export function presentCommand(row: CommandRow): Command {
   return {
     id: row.id,
-    houseId: Number(row.houseId),
+    houseId: row.houseId,
     houseName: row.houseName,
     networkId: row.networkId,
-    kind: row.kind,
-    state: row.state,
+    kind: row.kind as Command['kind'],
+    state: row.state as CommandState,
     params: json(row.params),
     readBack: row.readBack === null ? null : json(row.readBack),
     reason: row.reason,
@@ -67,41 +99,32 @@ export function presentCommand(row: CommandRow): Command {
             fileName: row.upFile ?? '',
             sha256: row.upSha ?? '',
             stage: (row.upStage as UpgradeStage | null) ?? null,
-            percent: row.upPercent === null ? null : Number(row.upPercent),
+            percent: row.upPercent,
           },
   };
 }
 
-export async function readCommands(query: Query, ids: readonly string[]): Promise<Command[]> {
+export async function readCommands(db: Db, ids: readonly string[]): Promise<Command[]> {
   if (ids.length === 0) return [];
-  const rows = await query<CommandRow>(
-    `select ${COMMAND_SELECT} from ${COMMAND_FROM} where c.id = any($1::text[]) order by c.created_at`,
-    [ids],
+  const rows = await selectCommands(db, inArray(gatewayCommands.id, [...ids])).orderBy(
+    asc(gatewayCommands.createdAt),
   );
   return rows.map(presentCommand);
 }
 
-export async function commandsOfHouse(
-  query: Query,
-  houseId: number,
-  limit: number,
-): Promise<Command[]> {
-  const rows = await query<CommandRow>(
-    `select ${COMMAND_SELECT} from ${COMMAND_FROM} where c.house_id = $1 order by c.created_at desc limit $2`,
-    [houseId, limit],
-  );
+export async function commandsOfHouse(db: Db, houseId: number, limit: number): Promise<Command[]> {
+  const rows = await selectCommands(db, eq(gatewayCommands.houseId, houseId))
+    .orderBy(desc(gatewayCommands.createdAt))
+    .limit(limit);
   return rows.map(presentCommand);
 }
 
 /** The gateway's stored parameters (what it last reported or read back). */
-export async function paramsOfGateway(
-  query: Query,
-  gatewayId: number,
-): Promise<Record<string, number>> {
-  const [row] = await query<{ params: unknown }>(
-    'select params from gateway_params where gateway_id = $1',
-    [gatewayId],
-  );
+export async function paramsOfGateway(db: Db, gatewayId: number): Promise<Record<string, number>> {
+  const [row] = await db
+    .select({ params: gatewayParams.params })
+    .from(gatewayParams)
+    .where(eq(gatewayParams.gatewayId, gatewayId));
   return row ? json(row.params) : {};
 }
 
@@ -118,7 +141,7 @@ function sameValues(a: Record<string, number>, b: Record<string, number>): boole
  * in one statement; a report equal to the stored set writes nothing.
  */
 export async function recordParams(
-  query: Query,
+  db: Db,
   change: {
     gatewayId: number;
     houseId: number | null;
@@ -130,37 +153,38 @@ export async function recordParams(
     replace: boolean;
   },
 ): Promise<number> {
-  const [row] = await query<{ params: unknown }>(
-    'select params from gateway_params where gateway_id = $1 for update',
-    [change.gatewayId],
-  );
+  const [row] = await db
+    .select({ params: gatewayParams.params })
+    .from(gatewayParams)
+    .where(eq(gatewayParams.gatewayId, change.gatewayId))
+    .for('update');
   const known = row !== undefined;
   const before = known ? json(row.params) : {};
   const after = change.replace ? { ...change.values } : { ...before, ...change.values };
   if (known && sameValues(before, after)) return 0;
-  await query(
-    `insert into gateway_params (gateway_id, params, reported_at) values ($1, $2::jsonb, now())
-     on conflict (gateway_id) do update set params = excluded.params, reported_at = now()`,
-    [change.gatewayId, JSON.stringify(after)],
-  );
+  await db
+    .insert(gatewayParams)
+    .values({ gatewayId: change.gatewayId, params: after, reportedAt: sql`now()` })
+    .onConflictDoUpdate({
+      target: gatewayParams.gatewayId,
+      set: { params: sql`excluded.params`, reportedAt: sql`now()` },
+    });
   // The first report is the starting point, not a change anybody made.
   if (!known || change.houseId === null) return 0;
+  const houseId = change.houseId;
   const changed = Object.entries(change.values).filter(([key, value]) => before[key] !== value);
   if (changed.length === 0) return 0;
-  await query(
-    `insert into param_changes (house_id, gateway_id, source, operator_name, command_id, key, old_value, new_value)
-     select $1::int, $2::int, $3::text, $4::text, $5::text, c.key, c.old_value, c.new_value
-     from unnest($6::text[], $7::float8[], $8::float8[]) as c(key, old_value, new_value)`,
-    [
-      change.houseId,
-      change.gatewayId,
-      change.source,
-      change.operatorName,
-      change.commandId,
-      changed.map(([key]) => key),
-      changed.map(([key]) => before[key] ?? null),
-      changed.map(([, value]) => value),
-    ],
+  await db.insert(paramChanges).values(
+    changed.map(([key, value]) => ({
+      houseId,
+      gatewayId: change.gatewayId,
+      source: change.source,
+      operatorName: change.operatorName,
+      commandId: change.commandId,
+      key,
+      oldValue: before[key] ?? null,
+      newValue: value,
+    })),
   );
   return changed.length;
 }

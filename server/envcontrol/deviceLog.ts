@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { and, desc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
 import {
   DEVICE_LOG_KEEP,
   DEVICE_LOG_WAIT_SECONDS,
@@ -7,7 +8,9 @@ import {
 import type { DeviceLogReply } from '../../src/contract/gateway';
 import type { Command } from '../../src/contract/envcontrol';
 import type { LogSource } from '../../src/contract/domain';
-import type { Database, Query } from '../db/client';
+import type { Database, Db } from '../db/client';
+import { gatewayCommands, gatewayLogs } from '../db/envcontrolSchema';
+import { gateways } from '../db/schema';
 import type { ServerEvents } from '../events';
 import { writeOperationLog } from '../oplog';
 import { readCommands } from './commandRows';
@@ -25,30 +28,41 @@ export async function requestDeviceLog(
   request: { target: CommandTarget; operator: { id: number; name: string }; source: LogSource },
 ): Promise<string> {
   const { target, operator } = request;
-  const { id, joined } = await database.transaction(async ({ query }) => {
+  const { id, joined } = await database.transaction(async ({ db }) => {
     // The gateway's row, locked: two requests (or two server processes) never both ask.
-    await query('select id from gateways where id = $1 for update', [target.gatewayId]);
-    const [open] = await query<{ id: string }>(
-      `select id from gateway_commands where gateway_id = $1 and kind = 'log'
-         and state in ('queued', 'sent') and expires_at > now()
-       order by created_at desc limit 1`,
-      [target.gatewayId],
-    );
+    await db
+      .select({ id: gateways.id })
+      .from(gateways)
+      .where(eq(gateways.id, target.gatewayId))
+      .for('update');
+    const c = gatewayCommands;
+    const [open] = await db
+      .select({ id: c.id })
+      .from(c)
+      .where(
+        and(
+          eq(c.gatewayId, target.gatewayId),
+          eq(c.kind, 'log'),
+          inArray(c.state, ['queued', 'sent']),
+          gt(c.expiresAt, sql`now()`),
+        ),
+      )
+      .orderBy(desc(c.createdAt))
+      .limit(1);
     if (open) return { id: open.id, joined: true };
     const created = randomUUID();
-    await query(
-      `insert into gateway_commands (id, gateway_id, house_id, kind, state, params, requested_by, requested_by_name, source, expires_at)
-       values ($1, $2, $3, 'log', 'queued', '{}'::jsonb, $4, $5, $6, now() + make_interval(secs => $7))`,
-      [
-        created,
-        target.gatewayId,
-        target.houseId,
-        operator.id,
-        operator.name,
-        request.source,
-        DEVICE_LOG_WAIT_SECONDS,
-      ],
-    );
+    await db.insert(c).values({
+      id: created,
+      gatewayId: target.gatewayId,
+      houseId: target.houseId,
+      kind: 'log',
+      state: 'queued',
+      params: {},
+      requestedBy: operator.id,
+      requestedByName: operator.name,
+      source: request.source,
+      expiresAt: sql`now() + make_interval(secs => ${DEVICE_LOG_WAIT_SECONDS})`,
+    });
     return { id: created, joined: false };
   });
   await writeOperationLog(database.db, {
@@ -60,7 +74,7 @@ export async function requestDeviceLog(
     networkId: target.networkId,
   });
   if (!joined) {
-    void events.emit('commandsChanged', await readCommands(database.query, [id]));
+    void events.emit('commandsChanged', await readCommands(database.db, [id]));
     void events.emit('commandsQueued', [target.gatewayId]);
   }
   return id;
@@ -76,38 +90,52 @@ export async function recordDeviceLog(
   gatewayId: number,
   reply: DeviceLogReply,
 ): Promise<string[]> {
-  return database.transaction(async ({ query }) => {
-    const [row] = await query<{ house_id: number }>(
-      `update gateway_commands set state = 'applied', finished_at = now()
-       where id = $1 and gateway_id = $2 and kind = 'log' and state in ('queued', 'sent')
-       returning house_id`,
-      [reply.id, gatewayId],
-    );
+  return database.transaction(async ({ db }) => {
+    const c = gatewayCommands;
+    const [row] = await db
+      .update(c)
+      .set({ state: 'applied', finishedAt: sql`now()` })
+      .where(
+        and(
+          eq(c.id, reply.id),
+          eq(c.gatewayId, gatewayId),
+          eq(c.kind, 'log'),
+          inArray(c.state, ['queued', 'sent']),
+        ),
+      )
+      .returning({ houseId: c.houseId });
     if (!row) return [];
-    await query(
-      `insert into gateway_logs (command_id, gateway_id, house_id, lines) values ($1, $2, $3, $4::jsonb)`,
-      [reply.id, gatewayId, row.house_id, JSON.stringify(reply.lines)],
-    );
-    await query(
-      `delete from gateway_logs where gateway_id = $1 and command_id not in (
-         select command_id from gateway_logs where gateway_id = $1
-         order by received_at desc limit $2)`,
-      [gatewayId, DEVICE_LOG_KEEP],
-    );
+    await db
+      .insert(gatewayLogs)
+      .values({ commandId: reply.id, gatewayId, houseId: row.houseId, lines: reply.lines });
+    const kept = db
+      .select({ commandId: gatewayLogs.commandId })
+      .from(gatewayLogs)
+      .where(eq(gatewayLogs.gatewayId, gatewayId))
+      .orderBy(desc(gatewayLogs.receivedAt))
+      .limit(DEVICE_LOG_KEEP);
+    await db
+      .delete(gatewayLogs)
+      .where(and(eq(gatewayLogs.gatewayId, gatewayId), notInArray(gatewayLogs.commandId, kept)));
     return [reply.id];
   });
 }
 
 /** The house's kept logs, newest first. */
-export async function deviceLogsOfHouse(query: Query, houseId: number): Promise<DeviceLog[]> {
-  const rows = await query<{ command_id: string; received_at: Date | string; lines: unknown }>(
-    `select command_id, received_at, lines from gateway_logs where house_id = $1
-     order by received_at desc limit $2`,
-    [houseId, DEVICE_LOG_KEEP],
-  );
+export async function deviceLogsOfHouse(db: Db, houseId: number): Promise<DeviceLog[]> {
+  const rows = await db
+    .select({
+      commandId: gatewayLogs.commandId,
+      receivedAt: gatewayLogs.receivedAt,
+      lines: gatewayLogs.lines,
+    })
+    .from(gatewayLogs)
+    .where(eq(gatewayLogs.houseId, houseId))
+    .orderBy(desc(gatewayLogs.receivedAt))
+    .limit(DEVICE_LOG_KEEP);
   return rows.map((r) => ({
-    commandId: r.command_id,
-    at: new Date(r.received_at).toISOString(),
+    commandId: r.commandId,
+    at: r.receivedAt.toISOString(),
     lines: (typeof r.lines === 'string' ? JSON.parse(r.lines) : r.lines) as string[],
   }));
 }
@@ -131,7 +159,7 @@ export function finalCommand(database: Database, id: string, ms: number): Promis
 async function pollFinal(database: Database, id: string, ms: number): Promise<Command | null> {
   const until = Date.now() + ms;
   for (;;) {
-    const [command] = await readCommands(database.query, [id]);
+    const [command] = await readCommands(database.db, [id]);
     if (command && command.state !== 'queued' && command.state !== 'sent') return command;
     if (Date.now() >= until) return null;
     await new Promise((r) => setTimeout(r, 200));

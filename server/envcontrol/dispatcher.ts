@@ -1,3 +1,4 @@
+import { and, asc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   DEVICE_LOG_LINES,
@@ -11,9 +12,13 @@ import {
 import { recordDeviceLog } from './deviceLog';
 import { recordProgress, upgradeOrder } from '../upgrade/commands';
 import type { Database } from '../db/client';
+import { gatewayCommands } from '../db/envcontrolSchema';
+import { gateways } from '../db/schema';
+import { houseState } from '../db/telemetrySchema';
 import type { ServerEvents } from '../events';
 import type { GatewayDirectory, GatewayInfo } from '../ingest/gatewayDirectory';
 import { readCommands, recordParams } from './commandRows';
+import { finishAcknowledged } from './dispatcher.sql';
 import { parseReply, type ParsedReply, type ReplyRefusal } from './replies';
 
 /** Sends a message to a gateway at QoS 1: the embedded broker or the external one. */
@@ -33,10 +38,10 @@ const ACK_BATCH = 500;
 interface OpenCommand {
   id: string;
   kind: string;
-  gateway_id: number;
-  network_id: string;
+  gatewayId: number;
+  networkId: string;
   params: unknown;
-  expires_at: Date | string;
+  expiresAt: Date;
   state: string;
 }
 
@@ -90,12 +95,12 @@ export class CommandDispatcher {
     events.on('gatewayStatus', async (states) => {
       const back = states.filter((s) => s.online).map((s) => s.houseId);
       if (back.length === 0) return;
-      const rows = await this.options.database.query<{ id: number }>(
-        'select id from gateways where house_id = any($1::int[])',
-        [back],
-      );
+      const rows = await this.options.database.db
+        .select({ id: gateways.id })
+        .from(gateways)
+        .where(inArray(gateways.houseId, back));
       void this.dispatchMany(
-        rows.map((r) => Number(r.id)),
+        rows.map((r) => r.id),
         true,
       );
     });
@@ -189,42 +194,28 @@ export class CommandDispatcher {
       seen.add(key);
       return true;
     });
-    const done = await database.transaction(async ({ query }) => {
-      // Only each gateway's own command, and only once: a duplicate or a foreign id matches no row.
-      const rows = await query<{
-        id: string;
-        house_id: number;
-        gateway_id: number;
-        requested_by_name: string;
-        state: string;
-        read_back: unknown;
-      }>(
-        `update gateway_commands c set state = a.status, read_back = a.vals::jsonb, reason = a.reason,
-           finished_at = now()
-         from unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[]) as a(id, gateway_id, status, vals, reason)
-         where c.id = a.id and c.gateway_id = a.gateway_id and c.kind = 'config' and c.state in ('queued', 'sent')
-         returning c.id, c.house_id, c.gateway_id, c.requested_by_name, c.state, c.read_back`,
-        [
-          acks.map((a) => a.ack.id),
-          acks.map((a) => a.gateway.gatewayId),
-          acks.map((a) => a.ack.status),
-          acks.map((a) => (a.ack.values ? JSON.stringify(a.ack.values) : null)),
-          acks.map((a) => (a.ack.status === 'rejected' ? (a.ack.reason ?? 'rejected') : null)),
-        ],
+    const done = await database.transaction(async ({ db, query }) => {
+      const rows = await finishAcknowledged(
+        query,
+        acks.map((a) => ({
+          commandId: a.ack.id,
+          gatewayId: a.gateway.gatewayId,
+          status: a.ack.status,
+          values: a.ack.values ?? null,
+          reason: a.ack.status === 'rejected' ? (a.ack.reason ?? 'rejected') : null,
+        })),
       );
       // In gateway order, so two batches never lock gateway rows in opposite orders.
       const applied = rows
-        .filter((r) => r.state === 'applied' && r.read_back !== null)
-        .sort((a, b) => Number(a.gateway_id) - Number(b.gateway_id));
+        .filter((r) => r.state === 'applied' && r.readBack !== null)
+        .sort((a, b) => a.gatewayId - b.gatewayId);
       for (const row of applied)
-        await recordParams(query, {
-          gatewayId: Number(row.gateway_id),
-          houseId: Number(row.house_id),
-          values: (typeof row.read_back === 'string'
-            ? JSON.parse(row.read_back)
-            : row.read_back) as Record<string, number>,
+        await recordParams(db, {
+          gatewayId: row.gatewayId,
+          houseId: row.houseId,
+          values: row.readBack!,
           source: 'console',
-          operatorName: row.requested_by_name,
+          operatorName: row.requestedByName,
           commandId: row.id,
           replace: false,
         });
@@ -234,8 +225,8 @@ export class CommandDispatcher {
   }
 
   private async reported(gateway: GatewayInfo, report: ConfigReport): Promise<void> {
-    await this.options.database.transaction(({ query }) =>
-      recordParams(query, {
+    await this.options.database.transaction(({ db }) =>
+      recordParams(db, {
         gatewayId: gateway.gatewayId,
         houseId: gateway.houseId,
         values: report.params,
@@ -265,22 +256,41 @@ export class CommandDispatcher {
     const publish = this.publish;
     if (!publish || gatewayIds.length === 0) return;
     const { database, log } = this.options;
-    const open = await database.query<OpenCommand>(
-      `select c.id, c.kind, c.gateway_id, g.network_id, c.params, c.expires_at, c.state from gateway_commands c
-       join gateways g on g.id = c.gateway_id
-       ${online ? '' : 'join house_state s on s.gateway_id = c.gateway_id and s.online'}
-       where c.gateway_id = any($1::int[]) and c.state in ${queuedOnly ? "('queued')" : "('queued', 'sent')"}
-         and c.expires_at > now()
-       order by c.created_at`,
-      [[...new Set(gatewayIds)]],
-    );
+    const c = gatewayCommands;
+    let read = database.db
+      .select({
+        id: c.id,
+        kind: c.kind,
+        gatewayId: c.gatewayId,
+        networkId: gateways.networkId,
+        params: c.params,
+        expiresAt: c.expiresAt,
+        state: c.state,
+      })
+      .from(c)
+      .innerJoin(gateways, eq(gateways.id, c.gatewayId))
+      .$dynamic();
+    if (!online)
+      read = read.innerJoin(
+        houseState,
+        and(eq(houseState.gatewayId, c.gatewayId), eq(houseState.online, true)),
+      );
+    const open: OpenCommand[] = await read
+      .where(
+        and(
+          inArray(c.gatewayId, [...new Set(gatewayIds)]),
+          inArray(c.state, queuedOnly ? ['queued'] : ['queued', 'sent']),
+          gt(c.expiresAt, sql`now()`),
+        ),
+      )
+      .orderBy(asc(c.createdAt));
     if (open.length === 0) return;
     const published = await Promise.all(
       open.map(async (command) => {
         try {
           const message = await this.messageOf(command);
           if (!message) return null;
-          await publish(gatewayTopic(command.network_id, message.topic), message.payload);
+          await publish(gatewayTopic(command.networkId, message.topic), message.payload);
           return command;
         } catch (error) {
           log.warn({ err: error, command: command.id }, 'sending a command failed');
@@ -290,11 +300,17 @@ export class CommandDispatcher {
     );
     const sent = published.filter((c) => c !== null);
     if (sent.length === 0) return;
-    const rows = await database.query<{ id: string }>(
-      `update gateway_commands set state = 'sent', sent_at = now()
-       where id = any($1::text[]) and state in ('queued', 'sent') returning id`,
-      [sent.map((c) => c.id)],
-    );
+    const sentIds = sent.map((command) => command.id);
+    const rows = await database.db
+      .update(gatewayCommands)
+      .set({ state: 'sent', sentAt: sql`now()` })
+      .where(
+        and(
+          inArray(gatewayCommands.id, sentIds),
+          inArray(gatewayCommands.state, ['queued', 'sent']),
+        ),
+      )
+      .returning({ id: gatewayCommands.id });
     const wasQueued = new Set(sent.filter((c) => c.state === 'queued').map((c) => c.id));
     await this.changed(rows.map((r) => r.id).filter((id) => wasQueued.has(id)));
   }
@@ -313,7 +329,7 @@ export class CommandDispatcher {
       if (!base) return null;
       const order = await upgradeOrder(
         this.options.database.query,
-        { id: command.id, gatewayId: Number(command.gateway_id), networkId: command.network_id },
+        { id: command.id, gatewayId: command.gatewayId, networkId: command.networkId },
         base,
       );
       return order ? { topic: 'upgrade', payload: JSON.stringify(order) } : null;
@@ -324,7 +340,7 @@ export class CommandDispatcher {
     const payload = JSON.stringify({
       id: command.id,
       params,
-      expiresAt: new Date(command.expires_at).toISOString(),
+      expiresAt: command.expiresAt.toISOString(),
     } satisfies ConfigSet);
     return { topic: 'config/set', payload };
   }
@@ -336,18 +352,24 @@ export class CommandDispatcher {
   /** Expires commands past their time; sends again what was sent and not answered. */
   async sweep(): Promise<void> {
     const { database } = this.options;
-    const expired = await database.query<{ id: string }>(
-      `update gateway_commands set state = 'expired', reason = 'expired', finished_at = now()
-       where state in ('queued', 'sent') and expires_at <= now() returning id`,
-    );
+    const c = gatewayCommands;
+    const expired = await database.db
+      .update(c)
+      .set({ state: 'expired', reason: 'expired', finishedAt: sql`now()` })
+      .where(and(inArray(c.state, ['queued', 'sent']), lte(c.expiresAt, sql`now()`)))
+      .returning({ id: c.id });
     await this.changed(expired.map((r) => r.id));
-    const stale = await database.query<{ gateway_id: number }>(
-      `select distinct gateway_id from gateway_commands
-       where state = 'sent' and sent_at < now() - make_interval(secs => $1)`,
-      [this.resendAfterMs / 1000],
-    );
+    const stale = await database.db
+      .selectDistinct({ gatewayId: c.gatewayId })
+      .from(c)
+      .where(
+        and(
+          eq(c.state, 'sent'),
+          lt(c.sentAt, sql`now() - make_interval(secs => ${this.resendAfterMs / 1000})`),
+        ),
+      );
     await this.dispatchMany(
-      stale.map((r) => Number(r.gateway_id)),
+      stale.map((r) => r.gatewayId),
       false,
     );
   }
@@ -374,7 +396,7 @@ export class CommandDispatcher {
 
   private async changed(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    const commands = await readCommands(this.options.database.query, ids);
+    const commands = await readCommands(this.options.database.db, ids);
     void this.options.events.emit('commandsChanged', commands);
   }
 }

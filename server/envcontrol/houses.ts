@@ -1,4 +1,7 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { breeds, farms, flocks, gateways, houses } from '../db/schema';
+import { houseState } from '../db/telemetrySchema';
 import { canSeeHouse, type Scope } from '../auth/scope';
 
 /** A house with its gateway and what House Setting shows of it. */
@@ -17,7 +20,7 @@ export interface HouseRow {
   number: string | null;
   online: boolean | null;
   network: string | null;
-  onlineSince: Date | string | null;
+  onlineSince: Date | null;
 }
 
 /**
@@ -32,17 +35,30 @@ export async function housesInScope(
 ): Promise<HouseRow[]> {
   const visible = houseIds.filter((id) => canSeeHouse(scope, id));
   if (visible.length === 0) return [];
-  return database.query<HouseRow>(
-    `select h.id as "houseId", h.name as "houseName", f.id as "farmId", f.name as "farmName",
-       f.province_name as province, b.name as "breedName", g.id as "gatewayId", g.network_id as "networkId",
-       g.type_key as "typeKey", coalesce(s.gateway_version, g.version) as version, g.sim_card as "simCard",
-       g.number, s.online, s.network, s.online_since as "onlineSince"
-     from houses h join farms f on f.id = h.farm_id
-     left join gateways g on g.house_id = h.id
-     left join house_state s on s.house_id = h.id
-     left join flocks fl on fl.house_id = h.id and fl.closed_on is null
-     left join breeds b on b.id = fl.breed_id
-     where h.id = any($1::int[]) order by h.id`,
-    [visible],
-  );
+  return database.db
+    .select({
+      houseId: houses.id,
+      houseName: houses.name,
+      farmId: farms.id,
+      farmName: farms.name,
+      province: farms.provinceName,
+      breedName: breeds.name,
+      gatewayId: gateways.id,
+      networkId: gateways.networkId,
+      typeKey: gateways.typeKey,
+      version: sql<string | null>`coalesce(${houseState.gatewayVersion}, ${gateways.version})`,
+      simCard: gateways.simCard,
+      number: gateways.number,
+      online: houseState.online,
+      network: houseState.network,
+      onlineSince: houseState.onlineSince,
+    })
+    .from(houses)
+    .innerJoin(farms, eq(farms.id, houses.farmId))
+    .leftJoin(gateways, eq(gateways.houseId, houses.id))
+    .leftJoin(houseState, eq(houseState.houseId, houses.id))
+    .leftJoin(flocks, and(eq(flocks.houseId, houses.id), isNull(flocks.closedOn)))
+    .leftJoin(breeds, eq(breeds.id, flocks.breedId))
+    .where(inArray(houses.id, visible))
+    .orderBy(asc(houses.id));
 }

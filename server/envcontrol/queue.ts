@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Command } from '../../src/contract/envcontrol';
 import type { LogSource } from '../../src/contract/domain';
 import type { FunctionKey, Operation } from '../../src/contract/operationLog';
 import type { Database, Query } from '../db/client';
+import { gatewayCommands } from '../db/envcontrolSchema';
 import type { ServerEvents } from '../events';
 import { writeOperationLog } from '../oplog';
 import { readCommands } from './commandRows';
@@ -53,14 +55,19 @@ export async function enqueueCommands<T extends CommandTarget>(
 ): Promise<Command[]> {
   const created: string[] = [];
   const superseded: string[] = [];
-  await database.transaction(async ({ query }) => {
+  await database.transaction(async ({ db, query }) => {
     for (const target of batch.targets) {
-      const open = await query<{ id: string; params: unknown }>(
-        `update gateway_commands set state = 'superseded', reason = 'superseded', finished_at = now()
-         where gateway_id = $1 and kind = $2 and state in ('queued', 'sent')
-         returning id, params`,
-        [target.gatewayId, kind.kind],
-      );
+      const open = await db
+        .update(gatewayCommands)
+        .set({ state: 'superseded', reason: 'superseded', finishedAt: sql`now()` })
+        .where(
+          and(
+            eq(gatewayCommands.gatewayId, target.gatewayId),
+            eq(gatewayCommands.kind, kind.kind),
+            inArray(gatewayCommands.state, ['queued', 'sent']),
+          ),
+        )
+        .returning({ id: gatewayCommands.id, params: gatewayCommands.params });
       superseded.push(...open.map((r) => r.id));
       const older = open.map(
         (r) =>
@@ -70,21 +77,19 @@ export async function enqueueCommands<T extends CommandTarget>(
           >,
       );
       const id = randomUUID();
-      await query(
-        `insert into gateway_commands (id, gateway_id, house_id, kind, state, params, requested_by, requested_by_name, source, expires_at)
-         values ($1, $2, $3, $4, 'queued', $5::jsonb, $6, $7, $8, $9)`,
-        [
-          id,
-          target.gatewayId,
-          target.houseId,
-          kind.kind,
-          JSON.stringify(kind.params(target, older)),
-          batch.operator.id,
-          batch.operator.name,
-          batch.source,
-          batch.expiresAt,
-        ],
-      );
+      await db.insert(gatewayCommands).values({
+        id,
+        gatewayId: target.gatewayId,
+        houseId: target.houseId,
+        kind: kind.kind,
+        state: 'queued',
+        // The column is typed for configuration values; an upgrade's parameters are empty.
+        params: kind.params(target, older) as Record<string, number>,
+        requestedBy: batch.operator.id,
+        requestedByName: batch.operator.name,
+        source: batch.source,
+        expiresAt: batch.expiresAt,
+      });
       await kind.store?.(query, id, target);
       created.push(id);
     }
@@ -98,7 +103,7 @@ export async function enqueueCommands<T extends CommandTarget>(
       networkId: target.networkId,
     });
   }
-  const changed = await readCommands(database.query, [...superseded, ...created]);
+  const changed = await readCommands(database.db, [...superseded, ...created]);
   void events.emit('commandsChanged', changed);
   void events.emit('commandsQueued', [...new Set(batch.targets.map((t) => t.gatewayId))]);
   const mine = new Set(created);

@@ -1,3 +1,4 @@
+import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   PARAM_BY_KEY,
@@ -8,66 +9,66 @@ import type { Locale } from '../../src/contract/envelope';
 import { containsPattern } from '../admin/access';
 import { toCsv } from '../export/csv';
 import type { Scope } from '../auth/scope';
-import type { Query } from '../db/client';
+import type { Db } from '../db/client';
+import { paramChanges } from '../db/envcontrolSchema';
+import { houses } from '../db/schema';
 import { formatDateTime } from '../export/cells';
 import { translate } from '../http/messages';
 
 type RecordFilters = z.infer<typeof paramChangeExportQuerySchema>;
 
-/** The where clause of modify records, inside the scope, with its parameters. */
-export function recordsWhere(
-  scope: Scope,
-  q: RecordFilters,
-): { clause: string; params: unknown[] } {
-  const params: unknown[] = [];
-  const where: string[] = [];
-  if (!scope.all) where.push(`c.house_id = any($${params.push([...scope.houseIds])}::int[])`);
-  if (q.houseId) where.push(`c.house_id = $${params.push(q.houseId)}`);
-  if (q.source) where.push(`c.source = $${params.push(q.source)}`);
-  if (q.key) where.push(`c.key = $${params.push(q.key)}`);
-  if (q.operator)
-    where.push(`c.operator_name ilike $${params.push(containsPattern(q.operator))} escape '\\'`);
-  if (q.from) where.push(`c.at >= $${params.push(q.from)}::timestamptz`);
-  if (q.to) where.push(`c.at <= $${params.push(q.to)}::timestamptz`);
-  return { clause: where.length > 0 ? where.join(' and ') : 'true', params };
+/** The condition on modify records: inside the scope, and the filters asked for. */
+export function recordsWhere(scope: Scope, q: RecordFilters): SQL | undefined {
+  const c = paramChanges;
+  return and(
+    scope.all ? undefined : inArray(c.houseId, [...scope.houseIds]),
+    q.houseId ? eq(c.houseId, q.houseId) : undefined,
+    q.source ? eq(c.source, q.source) : undefined,
+    q.key ? eq(c.key, q.key) : undefined,
+    q.operator
+      ? sql`${c.operatorName} ilike ${containsPattern(q.operator)} escape '\\'`
+      : undefined,
+    q.from ? sql`${c.at} >= ${q.from}::timestamptz` : undefined,
+    q.to ? sql`${c.at} <= ${q.to}::timestamptz` : undefined,
+  );
 }
-
-type RecordRow = ParamChange & { at: Date | string };
 
 /** Reads modify records, newest first. */
 export async function readRecords(
-  query: Query,
-  where: { clause: string; params: unknown[] },
+  db: Db,
+  where: SQL | undefined,
   limit: number,
   offset: number,
 ): Promise<ParamChange[]> {
-  const params = [...where.params];
-  const rows = await query<RecordRow>(
-    `select c.id, c.house_id as "houseId", h.name as "houseName", c.at, c.source,
-       c.operator_name as operator, c.key, c.old_value as "oldValue", c.new_value as "newValue"
-     from param_changes c join houses h on h.id = c.house_id where ${where.clause}
-     order by c.at desc, c.id desc limit $${params.push(limit)} offset $${params.push(offset)}`,
-    params,
-  );
+  const c = paramChanges;
+  const rows = await db
+    .select({
+      id: c.id,
+      houseId: c.houseId,
+      houseName: houses.name,
+      at: c.at,
+      source: c.source,
+      operator: c.operatorName,
+      key: c.key,
+      oldValue: c.oldValue,
+      newValue: c.newValue,
+    })
+    .from(c)
+    .innerJoin(houses, eq(houses.id, c.houseId))
+    .where(where)
+    .orderBy(desc(c.at), desc(c.id))
+    .limit(limit)
+    .offset(offset);
   return rows.map((r) => ({
     ...r,
-    id: Number(r.id),
-    houseId: Number(r.houseId),
-    at: new Date(r.at).toISOString(),
-    oldValue: r.oldValue === null ? null : Number(r.oldValue),
-    newValue: Number(r.newValue),
+    source: r.source as ParamChange['source'],
+    at: r.at.toISOString(),
   }));
 }
 
-export async function countRecords(
-  query: Query,
-  where: { clause: string; params: unknown[] },
-): Promise<number> {
-  const [row] = await query<{ n: number }>(
-    `select count(*)::int as n from param_changes c where ${where.clause}`,
-    where.params,
-  );
-  return Number(row?.n ?? 0);
+export async function countRecords(db: Db, where: SQL | undefined): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(paramChanges).where(where);
+  return row?.n ?? 0;
 }
 
 const COLUMNS = ['at', 'house', 'source', 'operator', 'parameter', 'old', 'new', 'unit'] as const;

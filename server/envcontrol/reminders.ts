@@ -1,5 +1,8 @@
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Reminder } from '../../src/contract/reminders';
 import { PARAM_BY_KEY } from '../../src/contract/envcontrol';
+import { paramChanges } from '../db/envcontrolSchema';
+import { farms, houses } from '../db/schema';
 import { REMINDERS_PER_KIND, type ReminderSource } from '../reminders/types';
 
 /**
@@ -10,46 +13,56 @@ import { REMINDERS_PER_KIND, type ReminderSource } from '../reminders/types';
 export const paramChangeReminders: ReminderSource = {
   kind: 'paramChange',
   async read({ database, scope, timeZone, houseId }) {
-    const params: unknown[] = [timeZone];
-    const where = [`c.at >= date_trunc('day', now() at time zone $1) at time zone $1`];
-    if (!scope.all) where.push(`c.house_id = any($${params.push([...scope.houseIds])}::int[])`);
-    if (houseId !== undefined) where.push(`c.house_id = $${params.push(houseId)}`);
-    const rows = await database.query<{
-      id: number;
-      house_id: number;
-      house_name: string;
-      farm_name: string;
-      at: Date | string;
-      source: string;
-      operator_name: string;
-      key: string;
-      new_value: number;
-    }>(
-      `select * from (
-         select distinct on (c.house_id, c.key) c.id, c.house_id, h.name as house_name,
-           f.name as farm_name, c.at, c.source, c.operator_name, c.key, c.new_value
-         from param_changes c join houses h on h.id = c.house_id join farms f on f.id = h.farm_id
-         where ${where.join(' and ')}
-         order by c.house_id, c.key, c.at desc, c.id desc
-       ) latest order by at desc limit ${REMINDERS_PER_KIND}`,
-      params,
-    );
+    const c = paramChanges;
+    const latest = database.db
+      .selectDistinctOn([c.houseId, c.key], {
+        id: c.id,
+        houseId: c.houseId,
+        // Aliased: both names are `name`, and a subquery's columns need names of their own.
+        houseName: sql<string>`${houses.name}`.as('house_name'),
+        farmName: sql<string>`${farms.name}`.as('farm_name'),
+        at: c.at,
+        source: c.source,
+        operatorName: c.operatorName,
+        key: c.key,
+        newValue: c.newValue,
+      })
+      .from(c)
+      .innerJoin(houses, eq(houses.id, c.houseId))
+      .innerJoin(farms, eq(farms.id, houses.farmId))
+      .where(
+        and(
+          gte(
+            c.at,
+            sql`date_trunc('day', now() at time zone ${timeZone}) at time zone ${timeZone}`,
+          ),
+          scope.all ? undefined : inArray(c.houseId, [...scope.houseIds]),
+          houseId === undefined ? undefined : eq(c.houseId, houseId),
+        ),
+      )
+      .orderBy(c.houseId, c.key, desc(c.at), desc(c.id))
+      .as('latest');
+    const rows = await database.db
+      .select()
+      .from(latest)
+      .orderBy(desc(latest.at))
+      .limit(REMINDERS_PER_KIND);
     return rows.map((r): Reminder => {
       const unit = PARAM_BY_KEY.get(r.key)?.unit ?? '';
-      const value = Number(r.new_value);
-      const local = r.source === 'local' || !r.operator_name;
+      const value = r.newValue;
+      const local = r.source === 'local' || !r.operatorName;
       return {
         kind: 'paramChange',
-        id: `paramChange:${r.house_id}:${r.key}`,
-        houseId: Number(r.house_id),
-        houseName: r.house_name,
-        farmName: r.farm_name,
-        at: new Date(r.at).toISOString(),
+        id: `paramChange:${r.houseId}:${r.key}`,
+        houseId: r.houseId,
+        houseName: r.houseName,
+        farmName: r.farmName,
+        at: r.at.toISOString(),
         text: 'envcontrol.reminder.changed',
         params: {
           parameterKey: `envcontrol.param.${r.key}`,
           value: unit ? `${value} ${unit}` : String(value),
-          ...(local ? { whoKey: 'envcontrol.records.controller' } : { who: r.operator_name }),
+          ...(local ? { whoKey: 'envcontrol.records.controller' } : { who: r.operatorName }),
         },
         overdue: false,
       };

@@ -1,4 +1,8 @@
-import type { Database } from '../db/client';
+import { and, count, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Database, Db } from '../db/client';
+import { gatewayCommands, paramChanges } from '../db/envcontrolSchema';
+import { upgradeTokens } from '../db/upgradeSchema';
 import { FINAL_STATES } from '../../src/contract/envcontrol';
 
 /** How long the records of remote operation are kept (ROOST_*_RETENTION_DAYS). */
@@ -31,32 +35,45 @@ export async function deleteOldCommands(
   database: Database,
   retention: CommandRetention,
 ): Promise<CommandRetentionResult> {
-  const tokens = await database.query<{ n: number }>(
-    `with gone as (
-       delete from upgrade_tokens
-       where coalesce(used_at, expires_at) < now() - make_interval(hours => $1)
-       returning 1)
-     select count(*)::int as n from gone`,
-    [SPENT_TOKEN_HOURS],
+  const { db } = database;
+  const tokens = await deleteCounted(
+    db,
+    upgradeTokens,
+    lt(
+      sql`coalesce(${upgradeTokens.usedAt}, ${upgradeTokens.expiresAt})`,
+      sql`now() - make_interval(hours => ${SPENT_TOKEN_HOURS})`,
+    ),
   );
-  const commands = await database.query<{ n: number }>(
-    `with gone as (
-       delete from gateway_commands
-       where state = any($1::text[])
-         and coalesce(finished_at, created_at) < now() - make_interval(days => $2)
-       returning 1)
-     select count(*)::int as n from gone`,
-    [FINAL_STATES, retention.commandDays],
+  const commands = await deleteCounted(
+    db,
+    gatewayCommands,
+    and(
+      inArray(gatewayCommands.state, [...FINAL_STATES]),
+      lt(
+        sql`coalesce(${gatewayCommands.finishedAt}, ${gatewayCommands.createdAt})`,
+        sql`now() - make_interval(days => ${retention.commandDays})`,
+      ),
+    ),
   );
-  const paramChanges = await database.query<{ n: number }>(
-    `with gone as (
-       delete from param_changes where at < now() - make_interval(days => $1) returning 1)
-     select count(*)::int as n from gone`,
-    [retention.paramChangeDays],
+  const changes = await deleteCounted(
+    db,
+    paramChanges,
+    lt(paramChanges.at, sql`now() - make_interval(days => ${retention.paramChangeDays})`),
   );
-  return {
-    commands: commands[0]?.n ?? 0,
-    paramChanges: paramChanges[0]?.n ?? 0,
-    tokens: tokens[0]?.n ?? 0,
-  };
+  return { commands, paramChanges: changes, tokens };
+}
+
+/**
+ * Deletes the rows `where` selects and answers how many went, counted in the database: a
+ * year's changes going at once are a number, not a row each sent back.
+ */
+async function deleteCounted(db: Db, table: PgTable, where: SQL | undefined): Promise<number> {
+  const gone = db.$with('gone').as(
+    db
+      .delete(table)
+      .where(where)
+      .returning({ one: sql<number>`1`.as('one') }),
+  );
+  const [row] = await db.with(gone).select({ n: count() }).from(gone);
+  return row?.n ?? 0;
 }

@@ -1,3 +1,4 @@
+import { desc, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import {
   checkParam,
@@ -19,6 +20,8 @@ import {
 } from '../../src/contract/deviceLog';
 import { autoConfigSchema, configSentSchema } from '../../src/contract/envcontrolAnswers';
 import { canSeeHouse, scopeOf, type Scope } from '../auth/scope';
+import { gatewayParams } from '../db/envcontrolSchema';
+import { gatewayOnlineLog } from '../db/telemetrySchema';
 import { sessionOf, sourceOf, type AppContext } from '../http/context';
 import { localeOf, ok } from '../http/envelope';
 import { ApiError } from '../http/errors';
@@ -63,25 +66,31 @@ export function envcontrolRoutes(ctx: AppContext): RoutePlugin {
         const { houseId } = request.query;
         const [house] = await housesOf(await scopeFor(request), [houseId]);
         if (!house) throw new Refusal('notFound', 'http.notFound');
-        const gatewayId = house.gatewayId === null ? null : Number(house.gatewayId);
+        const gatewayId = house.gatewayId;
         const onlineLog =
           gatewayId === null
             ? []
-            : await database.query<{ at: Date | string; online: boolean; network: string | null }>(
-                'select at, online, network from gateway_online_log where gateway_id = $1 order by at desc limit $2',
-                [gatewayId, ONLINE_LOG_ROWS],
-              );
+            : await database.db
+                .select({
+                  at: gatewayOnlineLog.at,
+                  online: gatewayOnlineLog.online,
+                  network: gatewayOnlineLog.network,
+                })
+                .from(gatewayOnlineLog)
+                .where(eq(gatewayOnlineLog.gatewayId, gatewayId))
+                .orderBy(desc(gatewayOnlineLog.at))
+                .limit(ONLINE_LOG_ROWS);
         const [reported] =
           gatewayId === null
             ? []
-            : await database.query<{ reported_at: Date | string }>(
-                'select reported_at from gateway_params where gateway_id = $1',
-                [gatewayId],
-              );
+            : await database.db
+                .select({ reportedAt: gatewayParams.reportedAt })
+                .from(gatewayParams)
+                .where(eq(gatewayParams.gatewayId, gatewayId));
         const details: GatewayDetails = {
-          houseId: Number(house.houseId),
+          houseId: house.houseId,
           houseName: house.houseName,
-          farmId: Number(house.farmId),
+          farmId: house.farmId,
           farmName: house.farmName,
           province: house.province ?? '',
           breedName: house.breedName,
@@ -96,15 +105,15 @@ export function envcontrolRoutes(ctx: AppContext): RoutePlugin {
                   number: house.number ?? '',
                   online: house.online ?? false,
                   network: house.network,
-                  onlineSince: house.onlineSince ? new Date(house.onlineSince).toISOString() : null,
+                  onlineSince: house.onlineSince ? house.onlineSince.toISOString() : null,
                 },
-          params: gatewayId === null ? {} : await paramsOfGateway(database.query, gatewayId),
-          reportedAt: reported ? new Date(reported.reported_at).toISOString() : null,
-          groups: house.typeKey === null ? [] : [...paramGroupsOf(Number(house.typeKey))],
+          params: gatewayId === null ? {} : await paramsOfGateway(database.db, gatewayId),
+          reportedAt: reported ? reported.reportedAt.toISOString() : null,
+          groups: house.typeKey === null ? [] : [...paramGroupsOf(house.typeKey)],
           canSend: canSend(sessionOf(request).user),
-          commands: await commandsOfHouse(database.query, Number(house.houseId), HOUSE_COMMANDS),
+          commands: await commandsOfHouse(database.db, house.houseId, HOUSE_COMMANDS),
           onlineLog: onlineLog.map((r) => ({
-            at: new Date(r.at).toISOString(),
+            at: r.at.toISOString(),
             online: r.online,
             network: r.network,
           })),
@@ -129,9 +138,7 @@ export function envcontrolRoutes(ctx: AppContext): RoutePlugin {
         const [house] = await housesOf(await scopeFor(request), [houseId]);
         if (!house) throw new Refusal('notFound', 'http.notFound');
         const params =
-          house.typeKey === null
-            ? {}
-            : await autoConfig(database.query, houseId, Number(house.typeKey));
+          house.typeKey === null ? {} : await autoConfig(database.db, houseId, house.typeKey);
         return ok(request, reply, { params });
       },
     );
@@ -164,7 +171,7 @@ export function envcontrolRoutes(ctx: AppContext): RoutePlugin {
           if (house.gatewayId === null || house.typeKey === null)
             throw new Refusal('invalid', 'envcontrol.noGateway');
           for (const key of keys) {
-            const issue = checkParam(Number(house.typeKey), key, body.params[key]);
+            const issue = checkParam(house.typeKey, key, body.params[key]);
             if (!issue) continue;
             const spec = PARAM_BY_KEY.get(key);
             throw new Refusal('invalid', `envcontrol.${issue.message}`, {
@@ -176,9 +183,9 @@ export function envcontrolRoutes(ctx: AppContext): RoutePlugin {
             });
           }
           targets.push({
-            houseId: Number(house.houseId),
+            houseId: house.houseId,
             houseName: house.houseName,
-            gatewayId: Number(house.gatewayId),
+            gatewayId: house.gatewayId,
             networkId: house.networkId ?? '',
           });
         }
@@ -218,9 +225,9 @@ export function envcontrolRoutes(ctx: AppContext): RoutePlugin {
         if (!house.online) throw new Refusal('conflict', 'envcontrol.gatewayOffline');
         const id = await requestDeviceLog(database, ctx.events, {
           target: {
-            houseId: Number(house.houseId),
+            houseId: house.houseId,
             houseName: house.houseName,
-            gatewayId: Number(house.gatewayId),
+            gatewayId: house.gatewayId,
             networkId: house.networkId ?? '',
           },
           operator: { id: user.id, name: user.realName || user.username },
@@ -228,7 +235,7 @@ export function envcontrolRoutes(ctx: AppContext): RoutePlugin {
         });
         const command = await finalCommand(database, id, DEVICE_LOG_WAIT_SECONDS * 1000);
         if (command?.state !== 'applied') throw new Refusal('conflict', 'envcontrol.logNoAnswer');
-        const logs = await deviceLogsOfHouse(database.query, Number(house.houseId));
+        const logs = await deviceLogsOfHouse(database.db, house.houseId);
         return ok(request, reply, logs, 'envcontrol.logLoaded');
       },
     );
@@ -247,7 +254,7 @@ export function envcontrolRoutes(ctx: AppContext): RoutePlugin {
         const { houseId } = request.query;
         const [house] = await housesOf(await scopeFor(request), [houseId]);
         if (!house) throw new Refusal('notFound', 'http.notFound');
-        return ok(request, reply, await deviceLogsOfHouse(database.query, houseId));
+        return ok(request, reply, await deviceLogsOfHouse(database.db, houseId));
       },
     );
 
@@ -269,8 +276,8 @@ export function envcontrolRoutes(ctx: AppContext): RoutePlugin {
           throw new Refusal('notFound', 'http.notFound');
         const where = recordsWhere(scope, q);
         const [rows, total] = await Promise.all([
-          readRecords(database.query, where, q.size, (q.page - 1) * q.size),
-          countRecords(database.query, where),
+          readRecords(database.db, where, q.size, (q.page - 1) * q.size),
+          countRecords(database.db, where),
         ]);
         return ok(request, reply, { rows, total });
       },
@@ -293,9 +300,9 @@ export function envcontrolRoutes(ctx: AppContext): RoutePlugin {
         if (q.houseId && !canSeeHouse(scope, q.houseId))
           throw new Refusal('notFound', 'http.notFound');
         const where = recordsWhere(scope, q);
-        if ((await countRecords(database.query, where)) > PARAM_CHANGE_EXPORT_MAX)
+        if ((await countRecords(database.db, where)) > PARAM_CHANGE_EXPORT_MAX)
           throw new ApiError(422, 'admin.exportTooLarge', { max: PARAM_CHANGE_EXPORT_MAX });
-        const rows = await readRecords(database.query, where, PARAM_CHANGE_EXPORT_MAX, 0);
+        const rows = await readRecords(database.db, where, PARAM_CHANGE_EXPORT_MAX, 0);
         const stamp = new Date().toISOString().slice(0, 10);
         return reply
           .header('Content-Type', 'text/csv; charset=utf-8')

@@ -1,5 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
+import { count, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { createClient } from 'redis';
 import { Server, type Socket } from 'socket.io';
@@ -15,6 +16,7 @@ import {
 } from '../../src/contract/live';
 import { canSeeHouse, scopeOf, type Scope } from '../auth/scope';
 import { findSession, findSessionByHash } from '../auth/sessions';
+import { alarms } from '../db/alarmSchema';
 import type { Database } from '../db/client';
 import type { ServerEventMap, ServerEvents } from '../events';
 import type { HouseLiveState } from '../houses/state';
@@ -314,10 +316,12 @@ export class LiveHub {
   }
 
   private async openAlarmsPerHouse(): Promise<Map<number, number>> {
-    const rows = await this.database.query<{ house_id: number; n: number }>(
-      `select house_id, count(*)::int as n from alarms where state <> 'cleared' group by house_id`,
-    );
-    return new Map(rows.map((r) => [Number(r.house_id), Number(r.n)]));
+    const rows = await this.database.db
+      .select({ houseId: alarms.houseId, n: count() })
+      .from(alarms)
+      .where(sql`${alarms.state} <> 'cleared'`)
+      .groupBy(alarms.houseId);
+    return new Map(rows.map((r) => [r.houseId, r.n]));
   }
 
   async close(): Promise<void> {

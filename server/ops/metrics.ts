@@ -1,5 +1,7 @@
+import { count, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { alarms } from '../db/alarmSchema';
 import type { Database } from '../db/client';
 import { REJECT_REASONS } from '../ingest/decode';
 import type { IngestPipeline } from '../ingest/pipeline';
@@ -140,10 +142,13 @@ export class RoostMetrics {
       async collect() {
         this.reset();
         try {
-          // The partial index of open alarms answers this without reading cleared ones.
-          const rows = await sources.database.query<{ state: string; n: number }>(
-            `select state, count(*)::int as n from alarms where state <> 'cleared' group by state`,
-          );
+          // The partial index of open alarms answers this without reading cleared ones: the
+          // condition is its predicate word for word (a bound parameter would not match it).
+          const rows = await sources.database.db
+            .select({ state: alarms.state, n: count() })
+            .from(alarms)
+            .where(sql`${alarms.state} <> 'cleared'`)
+            .groupBy(alarms.state);
           this.set({ state: 'active' }, 0);
           this.set({ state: 'acknowledged' }, 0);
           for (const row of rows) this.set({ state: row.state }, row.n);

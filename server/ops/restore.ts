@@ -1,6 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { alarms } from '../db/alarmSchema';
+import { users } from '../db/schema';
+import { telemetryHourly } from '../db/telemetrySchema';
 import { OpsError } from './backup';
 
 export interface RestoreResult {
@@ -35,12 +39,12 @@ export async function restoreBackup(from: string, dataDir: string): Promise<Rest
   let db: PGlite | null = null;
   try {
     db = await PGlite.create(pgdata, { loadDataDir: new Blob([bytes]) });
-    const count = async (sql: string) => (await db!.query<{ n: number }>(sql)).rows[0]?.n ?? 0;
+    const restored = drizzle({ client: db });
     const result: RestoreResult = {
       dataDir: target,
-      users: await count('select count(*)::int as n from users'),
-      alarms: await count('select count(*)::int as n from alarms'),
-      telemetryHours: await count('select count(*)::int as n from telemetry_hourly'),
+      users: await restored.$count(users),
+      alarms: await restored.$count(alarms),
+      telemetryHours: await restored.$count(telemetryHourly),
     };
     await db.close();
     return result;

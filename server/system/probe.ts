@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { healthProbe } from '../db/hardenSchema';
 
 /** A health check that hangs is no answer: past this the database counts as failing. */
 const PROBE_TIMEOUT_MS = 3_000;
@@ -12,18 +14,26 @@ export async function probeWrite(database: Database): Promise<string | null> {
   const timeout = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve('the database did not answer within 3 s'), PROBE_TIMEOUT_MS);
   });
-  const write = database
-    .query(
-      `insert into health_probe (id, at) values (1, now())
-       on conflict (id) do update set at = excluded.at`,
-    )
+  const write = database.db
+    .insert(healthProbe)
+    .values({ id: 1, at: sql`now()` })
+    .onConflictDoUpdate({ target: healthProbe.id, set: { at: sql`excluded.at` } })
     .then(
       () => null,
-      (error: unknown) => `the database refuses writes: ${(error as Error).message}`,
+      (error: unknown) => `the database refuses writes: ${driverMessage(error)}`,
     );
   try {
     return await Promise.race([write, timeout]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The database's own words: Drizzle wraps a driver's error in one that quotes the statement,
+ * and the reason (a full disk, a read-only database) is its cause's message.
+ */
+function driverMessage(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause;
+  return (cause instanceof Error ? cause : (error as Error)).message;
 }
