@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Command } from '../../src/contract/envcontrol';
 import type { LogSource } from '../../src/contract/domain';
 import type { FunctionKey, Operation } from '../../src/contract/operationLog';
-import type { Database, Query } from '../db/client';
+import type { Database, Db } from '../db/client';
 import type { ServerEvents } from '../events';
 import { writeOperationLog } from '../oplog';
 import { readCommands } from './commandRows';
@@ -34,7 +34,7 @@ export interface CommandKind<T extends CommandTarget> {
    */
   params(target: T, superseded: readonly Record<string, unknown>[]): Record<string, unknown>;
   /** Rows the kind keeps beside its command (an upgrade's file), in the same transaction. */
-  store?(query: Query, commandId: string, target: T): Promise<void>;
+  store?(db: Db, commandId: string, target: T): Promise<void>;
   /** The operation-log row of one new command. */
   log(target: T, commandId: string): { function: FunctionKey; operation: Operation };
 }
@@ -53,7 +53,7 @@ export async function enqueueCommands<T extends CommandTarget>(
 ): Promise<Command[]> {
   const created: string[] = [];
   const superseded: string[] = [];
-  await database.transaction(async ({ query }) => {
+  await database.transaction(async ({ db, query }) => {
     for (const target of batch.targets) {
       const open = await query<{ id: string; params: unknown }>(
         `update gateway_commands set state = 'superseded', reason = 'superseded', finished_at = now()
@@ -85,7 +85,7 @@ export async function enqueueCommands<T extends CommandTarget>(
           batch.expiresAt,
         ],
       );
-      await kind.store?.(query, id, target);
+      await kind.store?.(db, id, target);
       created.push(id);
     }
   });
