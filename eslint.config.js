@@ -156,21 +156,6 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/demo/history/dailyRecords.ts',
   'server/demo/history/history.ts',
 
-  'server/devices/access.ts',
-  'server/devices/cameras.ts',
-  'server/devices/equipment.ts',
-  'server/devices/extraStore.ts',
-  'server/devices/maintenance.ts',
-  'server/devices/noticeSender.ts',
-  'server/devices/notify.ts',
-  'server/devices/routes/cameras.ts',
-  'server/devices/routes/concentrators.ts',
-  'server/devices/routes/extras.ts',
-  'server/devices/routes/maintenance.ts',
-  'server/devices/routes/summary.ts',
-  'server/devices/routes/terminals.ts',
-  'server/devices/runtime.ts',
-
 
   'server/houses/alignByAge.ts',
   'server/houses/compare.ts',
@@ -204,9 +189,6 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/production/warningTick.ts',
   'server/production/warnings.ts',
 
-
-  'server/upgrade/commands.ts',
-  'server/upgrade/routes.ts',
 
   'server/wall/kiosk.ts',
   'server/wall/wallQueries.ts',

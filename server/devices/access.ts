@@ -1,16 +1,18 @@
 import type { FastifyRequest } from 'fastify';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { canSeeHouse, scopeOf, type Scope } from '../auth/scope';
 import type { Database } from '../db/client';
+import { gateways, houses } from '../db/schema';
 import { sessionOf, sourceOf } from '../http/context';
 import type { GatewayDirectory } from '../ingest/gatewayDirectory';
 import { writeOperationLog } from '../oplog';
 import { Refusal } from '../refusal';
 import type { FunctionKey } from '../../src/contract/operationLog';
 
-/** SQL condition limiting a house id column to a scope; pushes its parameter. */
-export function houseScopeWhere(scope: Scope, params: unknown[], column: string): string {
-  if (scope.all) return 'true';
-  return `${column} = any($${params.push([...scope.houseIds])}::int[])`;
+/** The condition limiting a house id column to a scope (none of them when the scope is empty). */
+export function houseScopeWhere(scope: Scope, column: AnyPgColumn): SQL {
+  return scope.all ? sql`true` : inArray(column, [...scope.houseIds]);
 }
 
 /** What every device route needs: the caller's scope now, a house check and the log. */
@@ -19,10 +21,10 @@ export function deviceContext(database: Database, directory: GatewayDirectory) {
 
   /** The house, if the caller may see it now; otherwise it does not exist for them. */
   const houseIn = async (scope: Scope, houseId: number) => {
-    const [house] = await database.query<{ id: number; name: string }>(
-      'select id, name from houses where id = $1',
-      [houseId],
-    );
+    const [house] = await database.db
+      .select({ id: houses.id, name: houses.name })
+      .from(houses)
+      .where(eq(houses.id, houseId));
     if (!house || !canSeeHouse(scope, houseId)) throw new Refusal('notFound', 'houses.notFound');
     return house;
   };
@@ -50,11 +52,11 @@ export function deviceContext(database: Database, directory: GatewayDirectory) {
 
   /** A house's extra parameters changed: its gateway's cached ones are dropped at once. */
   const forgetGatewayOf = async (houseId: number) => {
-    const rows = await database.query<{ network_id: string }>(
-      'select network_id from gateways where house_id = $1',
-      [houseId],
-    );
-    for (const row of rows) directory.forget(row.network_id);
+    const rows = await database.db
+      .select({ networkId: gateways.networkId })
+      .from(gateways)
+      .where(eq(gateways.houseId, houseId));
+    for (const row of rows) directory.forget(row.networkId);
     directory.forgetHouse(houseId);
   };
 

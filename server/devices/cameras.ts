@@ -1,21 +1,10 @@
+import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Camera, CameraVendor } from '../../src/contract/cameras';
 import type { Scope } from '../auth/scope';
 import type { Database } from '../db/client';
+import { cameras } from '../db/devicesSchema';
+import { houses } from '../db/schema';
 import { houseScopeWhere } from './access';
-
-interface CameraRow {
-  id: number;
-  houseId: number;
-  houseName: string;
-  name: string;
-  code: string;
-  channel: number;
-  vendor: CameraVendor;
-  streamUrl: string;
-  hasUserName: boolean;
-  hasPassword: boolean;
-  hasVerifyCode: boolean;
-}
 
 /**
  * What the console plays: the camera's own address, else the installation's media gateway
@@ -55,21 +44,35 @@ export async function readCameras(
   filter: { id?: number; houseId?: number; search?: string },
   mediaUrl: string | null,
 ): Promise<Camera[]> {
-  const params: unknown[] = [];
-  const where = [houseScopeWhere(scope, params, 'c.house_id')];
-  if (filter.id !== undefined) where.push(`c.id = $${params.push(filter.id)}`);
-  if (filter.houseId !== undefined) where.push(`c.house_id = $${params.push(filter.houseId)}`);
-  if (filter.search)
-    where.push(
-      `(c.name ilike $${params.push(`%${filter.search}%`)} or c.code ilike $${params.length})`,
-    );
-  const rows = await database.query<CameraRow>(
-    `select c.id, c.house_id as "houseId", h.name as "houseName", c.name, c.code, c.channel,
-       c.vendor, c.stream_url as "streamUrl", c.user_name_secret <> '' as "hasUserName",
-       c.password_secret <> '' as "hasPassword", c.verify_code_secret <> '' as "hasVerifyCode"
-     from cameras c join houses h on h.id = c.house_id
-     where ${where.join(' and ')} order by h.name, c.name, c.id`,
-    params,
-  );
-  return rows.map((r) => ({ ...r, playUrl: playUrlOf(r, mediaUrl) }));
+  const pattern = filter.search ? `%${filter.search}%` : null;
+  const rows = await database.db
+    .select({
+      id: cameras.id,
+      houseId: cameras.houseId,
+      houseName: houses.name,
+      name: cameras.name,
+      code: cameras.code,
+      channel: cameras.channel,
+      vendor: cameras.vendor,
+      streamUrl: cameras.streamUrl,
+      hasUserName: sql<boolean>`${cameras.userNameSecret} <> ''`,
+      hasPassword: sql<boolean>`${cameras.passwordSecret} <> ''`,
+      hasVerifyCode: sql<boolean>`${cameras.verifyCodeSecret} <> ''`,
+    })
+    .from(cameras)
+    .innerJoin(houses, eq(houses.id, cameras.houseId))
+    .where(
+      and(
+        houseScopeWhere(scope, cameras.houseId),
+        filter.id !== undefined ? eq(cameras.id, filter.id) : undefined,
+        filter.houseId !== undefined ? eq(cameras.houseId, filter.houseId) : undefined,
+        pattern ? or(ilike(cameras.name, pattern), ilike(cameras.code, pattern)) : undefined,
+      ),
+    )
+    .orderBy(asc(houses.name), asc(cameras.name), asc(cameras.id));
+  return rows.map((r) => ({
+    ...r,
+    vendor: r.vendor as CameraVendor,
+    playUrl: playUrlOf(r, mediaUrl),
+  }));
 }

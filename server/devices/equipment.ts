@@ -2,13 +2,16 @@ import {
   concentratorStatus,
   terminalStatus,
   type Concentrator,
-  type ExtraParameter,
   type LiveForStatus,
   type Terminal,
 } from '../../src/contract/devices';
+import { and, asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Scope } from '../auth/scope';
 import type { Database } from '../db/client';
+import { concentrators, deviceRuntime, terminalDevices } from '../db/devicesSchema';
 import { parseJson } from '../db/jsonColumn';
+import { houses } from '../db/schema';
+import { houseState } from '../db/telemetrySchema';
 import { houseScopeWhere } from './access';
 import { runSecondsSql } from './runtime';
 
@@ -26,15 +29,21 @@ const liveOf = (online: boolean | null, devices: unknown): LiveForStatus | null 
     ? null
     : { online, devices: parseJson(devices as LiveForStatus['devices'] | string) };
 
-function filterWhere(scope: Scope, filter: Filter, params: unknown[], t: string): string[] {
-  const where = [houseScopeWhere(scope, params, `${t}.house_id`)];
-  if (filter.id !== undefined) where.push(`${t}.id = $${params.push(filter.id)}`);
-  if (filter.houseId !== undefined) where.push(`${t}.house_id = $${params.push(filter.houseId)}`);
-  if (filter.search)
-    where.push(
-      `(${t}.name ilike $${params.push(`%${filter.search.replace(/[\\%_]/g, '\\$&')}%`)} or ${t}.code ilike $${params.length} or ${t}.model ilike $${params.length})`,
-    );
-  return where;
+/** The filter's conditions on a table of equipment (`t`: its id, house, name, code and model). */
+function filterWhere(
+  scope: Scope,
+  filter: Filter,
+  t: typeof concentrators | typeof terminalDevices,
+): SQL | undefined {
+  const pattern = filter.search ? `%${filter.search.replace(/[\\%_]/g, '\\$&')}%` : null;
+  return and(
+    houseScopeWhere(scope, t.houseId),
+    filter.id !== undefined ? eq(t.id, filter.id) : undefined,
+    filter.houseId !== undefined ? eq(t.houseId, filter.houseId) : undefined,
+    pattern
+      ? or(ilike(t.name, pattern), ilike(t.code, pattern), ilike(t.model, pattern))
+      : undefined,
+  );
 }
 
 export async function readTerminals(
@@ -42,35 +51,48 @@ export async function readTerminals(
   scope: Scope,
   filter: Filter & { concentratorId?: number } = {},
 ): Promise<Terminal[]> {
-  const params: unknown[] = [];
-  const where = filterWhere(scope, filter, params, 'd');
-  if (filter.concentratorId !== undefined)
-    where.push(`d.concentrator_id = $${params.push(filter.concentratorId)}`);
-  const rows = await database.query<
-    Omit<Terminal, 'status' | 'runHours' | 'extras'> & {
-      extras: ExtraParameter[] | string;
-      online: boolean | null;
-      liveDevices: unknown;
-      runSeconds: number | null;
-    }
-  >(
-    `select d.id, d.house_id as "houseId", h.name as "houseName", d.concentrator_id as "concentratorId",
-       c.name as "concentratorName", d.name, d.code, d.control_port as "controlPort",
-       d.current_port as "currentPort", d.sensor_port as "sensorPort", d.model, d.address,
-       d.can_input as "canInput", d.type, d.extras, s.online, s.devices as "liveDevices",
-       ${runSecondsSql('r', 'd.control_port')} as "runSeconds"
-     from terminal_devices d join houses h on h.id = d.house_id
-     left join concentrators c on c.id = d.concentrator_id
-     left join house_state s on s.house_id = d.house_id
-     left join device_runtime r on r.house_id = d.house_id
-     where ${where.join(' and ')} order by h.name, d.name, d.id`,
-    params,
-  );
+  const d = terminalDevices;
+  const rows = await database.db
+    .select({
+      id: d.id,
+      houseId: d.houseId,
+      houseName: houses.name,
+      concentratorId: d.concentratorId,
+      concentratorName: concentrators.name,
+      name: d.name,
+      code: d.code,
+      controlPort: d.controlPort,
+      currentPort: d.currentPort,
+      sensorPort: d.sensorPort,
+      model: d.model,
+      address: d.address,
+      canInput: d.canInput,
+      type: d.type,
+      extras: d.extras,
+      online: houseState.online,
+      liveDevices: houseState.devices,
+      runSeconds: runSecondsSql(d.controlPort),
+    })
+    .from(d)
+    .innerJoin(houses, eq(houses.id, d.houseId))
+    .leftJoin(concentrators, eq(concentrators.id, d.concentratorId))
+    .leftJoin(houseState, eq(houseState.houseId, d.houseId))
+    .leftJoin(deviceRuntime, eq(deviceRuntime.houseId, d.houseId))
+    .where(
+      and(
+        filterWhere(scope, filter, d),
+        filter.concentratorId !== undefined
+          ? eq(d.concentratorId, filter.concentratorId)
+          : undefined,
+      ),
+    )
+    .orderBy(asc(houses.name), asc(d.name), asc(d.id));
   return rows.map(({ online, liveDevices, runSeconds, extras, ...row }) => ({
     ...row,
+    type: row.type as Terminal['type'],
     extras: parseJson(extras),
     status: terminalStatus(liveOf(online, liveDevices), row.controlPort),
-    runHours: Math.round((Number(runSeconds ?? 0) / 3600) * 100) / 100,
+    runHours: Math.round(((runSeconds ?? 0) / 3600) * 100) / 100,
   }));
 }
 
@@ -79,26 +101,34 @@ export async function readConcentrators(
   scope: Scope,
   filter: Filter = {},
 ): Promise<Concentrator[]> {
-  const params: unknown[] = [];
-  const where = filterWhere(scope, filter, params, 'c');
-  const rows = await database.query<
-    Omit<Concentrator, 'status'> & {
-      online: boolean | null;
-      liveDevices: unknown;
-      ports: string[] | string;
-    }
-  >(
-    `select c.id, c.house_id as "houseId", h.name as "houseName", c.type, c.code, c.name, c.model,
-       c.address, c.version, s.online, s.devices as "liveDevices",
-       (select count(*)::int from terminal_devices d where d.concentrator_id = c.id) as devices,
-       coalesce((select json_agg(d.control_port) from terminal_devices d where d.concentrator_id = c.id), '[]'::json) as ports
-     from concentrators c join houses h on h.id = c.house_id
-     left join house_state s on s.house_id = c.house_id
-     where ${where.join(' and ')} order by h.name, c.name, c.id`,
-    params,
-  );
+  const c = concentrators;
+  const d = terminalDevices;
+  const rows = await database.db
+    .select({
+      id: c.id,
+      houseId: c.houseId,
+      houseName: houses.name,
+      type: c.type,
+      code: c.code,
+      name: c.name,
+      model: c.model,
+      address: c.address,
+      version: c.version,
+      online: houseState.online,
+      liveDevices: houseState.devices,
+      devices: sql<number>`(select count(*)::int from ${d} where ${d.concentratorId} = ${c.id})`,
+      ports: sql<
+        string[] | string
+      >`coalesce((select json_agg(${d.controlPort}) from ${d} where ${d.concentratorId} = ${c.id}), '[]'::json)`,
+    })
+    .from(c)
+    .innerJoin(houses, eq(houses.id, c.houseId))
+    .leftJoin(houseState, eq(houseState.houseId, c.houseId))
+    .where(filterWhere(scope, filter, c))
+    .orderBy(asc(houses.name), asc(c.name), asc(c.id));
   return rows.map(({ online, liveDevices, ports, ...row }) => ({
     ...row,
+    type: row.type as Concentrator['type'],
     status: concentratorStatus(liveOf(online, liveDevices), parseJson(ports)),
   }));
 }

@@ -3,8 +3,16 @@ import type {
   MaintenanceState,
   MaintenanceType,
 } from '../../src/contract/devices';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Scope } from '../auth/scope';
-import type { Database, Query } from '../db/client';
+import type { Database, Db } from '../db/client';
+import {
+  deviceRuntime,
+  maintenanceHistory,
+  maintenancePlans,
+  terminalDevices,
+} from '../db/devicesSchema';
+import { farms, houses } from '../db/schema';
 import { Refusal } from '../refusal';
 import { houseScopeWhere } from './access';
 import { runSecondsSql } from './runtime';
@@ -53,31 +61,6 @@ export function planState(
   return today === plan.plannedDate ? 'due' : 'ok';
 }
 
-interface PlanRow {
-  id: number;
-  houseId: number;
-  houseName: string;
-  farmName: string;
-  deviceId: number | null;
-  deviceName: string | null;
-  type: MaintenanceType;
-  content: string;
-  description: string;
-  plannedDate: string | null;
-  interval: number | null;
-  runSeconds: number | null;
-  baseRunSeconds: number;
-}
-
-const PLAN_SELECT = `p.id, p.house_id as "houseId", h.name as "houseName", f.name as "farmName",
-  p.device_id as "deviceId", d.name as "deviceName", p.type, p.content, p.description,
-  p.planned_date::text as "plannedDate", p.interval,
-  ${runSecondsSql('r', 'd.control_port')} as "runSeconds", p.base_run_seconds as "baseRunSeconds"`;
-const PLAN_FROM = `maintenance_plans p join houses h on h.id = p.house_id
-  join farms f on f.id = h.farm_id
-  left join terminal_devices d on d.id = p.device_id
-  left join device_runtime r on r.house_id = d.house_id and d.control_port <> ''`;
-
 export type PlanWithFarm = MaintenancePlan & { farmName: string };
 
 /** Plans in the caller's scope with where each stands on `now`. */
@@ -88,21 +71,42 @@ export async function readPlans(
   timeZone: string,
   filter: { id?: number; houseId?: number; deviceId?: number } = {},
 ): Promise<PlanWithFarm[]> {
-  const params: unknown[] = [];
-  const where = [houseScopeWhere(scope, params, 'p.house_id')];
-  if (filter.id !== undefined) where.push(`p.id = $${params.push(filter.id)}`);
-  if (filter.houseId !== undefined) where.push(`p.house_id = $${params.push(filter.houseId)}`);
-  if (filter.deviceId !== undefined) where.push(`p.device_id = $${params.push(filter.deviceId)}`);
-  const rows = await database.query<PlanRow>(
-    `select ${PLAN_SELECT} from ${PLAN_FROM} where ${where.join(' and ')} order by h.name, p.id`,
-    params,
-  );
+  const p = maintenancePlans;
+  const d = terminalDevices;
+  const rows = await database.db
+    .select({
+      id: p.id,
+      houseId: p.houseId,
+      houseName: houses.name,
+      farmName: farms.name,
+      deviceId: p.deviceId,
+      deviceName: d.name,
+      type: sql<MaintenanceType>`${p.type}`,
+      content: p.content,
+      description: p.description,
+      plannedDate: p.plannedDate,
+      interval: p.interval,
+      runSeconds: runSecondsSql(d.controlPort),
+      baseRunSeconds: p.baseRunSeconds,
+    })
+    .from(p)
+    .innerJoin(houses, eq(houses.id, p.houseId))
+    .innerJoin(farms, eq(farms.id, houses.farmId))
+    .leftJoin(d, eq(d.id, p.deviceId))
+    .leftJoin(deviceRuntime, and(eq(deviceRuntime.houseId, d.houseId), ne(d.controlPort, '')))
+    .where(
+      and(
+        houseScopeWhere(scope, p.houseId),
+        filter.id !== undefined ? eq(p.id, filter.id) : undefined,
+        filter.houseId !== undefined ? eq(p.houseId, filter.houseId) : undefined,
+        filter.deviceId !== undefined ? eq(p.deviceId, filter.deviceId) : undefined,
+      ),
+    )
+    .orderBy(asc(houses.name), asc(p.id));
   const today = dayIn(now, timeZone);
   return rows.map((r) => {
     const runHours =
-      r.type === 'duration'
-        ? Math.max(0, (Number(r.runSeconds ?? 0) - Number(r.baseRunSeconds)) / 3600)
-        : null;
+      r.type === 'duration' ? Math.max(0, ((r.runSeconds ?? 0) - r.baseRunSeconds) / 3600) : null;
     const plan = {
       id: r.id,
       houseId: r.houseId,
@@ -122,14 +126,13 @@ export async function readPlans(
 }
 
 /** A device's counted run seconds now (0 before its first reading). */
-export async function runSecondsOf(query: Query, deviceId: number): Promise<number> {
-  const [row] = await query<{ s: number | null }>(
-    `select ${runSecondsSql('r', 'd.control_port')} as s from terminal_devices d
-     left join device_runtime r on r.house_id = d.house_id
-     where d.id = $1`,
-    [deviceId],
-  );
-  return Number(row?.s ?? 0);
+export async function runSecondsOf(db: Db, deviceId: number): Promise<number> {
+  const [row] = await db
+    .select({ s: runSecondsSql(terminalDevices.controlPort) })
+    .from(terminalDevices)
+    .leftJoin(deviceRuntime, eq(deviceRuntime.houseId, terminalDevices.houseId))
+    .where(eq(terminalDevices.id, deviceId));
+  return row?.s ?? 0;
 }
 
 /**
@@ -142,36 +145,35 @@ export async function completePlan(
   plan: PlanWithFarm,
   done: { by: string; at: Date; notes: string; timeZone: string },
 ): Promise<{ next: string | null; removed: boolean }> {
-  return database.transaction(async ({ query }) => {
-    await query(
-      `insert into maintenance_history (plan_id, house_id, device_name, type, content, done_at, done_by, notes)
-       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        plan.id,
-        plan.houseId,
-        plan.deviceName,
-        plan.type,
-        plan.content,
-        done.at.toISOString(),
-        done.by,
-        done.notes,
-      ],
-    );
+  return database.transaction(async ({ db }) => {
+    await db.insert(maintenanceHistory).values({
+      planId: plan.id,
+      houseId: plan.houseId,
+      deviceName: plan.deviceName,
+      type: plan.type,
+      content: plan.content,
+      doneAt: done.at,
+      doneBy: done.by,
+      notes: done.notes,
+    });
     if (plan.type === 'duration') {
       if (plan.deviceId === null) throw new Refusal('invalid', 'devices.deviceRequired');
-      const base = await runSecondsOf(query, plan.deviceId);
-      await query('update maintenance_plans set base_run_seconds = $1 where id = $2', [
-        base,
-        plan.id,
-      ]);
+      const base = await runSecondsOf(db, plan.deviceId);
+      await db
+        .update(maintenancePlans)
+        .set({ baseRunSeconds: base })
+        .where(eq(maintenancePlans.id, plan.id));
       return { next: null, removed: false };
     }
     if (plan.interval === null) {
-      await query('delete from maintenance_plans where id = $1', [plan.id]);
+      await db.delete(maintenancePlans).where(eq(maintenancePlans.id, plan.id));
       return { next: null, removed: true };
     }
     const next = addDays(dayIn(done.at, done.timeZone), plan.interval);
-    await query('update maintenance_plans set planned_date = $1 where id = $2', [next, plan.id]);
+    await db
+      .update(maintenancePlans)
+      .set({ plannedDate: next })
+      .where(eq(maintenancePlans.id, plan.id));
     return { next, removed: false };
   });
 }

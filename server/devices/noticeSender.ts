@@ -1,8 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Alarm } from '../../src/contract/alarms';
 import { CHANNELS_OF, type Channel, type ChannelAdapter } from '../alarms/channels';
-import { inWindow, type PhoneWindow } from '../alarms/schedule';
+import { inWindow } from '../alarms/schedule';
+import { alarmPhones } from '../db/alarmSchema';
 import type { Database } from '../db/client';
+import { deviceNoticeSends } from '../db/devicesSchema';
 import { dayIn } from './maintenance';
 import { deviceNotices, type DeviceNotice } from './notify';
 
@@ -57,14 +60,20 @@ export class DeviceNoticeSender {
     if (notices.length === 0) return 0;
     const day = dayIn(now, timeZone);
     const phoneIds = [...new Set(notices.flatMap((n) => n.phones.map((p) => p.id)))];
+    const p = alarmPhones;
     const windows = new Map(
       (
-        await this.database.query<PhoneWindow & { id: number }>(
-          `select id, date_type as "dateType", period1_start as "period1Start",
-             period1_end as "period1End", period2_start as "period2Start", period2_end as "period2End"
-           from alarm_phones where id = any($1::int[])`,
-          [phoneIds],
-        )
+        await this.database.db
+          .select({
+            id: p.id,
+            dateType: p.dateType,
+            period1Start: p.period1Start,
+            period1End: p.period1End,
+            period2Start: p.period2Start,
+            period2End: p.period2End,
+          })
+          .from(p)
+          .where(inArray(p.id, phoneIds))
       ).map((w) => [w.id, w]),
     );
     let sent = 0;
@@ -72,17 +81,23 @@ export class DeviceNoticeSender {
       for (const phone of notice.phones) {
         const window = windows.get(phone.id);
         if (!window || !inWindow(window, now, timeZone)) continue;
-        const claimed = await this.database.query(
-          `insert into device_notice_sends (plan_id, phone_id, day, at) values ($1, $2, $3, $4)
-           on conflict do nothing returning plan_id`,
-          [notice.plan.id, phone.id, day, now],
-        );
+        const claimed = await this.database.db
+          .insert(deviceNoticeSends)
+          .values({ planId: notice.plan.id, phoneId: phone.id, day, at: now })
+          .onConflictDoNothing()
+          .returning({ planId: deviceNoticeSends.planId });
         if (claimed.length === 0) continue;
         const ok = await this.deliver(notice, phone, now);
-        await this.database.query(
-          `update device_notice_sends set ok = $4 where plan_id = $1 and phone_id = $2 and day = $3`,
-          [notice.plan.id, phone.id, day, ok],
-        );
+        await this.database.db
+          .update(deviceNoticeSends)
+          .set({ ok })
+          .where(
+            and(
+              eq(deviceNoticeSends.planId, notice.plan.id),
+              eq(deviceNoticeSends.phoneId, phone.id),
+              eq(deviceNoticeSends.day, day),
+            ),
+          );
         sent += 1;
       }
     return sent;

@@ -1,4 +1,7 @@
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { alarmPhones } from '../db/alarmSchema';
 import type { Database } from '../db/client';
+import { houses } from '../db/schema';
 import { readPlans, type PlanWithFarm } from './maintenance';
 
 /**
@@ -21,17 +24,21 @@ export async function deviceNotices(
     (p) => p.state !== 'ok',
   );
   if (plans.length === 0) return [];
-  const phones = await database.query<{
-    id: number;
-    phone: string;
-    alarmType: string;
-    houseId: number;
-  }>(
-    `select p.id, p.phone, p.alarm_type as "alarmType", h.id as "houseId"
-     from alarm_phones p join houses h on h.farm_id = p.farm_id and (p.house_id is null or p.house_id = h.id)
-     where p.status = 'open' and p.notice_types @> '["device"]'::jsonb and h.id = any($1::int[])`,
-    [[...new Set(plans.map((p) => p.houseId))]],
-  );
+  const p = alarmPhones;
+  const phones = await database.db
+    .select({ id: p.id, phone: p.phone, alarmType: p.alarmType, houseId: houses.id })
+    .from(p)
+    .innerJoin(
+      houses,
+      and(eq(houses.farmId, p.farmId), or(isNull(p.houseId), eq(p.houseId, houses.id))),
+    )
+    .where(
+      and(
+        eq(p.status, 'open'),
+        sql`${p.noticeTypes} @> '["device"]'::jsonb`,
+        inArray(houses.id, [...new Set(plans.map((plan) => plan.houseId))]),
+      ),
+    );
   return plans.map((plan) => ({
     plan,
     phones: phones

@@ -328,7 +328,7 @@ export class CommandDispatcher {
       const base = this.options.downloadBase?.() ?? null;
       if (!base) return null;
       const order = await upgradeOrder(
-        this.options.database.query,
+        this.options.database.db,
         { id: command.id, gatewayId: command.gatewayId, networkId: command.networkId },
         base,
       );

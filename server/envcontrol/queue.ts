@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Command } from '../../src/contract/envcontrol';
 import type { LogSource } from '../../src/contract/domain';
 import type { FunctionKey, Operation } from '../../src/contract/operationLog';
-import type { Database, Query } from '../db/client';
+import type { Database, Db } from '../db/client';
 import { gatewayCommands } from '../db/envcontrolSchema';
 import type { ServerEvents } from '../events';
 import { writeOperationLog } from '../oplog';
@@ -36,7 +36,7 @@ export interface CommandKind<T extends CommandTarget> {
    */
   params(target: T, superseded: readonly Record<string, unknown>[]): Record<string, unknown>;
   /** Rows the kind keeps beside its command (an upgrade's file), in the same transaction. */
-  store?(query: Query, commandId: string, target: T): Promise<void>;
+  store?(db: Db, commandId: string, target: T): Promise<void>;
   /** The operation-log row of one new command. */
   log(target: T, commandId: string): { function: FunctionKey; operation: Operation };
 }
@@ -90,7 +90,7 @@ export async function enqueueCommands<T extends CommandTarget>(
         source: batch.source,
         expiresAt: batch.expiresAt,
       });
-      await kind.store?.(query, id, target);
+      await kind.store?.(db, id, target);
       created.push(id);
     }
   });

@@ -5,8 +5,12 @@ import {
   type UpgradeOrder,
   type UpgradeProgress,
 } from '../../src/contract/gateway';
+import { and, desc, eq, gt, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import { hashToken } from '../auth/tokens';
-import type { Database, Query } from '../db/client';
+import type { Database, Db } from '../db/client';
+import { gatewayCommands } from '../db/envcontrolSchema';
+import { gateways } from '../db/schema';
+import { gatewayUpgrades, upgradeFiles, upgradeTokens } from '../db/upgradeSchema';
 import { ApiError } from '../http/errors';
 import type { ServerEvents } from '../events';
 import { enqueueCommands, type CommandBatch, type CommandTarget } from '../envcontrol/queue';
@@ -39,14 +43,20 @@ export function queueUpgrade(
       // Only while the file is still there, holding it until the commit: a delete running at
       // the same moment either waits and then sees this upgrade (409), or went first and this
       // send finds no file (404), never a queued upgrade whose download would find none.
-      store: async (query, id, target) => {
-        const stored = await query(
-          `insert into gateway_upgrades (command_id, sha256, version, from_version, file_name)
-           select $1, sha256, $3, $4, $5 from upgrade_files where sha256 = $2 for share
-           returning 1`,
-          [id, file.sha256, file.version, target.version, file.fileName],
-        );
-        if (stored.length === 0) throw new ApiError(404, 'upgrade.fileNotFound');
+      store: async (db, id, target) => {
+        const [stored] = await db
+          .select({ sha256: upgradeFiles.sha256 })
+          .from(upgradeFiles)
+          .where(eq(upgradeFiles.sha256, file.sha256))
+          .for('share');
+        if (!stored) throw new ApiError(404, 'upgrade.fileNotFound');
+        await db.insert(gatewayUpgrades).values({
+          commandId: id,
+          sha256: stored.sha256,
+          version: file.version,
+          fromVersion: target.version,
+          fileName: file.fileName,
+        });
       },
       log: (_target, id) => ({
         function: 'upgrade.send',
@@ -64,38 +74,45 @@ export function queueUpgrade(
  * when the command has no upgrade row.
  */
 export async function upgradeOrder(
-  query: Query,
+  db: Db,
   command: { id: string; gatewayId: number; networkId: string },
   downloadBase: string,
 ): Promise<UpgradeOrder | null> {
-  const [row] = await query<{ sha256: string; version: string; size: number | null }>(
-    `select u.sha256, u.version, f.size from gateway_upgrades u
-     left join upgrade_files f on f.sha256 = u.sha256 where u.command_id = $1`,
-    [command.id],
-  );
+  const [row] = await db
+    .select({
+      sha256: gatewayUpgrades.sha256,
+      version: gatewayUpgrades.version,
+      size: upgradeFiles.size,
+    })
+    .from(gatewayUpgrades)
+    .leftJoin(upgradeFiles, eq(upgradeFiles.sha256, gatewayUpgrades.sha256))
+    .where(eq(gatewayUpgrades.commandId, command.id));
   if (!row) return null;
   // Each resend (every 15 s while unanswered) makes a link; the ones before it are dropped
   // but the newest, which a gateway may be fetching just now. A command so holds at most two
   // unspent links (and one spent per download), however long it goes unanswered.
-  await query(
-    `delete from upgrade_tokens where command_id = $1 and used_at is null and token_hash not in (
-       select token_hash from upgrade_tokens
-       where command_id = $1 and used_at is null and expires_at > now()
-       order by expires_at desc limit 1)`,
-    [command.id],
-  );
+  const t = upgradeTokens;
+  const unspent = and(eq(t.commandId, command.id), isNull(t.usedAt));
+  const newest = db
+    .select({ tokenHash: t.tokenHash })
+    .from(t)
+    .where(and(unspent, gt(t.expiresAt, sql`now()`)))
+    .orderBy(desc(t.expiresAt))
+    .limit(1);
+  await db.delete(t).where(and(unspent, notInArray(t.tokenHash, newest)));
   const token = randomBytes(24).toString('base64url');
-  await query(
-    `insert into upgrade_tokens (token_hash, command_id, gateway_id, expires_at)
-     values ($1, $2, $3, now() + make_interval(secs => $4))`,
-    [hashToken(token), command.id, command.gatewayId, UPGRADE_TOKEN_SECONDS],
-  );
+  await db.insert(t).values({
+    tokenHash: hashToken(token),
+    commandId: command.id,
+    gatewayId: command.gatewayId,
+    expiresAt: sql`now() + make_interval(secs => ${UPGRADE_TOKEN_SECONDS})`,
+  });
   return {
     id: command.id,
     version: row.version,
     url: `${downloadBase}/api/upgrade/download/${encodeURIComponent(command.networkId)}/${token}`,
     sha256: row.sha256,
-    size: Number(row.size ?? 0),
+    size: row.size ?? 0,
   };
 }
 
@@ -107,29 +124,42 @@ export type DownloadRefusal = 'unknown' | 'used' | 'expired' | 'finished';
  * another gateway's token matches nothing (it is looked up with the caller's gateway).
  */
 export async function claimDownload(
-  query: Query,
+  db: Db,
   gatewayId: number,
   token: string,
 ): Promise<
   { ok: true; sha256: string; commandId: string } | { ok: false; reason: DownloadRefusal }
 > {
   const hash = hashToken(token);
-  const [spent] = await query<{ command_id: string; sha256: string; state: string }>(
-    `update upgrade_tokens t set used_at = now()
-     from gateway_upgrades u join gateway_commands c on c.id = u.command_id
-     where t.token_hash = $1 and t.gateway_id = $2 and t.used_at is null and t.expires_at > now()
-       and u.command_id = t.command_id and c.state in ('queued', 'sent')
-     returning t.command_id, u.sha256, c.state`,
-    [hash, gatewayId],
-  );
-  if (spent) return { ok: true, sha256: spent.sha256, commandId: spent.command_id };
-  const [row] = await query<{ used: boolean; expired: boolean; open: boolean }>(
-    `select t.used_at is not null as used, t.expires_at <= now() as expired,
-       c.state in ('queued', 'sent') as open
-     from upgrade_tokens t join gateway_commands c on c.id = t.command_id
-     where t.token_hash = $1 and t.gateway_id = $2`,
-    [hash, gatewayId],
-  );
+  const t = upgradeTokens;
+  const c = gatewayCommands;
+  const open = inArray(c.state, ['queued', 'sent']);
+  const [spent] = await db
+    .update(t)
+    .set({ usedAt: sql`now()` })
+    .from(gatewayUpgrades)
+    .innerJoin(c, eq(c.id, gatewayUpgrades.commandId))
+    .where(
+      and(
+        eq(t.tokenHash, hash),
+        eq(t.gatewayId, gatewayId),
+        isNull(t.usedAt),
+        gt(t.expiresAt, sql`now()`),
+        eq(gatewayUpgrades.commandId, t.commandId),
+        open,
+      ),
+    )
+    .returning({ commandId: t.commandId, sha256: gatewayUpgrades.sha256 });
+  if (spent) return { ok: true, sha256: spent.sha256, commandId: spent.commandId };
+  const [row] = await db
+    .select({
+      used: sql<boolean>`${t.usedAt} is not null`,
+      expired: sql<boolean>`${t.expiresAt} <= now()`,
+      open: sql<boolean>`${open}`,
+    })
+    .from(t)
+    .innerJoin(c, eq(c.id, t.commandId))
+    .where(and(eq(t.tokenHash, hash), eq(t.gatewayId, gatewayId)));
   if (!row) return { ok: false, reason: 'unknown' };
   if (row.used) return { ok: false, reason: 'used' };
   if (row.expired) return { ok: false, reason: 'expired' };
@@ -148,15 +178,28 @@ export async function recordProgress(
   gatewayId: number,
   progress: UpgradeProgress,
 ): Promise<string[]> {
-  return database.transaction(async ({ query }) => {
-    const [row] = await query<{ version: string; state: string }>(
-      `select u.version, c.state from gateway_upgrades u join gateway_commands c on c.id = u.command_id
-       where c.id = $1 and c.gateway_id = $2 and c.kind = 'upgrade' and c.state in ('queued', 'sent')
-       for update of c`,
-      [progress.id, gatewayId],
-    );
+  return database.transaction(async ({ db }) => {
+    const c = gatewayCommands;
+    const [row] = await db
+      .select({ version: gatewayUpgrades.version, state: c.state })
+      .from(gatewayUpgrades)
+      .innerJoin(c, eq(c.id, gatewayUpgrades.commandId))
+      .where(
+        and(
+          eq(c.id, progress.id),
+          eq(c.gatewayId, gatewayId),
+          eq(c.kind, 'upgrade'),
+          inArray(c.state, ['queued', 'sent']),
+        ),
+      )
+      .for('update', { of: c });
     if (!row) return [];
     const percent = progress.percent === undefined ? null : Math.round(progress.percent);
+    const stage = (percentNow: number | null) =>
+      db
+        .update(gatewayUpgrades)
+        .set({ stage: progress.status, percent: percentNow })
+        .where(eq(gatewayUpgrades.commandId, progress.id));
     if (progress.status === 'done' || progress.status === 'failed') {
       const applied = progress.status === 'done' && progress.version === row.version;
       const reason = applied
@@ -164,27 +207,20 @@ export async function recordProgress(
         : progress.status === 'done'
           ? `came back on version ${progress.version ?? '?'}`
           : (progress.reason ?? 'failed');
-      await query(
-        `update gateway_commands set state = $2, reason = $3, finished_at = now() where id = $1`,
-        [progress.id, applied ? 'applied' : 'rejected', reason],
-      );
-      await query(`update gateway_upgrades set stage = $2, percent = $3 where command_id = $1`, [
-        progress.id,
-        progress.status,
-        applied ? 100 : percent,
-      ]);
+      await db
+        .update(c)
+        .set({ state: applied ? 'applied' : 'rejected', reason, finishedAt: sql`now()` })
+        .where(eq(c.id, progress.id));
+      await stage(applied ? 100 : percent);
       if (applied)
-        await query('update gateways set version = $2 where id = $1', [gatewayId, row.version]);
+        await db.update(gateways).set({ version: row.version }).where(eq(gateways.id, gatewayId));
       return [progress.id];
     }
-    await query(`update gateway_commands set state = 'sent', sent_at = now() where id = $1`, [
-      progress.id,
-    ]);
-    await query(`update gateway_upgrades set stage = $2, percent = $3 where command_id = $1`, [
-      progress.id,
-      progress.status,
-      percent,
-    ]);
+    await db
+      .update(c)
+      .set({ state: 'sent', sentAt: sql`now()` })
+      .where(eq(c.id, progress.id));
+    await stage(percent);
     return [progress.id];
   });
 }

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
-import { desc, eq } from 'drizzle-orm';
-import { upgradeFiles } from '../db/upgradeSchema';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { gatewayCommands } from '../db/envcontrolSchema';
+import { gatewayUpgrades, upgradeFiles } from '../db/upgradeSchema';
 import { sessionOf, sourceOf, tokenOf, type AppContext } from '../http/context';
 import { ok } from '../http/envelope';
 import { ApiError } from '../http/errors';
@@ -182,7 +183,7 @@ export function upgradeRoutes(ctx: AppContext): RoutePlugin {
         const { networkId, token } = request.params;
         const gateway = await ctx.ingest.directory.verifyToken(networkId, tokenOf(request) ?? '');
         if (!gateway) throw new ApiError(401, 'ingest.badToken');
-        const claim = await claimDownload(ctx.database.query, gateway.gatewayId, token);
+        const claim = await claimDownload(ctx.database.db, gateway.gatewayId, token);
         if (!claim.ok)
           throw new ApiError(
             claim.reason === 'unknown' ? 404 : 403,
@@ -321,37 +322,35 @@ export function upgradeRoutes(ctx: AppContext): RoutePlugin {
       },
       async (request, reply) => {
         const { sha256 } = request.body;
-        const [row] = await ctx.database.transaction(async ({ query }) => {
-          await query(`select 1 from upgrade_files where sha256 = $1 for update`, [sha256]);
-          return query<{
-            installing: number;
-            deleted: number;
-            file_name: string | null;
-            version: string | null;
-          }>(
-            `with installing as (
-           select count(*)::int as n from gateway_upgrades u
-           join gateway_commands c on c.id = u.command_id
-           where u.sha256 = $1 and c.state in ('queued', 'sent')
-         ), gone as (
-           delete from upgrade_files where sha256 = $1 and (select n from installing) = 0
-           returning sha256
-         )
-         select (select n from installing) as installing, (select count(*)::int from gone) as deleted,
-           f.file_name, f.version
-         from (select 1) one left join upgrade_files f on f.sha256 = $1`,
-            [sha256],
-            { last: true },
-          );
+        const outcome = await ctx.database.transaction(async ({ db }) => {
+          const [file] = await db
+            .select({ fileName: upgradeFiles.fileName, version: upgradeFiles.version })
+            .from(upgradeFiles)
+            .where(eq(upgradeFiles.sha256, sha256))
+            .for('update');
+          if (!file) return null;
+          const [{ installing } = { installing: 0 }] = await db
+            .select({ installing: count() })
+            .from(gatewayUpgrades)
+            .innerJoin(gatewayCommands, eq(gatewayCommands.id, gatewayUpgrades.commandId))
+            .where(
+              and(
+                eq(gatewayUpgrades.sha256, sha256),
+                inArray(gatewayCommands.state, ['queued', 'sent']),
+              ),
+            );
+          if (installing === 0)
+            await db.delete(upgradeFiles).where(eq(upgradeFiles.sha256, sha256));
+          return { ...file, installing };
         });
-        if (!row?.file_name) throw new ApiError(404, 'upgrade.fileNotFound');
-        if (row.deleted === 0)
-          throw new Refusal('conflict', 'upgrade.fileInUse', { count: row.installing });
+        if (!outcome) throw new ApiError(404, 'upgrade.fileNotFound');
+        if (outcome.installing > 0)
+          throw new Refusal('conflict', 'upgrade.fileInUse', { count: outcome.installing });
         await store.remove(sha256);
         await logChange(ctx.database.db, request, {
           function: 'upgrade.deleteFile',
           operation: { key: 'deleteUpgradeFile', params: {} },
-          remark: `${row.version} ${row.file_name} ${sha256.slice(0, 12)}`,
+          remark: `${outcome.version} ${outcome.fileName} ${sha256.slice(0, 12)}`,
         });
         return ok(request, reply, { sha256 }, 'upgrade.deleted');
       },

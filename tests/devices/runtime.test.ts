@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../server/db/client';
+import { deviceRuntime } from '../../server/db/devicesSchema';
 import { countRunTime, MAX_COUNTED_GAP_MS, runSecondsSql } from '../../server/devices/runtime';
 import type { Reading } from '../../server/ingest/types';
 import { testDatabaseTargets } from '../helpers/databases';
@@ -30,11 +32,11 @@ describe.each(testDatabaseTargets())('device run times on $name', (target) => {
     houseReading({ gatewayId: 1, houseId, farmId: 1 }, ts, { devices });
 
   const runMinutes = async (device: string) => {
-    const [row] = await database.query<{ s: number }>(
-      `select ${runSecondsSql('r', '$2::text')} as s from device_runtime r where house_id = $1`,
-      [houseId, device],
-    );
-    return Number(row?.s ?? 0) / 60;
+    const [row] = await database.db
+      .select({ s: runSecondsSql(sql`${device}::text`) })
+      .from(deviceRuntime)
+      .where(eq(deviceRuntime.houseId, houseId));
+    return (row?.s ?? 0) / 60;
   };
 
   it('counts the time after an "on" reading, not after "off", not over a silent gap, not a late reading', async () => {

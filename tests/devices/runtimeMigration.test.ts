@@ -1,5 +1,8 @@
 import { rmSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceRuntime } from '../../server/db/devicesSchema';
 import { runSecondsSql } from '../../server/devices/runtime';
 import { testDatabaseTargets } from '../helpers/databases';
 import { MIGRATIONS, migrationsUpTo, openMigrating, type Migrating } from '../helpers/migrations';
@@ -65,10 +68,11 @@ describe.each(testDatabaseTargets())('device run times by house migration on $na
         devices: { fan_1: { run: 30, last: Date.parse('2026-11-21T00:00:00Z'), state: 3 } },
       },
     ]);
-    const [fan] = await database.query<{ s: number }>(
-      `select ${runSecondsSql('r', "'fan_1'")} as s from device_runtime r where house_id = $1`,
-      [houses[0]],
+    // The server's own expression, run on the migrated database (which has no Drizzle handle).
+    const read = new PgDialect().sqlToQuery(
+      sql`select ${runSecondsSql(sql`'fan_1'`)} as s from ${deviceRuntime} where ${deviceRuntime.houseId} = ${houses[0]}`,
     );
+    const [fan] = await database.query<{ s: number }>(read.sql, read.params);
     expect(Number(fan?.s)).toBe(7200.5);
   });
 });

@@ -91,12 +91,12 @@ describe.each(testDatabaseTargets())('command retention on $name', (target) => {
     // What the dispatcher does every 15 s while the gateway stays silent: 40 resends, 10 minutes.
     const links: string[] = [];
     for (let resend = 0; resend < 40; resend += 1) {
-      const order = await upgradeOrder(t.database.query, target, 'http://roost');
+      const order = await upgradeOrder(t.database.db, target, 'http://roost');
       links.push(order!.url.split('/').at(-1)!);
     }
     expect(await tokens()).toBeLessThanOrEqual(2);
     // The link sent just before the last still works: a gateway may be fetching it now.
-    const claim = await claimDownload(t.database.query, gateway.id, links.at(-2)!);
+    const claim = await claimDownload(t.database.db, gateway.id, links.at(-2)!);
     expect(claim.ok).toBe(true);
 
     // Spent and expired links stay a day (a retry hears why), then go; a live one stays.

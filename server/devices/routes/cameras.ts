@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   cameraInputSchema,
@@ -8,6 +9,8 @@ import {
   cameraUpdateSchema,
 } from '../../../src/contract/cameras';
 import { deletedSchema, idBodySchema } from '../../../src/contract/devices';
+import { cameras } from '../../db/devicesSchema';
+import { farms, houses } from '../../db/schema';
 import { ok } from '../../http/envelope';
 import { ANY_ROLE, answers, type RoutePlugin, bodyOrQuery } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
@@ -58,45 +61,38 @@ export function cameraRoutes(
       const house = await houseIn(scope, v.houseId);
       if (id !== null && (await readCameras(database, scope, { id }, mediaUrl)).length === 0)
         throw new Refusal('notFound', 'devices.notFound');
-      const [{ orgId } = { orgId: 0 }] = await database.query<{ orgId: number }>(
-        `select f.org_id as "orgId" from houses h join farms f on f.id = h.farm_id where h.id = $1`,
-        [v.houseId],
-      );
-      const values: unknown[] = [
+      const [{ orgId } = { orgId: 0 }] = await database.db
+        .select({ orgId: farms.orgId })
+        .from(houses)
+        .innerJoin(farms, eq(farms.id, houses.farmId))
+        .where(eq(houses.id, v.houseId));
+      const values = {
         orgId,
-        v.houseId,
-        v.name,
-        v.code,
-        v.channel,
-        v.vendor,
-        v.streamUrl,
-        box.seal(v.userName),
-      ];
-      // A password or verify code left out of an edit keeps the stored one.
-      const secretCols = ['user_name_secret'];
-      if (v.password !== undefined || id === null) {
-        secretCols.push('password_secret');
-        values.push(box.seal(v.password ?? ''));
-      }
-      if (v.verifyCode !== undefined || id === null) {
-        secretCols.push('verify_code_secret');
-        values.push(box.seal(v.vendor === 'hikvision' ? (v.verifyCode ?? '') : ''));
-      }
-      const cols = ['org_id', 'house_id', 'name', 'code', 'channel', 'vendor', 'stream_url'];
-      const all = [...cols, ...secretCols];
-      const marks = all.map((_c, i) => `$${i + 1}`).join(',');
+        houseId: v.houseId,
+        name: v.name,
+        code: v.code,
+        channel: v.channel,
+        vendor: v.vendor,
+        streamUrl: v.streamUrl,
+        userNameSecret: box.seal(v.userName),
+        // A password or verify code left out of an edit keeps the stored one.
+        ...(v.password !== undefined || id === null
+          ? { passwordSecret: box.seal(v.password ?? '') }
+          : {}),
+        ...(v.verifyCode !== undefined || id === null
+          ? { verifyCodeSecret: box.seal(v.vendor === 'hikvision' ? (v.verifyCode ?? '') : '') }
+          : {}),
+      };
       let saved: { id: number } | undefined;
       try {
         [saved] =
           id === null
-            ? await database.query<{ id: number }>(
-                `insert into cameras (${all.join(',')}) values (${marks}) returning id`,
-                values,
-              )
-            : await database.query<{ id: number }>(
-                `update cameras set (${all.join(',')}) = (${marks}) where id = $${values.length + 1} returning id`,
-                [...values, id],
-              );
+            ? await database.db.insert(cameras).values(values).returning({ id: cameras.id })
+            : await database.db
+                .update(cameras)
+                .set(values)
+                .where(eq(cameras.id, id))
+                .returning({ id: cameras.id });
       } catch (error) {
         if (isUniqueViolation(error))
           throw new Refusal(
@@ -156,7 +152,7 @@ export function cameraRoutes(
         const scope = await scopeFor(request);
         const [entry] = await readCameras(database, scope, { id }, mediaUrl);
         if (!entry) throw new Refusal('notFound', 'devices.notFound');
-        await database.query('delete from cameras where id = $1', [id]);
+        await database.db.delete(cameras).where(eq(cameras.id, id));
         await log(request, 'camera.delete', entry.name, {
           id: entry.houseId,
           name: entry.houseName,

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   concentratorInputSchema,
@@ -9,6 +10,7 @@ import {
   deviceListQuerySchema,
   idBodySchema,
 } from '../../../src/contract/devices';
+import { concentrators } from '../../db/devicesSchema';
 import { ok } from '../../http/envelope';
 import { ANY_ROLE, answers, type RoutePlugin, bodyOrQuery } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
@@ -47,21 +49,28 @@ export function concentratorRoutes(dc: DeviceContext): RoutePlugin {
       const house = await houseIn(scope, v.houseId);
       if (id !== null && (await readConcentrators(database, scope, { id })).length === 0)
         throw new Refusal('notFound', 'devices.notFound');
-      const values = [v.houseId, v.type, v.code, v.name, v.model, v.address, v.version];
+      const values = {
+        houseId: v.houseId,
+        type: v.type,
+        code: v.code,
+        name: v.name,
+        model: v.model,
+        address: v.address,
+        version: v.version,
+      };
       let saved: { id: number } | undefined;
       try {
         [saved] =
           id === null
-            ? await database.query<{ id: number }>(
-                `insert into concentrators (house_id, type, code, name, model, address, version)
-                 values ($1,$2,$3,$4,$5,$6,$7) returning id`,
-                values,
-              )
-            : await database.query<{ id: number }>(
-                `update concentrators set (house_id, type, code, name, model, address, version) =
-                 ($1,$2,$3,$4,$5,$6,$7) where id = $8 returning id`,
-                [...values, id],
-              );
+            ? await database.db
+                .insert(concentrators)
+                .values(values)
+                .returning({ id: concentrators.id })
+            : await database.db
+                .update(concentrators)
+                .set(values)
+                .where(eq(concentrators.id, id))
+                .returning({ id: concentrators.id });
       } catch (error) {
         if (isUniqueViolation(error)) throw new Refusal('conflict', 'devices.codeTaken');
         throw error;
@@ -120,7 +129,7 @@ export function concentratorRoutes(dc: DeviceContext): RoutePlugin {
         const scope = await scopeFor(request);
         const [entry] = await readConcentrators(database, scope, { id });
         if (!entry) throw new Refusal('notFound', 'devices.notFound');
-        await database.query('delete from concentrators where id = $1', [id]);
+        await database.db.delete(concentrators).where(eq(concentrators.id, id));
         await log(request, 'concentrator.delete', entry.name, {
           id: entry.houseId,
           name: entry.houseName,

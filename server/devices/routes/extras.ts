@@ -1,8 +1,11 @@
+import { and, asc, between, eq, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
   extraTrendQuerySchema,
   extraTrendSchema,
   type ExtraTrend,
 } from '../../../src/contract/devices';
+import { telemetryExtra, telemetryExtraHourly as hourly } from '../../db/devicesSchema';
 import { ok } from '../../http/envelope';
 import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
@@ -34,19 +37,36 @@ export function extraRoutes(dc: DeviceContext): RoutePlugin {
         const scope = await scopeFor(request);
         await houseIn(scope, q.houseId);
         const devices = await readTerminals(database, scope, { houseId: q.houseId });
+        const from = new Date(q.from);
+        const to = new Date(q.to);
+        const epochMs = (column: AnyPgColumn) =>
+          sql<number>`(extract(epoch from ${column}) * 1000)::float8`.mapWith(Number);
         const raw = q.to - q.from <= DAY_MS;
-        const rows = await database.query<{ code: string; t: number; v: number }>(
-          raw
-            ? `select code, (extract(epoch from ts) * 1000)::float8 as t, value as v from telemetry_extra
-             where house_id = $1 and ts between $2 and $3 order by ts`
-            : `select code, (extract(epoch from bucket) * 1000)::float8 as t, (sum / n)::float8 as v
-             from telemetry_extra_hourly where house_id = $1 and bucket between $2 and $3 order by bucket`,
-          [q.houseId, new Date(q.from).toISOString(), new Date(q.to).toISOString()],
-        );
+        const rows = raw
+          ? await database.db
+              .select({
+                code: telemetryExtra.code,
+                t: epochMs(telemetryExtra.ts),
+                v: telemetryExtra.value,
+              })
+              .from(telemetryExtra)
+              .where(
+                and(eq(telemetryExtra.houseId, q.houseId), between(telemetryExtra.ts, from, to)),
+              )
+              .orderBy(asc(telemetryExtra.ts))
+          : await database.db
+              .select({
+                code: hourly.code,
+                t: epochMs(hourly.bucket),
+                v: sql<number>`(${hourly.sum} / ${hourly.n})::float8`.mapWith(Number),
+              })
+              .from(hourly)
+              .where(and(eq(hourly.houseId, q.houseId), between(hourly.bucket, from, to)))
+              .orderBy(asc(hourly.bucket));
         const byCode = new Map<string, Array<{ t: number; v: number }>>();
         for (const r of rows) {
           const list = byCode.get(r.code) ?? [];
-          list.push({ t: Number(r.t), v: Number(r.v) });
+          list.push({ t: r.t, v: r.v });
           byCode.set(r.code, list);
         }
         const data: ExtraTrend = {

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   deletedSchema,
@@ -10,9 +11,11 @@ import {
   maintenancePlanListSchema,
   maintenancePlanSchema,
   maintenancePlanUpdateSchema,
-  type MaintenanceHistory,
+  type MaintenanceType,
 } from '../../../src/contract/devices';
 import type { Scope } from '../../auth/scope';
+import { maintenanceHistory, maintenancePlans } from '../../db/devicesSchema';
+import { houses } from '../../db/schema';
 import { ok } from '../../http/envelope';
 import { ANY_ROLE, answers, type RoutePlugin, bodyOrQuery } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
@@ -77,29 +80,29 @@ export function maintenanceRoutes(dc: DeviceContext, timeZone: string, clock: Cl
       // A duration plan counts run hours from now (or keeps its count while its device stays).
       const base =
         v.type === 'duration' && v.deviceId !== null && before?.deviceId !== v.deviceId
-          ? await runSecondsOf(database.query, v.deviceId)
+          ? await runSecondsOf(database.db, v.deviceId)
           : null;
-      const values = [
-        v.houseId,
-        v.deviceId,
-        v.type,
-        v.content,
-        v.description,
-        v.plannedDate,
-        v.interval,
-      ];
+      const values = {
+        houseId: v.houseId,
+        deviceId: v.deviceId,
+        type: v.type,
+        content: v.content,
+        description: v.description,
+        plannedDate: v.plannedDate,
+        interval: v.interval,
+      };
+      const p = maintenancePlans;
       const [saved] =
         id === null
-          ? await database.query<{ id: number }>(
-              `insert into maintenance_plans (house_id, device_id, type, content, description, planned_date, interval, base_run_seconds)
-               values ($1,$2,$3,$4,$5,$6,$7,coalesce($8, 0)) returning id`,
-              [...values, base],
-            )
-          : await database.query<{ id: number }>(
-              `update maintenance_plans set (house_id, device_id, type, content, description, planned_date, interval) =
-               ($1,$2,$3,$4,$5,$6,$7), base_run_seconds = coalesce($8, base_run_seconds) where id = $9 returning id`,
-              [...values, base, id],
-            );
+          ? await database.db
+              .insert(p)
+              .values({ ...values, baseRunSeconds: base ?? 0 })
+              .returning({ id: p.id })
+          : await database.db
+              .update(p)
+              .set({ ...values, ...(base === null ? {} : { baseRunSeconds: base }) })
+              .where(eq(p.id, id))
+              .returning({ id: p.id });
       if (!saved) throw new Refusal('notFound', 'devices.notFound');
       await log(
         request,
@@ -152,7 +155,7 @@ export function maintenanceRoutes(dc: DeviceContext, timeZone: string, clock: Cl
         const { id } = request.body;
         const scope = await scopeFor(request);
         const plan = await planOf(scope, id);
-        await database.query('delete from maintenance_plans where id = $1', [id]);
+        await database.db.delete(maintenancePlans).where(eq(maintenancePlans.id, id));
         await log(request, 'maintenance.delete', plan.content, {
           id: plan.houseId,
           name: plan.houseName,
@@ -208,17 +211,30 @@ export function maintenanceRoutes(dc: DeviceContext, timeZone: string, clock: Cl
         const q = request.query;
         const scope = await scopeFor(request);
         if (q.houseId !== undefined) await houseIn(scope, q.houseId);
-        const params: unknown[] = [];
-        const where = [houseScopeWhere(scope, params, 'm.house_id')];
-        if (q.houseId !== undefined) where.push(`m.house_id = $${params.push(q.houseId)}`);
-        const rows = await database.query<MaintenanceHistory & { doneAt: Date | string }>(
-          `select m.id, m.plan_id as "planId", h.name as "houseName", m.device_name as "deviceName", m.type,
-           m.content, m.done_at as "doneAt", m.done_by as "doneBy", m.notes
-         from maintenance_history m join houses h on h.id = m.house_id
-         where ${where.join(' and ')} order by m.done_at desc, m.id desc limit 500`,
-          params,
-        );
-        const list = rows.map((r) => ({ ...r, doneAt: new Date(r.doneAt).toISOString() }));
+        const m = maintenanceHistory;
+        const rows = await database.db
+          .select({
+            id: m.id,
+            planId: m.planId,
+            houseName: houses.name,
+            deviceName: m.deviceName,
+            type: sql<MaintenanceType>`${m.type}`,
+            content: m.content,
+            doneAt: m.doneAt,
+            doneBy: m.doneBy,
+            notes: m.notes,
+          })
+          .from(m)
+          .innerJoin(houses, eq(houses.id, m.houseId))
+          .where(
+            and(
+              houseScopeWhere(scope, m.houseId),
+              q.houseId !== undefined ? eq(m.houseId, q.houseId) : undefined,
+            ),
+          )
+          .orderBy(desc(m.doneAt), desc(m.id))
+          .limit(500);
+        const list = rows.map((r) => ({ ...r, doneAt: r.doneAt.toISOString() }));
         return ok(request, reply, { rows: list, total: list.length });
       },
     );

@@ -1,7 +1,10 @@
+import { asc, sql } from 'drizzle-orm';
 import {
   houseDevicesSummariesSchema,
   type HouseDevicesSummary,
 } from '../../../src/contract/devices';
+import { concentrators } from '../../db/devicesSchema';
+import { houses } from '../../db/schema';
 import { ok } from '../../http/envelope';
 import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
 import { houseScopeWhere, type DeviceContext } from '../access';
@@ -25,14 +28,16 @@ export function summaryRoutes(dc: DeviceContext, timeZone: string, clock: Clock)
       },
       async (request, reply) => {
         const scope = await scopeFor(request);
-        const params: unknown[] = [];
-        const houses = await database.query<{ houseId: number; concentrators: number }>(
-          `select h.id as "houseId", (select count(*)::int from concentrators c where c.house_id = h.id) as concentrators
-         from houses h where ${houseScopeWhere(scope, params, 'h.id')} order by h.id`,
-          params,
-        );
+        const houseRows = await database.db
+          .select({
+            houseId: houses.id,
+            concentrators: sql<number>`(select count(*)::int from ${concentrators} where ${concentrators.houseId} = ${houses.id})`,
+          })
+          .from(houses)
+          .where(houseScopeWhere(scope, houses.id))
+          .orderBy(asc(houses.id));
         const byHouse = new Map<number, HouseDevicesSummary>(
-          houses.map((h) => [
+          houseRows.map((h) => [
             h.houseId,
             {
               houseId: h.houseId,

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   deletedSchema,
@@ -11,6 +12,7 @@ import {
 } from '../../../src/contract/devices';
 import { METRIC_BY_KEY, deviceTypeOf } from '../../../src/contract/metrics';
 import type { Scope } from '../../auth/scope';
+import { terminalDevices } from '../../db/devicesSchema';
 import { ok } from '../../http/envelope';
 import { ANY_ROLE, answers, type RoutePlugin, bodyOrQuery } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
@@ -34,12 +36,15 @@ export function terminalRoutes(dc: DeviceContext): RoutePlugin {
       if (METRIC_BY_KEY.has(code) || deviceTypeOf(code))
         throw new Refusal('invalid', 'devices.codeIsCatalogue', { code });
     if (codes.length === 0) return;
-    const rows = await database.query<{ code: string }>(
-      `select e->>'code' as code from terminal_devices d, jsonb_array_elements(d.extras) e
-       where d.house_id = $1 and d.id <> $2 and e->>'code' = any($3::text[])`,
-      [houseId, id ?? 0, codes],
-    );
-    if (rows[0]) throw new Refusal('conflict', 'devices.extraTaken', { code: rows[0].code });
+    const d = terminalDevices;
+    const rows = await database.db
+      .select({ extras: d.extras })
+      .from(d)
+      .where(and(eq(d.houseId, houseId), ne(d.id, id ?? 0)))
+      .orderBy(asc(d.id));
+    // The house's devices are few: their lists are searched here rather than unnested in SQL.
+    const taken = rows.flatMap((r) => r.extras.map((e) => e.code)).find((c) => codes.includes(c));
+    if (taken !== undefined) throw new Refusal('conflict', 'devices.extraTaken', { code: taken });
   };
 
   const checkConcentrator = async (
@@ -87,35 +92,33 @@ export function terminalRoutes(dc: DeviceContext): RoutePlugin {
         id,
         v.extras.map((e) => e.code),
       );
-      const values = [
-        v.houseId,
-        v.concentratorId,
-        v.name,
-        v.code,
-        v.controlPort,
-        v.currentPort,
-        v.sensorPort,
-        v.model,
-        v.address,
-        v.canInput,
-        v.type,
-        JSON.stringify(v.extras),
-      ];
-      const cols = `house_id, concentrator_id, name, code, control_port, current_port, sensor_port,
-        model, address, can_input, type, extras`;
+      const values = {
+        houseId: v.houseId,
+        concentratorId: v.concentratorId,
+        name: v.name,
+        code: v.code,
+        controlPort: v.controlPort,
+        currentPort: v.currentPort,
+        sensorPort: v.sensorPort,
+        model: v.model,
+        address: v.address,
+        canInput: v.canInput,
+        type: v.type,
+        extras: v.extras,
+      };
       let saved: { id: number } | undefined;
       try {
         [saved] =
           id === null
-            ? await database.query<{ id: number }>(
-                `insert into terminal_devices (${cols}) values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12::jsonb) returning id`,
-                values,
-              )
-            : await database.query<{ id: number }>(
-                `update terminal_devices set (${cols}) = ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12::jsonb)
-                 where id = $13 returning id`,
-                [...values, id],
-              );
+            ? await database.db
+                .insert(terminalDevices)
+                .values(values)
+                .returning({ id: terminalDevices.id })
+            : await database.db
+                .update(terminalDevices)
+                .set(values)
+                .where(eq(terminalDevices.id, id))
+                .returning({ id: terminalDevices.id });
       } catch (error) {
         if (isUniqueViolation(error)) throw new Refusal('conflict', 'devices.codeTaken');
         throw error;
@@ -171,7 +174,7 @@ export function terminalRoutes(dc: DeviceContext): RoutePlugin {
         const scope = await scopeFor(request);
         const [entry] = await readTerminals(database, scope, { id });
         if (!entry) throw new Refusal('notFound', 'devices.notFound');
-        await database.query('delete from terminal_devices where id = $1', [id]);
+        await database.db.delete(terminalDevices).where(eq(terminalDevices.id, id));
         await forgetGatewayOf(entry.houseId);
         await log(request, 'terminal.delete', entry.name, {
           id: entry.houseId,
