@@ -6,7 +6,7 @@ import type { Database } from '../db/client';
 import { isExtraOf, readExtraTrends } from '../devices/extraStore';
 import { Refusal } from '../refusal';
 import { alignByAge } from './alignByAge';
-import { readTrends } from './readTrend';
+import { readTrends } from './readTrend.sql';
 import type { Cell, ExportTable } from './exportTable';
 import { formatTime } from './exportTable';
 

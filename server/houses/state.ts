@@ -5,7 +5,7 @@ import type { AlarmSummary } from '../../src/contract/alarms';
  * gateway status), by the offline sweep and by the alarm side (its summary), and read by the
  * overview, the wall and the live hub. Every statement that answers a house's state selects
  * these columns and turns the row into a `HouseLiveState` here, so they cannot drift apart;
- * the one exception, the overview, writes its JSON in SQL (houses/overview.ts) and a test holds
+ * the one exception, the overview, writes its JSON in SQL (houses/overview.sql.ts) and a test holds
  * it to what `presentLive` makes of these rows.
  */
 

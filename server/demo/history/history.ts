@@ -1,7 +1,8 @@
 import { METRIC_KEYS } from '../../../src/contract/metrics';
 import type { Database, Query } from '../../db/client';
 import { arrayLiteral } from '../../db/arrayLiteral';
-import { INSERT_RAW_ROWS, rawInsertParams, writeBatch } from '../../ingest/writer';
+import { insertRawRows } from '../../ingest/batch.sql';
+import { rawInsertParams, writeBatch } from '../../ingest/writer';
 import type { Reading } from '../../ingest/types';
 import { HouseModel } from '../../simulator/houseModel';
 import { DEMO_INTERVAL_SECONDS } from '../demoFarms';
@@ -191,10 +192,7 @@ async function writeHouse(
   }
   await database.transaction(async ({ query }) => {
     for (let at = 0; at < history.raw.length; at += RAW_ROWS_PER_INSERT)
-      await query(
-        INSERT_RAW_ROWS,
-        rawInsertParams(history.raw.slice(at, at + RAW_ROWS_PER_INSERT)),
-      );
+      await insertRawRows(query, rawInsertParams(history.raw.slice(at, at + RAW_ROWS_PER_INSERT)));
     const metrics = reportedMetrics(history.hours);
     await query(
       rollupInsert('telemetry_hourly', metrics),
