@@ -202,14 +202,9 @@ const RAW_SQL_NOT_YET_TYPED = [
 
   'server/houses/alignByAge.ts',
   'server/houses/compare.ts',
-  'server/houses/overview.ts',
-  'server/houses/readTrend.ts',
 
   'server/ingest/gatewayDirectory.ts',
-  'server/ingest/retention.ts',
-  'server/ingest/rollup.ts',
   'server/ingest/status.ts',
-  'server/ingest/writer.ts',
 
   'server/live/hub.ts',
 

@@ -158,7 +158,7 @@ export async function storeBatch(
 }
 
 /** APPLY_INSERTED's parameters (and WRITE_NEW_BATCH's after the raw rows'). */
-function applyParams(inserted: readonly Reading[], heads: readonly Reading[]): Buffer[] {
+export function applyParams(inserted: readonly Reading[], heads: readonly Reading[]): Buffer[] {
   const ofHeads = (type: CopyType, value: (r: Reading) => CopyValue) =>
     binaryArray(type, heads.map(value));
   return [
