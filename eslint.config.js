@@ -170,9 +170,6 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/auth/scope.ts',
   'server/auth/throttle.ts',
 
-  'server/demo/history/copyRows.ts',
-  'server/demo/history/dailyRecords.ts',
-  'server/demo/history/history.ts',
 
   'server/devices/access.ts',
   'server/devices/cameras.ts',

@@ -43,11 +43,11 @@ describe.each(testDatabaseTargets())('the batch insert statements on $name', (ta
        order by g.id limit 1`,
     );
     house = { gatewayId: row!.id, houseId: row!.house_id, farmId: row!.farm_id };
-  });
+  }, 180_000);
   afterAll(async () => {
     await database?.close();
     await drop?.();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   const reading = (ts: number, temperature: number): Reading =>
