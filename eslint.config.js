@@ -197,11 +197,7 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/envcontrol/retention.ts',
   'server/envcontrol/routes.ts',
 
-  'server/houses/alignByAge.ts',
-  'server/houses/compare.ts',
 
-  'server/ingest/gatewayDirectory.ts',
-  'server/ingest/status.ts',
 
   'server/live/hub.ts',
 

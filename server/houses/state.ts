@@ -1,4 +1,5 @@
 import type { AlarmSummary } from '../../src/contract/alarms';
+import { houseState } from '../db/telemetrySchema';
 
 /**
  * The house state read model: one row of `house_state` per house, written by ingest (readings,
@@ -37,6 +38,23 @@ export function stateColumnsOf(alias: string, withHouseId = true): string {
     .map((c) => `${alias}.${c}`)
     .join(', ');
 }
+
+/** The state columns as a Drizzle selection, named as `StateRow` names them. */
+export const STATE_FIELDS = {
+  house_id: houseState.houseId,
+  online: houseState.online,
+  network: houseState.network,
+  gateway_version: houseState.gatewayVersion,
+  online_since: houseState.onlineSince,
+  last_seen_at: houseState.lastSeenAt,
+  last_ts: houseState.lastTs,
+  mode: houseState.mode,
+  metrics: houseState.metrics,
+  faults: houseState.faults,
+  devices: houseState.devices,
+  alarm_count: houseState.alarmCount,
+  alarm_top: houseState.alarmTop,
+};
 
 export interface StateRow {
   house_id: number;
