@@ -170,7 +170,6 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/auth/scope.ts',
   'server/auth/throttle.ts',
 
-
   'server/devices/access.ts',
   'server/devices/cameras.ts',
   'server/devices/equipment.ts',
@@ -196,8 +195,6 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/envcontrol/reminders.ts',
   'server/envcontrol/retention.ts',
   'server/envcontrol/routes.ts',
-
-
 
   'server/live/hub.ts',
 

@@ -3,7 +3,19 @@ import {
   type BreedStandard,
   type ComparedHouse,
 } from '../../src/contract/houses';
-import { and, desc, eq, getTableColumns, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  or,
+  sql,
+} from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { breeds, breedTargets, flocks } from '../db/schema';
 

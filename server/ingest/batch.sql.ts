@@ -35,7 +35,6 @@ export const INSERT_RAW = `
       then json_agg(json_build_array(gateway_id, (extract(epoch from ts) * 1000)::float8)) end as keys
   from inserted`;
 
-
 const ROLLUP_COLUMNS = METRIC_KEYS.flatMap((k) => [
   `"${k}_min"`,
   `"${k}_max"`,
@@ -169,10 +168,7 @@ export async function insertRawRows(query: Query, rawParams: unknown[]): Promise
 }
 
 /** The raw rows of a batch, answering which were new (INSERT_RAW). */
-export async function insertRaw(
-  query: Query,
-  rawParams: unknown[],
-): Promise<RawInsertResult> {
+export async function insertRaw(query: Query, rawParams: unknown[]): Promise<RawInsertResult> {
   const [row] = await query<{ n: number; keys: Array<[number, number]> | string | null }>(
     INSERT_RAW,
     rawParams,
@@ -181,10 +177,7 @@ export async function insertRaw(
 }
 
 /** What the inserted rows add (APPLY_INSERTED): answers the houses' new states. */
-export async function applyInserted(
-  query: Query,
-  applyParams: unknown[],
-): Promise<StateRow[]> {
+export async function applyInserted(query: Query, applyParams: unknown[]): Promise<StateRow[]> {
   const [row] = await query<{ states: StateRow[] | string }>(APPLY_INSERTED, applyParams);
   return toJson(row?.states ?? []);
 }

@@ -1,6 +1,12 @@
 import type { Database } from '../db/client';
 import { rollExtraDays } from '../devices/extraStore';
-import { DELETE_SLICE, DIRTY_PER_PASS, deleteOldRawSlice, rollDays, takeDirtyDays } from './rollup.sql';
+import {
+  DELETE_SLICE,
+  DIRTY_PER_PASS,
+  deleteOldRawSlice,
+  rollDays,
+  takeDirtyDays,
+} from './rollup.sql';
 
 /**
  * Brings the daily rollups of the hours marked dirty by ingestion up to date. Runs off the hot

@@ -136,7 +136,9 @@ export async function sweepSilentGateways(
     const [next] = await db
       .select({
         dueIn: sql<number | null>`(${dueIn})::float8`.mapWith(Number),
-        newcomer: sql<number | null>`(min(${gateways.intervalSeconds}) * 3)::float8`.mapWith(Number),
+        newcomer: sql<number | null>`(min(${gateways.intervalSeconds}) * 3)::float8`.mapWith(
+          Number,
+        ),
       })
       .from(gateways);
     return {

@@ -41,10 +41,7 @@ describe.each(testDatabaseTargets())('the trend statement on $name', (target) =>
     await database.query(
       `insert into telemetry (gateway_id, house_id, ts, temperature)
        select 1, 5, t, v from unnest($1::timestamptz[], $2::real[]) u(t, v)`,
-      [
-        [t0, t0 + 20_000, t0 + 60_000].map((t) => new Date(t)),
-        [20, 21, 22],
-      ],
+      [[t0, t0 + 20_000, t0 + 60_000].map((t) => new Date(t)), [20, 21, 22]],
     );
   }, 120_000);
   afterAll(() => db?.close());
@@ -86,7 +83,12 @@ describe.each(testDatabaseTargets())('the trend statement on $name', (target) =>
       ZONE,
     );
     expect(trends).toEqual([
-      { houseId: 6, granularity: 'minute', times: [], series: { temperature: { avg: [], min: [], max: [] } } },
+      {
+        houseId: 6,
+        granularity: 'minute',
+        times: [],
+        series: { temperature: { avg: [], min: [], max: [] } },
+      },
       {
         houseId: 5,
         granularity: 'minute',

@@ -28,10 +28,7 @@ describe.each(testDatabaseTargets())('the rollup statements on $name', (target) 
     await database.query(
       `insert into rollup_dirty (house_id, hour)
        select * from unnest($1::int[], $2::timestamptz[])`,
-      [
-        [7, 7, 7, 8],
-        [day - HOUR_MS, day, day + HOUR_MS, day].map((t) => new Date(t)),
-      ],
+      [[7, 7, 7, 8], [day - HOUR_MS, day, day + HOUR_MS, day].map((t) => new Date(t))],
     );
     const taken = await database.transaction(({ query }) => takeDirtyDays(query, ZONE));
     const days = taken
