@@ -6,7 +6,8 @@ import { bootstrap } from '../server/bootstrap';
 import { readConfig } from '../server/config';
 import { openDatabase, type DatabaseTarget } from '../server/db/open';
 import { decodeTelemetry } from '../server/ingest/decode';
-import { INSERT_RAW_ROWS, rawInsertParams } from '../server/ingest/writer';
+import { insertRawRows } from '../server/ingest/batch.sql';
+import { rawInsertParams } from '../server/ingest/writer';
 import type { Reading } from '../server/ingest/types';
 import type { HouseReading } from '../src/contract/live';
 import { testDatabaseTargets } from '../tests/helpers/databases';
@@ -222,7 +223,7 @@ export async function bareUnnest(
         const batch = readings.slice(i, i + BATCH);
         const shifted =
           pass === 0 ? batch : batch.map((r) => ({ ...r, ts: new Date(r.ts.getTime() + shift) }));
-        await database.transaction(({ query }) => query(INSERT_RAW_ROWS, rawInsertParams(shifted)));
+        await database.transaction(({ query }) => insertRawRows(query, rawInsertParams(shifted)));
         rows += batch.length;
       }
       if (pass === 0) firstRowsPerSecond = Math.round((rows / (performance.now() - start)) * 1000);

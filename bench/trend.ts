@@ -3,7 +3,7 @@ import { readConfig } from '../server/config';
 import type { Database } from '../server/db/client';
 import { openDatabase } from '../server/db/open';
 import { compareHouses } from '../server/houses/compare';
-import { readTrend } from '../server/houses/readTrend';
+import { readTrend } from '../server/houses/readTrend.sql';
 import { METRIC_KEYS } from '../src/contract/metrics';
 import { testDatabaseTargets } from '../tests/helpers/databases';
 import { percentile } from './load';

@@ -3,18 +3,32 @@ import {
   type BreedStandard,
   type ComparedHouse,
 } from '../../src/contract/houses';
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  or,
+  sql,
+} from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { breeds, breedTargets, flocks } from '../db/schema';
 
 const DAY_MS = 86_400_000;
 
 interface FlockRow {
-  house_id: number;
-  breed_id: number | null;
-  age_at_placement: number;
+  houseId: number;
+  breedId: number | null;
+  ageAtPlacement: number;
   /** Local midnight of the placement day, ms. */
-  placed_ms: string | number;
+  placedMs: number;
   /** Local midnight after the closing day (the flock's stay ends there), ms; null while open. */
-  closed_ms: string | number | null;
+  closedMs: number | null;
 }
 
 /**
@@ -28,23 +42,32 @@ async function flocksOf(
   window: { from: number; to: number },
   timeZone: string,
 ): Promise<Map<number, FlockRow>> {
-  const rows = await database.query<FlockRow>(
-    `select distinct on (fl.house_id) fl.house_id, fl.breed_id, fl.age_at_placement,
-       (extract(epoch from (fl.placed_on::timestamp at time zone $4)) * 1000)::bigint as placed_ms,
-       (extract(epoch from ((fl.closed_on + 1)::timestamp at time zone $4)) * 1000)::bigint as closed_ms
-     from flocks fl
-     where fl.house_id = any($1::int[])
-       and (fl.placed_on::timestamp at time zone $4) < $3
-       and (fl.closed_on is null or ((fl.closed_on + 1)::timestamp at time zone $4) > $2)
-     order by fl.house_id, fl.placed_on desc, fl.id desc`,
-    [houseIds, new Date(window.from), new Date(window.to), timeZone],
-  );
-  return new Map(rows.map((r) => [r.house_id, r]));
+  const placedAt = sql`(${flocks.placedOn}::timestamp at time zone ${timeZone})`;
+  const endsAt = sql`((${flocks.closedOn} + 1)::timestamp at time zone ${timeZone})`;
+  const epochMs = (at: typeof placedAt) => sql`(extract(epoch from ${at}) * 1000)::bigint`;
+  const rows: FlockRow[] = await database.db
+    .selectDistinctOn([flocks.houseId], {
+      houseId: flocks.houseId,
+      breedId: flocks.breedId,
+      ageAtPlacement: flocks.ageAtPlacement,
+      placedMs: epochMs(placedAt).mapWith(Number),
+      closedMs: sql<number | null>`${epochMs(endsAt)}`.mapWith(Number),
+    })
+    .from(flocks)
+    .where(
+      and(
+        inArray(flocks.houseId, houseIds),
+        lt(placedAt, new Date(window.to)),
+        or(isNull(flocks.closedOn), gt(endsAt, new Date(window.from))),
+      ),
+    )
+    .orderBy(flocks.houseId, desc(flocks.placedOn), desc(flocks.id));
+  return new Map(rows.map((r) => [r.houseId, r]));
 }
 
 /** Day of age at `t`: whole days since placement plus the age then, plus the fraction of a day. */
 function ageAt(t: number, flock: FlockRow): number {
-  const age = flock.age_at_placement + (t - Number(flock.placed_ms)) / DAY_MS;
+  const age = flock.ageAtPlacement + (t - flock.placedMs) / DAY_MS;
   // Bucket starts are whole hours or minutes: 4 decimals keep them apart and the keys stable.
   return Math.round(age * 10_000) / 10_000;
 }
@@ -75,13 +98,13 @@ export async function alignByAge(
     const ages: number[] = [];
     if (flock)
       house.times.forEach((t, i) => {
-        if (t < Number(flock.placed_ms)) return;
-        if (flock.closed_ms !== null && t >= Number(flock.closed_ms)) return;
+        if (t < flock.placedMs) return;
+        if (flock.closedMs !== null && t >= flock.closedMs) return;
         times.push(t);
         values.push(house.values[i] ?? null);
         ages.push(ageAt(t, flock));
       });
-    const breedId = flock?.breed_id ?? null;
+    const breedId = flock?.breedId ?? null;
     if (breedId !== null && ages.length > 0) {
       const range = ageRange.get(breedId) ?? { min: Infinity, max: -Infinity };
       range.min = Math.min(range.min, Math.floor(ages[0]!));
@@ -99,27 +122,27 @@ async function standardsOf(
   metric: string,
   ageRange: Map<number, { min: number; max: number }>,
 ): Promise<BreedStandard[]> {
-  const column = BREED_STANDARD_OF[metric];
+  // The column's name comes from the fixed table above, never from the request.
+  const columnName = BREED_STANDARD_OF[metric];
+  const column = Object.values(getTableColumns(breedTargets)).find((c) => c.name === columnName);
   if (!column || ageRange.size === 0) return [];
   const breedIds = [...ageRange.keys()];
-  // `column` comes from the fixed table above, never from the request.
-  const rows = await database.query<{
-    breed_id: number;
-    breed_name: string;
-    age_day: number;
-    value: number;
-  }>(
-    `select b.id as breed_id, b.name as breed_name, t.age_day, t.${column} as value
-     from breed_targets t join breeds b on b.id = t.breed_id
-     where t.breed_id = any($1::int[]) and t.${column} is not null
-     order by b.id, t.age_day`,
-    [breedIds],
-  );
+  const rows = await database.db
+    .select({
+      breedId: breeds.id,
+      breedName: breeds.name,
+      ageDay: breedTargets.ageDay,
+      value: sql<number>`${column}`.mapWith(Number),
+    })
+    .from(breedTargets)
+    .innerJoin(breeds, eq(breeds.id, breedTargets.breedId))
+    .where(and(inArray(breedTargets.breedId, breedIds), isNotNull(column)))
+    .orderBy(breeds.id, breedTargets.ageDay);
   const byBreed = new Map<number, { name: string; points: Array<[number, number]> }>();
   for (const row of rows) {
-    const entry = byBreed.get(row.breed_id) ?? { name: row.breed_name, points: [] };
-    entry.points.push([Number(row.age_day), Number(row.value)]);
-    byBreed.set(row.breed_id, entry);
+    const entry = byBreed.get(row.breedId) ?? { name: row.breedName, points: [] };
+    entry.points.push([row.ageDay, row.value]);
+    byBreed.set(row.breedId, entry);
   }
   const standards: BreedStandard[] = [];
   for (const [breedId, { name, points }] of byBreed) {

@@ -1,12 +1,14 @@
+import { eq, inArray } from 'drizzle-orm';
 import { METRIC_BY_KEY } from '../../src/contract/metrics';
 import type { CompareAlign, Comparison } from '../../src/contract/houses';
 import type { TrendGranularity } from '../../src/contract/overview';
 import { canSeeHouse, type Scope } from '../auth/scope';
 import type { Database } from '../db/client';
+import { farms, houses as houseTable } from '../db/schema';
 import { isExtraOf, readExtraTrends } from '../devices/extraStore';
 import { Refusal } from '../refusal';
 import { alignByAge } from './alignByAge';
-import { readTrends } from './readTrend';
+import { readTrends } from './readTrend.sql';
 import type { Cell, ExportTable } from './exportTable';
 import { formatTime } from './exportTable';
 
@@ -17,12 +19,6 @@ export interface CompareInput {
   to: number;
   granularity: TrendGranularity;
   align?: CompareAlign;
-}
-
-interface HouseNameRow {
-  id: number;
-  house_name: string;
-  farm_name: string;
 }
 
 /**
@@ -42,11 +38,11 @@ export async function compareHouses(
   const extra = !METRIC_BY_KEY.has(input.metric) && (await isExtraOf(database, ids, input.metric));
   if (!METRIC_BY_KEY.has(input.metric) && !extra)
     throw new Refusal('invalid', 'trend.unknownMetric', { metric: input.metric });
-  const names = await database.query<HouseNameRow>(
-    `select h.id, h.name as house_name, f.name as farm_name
-     from houses h join farms f on f.id = h.farm_id where h.id = any($1::int[])`,
-    [ids],
-  );
+  const names = await database.db
+    .select({ id: houseTable.id, houseName: houseTable.name, farmName: farms.name })
+    .from(houseTable)
+    .innerJoin(farms, eq(farms.id, houseTable.farmId))
+    .where(inArray(houseTable.id, ids));
   if (names.length !== ids.length) throw new Refusal('notFound', 'http.notFound');
   const byId = new Map(names.map((n) => [n.id, n]));
   // One statement for every house, averages only: the chart and its export show nothing else.
@@ -68,8 +64,8 @@ export async function compareHouses(
     const name = byId.get(trend.houseId)!;
     return {
       houseId: trend.houseId,
-      houseName: name.house_name,
-      farmName: name.farm_name,
+      houseName: name.houseName,
+      farmName: name.farmName,
       times: trend.times,
       values: trend.series[input.metric]?.avg ?? [],
     };

@@ -15,8 +15,8 @@ import {
 import { canSeeHouse, scopeOf } from '../auth/scope';
 import { compareHouses, comparisonTable } from './compare';
 import { sendTable, TABLE_MEDIA_TYPES, type ExportTable } from './exportTable';
-import { overviewJsonOf } from './overview';
-import { readTrend } from './readTrend';
+import { overviewJsonOf } from './overview.sql';
+import { readTrend } from './readTrend.sql';
 import { trendExportTable } from './trendExport';
 import { sessionOf, type AppContext } from '../http/context';
 import { localeOf, ok, okJson } from '../http/envelope';

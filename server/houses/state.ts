@@ -1,11 +1,12 @@
 import type { AlarmSummary } from '../../src/contract/alarms';
+import { houseState } from '../db/telemetrySchema';
 
 /**
  * The house state read model: one row of `house_state` per house, written by ingest (readings,
  * gateway status), by the offline sweep and by the alarm side (its summary), and read by the
  * overview, the wall and the live hub. Every statement that answers a house's state selects
  * these columns and turns the row into a `HouseLiveState` here, so they cannot drift apart;
- * the one exception, the overview, writes its JSON in SQL (houses/overview.ts) and a test holds
+ * the one exception, the overview, writes its JSON in SQL (houses/overview.sql.ts) and a test holds
  * it to what `presentLive` makes of these rows.
  */
 
@@ -37,6 +38,23 @@ export function stateColumnsOf(alias: string, withHouseId = true): string {
     .map((c) => `${alias}.${c}`)
     .join(', ');
 }
+
+/** The state columns as a Drizzle selection, named as `StateRow` names them. */
+export const STATE_FIELDS = {
+  house_id: houseState.houseId,
+  online: houseState.online,
+  network: houseState.network,
+  gateway_version: houseState.gatewayVersion,
+  online_since: houseState.onlineSince,
+  last_seen_at: houseState.lastSeenAt,
+  last_ts: houseState.lastTs,
+  mode: houseState.mode,
+  metrics: houseState.metrics,
+  faults: houseState.faults,
+  devices: houseState.devices,
+  alarm_count: houseState.alarmCount,
+  alarm_top: houseState.alarmTop,
+};
 
 export interface StateRow {
   house_id: number;

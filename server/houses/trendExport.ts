@@ -4,7 +4,7 @@ import type { Database } from '../db/client';
 import { extrasOfHouse, readExtraTrends } from '../devices/extraStore';
 import { Refusal } from '../refusal';
 import { formatTime, type Cell, type ExportTable } from './exportTable';
-import { readTrend, type HouseTrendQuery } from './readTrend';
+import { readTrend, type HouseTrendQuery } from './readTrend.sql';
 
 const TIME_HEADER: Record<Locale, string> = { en: 'Time', zh: '时间' };
 const PART_HEADER: Record<Locale, [string, string, string]> = {

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { terminalDevices } from '../db/devicesSchema';
 import { gateways, houses } from '../db/schema';
 import { hashToken } from '../auth/tokens';
 
@@ -124,25 +125,29 @@ export class GatewayDirectory {
     const batch = this.extrasBatch.splice(0);
     try {
       const houseIds = [...new Set(batch.map((b) => b.houseId))];
-      const result = await this.db.execute<{
-        house_id: number;
-        code: string;
-        min: number;
-        max: number;
-      }>(sql`
-        select d.house_id, e->>'code' as code, (e->>'min')::float8 as min, (e->>'max')::float8 as max
-        from terminal_devices d, jsonb_array_elements(d.extras) e
-        where d.house_id = any(${`{${houseIds.join(',')}}`}::int[])`);
-      const rows = (
-        result as unknown as {
-          rows: Array<{ house_id: number; code: string; min: number; max: number }>;
-        }
-      ).rows;
+      // One row per extra parameter of every house asked for; the ids go as one array
+      // literal, not a parameter each (a batch may hold thousands of houses).
+      const element = this.db
+        .select({
+          houseId: terminalDevices.houseId,
+          e: sql`jsonb_array_elements(${terminalDevices.extras})`.as('e'),
+        })
+        .from(terminalDevices)
+        .where(sql`${terminalDevices.houseId} = any(${`{${houseIds.join(',')}}`}::int[])`)
+        .as('x');
+      const rows = await this.db
+        .select({
+          houseId: element.houseId,
+          code: sql<string>`${element.e}->>'code'`,
+          min: sql<number>`(${element.e}->>'min')::float8`.mapWith(Number),
+          max: sql<number>`(${element.e}->>'max')::float8`.mapWith(Number),
+        })
+        .from(element);
       const byHouse = new Map<number, Map<string, { min: number; max: number }>>();
       for (const r of rows) {
-        const ranges = byHouse.get(Number(r.house_id)) ?? new Map();
-        ranges.set(r.code, { min: Number(r.min), max: Number(r.max) });
-        byHouse.set(Number(r.house_id), ranges);
+        const ranges = byHouse.get(r.houseId) ?? new Map();
+        ranges.set(r.code, { min: r.min, max: r.max });
+        byHouse.set(r.houseId, ranges);
       }
       for (const b of batch) b.resolve(byHouse.get(b.houseId) ?? null);
     } catch (error) {

@@ -1,5 +1,6 @@
 import type { Database } from '../db/client';
 import { deleteOldRaw } from './rollup';
+import { vacuumRaw } from './rollup.sql';
 
 /**
  * Raw retention, then the space it freed made reusable. A delete leaves dead rows; PostgreSQL's
@@ -9,6 +10,6 @@ import { deleteOldRaw } from './rollup';
  */
 export async function runRetention(database: Database, retentionDays: number): Promise<number> {
   const deleted = await deleteOldRaw(database, retentionDays);
-  if (deleted > 0 && database.kind === 'pglite') await database.query('vacuum (analyze) telemetry');
+  if (deleted > 0 && database.kind === 'pglite') await vacuumRaw(database);
   return deleted;
 }

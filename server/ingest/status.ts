@@ -1,12 +1,9 @@
+import { and, eq, sql } from 'drizzle-orm';
 import type { GatewayStatusMessage } from '../../src/contract/gateway';
 import type { Database } from '../db/client';
-import {
-  STATE_COLUMNS,
-  stateColumnsOf,
-  stateFromRow,
-  type HouseLiveState,
-  type StateRow,
-} from '../houses/state';
+import { gateways, houses } from '../db/schema';
+import { gatewayOnlineLog, houseState } from '../db/telemetrySchema';
+import { STATE_FIELDS, stateFromRow, type HouseLiveState } from '../houses/state';
 
 interface AssignedGateway {
   gatewayId: number;
@@ -23,41 +20,55 @@ export async function applyStatus(
   gateway: AssignedGateway,
   status: GatewayStatusMessage,
 ): Promise<HouseLiveState[]> {
-  return database.transaction(async ({ query }) => {
-    const [before] = await query<{
-      online: boolean;
-      network: string | null;
-      gateway_version: string | null;
-    }>('select online, network, gateway_version from house_state where house_id = $1 for update', [
-      gateway.houseId,
-    ]);
+  return database.transaction(async ({ db }) => {
+    const [before] = await db
+      .select({
+        online: houseState.online,
+        network: houseState.network,
+        gatewayVersion: houseState.gatewayVersion,
+      })
+      .from(houseState)
+      .where(eq(houseState.houseId, gateway.houseId))
+      .for('update');
     const network = status.network ?? before?.network ?? null;
-    const version = status.version ?? before?.gateway_version ?? null;
+    const version = status.version ?? before?.gatewayVersion ?? null;
     const changed =
       !before ||
       before.online !== status.online ||
       before.network !== network ||
-      before.gateway_version !== version;
+      before.gatewayVersion !== version;
     if (!changed) return [];
-    const rows = await query<StateRow>(
-      `insert into house_state as hs (house_id, gateway_id, online, network, gateway_version, online_since, last_seen_at, updated_at)
-       values ($1, $2, $3, $4, $5, case when $3 then now() end, case when $3 then now() end, now())
-       on conflict (house_id) do update set
-         gateway_id = excluded.gateway_id,
-         online = excluded.online,
-         network = excluded.network,
-         gateway_version = excluded.gateway_version,
-         online_since = case when excluded.online and not hs.online then now() when excluded.online then hs.online_since else null end,
-         last_seen_at = case when excluded.online then now() else hs.last_seen_at end,
-         updated_at = now()
-       returning ${STATE_COLUMNS}`,
-      [gateway.houseId, gateway.gatewayId, status.online, network, version],
-    );
+    // The database's clock, not the process's: every other time of house_state is its own.
+    const now = sql`now()`;
+    const rows = await db
+      .insert(houseState)
+      .values({
+        houseId: gateway.houseId,
+        gatewayId: gateway.gatewayId,
+        online: status.online,
+        network,
+        gatewayVersion: version,
+        onlineSince: status.online ? now : null,
+        lastSeenAt: status.online ? now : null,
+        updatedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: houseState.houseId,
+        set: {
+          gatewayId: sql`excluded.gateway_id`,
+          online: sql`excluded.online`,
+          network: sql`excluded.network`,
+          gatewayVersion: sql`excluded.gateway_version`,
+          onlineSince: sql`case when excluded.online and not ${houseState.online} then now() when excluded.online then ${houseState.onlineSince} else null end`,
+          lastSeenAt: sql`case when excluded.online then now() else ${houseState.lastSeenAt} end`,
+          updatedAt: now,
+        },
+      })
+      .returning(STATE_FIELDS);
     if (!before || before.online !== status.online) {
-      await query(
-        'insert into gateway_online_log (gateway_id, online, network, reason) values ($1, $2, $3, $4)',
-        [gateway.gatewayId, status.online, network, 'status'],
-      );
+      await db
+        .insert(gatewayOnlineLog)
+        .values({ gatewayId: gateway.gatewayId, online: status.online, network, reason: 'status' });
     }
     return rows.map((row) => stateFromRow(row, gateway.farmId));
   });
@@ -80,36 +91,59 @@ export async function sweepSilentGateways(
   database: Database,
   hearingForSeconds: number,
 ): Promise<SweepResult> {
-  return database.transaction(async ({ query }) => {
+  return database.transaction(async ({ db }) => {
+    const allowance = sql`${gateways.intervalSeconds} * 3`;
     // Elapsed time, not a timestamp: the process's clock need not agree with the database's.
-    const rows = await query<StateRow & { gateway_id: number; farm_id: number }>(
-      `update house_state hs set online = false, online_since = null, updated_at = now()
-       from gateways g, houses h
-       where g.id = hs.gateway_id and h.id = hs.house_id and hs.online
-         and hs.last_seen_at < now() - make_interval(secs => g.interval_seconds * 3)
-         and $1::float8 >= g.interval_seconds * 3
-       returning hs.gateway_id, h.farm_id, ${stateColumnsOf('hs')}`,
-      [hearingForSeconds],
-    );
+    const rows = await db
+      .update(houseState)
+      .set({ online: false, onlineSince: null, updatedAt: sql`now()` })
+      .from(gateways)
+      .where(
+        and(
+          eq(gateways.id, houseState.gatewayId),
+          eq(houseState.online, true),
+          sql`${houseState.lastSeenAt} < now() - make_interval(secs => ${allowance})`,
+          sql`${hearingForSeconds}::float8 >= ${allowance}`,
+        ),
+      )
+      .returning({
+        ...STATE_FIELDS,
+        gateway_id: houseState.gatewayId,
+        // Every house_state row has its house (a foreign key that cascades).
+        farm_id: sql<number>`(select ${houses.farmId} from ${houses} where ${houses.id} = ${houseState.houseId})`,
+      });
     if (rows.length > 0) {
-      await query(
-        `insert into gateway_online_log (gateway_id, online, network, reason)
-         select g, false, n, 'silent' from unnest($1::int[], $2::text[]) as u(g, n)`,
-        [rows.map((r) => r.gateway_id), rows.map((r) => r.network)],
+      await db.insert(gatewayOnlineLog).values(
+        rows.map((r) => ({
+          gatewayId: r.gateway_id!,
+          online: false,
+          network: r.network,
+          reason: 'silent',
+        })),
       );
     }
-    const [next] = await query<{ due_in: number | null; newcomer: number | null }>(
-      `select (select min(greatest(
-           extract(epoch from hs.last_seen_at - now()) + g.interval_seconds * 3,
-           g.interval_seconds * 3 - $1::float8))
-         from house_state hs join gateways g on g.id = hs.gateway_id
-         where hs.online)::float8 as due_in,
-       (select min(interval_seconds) * 3 from gateways)::float8 as newcomer`,
-      [hearingForSeconds],
-    );
+    // The earliest an online house can fall silent, and 3 × the shortest interval, in one row
+    // (an aggregate over gateways answers one even when there are none).
+    const dueIn = db
+      .select({
+        v: sql`min(greatest(
+          extract(epoch from ${houseState.lastSeenAt} - now()) + ${allowance},
+          ${allowance} - ${hearingForSeconds}::float8))`,
+      })
+      .from(houseState)
+      .innerJoin(gateways, eq(gateways.id, houseState.gatewayId))
+      .where(eq(houseState.online, true));
+    const [next] = await db
+      .select({
+        dueIn: sql<number | null>`(${dueIn})::float8`.mapWith(Number),
+        newcomer: sql<number | null>`(min(${gateways.intervalSeconds}) * 3)::float8`.mapWith(
+          Number,
+        ),
+      })
+      .from(gateways);
     return {
       states: rows.map((row) => stateFromRow(row, row.farm_id)),
-      dueInSeconds: next?.due_in ?? null,
+      dueInSeconds: next?.dueIn ?? null,
       newcomerSeconds: next?.newcomer ?? null,
     };
   });

@@ -3,33 +3,9 @@ import { binaryArray, float4ArrayOf, numberArray, type NumberType } from '../db/
 import type { CopyType, CopyValue } from '../db/binaryCopy';
 import type { Database, Query } from '../db/client';
 import { writeExtras } from '../devices/extraStore';
-import { STATE_COLUMNS, stateFromRow, type HouseLiveState, type StateRow } from '../houses/state';
+import { stateFromRow, type HouseLiveState, type StateRow } from '../houses/state';
+import { applyInserted, insertRaw, writeNewBatch } from './batch.sql';
 import type { Reading } from './types';
-
-/** PGlite answers a json aggregate as text, pg as parsed JSON. */
-const toJson = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
-
-const metricColumnList = METRIC_KEYS.map((k) => `"${k}"`).join(', ');
-const metricParams = METRIC_KEYS.map((_, i) => `$${i + 7}::real[]`).join(', ');
-
-// One statement for the whole batch: unnest of typed arrays (1.6–3.5× faster than VALUES).
-export const INSERT_RAW_ROWS = `
-  insert into telemetry (gateway_id, house_id, ts, seq, mode, faults, ${metricColumnList})
-  select * from unnest($1::int[], $2::int[], $3::timestamptz[], $4::int[], $5::smallint[], $6::jsonb[], ${metricParams})
-  on conflict (gateway_id, ts) do nothing`;
-
-/**
- * INSERT_RAW_ROWS answering how many rows were new and, only when some were not, which were:
- * nearly every batch is all new, and sending 2,000 keys back to be parsed as dates cost more
- * than the rest of the answer.
- */
-export const INSERT_RAW = `
-  with inserted as (${INSERT_RAW_ROWS}
-    returning gateway_id, ts)
-  select count(*)::int as n,
-    case when count(*) < cardinality($1::int[])
-      then json_agg(json_build_array(gateway_id, (extract(epoch from ts) * 1000)::float8)) end as keys
-  from inserted`;
 
 /**
  * The parameters of INSERT_RAW for a batch: one binary array per column, the metrics' read
@@ -70,127 +46,7 @@ function hasKeys(record: object): boolean {
   return false;
 }
 
-const ROLLUP_COLUMNS = METRIC_KEYS.flatMap((k) => [
-  `"${k}_min"`,
-  `"${k}_max"`,
-  `"${k}_sum"`,
-  `"${k}_n"`,
-]);
-const ROLLUP_TYPES = ['real', 'real', 'float8', 'int'];
 const ROLLUP_COPY_TYPES: NumberType[] = ['float4', 'float4', 'float8', 'int4'];
-const ADD_TO_HOUR = METRIC_KEYS.map(
-  (k) =>
-    `"${k}_min" = least(h."${k}_min", excluded."${k}_min"), ` +
-    `"${k}_max" = greatest(h."${k}_max", excluded."${k}_max"), ` +
-    `"${k}_sum" = coalesce(h."${k}_sum" + excluded."${k}_sum", h."${k}_sum", excluded."${k}_sum"), ` +
-    `"${k}_n" = coalesce(h."${k}_n", 0) + excluded."${k}_n"`,
-).join(',\n    ');
-/**
- * The statement's parameters from `$first` on: house, hour, readings; then min, max, sum, n per
- * metric (hourlyIncrements); then the heads (headParams).
- */
-function hourParams(first: number): string {
-  return [
-    `$${first}::int[]`,
-    `$${first + 1}::timestamptz[]`,
-    `$${first + 2}::int[]`,
-    ...ROLLUP_COLUMNS.map((_, i) => `$${first + 3 + i}::${ROLLUP_TYPES[i % 4]}[]`),
-  ].join(', ');
-}
-const HEAD_TYPES = [
-  'int',
-  'int',
-  'timestamptz',
-  'timestamptz',
-  'smallint',
-  'jsonb',
-  'jsonb',
-  'jsonb',
-];
-function headParams(first: number): string {
-  const at = first + 3 + ROLLUP_COLUMNS.length;
-  return HEAD_TYPES.map((type, i) => `$${at + i}::${type}[]`).join(', ');
-}
-
-/**
- * What inserted rows add, as CTEs (`hours` … `came_online`, the new states in `state`): the
- * hours they add to (aggregated in JS from exactly the inserted readings: inside PGlite the
- * same aggregation cost 40 % of the batch), the days to recompute off the hot path, and the
- * houses' latest state, where only a reading newer than the stored one replaces values (a
- * sentinel removes the number it replaces and a number clears the fault). A house that comes
- * back online gets a line in its gateway's online log. `onlyIf`, a condition every row of
- * `hours` and `heads` must meet (WRITE_NEW_BATCH's check).
- */
-function applyCtes(first: number, onlyIf = 'true'): string {
-  return `hours as (
-  select * from unnest(${hourParams(first)}) as u(house_id, bucket, readings, ${ROLLUP_COLUMNS.join(', ')})
-  where ${onlyIf}
-), dirty as (
-  insert into rollup_dirty (house_id, hour)
-  select house_id, bucket from hours
-  on conflict do nothing
-), hourly as (
-  insert into telemetry_hourly as h (house_id, bucket, readings, ${ROLLUP_COLUMNS.join(', ')})
-  select * from hours
-  on conflict (house_id, bucket) do update set readings = h.readings + excluded.readings,
-    ${ADD_TO_HOUR}
-), heads as (
-  select * from unnest(${headParams(first)}) as u(h, g, seen, ts, mode, m, f, d)
-  where ${onlyIf}
-), state as (
-  insert into house_state as hs (house_id, gateway_id, online, online_since, last_seen_at, last_ts, mode, metrics, faults, devices, updated_at)
-  select u.h, u.g, true, u.seen, u.seen, u.ts, u.mode, u.m, u.f, u.d, now() from heads u
-  on conflict (house_id) do update set
-    gateway_id = excluded.gateway_id,
-    online = true,
-    online_since = case when hs.online then hs.online_since else excluded.online_since end,
-    last_seen_at = greatest(hs.last_seen_at, excluded.last_seen_at),
-    last_ts = greatest(hs.last_ts, excluded.last_ts),
-    mode = case when hs.last_ts is null or excluded.last_ts >= hs.last_ts then coalesce(excluded.mode, hs.mode) else hs.mode end,
-    metrics = case when hs.last_ts is null or excluded.last_ts >= hs.last_ts
-      then (hs.metrics - array(select jsonb_object_keys(excluded.faults))) || excluded.metrics else hs.metrics end,
-    faults = case when hs.last_ts is null or excluded.last_ts >= hs.last_ts
-      then (hs.faults - array(select jsonb_object_keys(excluded.metrics))) || excluded.faults else hs.faults end,
-    devices = case when hs.last_ts is null or excluded.last_ts >= hs.last_ts then hs.devices || excluded.devices else hs.devices end,
-    updated_at = now()
-  returning gateway_id, ${STATE_COLUMNS}
-), came_online as (
-  insert into gateway_online_log (gateway_id, online, network, reason, at)
-  select s.gateway_id, true, s.network, 'data', s.online_since
-  from state s join heads u on u.h = s.house_id where s.online_since = u.seen
-)`;
-}
-
-/**
- * What the inserted rows add (applyCtes), in one statement after INSERT_RAW in the same
- * transaction. Answers the new states as JSON.
- */
-export const APPLY_INSERTED = `with ${applyCtes(1)}
-select coalesce(json_agg(s), '[]'::json) as states from state s`;
-
-const RAW_PARAMS = 6 + METRIC_KEYS.length;
-
-/** The text by which WRITE_NEW_BATCH says that some of its readings were stored before. */
-export const NOT_ALL_NEW = 'batch holds readings stored before';
-
-/**
- * A whole batch in one statement, for the batch that is all new (nearly every one): the raw
- * rows, then what they add, as INSERT_RAW and APPLY_INSERTED would. One statement is atomic
- * without a transaction around it: one round trip to PostgreSQL instead of four (begin, two
- * statements, commit), one message to the embedded database's thread instead of four, each of
- * which waited for the main thread's turn. When a reading of the batch was stored before, the
- * statement fails with NOT_ALL_NEW (a cast of that text to a number, at run time: plain SQL
- * cannot raise), so nothing of it stays, and the batch is written the long way (writeBatch).
- */
-export const WRITE_NEW_BATCH = `
-with inserted as (${INSERT_RAW_ROWS}
-    returning 1
-), whole as (
-  select count(*)::int as n, count(*) = cardinality($1::int[]) as yes from inserted
-), ${applyCtes(RAW_PARAMS + 1, '(select yes from whole)')}
-select case when (select yes from whole)
-  then (select coalesce(json_agg(s), '[]'::json) from state s)
-  else ('${NOT_ALL_NEW}: ' || (select n from whole) || ' new')::int::text::json end as states`;
 
 const HOUR_MS = 3_600_000;
 
@@ -271,22 +127,16 @@ export interface WriteResult {
  */
 export async function writeBatch(query: Query, batch: readonly Reading[]): Promise<WriteResult> {
   if (batch.length === 0) return { inserted: [], duplicates: 0, states: [] };
-  const [counted] = await query<{ n: number; keys: Array<[number, number]> | string | null }>(
-    INSERT_RAW,
-    rawInsertParams(batch),
-  );
-  const inserted = counted?.n === batch.length ? [...batch] : newOnes(batch, counted?.keys ?? []);
+  const counted = await insertRaw(query, rawInsertParams(batch));
+  const inserted = counted.n === batch.length ? [...batch] : newOnes(batch, counted.keys ?? []);
   if (inserted.length === 0) return { inserted, duplicates: batch.length, states: [] };
   if (inserted.some((r) => r.extraKeys)) await writeExtras(query, inserted);
   const heads = latestPerHouse(inserted);
-  const [row] = await query<{ states: StateRow[] | string }>(
-    APPLY_INSERTED,
-    applyParams(inserted, heads),
-  );
+  const states = await applyInserted(query, applyParams(inserted, heads));
   return {
     inserted,
     duplicates: batch.length - inserted.length,
-    states: statesOf(row?.states, heads),
+    states: statesOf(states, heads),
   };
 }
 
@@ -301,22 +151,14 @@ export async function storeBatch(
 ): Promise<WriteResult> {
   if (batch.length > 0 && !batch.some((r) => r.extraKeys)) {
     const heads = latestPerHouse(batch);
-    try {
-      const [row] = await database.query<{ states: StateRow[] | string }>(
-        WRITE_NEW_BATCH,
-        [...rawInsertParams(batch), ...applyParams(batch, heads)],
-        { prepare: 'roost_write_new_batch' },
-      );
-      return { inserted: [...batch], duplicates: 0, states: statesOf(row?.states, heads) };
-    } catch (error) {
-      if (!String((error as Error).message).includes(NOT_ALL_NEW)) throw error;
-    }
+    const states = await writeNewBatch(database, rawInsertParams(batch), applyParams(batch, heads));
+    if (states) return { inserted: [...batch], duplicates: 0, states: statesOf(states, heads) };
   }
   return database.transaction(({ query }) => writeBatch(query, batch));
 }
 
 /** APPLY_INSERTED's parameters (and WRITE_NEW_BATCH's after the raw rows'). */
-function applyParams(inserted: readonly Reading[], heads: readonly Reading[]): Buffer[] {
+export function applyParams(inserted: readonly Reading[], heads: readonly Reading[]): Buffer[] {
   const ofHeads = (type: CopyType, value: (r: Reading) => CopyValue) =>
     binaryArray(type, heads.map(value));
   return [
@@ -332,14 +174,14 @@ function applyParams(inserted: readonly Reading[], heads: readonly Reading[]): B
   ];
 }
 
-function statesOf(states: StateRow[] | string | undefined, heads: readonly Reading[]) {
+function statesOf(states: StateRow[], heads: readonly Reading[]) {
   const farmOf = new Map(heads.map((r) => [r.houseId, r.farmId]));
-  return toJson(states ?? []).map((state) => stateFromRow(state, farmOf.get(state.house_id) ?? 0));
+  return states.map((state) => stateFromRow(state, farmOf.get(state.house_id) ?? 0));
 }
 
 /** The readings of a batch whose keys the insert answered, each once. */
-function newOnes(batch: readonly Reading[], keys: Array<[number, number]> | string): Reading[] {
-  const insertedKeys = new Set(toJson(keys).map(([gatewayId, ms]) => `${gatewayId}:${ms}`));
+function newOnes(batch: readonly Reading[], keys: Array<[number, number]>): Reading[] {
+  const insertedKeys = new Set(keys.map(([gatewayId, ms]) => `${gatewayId}:${ms}`));
   const inserted: Reading[] = [];
   for (const reading of batch) {
     // A batch may hold the same reading twice (a resend racing its original): count it once.

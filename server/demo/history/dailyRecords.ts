@@ -1,7 +1,9 @@
+import { and, eq, exists, gt, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { arrayLiteral } from '../../db/arrayLiteral';
+import { breedTargets, flocks as flockTable } from '../../db/schema';
 import { addDays, standardAt, type TargetFacts } from '../../production/kpi';
 import { BROILER, LAYER, type BreedStandard } from '../breedStandards';
+import { insertDemoDays } from './history.sql';
 
 /** A flock of the demo's past, as stored. */
 export interface DemoFlock {
@@ -101,13 +103,6 @@ export function demoDays(flock: DemoFlock, fromDay: string, today: string): Demo
   return out;
 }
 
-const INSERT_DAYS = `
-  insert into daily_records (flock_id, day, deaths_am, deaths_pm, culls_am, culls_pm, feed_kg,
-    eggs, egg_kg, body_weight_g, uniformity)
-  select * from unnest($1::int[], $2::date[], $3::int[], $4::int[], $5::int[], $6::int[],
-    $7::real[], $8::int[], $9::real[], $10::real[], $11::real[])
-  on conflict do nothing`;
-
 /**
  * The daily records of every demo flock's days inside the demo's past, in one insert: the
  * flocks page then shows real KPIs, comparisons and electricity per bird from the first start.
@@ -118,41 +113,26 @@ export async function writeDemoDailyRecords(
   fromDay: string,
   today: string,
 ): Promise<number> {
-  const flocks = await database.query<Record<string, unknown>>(
-    `select f.id, f.placed_on::text as "placedOn", f.closed_on::text as "closedOn",
-       f.age_at_placement as "ageAtPlacement", f.head_count as "headCount",
-       exists (select 1 from breed_targets bt where bt.breed_id = f.breed_id and bt.laying_rate > 0) as layer
-     from flocks f where f.house_id = any($1::int[])`,
-    [houseIds],
+  // A flock is a layer flock when its breed's standard lays eggs.
+  const layer = exists(
+    database.db
+      .select({ one: sql`1` })
+      .from(breedTargets)
+      .where(and(eq(breedTargets.breedId, flockTable.breedId), gt(breedTargets.layingRate, 0))),
   );
-  const days = flocks.flatMap((f) =>
-    demoDays(
-      {
-        id: Number(f.id),
-        placedOn: String(f.placedOn),
-        closedOn: f.closedOn === null ? null : String(f.closedOn),
-        ageAtPlacement: Number(f.ageAtPlacement),
-        headCount: Number(f.headCount),
-        layer: f.layer === true,
-      },
-      fromDay,
-      today,
-    ),
-  );
+  const flocks = await database.db
+    .select({
+      id: flockTable.id,
+      placedOn: flockTable.placedOn,
+      closedOn: flockTable.closedOn,
+      ageAtPlacement: flockTable.ageAtPlacement,
+      headCount: flockTable.headCount,
+      layer: sql<boolean>`${layer}`,
+    })
+    .from(flockTable)
+    .where(inArray(flockTable.houseId, [...houseIds]));
+  const days = flocks.flatMap((f) => demoDays(f, fromDay, today));
   if (days.length === 0) return 0;
-  const column = <K extends keyof DemoDay>(key: K) => arrayLiteral(days.map((d) => d[key]));
-  await database.query(INSERT_DAYS, [
-    column('flockId'),
-    column('day'),
-    column('deathsAm'),
-    column('deathsPm'),
-    column('cullsAm'),
-    column('cullsPm'),
-    column('feedKg'),
-    column('eggs'),
-    column('eggKg'),
-    column('bodyWeightG'),
-    column('uniformity'),
-  ]);
+  await insertDemoDays(database, days);
   return days.length;
 }

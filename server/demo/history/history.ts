@@ -1,7 +1,9 @@
 import { METRIC_KEYS } from '../../../src/contract/metrics';
-import type { Database, Query } from '../../db/client';
-import { arrayLiteral } from '../../db/arrayLiteral';
-import { INSERT_RAW_ROWS, rawInsertParams, writeBatch } from '../../ingest/writer';
+import { eq, inArray } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { gateways as gatewayTable, houses } from '../../db/schema';
+import { insertRawRows } from '../../ingest/batch.sql';
+import { rawInsertParams, writeBatch } from '../../ingest/writer';
 import type { Reading } from '../../ingest/types';
 import { HouseModel } from '../../simulator/houseModel';
 import { DEMO_INTERVAL_SECONDS } from '../demoFarms';
@@ -17,8 +19,9 @@ import {
   type HouseIds,
 } from './generate';
 import { localDay } from '../../production/records';
-import { copyRaw, copyRollups } from './copyRows';
+import { copyRaw, copyRollups } from './copyRows.sql';
 import { writeDemoDailyRecords } from './dailyRecords';
+import { insertPastAlarms, insertPastFlocks, insertRollups } from './history.sql';
 import { dayStartIn } from './zone';
 
 const HOUR_MS = 3_600_000;
@@ -47,31 +50,6 @@ export interface HistoryOptions {
   /** The end of the past (and the live simulator's start); default now. */
   nowMs?: number;
 }
-
-const ROLLUP_PARTS = ['min', 'max', 'sum', 'n'];
-const ROLLUP_TYPES = ['real', 'real', 'float8', 'int'];
-/**
- * A rollup insert of the metrics a house reported (index into METRIC_KEYS). The others stay
- * null, which every reader takes as "no value" just like the live writer's count of 0:
- * leaving them out spares PGlite a fifth of the values to parse.
- */
-const rollupInsert = (table: string, metrics: readonly number[]) => {
-  const columns = metrics.flatMap((m) => ROLLUP_PARTS.map((p) => `"${METRIC_KEYS[m]!}_${p}"`));
-  const params = columns.map((_, i) => `$${i + 4}::${ROLLUP_TYPES[i % 4]}[]`);
-  return `insert into ${table} (house_id, bucket, readings, ${columns.join(', ')})
-    select * from unnest($1::int[], $2::timestamptz[], $3::int[], ${params.join(', ')})`;
-};
-const INSERT_ALARMS = `
-  insert into alarms (house_id, farm_id, cause, subject, severity, state, value, limit_value, text,
-    raised_at, condition_ended_at, cleared_at, cleared_by, occurrences)
-  select h, f, c, s, sev, 'cleared', v, l, t, r, e, cl, 'condition', o
-  from unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::real[], $7::real[],
-    $8::text[], $9::timestamptz[], $10::timestamptz[], $11::timestamptz[], $12::int[])
-    as u(h, f, c, s, sev, v, l, t, r, e, cl, o)`;
-const INSERT_FLOCKS = `
-  insert into flocks (house_id, breed_id, placed_on, age_at_placement, head_count, closed_on)
-  select h, (select breed_id from flocks where house_id = h and closed_on is null), p, a, n, c
-  from unnest($1::int[], $2::date[], $3::int[], $4::int[], $5::date[]) as u(h, p, a, n, c)`;
 
 /**
  * Gives a new demo the past a real farm would have: `HISTORY_DAYS` of hourly and daily rollups
@@ -132,21 +110,26 @@ export async function writeDemoHistory(
 }
 
 async function houseIds(database: Database, gateways: readonly DemoGateway[]): Promise<HouseIds[]> {
-  const rows = await database.query<{
-    id: number;
-    house_id: number;
-    farm_id: number;
-    network_id: string;
-  }>(
-    `select g.id, g.house_id, h.farm_id, g.network_id from gateways g join houses h on h.id = g.house_id
-     where g.network_id = any($1::text[])`,
-    [gateways.map((g) => g.networkId)],
-  );
-  const byNetwork = new Map(rows.map((r) => [r.network_id, r]));
+  const rows = await database.db
+    .select({
+      id: gatewayTable.id,
+      houseId: houses.id,
+      farmId: houses.farmId,
+      networkId: gatewayTable.networkId,
+    })
+    .from(gatewayTable)
+    .innerJoin(houses, eq(houses.id, gatewayTable.houseId))
+    .where(
+      inArray(
+        gatewayTable.networkId,
+        gateways.map((g) => g.networkId),
+      ),
+    );
+  const byNetwork = new Map(rows.map((r) => [r.networkId, r]));
   return gateways.map((g) => {
     const row = byNetwork.get(g.networkId);
     if (!row) throw new Error(`demo gateway ${g.networkId} not found`);
-    return { gatewayId: row.id, houseId: row.house_id, farmId: row.farm_id };
+    return { gatewayId: row.id, houseId: row.houseId, farmId: row.farmId };
   });
 }
 
@@ -162,14 +145,16 @@ async function insertFlocks(
       .filter((f) => f.closedMs !== null)
       .map((f) => ({ houseId: ids[i]!.houseId, f, breed: gateways[i]!.breed })),
   );
-  if (rows.length === 0) return;
-  await database.query(INSERT_FLOCKS, [
-    arrayLiteral(rows.map((r) => r.houseId)),
-    arrayLiteral(rows.map((r) => r.f.placedOn)),
-    arrayLiteral(rows.map((r) => r.f.ageAtPlacement)),
-    arrayLiteral(rows.map((r) => r.f.headCount)),
-    arrayLiteral(rows.map((r) => isoDate(r.f.closedMs!))),
-  ]);
+  await insertPastFlocks(
+    database,
+    rows.map((r) => ({
+      houseId: r.houseId,
+      placedOn: r.f.placedOn,
+      ageAtPlacement: r.f.ageAtPlacement,
+      headCount: r.f.headCount,
+      closedOn: isoDate(r.f.closedMs!),
+    })),
+  );
 }
 
 async function writeHouse(
@@ -185,26 +170,18 @@ async function writeHouse(
       await copyRollups(query, 'telemetry_hourly', ids.houseId, history.hours, metrics);
       const days = rollDays(history.hours, dayOf);
       await copyRollups(query, 'telemetry_daily', ids.houseId, days, metrics);
-      await insertAlarms(query, ids, history);
+      await insertPastAlarms(query, ids, history);
     });
     return;
   }
   await database.transaction(async ({ query }) => {
     for (let at = 0; at < history.raw.length; at += RAW_ROWS_PER_INSERT)
-      await query(
-        INSERT_RAW_ROWS,
-        rawInsertParams(history.raw.slice(at, at + RAW_ROWS_PER_INSERT)),
-      );
+      await insertRawRows(query, rawInsertParams(history.raw.slice(at, at + RAW_ROWS_PER_INSERT)));
     const metrics = reportedMetrics(history.hours);
-    await query(
-      rollupInsert('telemetry_hourly', metrics),
-      bucketParams(ids.houseId, history.hours, metrics),
-    );
-    await query(
-      rollupInsert('telemetry_daily', metrics),
-      bucketParams(ids.houseId, rollDays(history.hours, dayOf), metrics),
-    );
-    await insertAlarms(query, ids, history);
+    await insertRollups(query, 'telemetry_hourly', ids.houseId, history.hours, metrics);
+    const days = rollDays(history.hours, dayOf);
+    await insertRollups(query, 'telemetry_daily', ids.houseId, days, metrics);
+    await insertPastAlarms(query, ids, history);
   });
 }
 
@@ -214,54 +191,6 @@ function reportedMetrics(buckets: Map<number, Bucket>): number[] {
   for (const row of buckets.values())
     for (let m = 0; m < METRIC_KEYS.length; m += 1) if (row.agg[m * 4 + 3] !== 0) seen.add(m);
   return [...seen].sort((a, b) => a - b);
-}
-
-function bucketParams(
-  houseId: number,
-  buckets: Map<number, Bucket>,
-  metrics: readonly number[],
-): string[] {
-  const list = [...buckets].sort((a, b) => a[0] - b[0]);
-  const columns = [
-    arrayLiteral(list.map(() => houseId)),
-    arrayLiteral(list.map(([at]) => new Date(at))),
-    arrayLiteral(list.map(([, row]) => row.readings)),
-  ];
-  for (const m of metrics) {
-    for (let part = 0; part < 4; part += 1) {
-      const c = m * 4 + part;
-      // Sums to 4 decimals: exact enough for a mean, and short text to parse.
-      const value = part === 2 ? (v: number) => Math.round(v * 1e4) / 1e4 : (v: number) => v;
-      // n = 0: the metric had no value in the bucket; its min, max and sum stay null.
-      columns.push(
-        arrayLiteral(
-          list.map(([, row]) =>
-            part === 3 || row.agg[m * 4 + 3] !== 0 ? value(row.agg[c]!) : null,
-          ),
-        ),
-      );
-    }
-  }
-  return columns;
-}
-
-async function insertAlarms(query: Query, ids: HouseIds, history: HouseHistory): Promise<void> {
-  const list = history.alarms;
-  if (list.length === 0) return;
-  await query(INSERT_ALARMS, [
-    arrayLiteral(list.map(() => ids.houseId)),
-    arrayLiteral(list.map(() => ids.farmId)),
-    arrayLiteral(list.map((a) => a.cause)),
-    arrayLiteral(list.map((a) => a.subject)),
-    arrayLiteral(list.map((a) => a.severity)),
-    arrayLiteral(list.map((a) => a.value)),
-    arrayLiteral(list.map((a) => a.limit)),
-    arrayLiteral(list.map((a) => a.text)),
-    arrayLiteral(list.map((a) => new Date(a.raisedAt))),
-    arrayLiteral(list.map((a) => (a.endedAt === null ? null : new Date(a.endedAt)))),
-    arrayLiteral(list.map((a) => new Date(a.clearedAt))),
-    arrayLiteral(list.map((a) => a.occurrences)),
-  ]);
 }
 
 /**

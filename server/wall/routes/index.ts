@@ -17,7 +17,7 @@ import { findSession } from '../../auth/sessions';
 import { findKiosk, isKioskToken } from '../kiosk';
 import { kioskRoutes } from './kiosk';
 import { alarmsTodayOf, openAlarmCountOf } from '../../alarms/summaries';
-import { overviewJsonOf } from '../../houses/overview';
+import { overviewJsonOf } from '../../houses/overview.sql';
 import { wallFarms, wallHouses } from '../wallQueries';
 import { tokenOf, type AppContext } from '../../http/context';
 import { ok, okJson } from '../../http/envelope';

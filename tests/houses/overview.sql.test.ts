@@ -23,7 +23,7 @@ const neverHeard = (houseId: number): HouseLive => ({
 });
 
 /**
- * The overview's JSON is written by the database (server/houses/overview.ts); the live hub
+ * The overview's JSON is written by the database (server/houses/overview.sql.ts); the live hub
  * presents the same house_state rows in JavaScript (presentLive). A console that loads the
  * overview and then follows the live stream must be told the same thing by both.
  */
