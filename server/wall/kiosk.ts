@@ -78,7 +78,11 @@ async function kioskScope(database: Database, kioskId: number): Promise<Scope> {
 
 const iso = (value: Date) => value.toISOString();
 
-/** A link as the list shows it, with its chosen farms by name (none for all farms). */
+/**
+ * A link as the list shows it, with its chosen farms by name (none for all farms). The link's id
+ * is named with its table: in a one-table select Drizzle writes bare column names, and a bare
+ * "id" inside the subquery would be the farm's.
+ */
 const LINK_FIELDS = {
   id: wallKioskLinks.id,
   name: wallKioskLinks.name,
@@ -90,7 +94,7 @@ const LINK_FIELDS = {
     KioskLink['farms']
   >`(select coalesce(json_agg(json_build_object('farmId', ${farms.id}, 'name', ${farms.name}) order by ${farms.name}), '[]'::json)
      from ${wallKioskFarms} join ${farms} on ${farms.id} = ${wallKioskFarms.farmId}
-     where ${wallKioskFarms.kioskId} = ${wallKioskLinks.id})`.mapWith(
+     where ${wallKioskFarms.kioskId} = ${wallKioskLinks}.${sql.identifier(wallKioskLinks.id.name)})`.mapWith(
     // node-postgres parses json; PGlite may hand it over as text.
     (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value),
   ),
