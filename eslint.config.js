@@ -159,23 +159,6 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/notify/silences.ts',
 
 
-  'server/production/compare.ts',
-  'server/production/feedBin.ts',
-  'server/production/flockKpis.ts',
-  'server/production/power.ts',
-  'server/production/powerMonth.ts',
-  'server/production/records.ts',
-  'server/production/reminders.ts',
-  'server/production/routes/power.ts',
-  'server/production/routes/warningLimit.ts',
-  'server/production/tasks.ts',
-  'server/production/warningLimits.ts',
-  'server/production/warningTick.ts',
-  'server/production/warnings.ts',
-
-
-  'server/wall/kiosk.ts',
-  'server/wall/wallQueries.ts',
 ];
 /** A native date input writes the browser's order (mm/dd/yyyy), not the console's language. */
 const NO_NATIVE_DATE_INPUT = {

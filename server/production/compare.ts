@@ -7,7 +7,9 @@ import {
   type FlockCompare,
 } from '../../src/contract/productionCompare';
 import type { Scope } from '../auth/scope';
+import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { houses } from '../db/schema';
 import { loadFlockKpis } from './flockKpis';
 import { readFlocks } from './records';
 
@@ -30,12 +32,12 @@ async function othersOf(
       .filter((f) => f.id !== flock.id && f.placedOn < flock.placedOn)
       .slice(0, COMPARE_MAX_OTHERS);
   }
-  const [house] = await database.query<{ farmId: number }>(
-    'select farm_id as "farmId" from houses where id = $1',
-    [flock.houseId],
-  );
+  const [house] = await database.db
+    .select({ farmId: houses.farmId })
+    .from(houses)
+    .where(eq(houses.id, flock.houseId));
   if (!house) return [];
-  const flocks = await readFlocks(database, scope, { farmId: Number(house.farmId) });
+  const flocks = await readFlocks(database, scope, { farmId: house.farmId });
   const placed = dayNumber(flock.placedOn);
   const distance = (f: FlockSummary) => Math.abs(dayNumber(f.placedOn) - placed);
   const nearest = new Map<number, FlockSummary>();

@@ -1,5 +1,7 @@
 import { FEED_BIN_CODE } from '../../src/contract/earlyWarnings';
+import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { telemetryExtra } from '../db/devicesSchema';
 
 /**
  * How long a feed bin lasts, from its measured level (a terminal device's `feed_bin` extra
@@ -62,15 +64,22 @@ export async function readBinLevels(
 ): Promise<Map<number, BinReading[]>> {
   const out = new Map<number, BinReading[]>();
   if (houseIds.length === 0) return out;
-  const rows = await database.query<{ house_id: number; ts: Date | string; value: number }>(
-    `select house_id, ts, value from telemetry_extra
-     where house_id = any($1::int[]) and code = $2 and ts > $3 and ts <= $4 order by ts`,
-    [[...houseIds], FEED_BIN_CODE, new Date(nowMs - BIN_WINDOW_MS), new Date(nowMs)],
-  );
+  const rows = await database.db
+    .select({ houseId: telemetryExtra.houseId, ts: telemetryExtra.ts, kg: telemetryExtra.value })
+    .from(telemetryExtra)
+    .where(
+      and(
+        inArray(telemetryExtra.houseId, [...houseIds]),
+        eq(telemetryExtra.code, FEED_BIN_CODE),
+        gt(telemetryExtra.ts, new Date(nowMs - BIN_WINDOW_MS)),
+        lte(telemetryExtra.ts, new Date(nowMs)),
+      ),
+    )
+    .orderBy(asc(telemetryExtra.ts));
   for (const r of rows) {
-    const list = out.get(Number(r.house_id)) ?? [];
-    list.push({ ts: new Date(r.ts).getTime(), kg: Number(r.value) });
-    out.set(Number(r.house_id), list);
+    const list = out.get(r.houseId) ?? [];
+    list.push({ ts: r.ts.getTime(), kg: r.kg });
+    out.set(r.houseId, list);
   }
   return out;
 }

@@ -1,6 +1,10 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PowerAnswer, Tariff } from '../../src/contract/production';
 import { canSeeFarm, canSeeHouse, type Scope } from '../auth/scope';
 import type { Database } from '../db/client';
+import { tariffs } from '../db/productionSchema';
+import { farms, houses } from '../db/schema';
+import { telemetryHourly } from '../db/telemetrySchema';
 import { Refusal } from '../refusal';
 import { powerDay } from './tariff';
 
@@ -15,21 +19,22 @@ export function mustBillOrg(user: { roleKey: string; orgId: number | null }, org
 
 /** The organisation's time-of-use tariff, or null when none was set. */
 export async function readTariff(database: Database, orgId: number): Promise<Tariff | null> {
-  const [row] = await database.query<{ hours: unknown; prices: unknown }>(
-    'select hours, prices from tariffs where org_id = $1',
-    [orgId],
-  );
+  const [row] = await database.db
+    .select({ hours: tariffs.hours, prices: tariffs.prices })
+    .from(tariffs)
+    .where(eq(tariffs.orgId, orgId));
   if (!row) return null;
-  const json = <T>(v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
-  return { hours: json(row.hours), prices: json(row.prices) };
+  return { hours: row.hours, prices: row.prices } as Tariff;
 }
 
 export async function saveTariff(database: Database, orgId: number, tariff: Tariff) {
-  await database.query(
-    `insert into tariffs (org_id, hours, prices, updated_at) values ($1, $2::jsonb, $3::jsonb, now())
-     on conflict (org_id) do update set hours = excluded.hours, prices = excluded.prices, updated_at = now()`,
-    [orgId, JSON.stringify(tariff.hours), JSON.stringify(tariff.prices)],
-  );
+  await database.db
+    .insert(tariffs)
+    .values({ orgId, hours: tariff.hours, prices: tariff.prices, updatedAt: sql`now()` })
+    .onConflictDoUpdate({
+      target: tariffs.orgId,
+      set: { hours: sql`excluded.hours`, prices: sql`excluded.prices`, updatedAt: sql`now()` },
+    });
 }
 
 /**
@@ -47,17 +52,20 @@ export async function powerPlace(
     houseIds = [q.houseId];
   } else {
     if (!canSeeFarm(scope, q.farmId!)) throw new Refusal('notFound', 'houses.notFound');
-    const rows = await database.query<{ id: number }>('select id from houses where farm_id = $1', [
-      q.farmId,
-    ]);
-    houseIds = rows.map((r) => Number(r.id)).filter((id) => canSeeHouse(scope, id));
+    const rows = await database.db
+      .select({ id: houses.id })
+      .from(houses)
+      .where(eq(houses.farmId, q.farmId!));
+    houseIds = rows.map((r) => r.id).filter((id) => canSeeHouse(scope, id));
   }
   // The farm's organisation bills it; a user's own organisation when it has none of its own.
-  const [org] = await database.query<{ org_id: number }>(
-    'select f.org_id from houses h join farms f on f.id = h.farm_id where h.id = any($1::int[]) limit 1',
-    [houseIds],
-  );
-  const tariff = org ? await readTariff(database, Number(org.org_id)) : null;
+  const [org] = await database.db
+    .select({ orgId: farms.orgId })
+    .from(houses)
+    .innerJoin(farms, eq(farms.id, houses.farmId))
+    .where(inArray(houses.id, houseIds))
+    .limit(1);
+  const tariff = org ? await readTariff(database, org.orgId) : null;
   return { houseIds, tariff };
 }
 
@@ -72,16 +80,26 @@ export async function readPowerDay(
   timeZone: string,
   tariff: Tariff | null,
 ): Promise<PowerAnswer> {
-  const rows = await database.query<{ hour: number; kwh: number | null }>(
-    `select extract(hour from bucket at time zone $3)::int as hour, sum(power_sum) as kwh
-     from telemetry_hourly
-     where house_id = any($1::int[]) and bucket >= ($2::date::timestamp at time zone $3)
-       and bucket < (($2::date + 1)::timestamp at time zone $3) and power_n > 0
-     group by 1`,
-    [houseIds, day, timeZone],
-  );
+  const h = telemetryHourly;
+  const rows = await database.db
+    .select({
+      hour: sql<number>`extract(hour from ${h.bucket} at time zone ${timeZone})::int`.mapWith(
+        Number,
+      ),
+      kwh: sql<number | null>`sum(${h.power_sum})`.mapWith(Number),
+    })
+    .from(h)
+    .where(
+      and(
+        inArray(h.houseId!, [...houseIds]),
+        sql`${h.bucket} >= (${day}::date::timestamp at time zone ${timeZone})`,
+        sql`${h.bucket} < ((${day}::date + 1)::timestamp at time zone ${timeZone})`,
+        sql`${h.power_n} > 0`,
+      ),
+    )
+    .groupBy(sql`1`);
   const hourly: Array<number | null> = Array.from({ length: 24 }, () => null);
-  for (const r of rows) if (r.kwh !== null) hourly[Number(r.hour)] = Number(r.kwh);
+  for (const r of rows) if (r.kwh !== null) hourly[r.hour] = r.kwh;
   const flat: Tariff = {
     hours: Array.from({ length: 24 }, () => 'flat'),
     prices: { peak: 0, flat: 0, valley: 0 },

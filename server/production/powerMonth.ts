@@ -1,6 +1,9 @@
+import { and, inArray, sql } from 'drizzle-orm';
 import type { FlockKpis, Tariff } from '../../src/contract/production';
 import type { PowerMonth, PowerMonthDay } from '../../src/contract/productionPower';
 import type { Database } from '../db/client';
+import { dailyRecords } from '../db/productionSchema';
+import { telemetryHourly } from '../db/telemetrySchema';
 import { addDays } from './kpi';
 import { powerDay } from './tariff';
 
@@ -60,29 +63,42 @@ export async function readPowerMonth(
   tariff: Tariff | null,
   flocks: readonly FlockKpis[],
 ): Promise<PowerMonth> {
+  const h = telemetryHourly;
+  const local = sql`${h.bucket} at time zone ${timeZone}`;
+  const layerIds = flocks.filter((f) => f.flock.layer).map((f) => f.flock.id);
   const [rows, eggs] = await Promise.all([
-    database.query<{ day: string; hour: number; kwh: number | null }>(
-      `select (bucket at time zone $3)::date::text as day,
-         extract(hour from bucket at time zone $3)::int as hour, sum(power_sum) as kwh
-       from telemetry_hourly
-       where house_id = any($1::int[]) and bucket >= ($2::date::timestamp at time zone $3)
-         and bucket < (($2::date + interval '1 month')::timestamp at time zone $3) and power_n > 0
-       group by 1, 2`,
-      [houseIds, `${month}-01`, timeZone],
-    ),
-    database.query<{ kg: number | null }>(
-      `select sum(egg_kg) as kg from daily_records
-       where flock_id = any($1::int[]) and to_char(day, 'YYYY-MM') = $2`,
-      [flocks.filter((f) => f.flock.layer).map((f) => f.flock.id), month],
-    ),
+    database.db
+      .select({
+        day: sql<string>`(${local})::date::text`,
+        hour: sql<number>`extract(hour from ${local})::int`.mapWith(Number),
+        kwh: sql<number | null>`sum(${h.power_sum})`.mapWith(Number),
+      })
+      .from(h)
+      .where(
+        and(
+          inArray(h.houseId!, [...houseIds]),
+          sql`${h.bucket} >= (${`${month}-01`}::date::timestamp at time zone ${timeZone})`,
+          sql`${h.bucket} < ((${`${month}-01`}::date + interval '1 month')::timestamp at time zone ${timeZone})`,
+          sql`${h.power_n} > 0`,
+        ),
+      )
+      .groupBy(sql`1, 2`),
+    database.db
+      .select({ kg: sql<number | null>`sum(${dailyRecords.eggKg})`.mapWith(Number) })
+      .from(dailyRecords)
+      .where(
+        and(
+          inArray(dailyRecords.flockId, layerIds),
+          sql`to_char(${dailyRecords.day}, 'YYYY-MM') = ${month}`,
+        ),
+      ),
   ]);
   const hourly = new Map<string, Array<number | null>>();
   for (const r of rows) {
     if (r.kwh === null) continue;
-    const day = String(r.day);
-    const hours = hourly.get(day) ?? Array.from({ length: 24 }, () => null);
-    hours[Number(r.hour)] = Number(r.kwh);
-    hourly.set(day, hours);
+    const hours = hourly.get(r.day) ?? Array.from({ length: 24 }, () => null);
+    hours[r.hour] = r.kwh;
+    hourly.set(r.day, hours);
   }
   const billing: Tariff = tariff ?? {
     hours: Array.from({ length: 24 }, () => 'flat'),
@@ -111,7 +127,7 @@ export async function readPowerMonth(
     }
     return { day, kwh: result.kwh, cost: tariff ? result.cost : null, peakKw: result.peakKw };
   });
-  const eggKg = eggs[0]?.kg === null || eggs[0]?.kg === undefined ? null : Number(eggs[0].kg);
+  const eggKg = eggs[0]?.kg ?? null;
   const produced = producedKg(flocks, month, eggKg);
   const birds = averageBirds(flocks, month);
   return {

@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import type { FlockSummary, taskDecisionSchema } from '../../src/contract/production';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { flockTasks } from '../db/productionSchema';
+import { flocks, immuneReminders } from '../db/schema';
 import { Refusal } from '../refusal';
 
 /** Marks one of the flock's tasks done or skipped (with a note); a second decision replaces the first. */
@@ -10,17 +13,36 @@ export async function decideTask(
   input: z.output<typeof taskDecisionSchema>,
   userId: number,
 ): Promise<void> {
-  const [known] = await database.query<{ n: number }>(
-    `select 1 as n from flocks f join immune_reminders ir on ir.breed_id = f.breed_id
-     where f.id = $1 and ir.age_day = $2 and ir.content = $3`,
-    [flock.id, input.ageDay, input.content],
-  );
+  const [known] = await database.db
+    .select({ n: sql<number>`1` })
+    .from(flocks)
+    .innerJoin(immuneReminders, eq(immuneReminders.breedId, flocks.breedId))
+    .where(
+      and(
+        eq(flocks.id, flock.id),
+        eq(immuneReminders.ageDay, input.ageDay),
+        eq(immuneReminders.content, input.content),
+      ),
+    );
   if (!known) throw new Refusal('notFound', 'production.taskUnknown');
-  await database.query(
-    `insert into flock_tasks (flock_id, age_day, content, state, note, decided_by, decided_at)
-     values ($1, $2, $3, $4, $5, $6, now())
-     on conflict (flock_id, age_day, content) do update set state = excluded.state,
-       note = excluded.note, decided_by = excluded.decided_by, decided_at = now()`,
-    [flock.id, input.ageDay, input.content, input.state, input.note, userId],
-  );
+  await database.db
+    .insert(flockTasks)
+    .values({
+      flockId: flock.id,
+      ageDay: input.ageDay,
+      content: input.content,
+      state: input.state,
+      note: input.note,
+      decidedBy: userId,
+      decidedAt: sql`now()`,
+    })
+    .onConflictDoUpdate({
+      target: [flockTasks.flockId, flockTasks.ageDay, flockTasks.content],
+      set: {
+        state: sql`excluded.state`,
+        note: sql`excluded.note`,
+        decidedBy: sql`excluded.decided_by`,
+        decidedAt: sql`now()`,
+      },
+    });
 }

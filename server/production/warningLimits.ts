@@ -4,7 +4,10 @@ import {
   type ResolvedWarningLimits,
   type WarningLimits,
 } from '../../src/contract/earlyWarnings';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { breedWarningLimits, houseWarningLimits } from '../db/productionSchema';
+import { flocks } from '../db/schema';
 
 /**
  * Stored limits as they are read back: a row written by an older build with a field this one
@@ -23,35 +26,39 @@ export function storedLimits(raw: unknown): WarningLimits {
 }
 
 export async function readBreedLimits(database: Database, breedId: number): Promise<WarningLimits> {
-  const [row] = await database.query<{ limits: unknown }>(
-    'select limits from breed_warning_limits where breed_id = $1',
-    [breedId],
-  );
+  const [row] = await database.db
+    .select({ limits: breedWarningLimits.limits })
+    .from(breedWarningLimits)
+    .where(eq(breedWarningLimits.breedId, breedId));
   return storedLimits(row?.limits ?? {});
 }
 
 export async function readHouseLimits(database: Database, houseId: number): Promise<WarningLimits> {
-  const [row] = await database.query<{ limits: unknown }>(
-    'select limits from house_warning_limits where house_id = $1',
-    [houseId],
-  );
+  const [row] = await database.db
+    .select({ limits: houseWarningLimits.limits })
+    .from(houseWarningLimits)
+    .where(eq(houseWarningLimits.houseId, houseId));
   return storedLimits(row?.limits ?? {});
 }
 
 export async function saveBreedLimits(database: Database, breedId: number, limits: WarningLimits) {
-  await database.query(
-    `insert into breed_warning_limits (breed_id, limits) values ($1, $2::jsonb)
-     on conflict (breed_id) do update set limits = excluded.limits, updated_at = now()`,
-    [breedId, JSON.stringify(limits)],
-  );
+  await database.db
+    .insert(breedWarningLimits)
+    .values({ breedId, limits })
+    .onConflictDoUpdate({
+      target: breedWarningLimits.breedId,
+      set: { limits: sql`excluded.limits`, updatedAt: sql`now()` },
+    });
 }
 
 export async function saveHouseLimits(database: Database, houseId: number, limits: WarningLimits) {
-  await database.query(
-    `insert into house_warning_limits (house_id, limits) values ($1, $2::jsonb)
-     on conflict (house_id) do update set limits = excluded.limits, updated_at = now()`,
-    [houseId, JSON.stringify(limits)],
-  );
+  await database.db
+    .insert(houseWarningLimits)
+    .values({ houseId, limits })
+    .onConflictDoUpdate({
+      target: houseWarningLimits.houseId,
+      set: { limits: sql`excluded.limits`, updatedAt: sql`now()` },
+    });
 }
 
 /**
@@ -62,16 +69,16 @@ export async function limitsOfFlocks(
   database: Database,
   flockIds: readonly number[],
 ): Promise<Map<number, ResolvedWarningLimits>> {
-  const rows = await database.query<{ id: number; house: unknown; breed: unknown }>(
-    `select f.id, hw.limits as house, bw.limits as breed from flocks f
-     left join house_warning_limits hw on hw.house_id = f.house_id
-     left join breed_warning_limits bw on bw.breed_id = f.breed_id
-     where f.id = any($1::int[])`,
-    [[...flockIds]],
-  );
+  if (flockIds.length === 0) return new Map();
+  const rows = await database.db
+    .select({ id: flocks.id, house: houseWarningLimits.limits, breed: breedWarningLimits.limits })
+    .from(flocks)
+    .leftJoin(houseWarningLimits, eq(houseWarningLimits.houseId, flocks.houseId))
+    .leftJoin(breedWarningLimits, eq(breedWarningLimits.breedId, flocks.breedId))
+    .where(inArray(flocks.id, [...flockIds]));
   return new Map(
     rows.map((r) => [
-      Number(r.id),
+      r.id,
       resolveWarningLimits(storedLimits(r.breed ?? {}), storedLimits(r.house ?? {})),
     ]),
   );

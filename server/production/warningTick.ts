@@ -1,4 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { isNull } from 'drizzle-orm';
+import { flocks } from '../db/schema';
 import type { AppContext } from '../http/context';
 import { localDay } from './records';
 import { evaluateDailyWarnings } from './warnings';
@@ -13,12 +15,13 @@ type Ctx = Pick<AppContext, 'database' | 'events' | 'config'>;
 
 /** One pass over every house with an open flock, at `now` (the clock is the caller's). */
 export async function checkEarlyWarnings(ctx: Ctx, now: Date) {
-  const rows = await ctx.database.query<{ houseId: number }>(
-    'select distinct house_id as "houseId" from flocks where closed_on is null',
-  );
+  const rows = await ctx.database.db
+    .selectDistinct({ houseId: flocks.houseId })
+    .from(flocks)
+    .where(isNull(flocks.closedOn));
   return evaluateDailyWarnings(
     ctx,
-    rows.map((r) => Number(r.houseId)),
+    rows.map((r) => r.houseId),
     localDay(now, ctx.config.timeZone),
     now.getTime(),
   );

@@ -1,7 +1,9 @@
+import { inArray } from 'drizzle-orm';
 import { AlarmService } from '../alarms/service';
 import { openAlarmsOf } from '../alarms/engine.sql';
 import { applySteps, type AlarmChange } from '../alarms/lifecycle';
 import { emptyRuleState, keyOf, stepsOf, type Condition } from '../alarms/rules';
+import { houses } from '../db/schema';
 import type { AppContext } from '../http/context';
 import { loadFlockKpis } from './flockKpis';
 import { readFlocks } from './records';
@@ -17,6 +19,22 @@ function binOf(readings: BinReading[] | undefined, days: readonly KpiDay[], nowM
   const fed = [...days].reverse().find((d) => d.recorded && d.feedPerBirdG !== null && d.alive);
   const dailyKg = fed ? (fed.feedPerBirdG! * fed.alive!) / 1000 : null;
   return estimateBinHours(readings, nowMs, dailyKg);
+}
+
+/**
+ * The farm of each house, read with the flocks rather than in the alarm transaction: a house
+ * does not move between farms, and the transaction hands out only the alarm lifecycle's SQL.
+ */
+async function farmsOfHouses(
+  database: AppContext['database'],
+  houseIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (houseIds.length === 0) return new Map();
+  const rows = await database.db
+    .select({ id: houses.id, farmId: houses.farmId })
+    .from(houses)
+    .where(inArray(houses.id, [...houseIds]));
+  return new Map(rows.map((r) => [r.id, r.farmId]));
 }
 
 /** Daily warnings act at once: a day's figures are already a day's worth of evidence. */
@@ -39,7 +57,7 @@ export async function evaluateDailyWarnings(
     (f) => f.closedOn === null && houseIds.includes(f.houseId),
   );
   const kpis = await loadFlockKpis(database, flocks, today, config.timeZone);
-  const [limits, bins] = await Promise.all([
+  const [limits, bins, farmOf] = await Promise.all([
     limitsOfFlocks(
       database,
       flocks.map((f) => f.id),
@@ -48,6 +66,10 @@ export async function evaluateDailyWarnings(
       database,
       flocks.map((f) => f.houseId),
       nowMs,
+    ),
+    farmsOfHouses(
+      database,
+      flocks.map((f) => f.houseId),
     ),
   ]);
   const service = new AlarmService(database, events);
@@ -73,13 +95,9 @@ export async function evaluateDailyWarnings(
       }));
       const steps = stepsOf(conditions, emptyRuleState(), open, nowMs, IMMEDIATE);
       if (steps.length === 0) continue;
-      const [house] = await query<{ farm_id: number }>('select farm_id from houses where id = $1', [
-        flock.houseId,
-      ]);
-      if (!house) continue;
-      changes.push(
-        ...(await applySteps(db, { houseId: flock.houseId, farmId: house.farm_id }, steps)),
-      );
+      const farmId = farmOf.get(flock.houseId);
+      if (farmId === undefined) continue;
+      changes.push(...(await applySteps(db, { houseId: flock.houseId, farmId }, steps)));
     }
     return changes;
   });

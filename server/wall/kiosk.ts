@@ -1,5 +1,8 @@
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import type { Scope } from '../auth/scope';
+import { farms, houses, organizations } from '../db/schema';
+import { wallKioskFarms, wallKioskLinks } from '../db/wallSchema';
 import { hashToken, newToken } from '../auth/tokens';
 import type { KioskLink } from '../../src/contract/wallKiosk';
 
@@ -25,13 +28,6 @@ export interface Kiosk {
   mapType: '1' | '2';
 }
 
-interface KioskRow {
-  id: number;
-  all_farms: boolean;
-  last_used_at: Date | string | null;
-  map_type: string | null;
-}
-
 /** The live (not revoked) kiosk link of a token, or null. */
 export async function findKiosk(
   database: Database,
@@ -40,82 +36,94 @@ export async function findKiosk(
 ): Promise<Kiosk | null> {
   if (!isKioskToken(token)) return null;
   const tokenHash = hashToken(token);
-  const [row] = await database.query<KioskRow>(
-    `select k.id, k.all_farms, k.last_used_at, o.map_type
-     from wall_kiosk_links k left join organizations o on o.id = k.org_id
-     where k.token_hash = $1 and k.revoked_at is null`,
-    [tokenHash],
-  );
+  const k = wallKioskLinks;
+  const [row] = await database.db
+    .select({
+      id: k.id,
+      allFarms: k.allFarms,
+      lastUsedAt: k.lastUsedAt,
+      mapType: organizations.mapType,
+    })
+    .from(k)
+    .leftJoin(organizations, eq(organizations.id, k.orgId))
+    .where(and(eq(k.tokenHash, tokenHash), isNull(k.revokedAt)));
   if (!row) return null;
-  const lastUsed = row.last_used_at === null ? 0 : new Date(row.last_used_at).getTime();
+  const lastUsed = row.lastUsedAt === null ? 0 : row.lastUsedAt.getTime();
   if (now.getTime() - lastUsed > TOUCH_EVERY_MS)
-    await database.query(`update wall_kiosk_links set last_used_at = $2 where id = $1`, [
-      row.id,
-      now,
-    ]);
+    await database.db.update(k).set({ lastUsedAt: now }).where(eq(k.id, row.id));
   return {
     id: row.id,
     tokenHash,
-    scope: row.all_farms ? { all: true } : await kioskScope(database, row.id),
-    mapType: row.map_type === '2' ? '2' : '1',
+    scope: row.allFarms ? { all: true } : await kioskScope(database, row.id),
+    mapType: row.mapType === '2' ? '2' : '1',
   };
 }
 
 /** The chosen farms (still farms) and their houses, read each time: a deleted farm drops out. */
 async function kioskScope(database: Database, kioskId: number): Promise<Scope> {
-  const rows = await database.query<{ farm_id: number; house_id: number | null }>(
-    `select f.id as farm_id, h.id as house_id
-     from wall_kiosk_farms kf
-     join farms f on f.id = kf.farm_id and f.level = 'farm'
-     left join houses h on h.farm_id = f.id
-     where kf.kiosk_id = $1`,
-    [kioskId],
-  );
+  const rows = await database.db
+    .select({ farmId: farms.id, houseId: houses.id })
+    .from(wallKioskFarms)
+    .innerJoin(farms, and(eq(farms.id, wallKioskFarms.farmId), eq(farms.level, 'farm')))
+    .leftJoin(houses, eq(houses.farmId, farms.id))
+    .where(eq(wallKioskFarms.kioskId, kioskId));
   const farmIds = new Set<number>();
   const houseIds = new Set<number>();
   for (const r of rows) {
-    farmIds.add(Number(r.farm_id));
-    if (r.house_id !== null) houseIds.add(Number(r.house_id));
+    farmIds.add(r.farmId);
+    if (r.houseId !== null) houseIds.add(r.houseId);
   }
   return { all: false, farmIds, houseIds };
 }
 
-interface LinkRow {
+const iso = (value: Date) => value.toISOString();
+
+/**
+ * A link as the list shows it, with its chosen farms by name (none for all farms). The link's id
+ * is named with its table: in a one-table select Drizzle writes bare column names, and a bare
+ * "id" inside the subquery would be the farm's.
+ */
+const LINK_FIELDS = {
+  id: wallKioskLinks.id,
+  name: wallKioskLinks.name,
+  allFarms: wallKioskLinks.allFarms,
+  createdBy: wallKioskLinks.createdByName,
+  createdAt: wallKioskLinks.createdAt,
+  lastUsedAt: wallKioskLinks.lastUsedAt,
+  farms: sql<
+    KioskLink['farms']
+  >`(select coalesce(json_agg(json_build_object('farmId', ${farms.id}, 'name', ${farms.name}) order by ${farms.name}), '[]'::json)
+     from ${wallKioskFarms} join ${farms} on ${farms.id} = ${wallKioskFarms.farmId}
+     where ${wallKioskFarms.kioskId} = ${wallKioskLinks}.${sql.identifier(wallKioskLinks.id.name)})`.mapWith(
+    // node-postgres parses json; PGlite may hand it over as text.
+    (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value),
+  ),
+};
+
+function presentLink(row: {
   id: number;
   name: string;
-  all_farms: boolean;
-  created_by_name: string;
-  created_at: Date | string;
-  last_used_at: Date | string | null;
-  farms: { farmId: number; name: string }[] | string | null;
-}
-
-const iso = (value: Date | string) => new Date(value).toISOString();
-
-function presentLink(row: LinkRow): KioskLink {
-  // node-postgres parses json; PGlite may hand it over as text.
-  const farms = typeof row.farms === 'string' ? JSON.parse(row.farms) : row.farms;
+  allFarms: boolean;
+  createdBy: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  farms: KioskLink['farms'] | null;
+}): KioskLink {
   return {
-    id: Number(row.id),
-    name: row.name,
-    allFarms: row.all_farms,
-    farms: (farms ?? []) as KioskLink['farms'],
-    createdBy: row.created_by_name,
-    createdAt: iso(row.created_at),
-    lastUsedAt: row.last_used_at === null ? null : iso(row.last_used_at),
+    ...row,
+    farms: row.farms ?? [],
+    createdAt: iso(row.createdAt),
+    lastUsedAt: row.lastUsedAt === null ? null : iso(row.lastUsedAt),
   };
 }
 
-const LINK_SELECT = `select k.id, k.name, k.all_farms, k.created_by_name, k.created_at, k.last_used_at,
-    (select coalesce(json_agg(json_build_object('farmId', f.id, 'name', f.name) order by f.name), '[]'::json)
-     from wall_kiosk_farms kf join farms f on f.id = kf.farm_id where kf.kiosk_id = k.id) as farms
-  from wall_kiosk_links k`;
-
 /** The links not revoked, newest first. */
 export async function listKiosks(database: Database): Promise<KioskLink[]> {
-  const rows = await database.query<LinkRow>(
-    `${LINK_SELECT} where k.revoked_at is null order by k.created_at desc, k.id desc`,
-  );
+  const rows = await database.db
+    .select(LINK_FIELDS)
+    .from(wallKioskLinks)
+    .where(isNull(wallKioskLinks.revokedAt))
+    .orderBy(desc(wallKioskLinks.createdAt), desc(wallKioskLinks.id));
   return rows.map(presentLink);
 }
 
@@ -137,36 +145,35 @@ export async function createKiosk(
 ): Promise<{ link: KioskLink; token: string } | null> {
   const token = `${KIOSK_TOKEN_PREFIX}${newToken()}`;
   const farmIds = [...new Set(input.farmIds)];
-  const id = await database.transaction(async ({ query }) => {
+  const id = await database.transaction(async ({ db }) => {
     if (!input.allFarms) {
-      const [found] = await query<{ n: number }>(
-        `select count(*)::int as n from farms where id = any($1::int[]) and level = 'farm'`,
-        [farmIds],
-      );
-      if (Number(found?.n ?? 0) !== farmIds.length) return null;
+      const [found] = await db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(farms)
+        .where(and(inArray(farms.id, farmIds), eq(farms.level, 'farm')));
+      if ((found?.n ?? 0) !== farmIds.length) return null;
     }
-    const [row] = await query<{ id: number }>(
-      `insert into wall_kiosk_links (org_id, name, token_hash, all_farms, created_by_id, created_by_name)
-       values ($1, $2, $3, $4, $5, $6) returning id`,
-      [
-        input.orgId,
-        input.name,
-        hashToken(token),
-        input.allFarms,
-        input.createdBy.id,
-        input.createdBy.name,
-      ],
-    );
-    const kioskId = Number(row!.id);
-    if (!input.allFarms)
-      await query(`insert into wall_kiosk_farms (kiosk_id, farm_id) select $1, unnest($2::int[])`, [
-        kioskId,
-        farmIds,
-      ]);
+    const [row] = await db
+      .insert(wallKioskLinks)
+      .values({
+        orgId: input.orgId,
+        name: input.name,
+        tokenHash: hashToken(token),
+        allFarms: input.allFarms,
+        createdById: input.createdBy.id,
+        createdByName: input.createdBy.name,
+      })
+      .returning({ id: wallKioskLinks.id });
+    const kioskId = row!.id;
+    if (!input.allFarms && farmIds.length > 0)
+      await db.insert(wallKioskFarms).values(farmIds.map((farmId) => ({ kioskId, farmId })));
     return kioskId;
   });
   if (id === null) return null;
-  const [row] = await database.query<LinkRow>(`${LINK_SELECT} where k.id = $1`, [id]);
+  const [row] = await database.db
+    .select(LINK_FIELDS)
+    .from(wallKioskLinks)
+    .where(eq(wallKioskLinks.id, id));
   return { link: presentLink(row!), token };
 }
 
@@ -175,10 +182,10 @@ export async function revokeKiosk(
   database: Database,
   id: number,
 ): Promise<{ name: string; tokenHash: string } | null> {
-  const [row] = await database.query<{ name: string; token_hash: string }>(
-    `update wall_kiosk_links set revoked_at = now() where id = $1 and revoked_at is null
-     returning name, token_hash`,
-    [id],
-  );
-  return row ? { name: row.name, tokenHash: row.token_hash } : null;
+  const [row] = await database.db
+    .update(wallKioskLinks)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(wallKioskLinks.id, id), isNull(wallKioskLinks.revokedAt)))
+    .returning({ name: wallKioskLinks.name, tokenHash: wallKioskLinks.tokenHash });
+  return row ?? null;
 }

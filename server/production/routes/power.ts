@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   powerAnswerSchema,
@@ -12,6 +13,7 @@ import {
   tariffQuerySchema,
 } from '../../../src/contract/productionPower';
 import { scopeOf } from '../../auth/scope';
+import { organizations } from '../../db/schema';
 import { sessionOf, sourceOf, type AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';
 import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
@@ -31,6 +33,14 @@ const BILLING = ['administrator', 'company_manager'] as const;
 /** Power management: a house's or a farm's electricity of a day and its time-of-use cost; the tariff. */
 export function powerRoutes(ctx: AppContext): RoutePlugin {
   const { database, config } = ctx;
+  /** An organisation that does not exist answers like one the user may not bill. */
+  const mustExistOrg = async (orgId: number) => {
+    const [org] = await database.db
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, orgId));
+    if (!org) throw new Refusal('notFound', 'production.noOrganisation');
+  };
   return async (app) => {
     app.get(
       '/production/power',
@@ -107,8 +117,7 @@ export function powerRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const { orgId } = request.query;
         mustBillOrg(sessionOf(request).user, orgId);
-        const [org] = await database.query('select id from organizations where id = $1', [orgId]);
-        if (!org) throw new Refusal('notFound', 'production.noOrganisation');
+        await mustExistOrg(orgId);
         return ok(request, reply, { orgId, tariff: await readTariff(database, orgId) });
       },
     );
@@ -127,8 +136,7 @@ export function powerRoutes(ctx: AppContext): RoutePlugin {
         const { user } = sessionOf(request);
         const { orgId, ...tariff } = request.body;
         mustBillOrg(user, orgId);
-        const [org] = await database.query('select id from organizations where id = $1', [orgId]);
-        if (!org) throw new Refusal('notFound', 'production.noOrganisation');
+        await mustExistOrg(orgId);
         await saveTariff(database, orgId, tariff);
         await writeOperationLog(database.db, {
           operator: { id: user.id, name: user.realName || user.username },

@@ -1,3 +1,4 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import {
   breedWarningAnswerSchema,
@@ -14,6 +15,7 @@ import {
 } from '../../../src/contract/earlyWarnings';
 import { BREED_MANAGER_ROLES, breedForChange, visibleBreed } from '../../admin/breedAccess';
 import { canSeeHouse, scopeOf } from '../../auth/scope';
+import { breeds, flocks, houses } from '../../db/schema';
 import { sessionOf, sourceOf, type AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';
 import { ANY_ROLE, answers, type RoutePlugin } from '../../http/routeSchema';
@@ -44,19 +46,19 @@ export function warningLimitRoutes(ctx: AppContext): RoutePlugin {
   const houseOf = async (request: FastifyRequest, houseId: number) => {
     if (!canSeeHouse(await scopeFor(request), houseId))
       throw new Refusal('notFound', 'houses.notFound');
-    const [house] = await database.query<{
-      id: number;
-      name: string;
-      breedId: number | null;
-      breedName: string | null;
-    }>(
-      `select h.id, h.name, b.id as "breedId", b.name as "breedName" from houses h
-       left join lateral (select breed_id from flocks where house_id = h.id and closed_on is null
-         order by placed_on desc, id desc limit 1) f on true
-       left join breeds b on b.id = f.breed_id
-       where h.id = $1`,
-      [houseId],
-    );
+    const open = database.db
+      .select({ breedId: flocks.breedId })
+      .from(flocks)
+      .where(and(eq(flocks.houseId, houses.id), isNull(flocks.closedOn)))
+      .orderBy(desc(flocks.placedOn), desc(flocks.id))
+      .limit(1)
+      .as('f');
+    const [house] = await database.db
+      .select({ id: houses.id, name: houses.name, breedId: breeds.id, breedName: breeds.name })
+      .from(houses)
+      .leftJoinLateral(open, sql`true`)
+      .leftJoin(breeds, eq(breeds.id, open.breedId))
+      .where(eq(houses.id, houseId));
     if (!house) throw new Refusal('notFound', 'houses.notFound');
     return house;
   };
