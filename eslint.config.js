@@ -152,13 +152,10 @@ const NO_RAW_SQL = [
  * by folder; the list only shrinks.
  */
 const RAW_SQL_NOT_YET_TYPED = [
-
   'server/notify/escalation.ts',
   'server/notify/prefs.ts',
   'server/notify/routes/ack.ts',
   'server/notify/silences.ts',
-
-
 ];
 /** A native date input writes the browser's order (mm/dd/yyyy), not the console's language. */
 const NO_NATIVE_DATE_INPUT = {

@@ -55,7 +55,7 @@ export async function enqueueCommands<T extends CommandTarget>(
 ): Promise<Command[]> {
   const created: string[] = [];
   const superseded: string[] = [];
-  await database.transaction(async ({ db, query }) => {
+  await database.transaction(async ({ db }) => {
     for (const target of batch.targets) {
       const open = await db
         .update(gatewayCommands)
