@@ -4,7 +4,7 @@ import { startConsoleServer } from './consoleServer';
 
 /**
  * What a first visit costs on the wire: bytes transferred (as sent, compressed when the
- * browser accepted it) for a cold /login and a cold house overview, by kind, and the time to
+ * browser accepted it) for a cold /login, a cold house overview and house monitor, by kind, and the time to
  * the overview's first house card on a slow rural link (1.6 Mbit/s down, 150 ms RTT, CPU ×4
  * slower). The built console (dist/) from a real server in headless Chromium. Figures only.
  */
@@ -37,26 +37,48 @@ async function coldContext(browser: Browser, cookies: Cookies = []): Promise<Bro
   return context;
 }
 
-async function measure(browser: Browser, url: string, path: string, cookies?: Cookies) {
+/**
+ * The page's own account of what it fetched (Resource Timing: the body as sent, compressed),
+ * read once `ready` shows: Playwright's request events missed the chunks a page loads after
+ * its entry (the overview counted as the sign-in page until session 50).
+ */
+async function measure(
+  browser: Browser,
+  url: string,
+  path: string,
+  ready: string,
+  cookies?: Cookies,
+): Promise<PageTransfer> {
   const context = await coldContext(browser, cookies);
   const page = await context.newPage();
-  const sizes: Array<Promise<{ type: string; bytes: number }>> = [];
-  page.on('requestfinished', (request) =>
-    sizes.push(
-      request.sizes().then((s) => ({ type: request.resourceType(), bytes: s.responseBodySize })),
-    ),
-  );
-  await page.goto(`${url}${path}`, { waitUntil: 'networkidle' });
-  const all = await Promise.all(sizes);
+  await page.goto(`${url}${path}`);
+  await page.locator(ready).first().waitFor({ timeout: 120_000 });
+  await page.waitForLoadState('networkidle');
+  const entries = await page.evaluate(() => [
+    { type: 'document', bytes: 0 },
+    ...performance
+      .getEntriesByType('resource')
+      .map((e) => e as PerformanceResourceTiming)
+      .map((e) => ({
+        type:
+          e.initiatorType === 'link' && /\.css(\?|$)/.test(e.name)
+            ? 'stylesheet'
+            : /\.m?js(\?|$)/.test(e.name)
+              ? 'script'
+              : e.initiatorType,
+        bytes: e.encodedBodySize,
+      })),
+  ]);
   await context.close();
   const kib = (kind: (t: string) => boolean) =>
-    Math.round(all.filter((s) => kind(s.type)).reduce((sum, s) => sum + s.bytes, 0) / 102.4) / 10;
+    Math.round(entries.filter((s) => kind(s.type)).reduce((sum, s) => sum + s.bytes, 0) / 102.4) /
+    10;
   return {
     page: path,
     scriptKiB: kib((t) => t === 'script'),
     styleKiB: kib((t) => t === 'stylesheet'),
     otherKiB: kib((t) => t !== 'script' && t !== 'stylesheet'),
-    requests: all.length,
+    requests: entries.length,
   };
 }
 
@@ -99,8 +121,22 @@ export async function benchTransfer(): Promise<TransferBench> {
   try {
     const cookies = await sessionCookies(browser, roost.url);
     const pages = [
-      await measure(browser, roost.url, '/login'),
-      await measure(browser, roost.url, '/shack/status/overview', cookies),
+      await measure(browser, roost.url, '/login', '[data-testid="login-form"]'),
+      await measure(
+        browser,
+        roost.url,
+        '/shack/status/overview',
+        '[data-testid="house-card"]',
+        cookies,
+      ),
+      // The house monitor: a house with cameras fetches hls.js only when one is played.
+      await measure(
+        browser,
+        roost.url,
+        '/shack/status/monitor',
+        '[data-testid="monitor-picker"]',
+        cookies,
+      ),
     ];
     return { pages, slowLinkFirstCardMs: await firstCardOnSlowLink(browser, roost.url, cookies) };
   } finally {

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -57,5 +58,20 @@ describe('raw SQL in server code', () => {
   it("leaves Drizzle's relational queries and a Number of anything else alone", async () => {
     const code = `declare const db: { query: { users: { findMany(): Promise<unknown[]> } } };\ndeclare const body: { n: string };\nexport const users = db.query.users.findMany();\nexport const n = Number(body.n);\n`;
     expect(await reported('server/alarms/probe.ts', code)).toEqual([]);
+  });
+});
+
+describe('hot statement modules', () => {
+  it('each has a test of its own (run on both databases where both take it)', () => {
+    const modules = readdirSync(path.join(root, 'server'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.sql.ts'))
+      .map((f) => path.basename(f, '.ts'));
+    const tests = new Set(
+      readdirSync(path.join(root, 'tests'), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.sql.test.ts'))
+        .map((f) => path.basename(f, '.test.ts')),
+    );
+    expect(modules.length).toBeGreaterThan(0);
+    expect(modules.filter((m) => !tests.has(m))).toEqual([]);
   });
 });
