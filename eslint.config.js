@@ -184,10 +184,6 @@ const RAW_SQL_NOT_YET_TYPED = [
   'server/ingest/writer.ts',
 
 
-  'server/notify/escalation.ts',
-  'server/notify/prefs.ts',
-  'server/notify/routes/ack.ts',
-  'server/notify/silences.ts',
 
 
   'server/production/compare.ts',
