@@ -122,8 +122,6 @@ export class NotificationDispatcher {
   }
 
   private async handle(row: Claimed, now: Date): Promise<number> {
-    // The notify helpers still take plain SQL (server/notify).
-    const query = this.database.query;
     const db = this.database.db;
     const n = alarmNotifications;
     const setNotification = (values: Partial<typeof n.$inferInsert>) =>
@@ -152,9 +150,9 @@ export class NotificationDispatcher {
     if (!alarm || alarm.state === 'cleared') return finish('cleared').then(() => 0);
     if (alarm.state === 'acknowledged' && phone.closable)
       return finish('acknowledged').then(() => 0);
-    const silence = await silenceCovering(query, alarm, now);
+    const silence = await silenceCovering(db, alarm, now);
     if (silence) {
-      await markSilenced(query, row.alarmId, silence.id, now);
+      await markSilenced(db, row.alarmId, silence.id, now);
       const recheck = Math.min(silence.endsAt.getTime(), now.getTime() + SILENCE_RECHECK_MS);
       await later(new Date(recheck));
       return 0;
@@ -166,11 +164,11 @@ export class NotificationDispatcher {
       return 0;
     }
     // A repeat that finds the alarm still unacknowledged is the moment to call the next level.
-    if (row.sent >= 1 && alarm.state === 'active') await escalate(query, alarm, row.phoneId, now);
+    if (row.sent >= 1 && alarm.state === 'active') await escalate(db, alarm, row.phoneId, now);
     // The person's own preferences (server/notify/prefs.ts): their farms, severities, channels
     // and quiet hours, which hold back all but critical alarms until they end.
     const wanted = applyPrefs(
-      await prefsForPhone(query, phone.phone),
+      await prefsForPhone(db, phone.phone),
       alarm,
       CHANNELS_OF[phone.alarmType] ?? [],
       now,

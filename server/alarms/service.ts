@@ -41,7 +41,7 @@ export class AlarmService {
   async change(fn: (tx: Transaction) => Promise<AlarmChange[]>): Promise<AlarmChange[]> {
     const states: HouseLiveState[] = [];
     const changes = await this.database.transaction(async (tx) => {
-      const { query } = tx;
+      const { db, query } = tx;
       states.length = 0;
       const made = await fn(tx);
       const houses = new Map(made.map((c) => [c.alarm.houseId, c.alarm.farmId]));
@@ -53,7 +53,7 @@ export class AlarmService {
         if (c.kind === 'raised') {
           await enqueueNotifications(query, c.alarm, this.now());
           // Open consoles tag it "Silenced" from the start, as the alarm list does.
-          if (await silenceCovering(query, c.alarm, this.now())) c.alarm.silenced = true;
+          if (await silenceCovering(db, c.alarm, this.now())) c.alarm.silenced = true;
         }
       return made;
     });

@@ -1,19 +1,16 @@
-import { sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Alarm } from '../../src/contract/alarms';
 import type { NotifyPrefs } from '../../src/contract/notifyPrefs';
 import type { Channel } from '../alarms/channels';
 import { inWindow, type PhoneWindow } from '../alarms/schedule';
-import type { Query } from '../db/client';
+import type { Db } from '../db/client';
+import { notifyPrefs } from '../db/notifySchema';
+import { users } from '../db/schema';
 
 /** A number as entries and accounts may write it: spaces and dashes do not count. */
 export const digitsSql = (column: AnyPgColumn) =>
   sql<string>`regexp_replace(${column}, '[\\s-]', '', 'g')`;
-/**
- * digitsSql as plain SQL text, for prefsForPhone: it still runs on the plain query the alarm
- * dispatcher hands it, and goes when the dispatcher hands it Drizzle.
- */
-const SQL_DIGITS = (column: string) => `regexp_replace(${column}, '[\\s-]', '', 'g')`;
 export const digitsOf = (phone: string) => phone.replace(/[\s-]/g, '');
 
 /**
@@ -21,26 +18,27 @@ export const digitsOf = (phone: string) => phone.replace(/[\s-]/g, '');
  * entry's number (the lowest id, should two accounts share one). Null: none saved, everything
  * goes as the entry says.
  */
-export async function prefsForPhone(query: Query, phone: string): Promise<NotifyPrefs | null> {
-  const [row] = await query<{
-    farm_ids: number[] | null;
-    severities: NotifyPrefs['severities'];
-    channels: NotifyPrefs['channels'];
-    quiet_start: string | null;
-    quiet_end: string | null;
-  }>(
-    `select p.farm_ids, p.severities, p.channels, p.quiet_start, p.quiet_end
-     from notify_prefs p join users u on u.id = p.user_id
-     where u.mobile <> '' and ${SQL_DIGITS('u.mobile')} = $1 order by u.id limit 1`,
-    [digitsOf(phone)],
-  );
+export async function prefsForPhone(db: Db, phone: string): Promise<NotifyPrefs | null> {
+  const p = notifyPrefs;
+  const [row] = await db
+    .select({
+      farmIds: p.farmIds,
+      severities: p.severities,
+      channels: p.channels,
+      quietStart: p.quietStart,
+      quietEnd: p.quietEnd,
+    })
+    .from(p)
+    .innerJoin(users, eq(users.id, p.userId))
+    .where(and(ne(users.mobile, ''), eq(digitsSql(users.mobile), digitsOf(phone))))
+    .orderBy(asc(users.id))
+    .limit(1);
   if (!row) return null;
+  // Stored as the save route checked them (notifyPrefsSchema): only known names.
   return {
-    farmIds: row.farm_ids,
-    severities: row.severities,
-    channels: row.channels,
-    quietStart: row.quiet_start,
-    quietEnd: row.quiet_end,
+    ...row,
+    severities: row.severities as NotifyPrefs['severities'],
+    channels: row.channels as NotifyPrefs['channels'],
   };
 }
 

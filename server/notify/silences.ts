@@ -1,7 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Alarm } from '../../src/contract/alarms';
 import type { Silence } from '../../src/contract/notify';
-import type { Db, Query } from '../db/client';
+import type { Db } from '../db/client';
 import { notifySilencedAlarms, notifySilences } from '../db/notifySchema';
 import { farms, houses } from '../db/schema';
 
@@ -11,49 +11,37 @@ import { farms, houses } from '../db/schema';
  */
 export const SILENCE_RECHECK_MS = 60_000;
 
-/**
- * The silence covering this alarm at `now` (the one ending last), or null. On the plain query
- * the alarm dispatcher and service hand it (server/alarms), until they hand it Drizzle.
- */
+/** The silence covering this alarm at `now` (the one ending last), or null. */
 export async function silenceCovering(
-  query: Query,
+  db: Db,
   alarm: Pick<Alarm, 'farmId' | 'houseId' | 'cause'>,
   now: Date,
 ): Promise<{ id: number; endsAt: Date } | null> {
-  const [row] = await query<{ id: number; ends_at: Date | string }>(
-    `select id, ends_at from notify_silences
-     where farm_id = $1 and (house_id is null or house_id = $2) and (cause is null or cause = $3)
-       and ended_at is null and starts_at <= $4 and ends_at > $4
-     order by ends_at desc limit 1`,
-    [alarm.farmId, alarm.houseId, alarm.cause, now],
-  );
-  return row ? { id: row.id, endsAt: new Date(row.ends_at) } : null;
+  const s = notifySilences;
+  const [row] = await db
+    .select({ id: s.id, endsAt: s.endsAt })
+    .from(s)
+    .where(
+      and(
+        eq(s.farmId, alarm.farmId),
+        or(isNull(s.houseId), eq(s.houseId, alarm.houseId)),
+        or(isNull(s.cause), eq(s.cause, alarm.cause)),
+        isNull(s.endedAt),
+        lte(s.startsAt, now),
+        gt(s.endsAt, now),
+      ),
+    )
+    .orderBy(desc(s.endsAt))
+    .limit(1);
+  return row ?? null;
 }
 
-/**
- * SQL for the alarm list's "Silenced" tag of alarm `a`: an open alarm is tagged while a
- * silence covers it now (`$now` is the parameter holding the time), so the tag comes and goes
- * with the silence; a cleared one keeps the mark of a silence that held its notifications.
- */
-export function silencedSql(nowParam: string): string {
-  return `case when a.state <> 'cleared' then exists (
-      select 1 from notify_silences s
-      where s.farm_id = a.farm_id and (s.house_id is null or s.house_id = a.house_id)
-        and (s.cause is null or s.cause = a.cause)
-        and s.ended_at is null and s.starts_at <= ${nowParam} and s.ends_at > ${nowParam})
-    else exists (select 1 from notify_silenced_alarms m where m.alarm_id = a.id) end`;
-}
-
-/**
- * Marks the alarm as kept quiet by the silence (once: the first silence that held it). On the
- * alarm dispatcher's plain query, like silenceCovering.
- */
-export async function markSilenced(query: Query, alarmId: number, silenceId: number, now: Date) {
-  await query(
-    `insert into notify_silenced_alarms (alarm_id, silence_id, at) values ($1, $2, $3)
-     on conflict (alarm_id) do nothing`,
-    [alarmId, silenceId, now],
-  );
+/** Marks the alarm as kept quiet by the silence (once: the first silence that held it). */
+export async function markSilenced(db: Db, alarmId: number, silenceId: number, now: Date) {
+  await db
+    .insert(notifySilencedAlarms)
+    .values({ alarmId, silenceId, at: now })
+    .onConflictDoNothing({ target: notifySilencedAlarms.alarmId });
 }
 
 /** Silences with their farm's and house's names and how many alarms each held. */
