@@ -68,7 +68,7 @@ export interface StateRow {
   metrics: Record<string, number> | string;
   faults: Record<string, string> | string;
   devices: Record<string, { state: number; opening?: number }> | string;
-  alarm_count: number;
+  alarm_count: number | null;
   alarm_top: AlarmSummary | string | null;
 }
 
@@ -89,7 +89,8 @@ export function stateFromRow(row: StateRow, farmId: number): HouseLiveState {
     metrics: toJson(row.metrics),
     faults: toJson(row.faults),
     devices: toJson(row.devices),
-    alarmCount: Number(row.alarm_count ?? 0),
+    // An integer column: a number from both drivers; null where a house has no state row yet.
+    alarmCount: row.alarm_count ?? 0,
     alarmTop: row.alarm_top == null ? null : toJson(row.alarm_top),
   };
 }
