@@ -17,6 +17,7 @@ import {
 } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { DateField as DateInput } from '../DateField';
+import { TimeField as TimeInput } from '../TimeField';
 
 /**
  * A field's problem in the user's language. The message is an i18n key: a contract schema's
@@ -199,8 +200,62 @@ export function DateField<T extends FieldValues>(props: DateFieldProps<T>) {
   );
 }
 
+export interface TimeFieldProps<T extends FieldValues> extends FieldProps<T> {
+  /** The form holds null while no time is given (a schema's nullable time), not ''. */
+  nullable?: boolean;
+}
+
+/** A time of day on the 24-hour clock, held as HH:MM ('' or null while none). */
+export function TimeField<T extends FieldValues>(props: TimeFieldProps<T>) {
+  const { field, fieldState } = useController({ control: props.control, name: props.name });
+  return (
+    <Group props={props} error={fieldState.error}>
+      <TimeInput
+        id={props.id}
+        aria-label={props.bare ? props.label : undefined}
+        value={(field.value as string | null | undefined) ?? ''}
+        data-testid={props.testId}
+        onChange={(value) => {
+          field.onChange(props.nullable && value === '' ? null : value);
+          props.onChanged?.();
+        }}
+      />
+    </Group>
+  );
+}
+
+export interface CheckListFieldProps<T extends FieldValues> extends FieldProps<T> {
+  /** The values that may be in the list, each with its text, in the order shown. */
+  options: ReadonlyArray<{ value: string; label: string }>;
+}
+
+/** A list of values chosen by ticking boxes (one per possible value, inline). */
+export function CheckListField<T extends FieldValues>(props: CheckListFieldProps<T>) {
+  const { field, fieldState } = useController({ control: props.control, name: props.name });
+  const chosen = (field.value as string[] | undefined) ?? [];
+  return (
+    <Group props={props} error={fieldState.error}>
+      {props.options.map((o) => (
+        <Checkbox
+          key={o.value}
+          inline
+          label={o.label}
+          checked={chosen.includes(o.value)}
+          onChange={() => {
+            field.onChange(
+              chosen.includes(o.value) ? chosen.filter((x) => x !== o.value) : [...chosen, o.value],
+            );
+            props.onChanged?.();
+          }}
+        />
+      ))}
+    </Group>
+  );
+}
+
 export interface NumberFieldProps<T extends FieldValues> extends FieldProps<T> {
   min?: number;
+  max?: number;
 }
 
 /**
@@ -218,6 +273,7 @@ export function NumberField<T extends FieldValues>(props: NumberFieldProps<T>) {
         name={field.name}
         fill={!props.bare}
         min={props.min}
+        max={props.max}
         buttonPosition={props.bare ? 'none' : undefined}
         aria-label={props.bare ? props.label : undefined}
         placeholder={props.bare ? props.label : undefined}
