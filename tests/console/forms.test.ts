@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { orgInputSchema } from '../../src/contract/admin';
 import { alarmInputInputSchema } from '../../src/contract/alarms';
-import { concentratorInputSchema } from '../../src/contract/devices';
+import {
+  concentratorInputSchema,
+  maintenancePlanInputSchema,
+  terminalInputSchema,
+} from '../../src/contract/devices';
 import { createI18n } from '../../src/i18n';
 import { issueKey } from '../../src/console/forms/useSchemaForm';
 
@@ -42,6 +46,33 @@ describe('the console forms read the contract schemas', () => {
         important: false,
       }),
     ).toEqual({ gatewayId: 'forms.error.invalid' });
+    expect(
+      problems(maintenancePlanInputSchema, {
+        houseId: 1,
+        deviceId: null,
+        type: 'duration',
+        content: 'Belt',
+        plannedDate: null,
+        interval: null,
+      }),
+    ).toEqual({ interval: 'devices.intervalRequired', deviceId: 'devices.deviceRequired' });
+    expect(
+      problems(terminalInputSchema, {
+        houseId: 1,
+        name: 'Fan',
+        code: 'F1',
+        controlPort: 'Fan 1',
+        type: 'fan',
+        extras: [
+          { code: 'dust', name: 'Dust', unit: '', min: 5, max: 5 },
+          { code: 'dust', name: 'Dust', unit: '', min: 0, max: null },
+        ],
+      }),
+    ).toEqual({
+      controlPort: 'devices.badPort',
+      'extras.0.max': 'devices.badRange',
+      'extras.1.max': 'forms.error.required',
+    });
   });
 
   it('has a text in both languages for every message those forms can show', () => {
@@ -52,6 +83,17 @@ describe('the console forms read the contract schemas', () => {
       'forms.error.required',
       'forms.error.tooLong',
       'forms.error.invalid',
+      // The devices' and alarm phones' schemas' own messages (src/contract/devices.ts, cameras.ts, alarms.ts).
+      'devices.badCode',
+      'devices.badRange',
+      'devices.badPort',
+      'devices.duplicateCode',
+      'devices.intervalRequired',
+      'devices.deviceRequired',
+      'devices.dateRequired',
+      'devices.badStreamUrl',
+      'alarms.badPhone',
+      'alarms.badTime',
     ];
     for (const language of ['en', 'zh'] as const) {
       const i18n = createI18n(language);

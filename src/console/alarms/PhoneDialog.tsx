@@ -1,23 +1,29 @@
-import {
-  Checkbox,
-  Classes,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  NumericInput,
-} from '@blueprintjs/core';
+import { Fragment } from 'react';
+import { FormGroup, Intent } from '@blueprintjs/core';
+import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
   ALARM_DATE_TYPES,
   ALARM_NOTICE_TYPES,
   ALARM_PHONE_STATUSES,
   ALARM_PHONE_TYPES,
+  alarmPhoneInputSchema,
   type AlarmPhone,
   type AlarmPhoneInput,
   type AlarmPlace,
 } from '../../contract/alarms';
-import { ChoiceField, SettingsDialog, useSettingsForm } from './SettingsDialog';
-import { TimeField } from '../TimeField';
+import { FormDialog } from '../forms/FormDialog';
+import {
+  CheckField,
+  CheckListField,
+  NumberField,
+  SelectField,
+  TextField,
+  TimeField,
+  optionsOf,
+  useErrorText,
+} from '../forms/fields';
+import { useSchemaForm } from '../forms/useSchemaForm';
 
 export interface PhoneDialogProps {
   /** The entry to edit, or null for a new one. */
@@ -45,147 +51,133 @@ const blank = (places: readonly AlarmPlace[]): AlarmPhoneInput => ({
   description: '',
 });
 
+const PERIODS = [
+  ['period1', 'period1Start', 'period1End'],
+  ['period2', 'period2Start', 'period2End'],
+] as const;
+
+type PeriodKey = (typeof PERIODS)[number][1 | 2];
+
 /** Create or edit one alarm phone entry. */
 export function PhoneDialog({ phone, places, onSave, onClose }: PhoneDialogProps) {
   const { t } = useTranslation();
-  const [v, set] = useSettingsForm<AlarmPhoneInput>(() => phone ?? blank(places));
+  const form = useSchemaForm(alarmPhoneInputSchema, phone ?? blank(places));
+  const farmId = useWatch({ control: form.control, name: 'farmId' });
+  const errorText = useErrorText();
+  // A period's two times share one label, so their problem shows under the pair.
+  const periodProblem = (start: PeriodKey, end: PeriodKey) =>
+    errorText(form.formState.errors[start] ?? form.formState.errors[end]);
   const farms = [...new Map(places.map((p) => [p.farmId, p.farmName]))];
-  const notices = v.noticeTypes ?? [];
-  const time = (key: 'period1Start' | 'period1End' | 'period2Start' | 'period2End') => (
-    <TimeField
-      aria-label={t(
-        key.startsWith('period1') ? 'alarms.settings.period1' : 'alarms.settings.period2',
-      )}
-      value={v[key] ?? ''}
-      onChange={(x) => set({ [key]: x || null })}
-    />
-  );
   return (
-    <SettingsDialog
-      editing={phone !== null}
-      onSave={() => onSave(phone ? { ...v, id: phone.id } : v)}
+    <FormDialog
+      title={t(phone ? 'alarms.settings.edit' : 'alarms.settings.add')}
+      form={form}
+      onSave={(v) => onSave(phone ? { ...v, id: phone.id } : v)}
       onClose={onClose}
       style={{ width: 640 }}
       saveTestId="phone-save"
     >
       <div className="roost-alarms__form">
-        <FormGroup label={t('alarms.settings.farm')}>
-          <HTMLSelect
-            fill
-            value={String(v.farmId)}
-            onChange={(e) => set({ farmId: Number(e.target.value), houseId: null })}
-          >
-            {farms.map(([id, name]) => (
-              <option key={id} value={id}>
-                {name}
-              </option>
-            ))}
-          </HTMLSelect>
-        </FormGroup>
-        <FormGroup label={t('alarms.settings.house')}>
-          <HTMLSelect
-            fill
-            value={String(v.houseId ?? '')}
-            onChange={(e) => set({ houseId: e.target.value ? Number(e.target.value) : null })}
-          >
-            <option value="">{t('alarms.settings.wholeFarm')}</option>
-            {places
-              .filter((p) => p.farmId === v.farmId)
-              .map((p) => (
-                <option key={p.houseId} value={p.houseId}>
-                  {p.houseName}
-                </option>
-              ))}
-          </HTMLSelect>
-        </FormGroup>
-        <FormGroup label={t('alarms.settings.phone')}>
-          <InputGroup
-            value={v.phone}
-            onValueChange={(x) => set({ phone: x })}
-            data-testid="phone-input"
-          />
-        </FormGroup>
-        <ChoiceField
+        <SelectField
+          control={form.control}
+          name="farmId"
+          numeric
+          label={t('alarms.settings.farm')}
+          options={farms.map(([id, name]) => ({ value: id, label: name }))}
+          // A house belongs to one farm: another farm starts from the whole farm.
+          onChanged={() => form.setValue('houseId', null)}
+        />
+        <SelectField
+          control={form.control}
+          name="houseId"
+          numeric
+          emptyOption={t('alarms.settings.wholeFarm')}
+          label={t('alarms.settings.house')}
+          options={places
+            .filter((p) => p.farmId === farmId)
+            .map((p) => ({ value: p.houseId, label: p.houseName }))}
+        />
+        <TextField
+          control={form.control}
+          name="phone"
+          label={t('alarms.settings.phone')}
+          testId="phone-input"
+        />
+        <SelectField
+          control={form.control}
+          name="alarmType"
           label={t('alarms.settings.alarmType')}
-          value={v.alarmType}
-          choices={ALARM_PHONE_TYPES}
-          text={(x) => t(`alarms.settings.alarmTypes.${x}`)}
-          onChange={(alarmType) => set({ alarmType })}
+          options={optionsOf(ALARM_PHONE_TYPES, (x) => t(`alarms.settings.alarmTypes.${x}`))}
         />
-        <FormGroup label={t('alarms.settings.period1')}>
-          <div className="roost-alarms__periods">
-            {time('period1Start')}–{time('period1End')}
-          </div>
-        </FormGroup>
-        <FormGroup label={t('alarms.settings.period2')}>
-          <div className="roost-alarms__periods">
-            {time('period2Start')}–{time('period2End')}
-          </div>
-        </FormGroup>
-        <ChoiceField
+        {PERIODS.map(([period, start, end]) => (
+          <FormGroup
+            key={period}
+            label={t(`alarms.settings.${period}`)}
+            intent={periodProblem(start, end) ? Intent.DANGER : Intent.NONE}
+            helperText={periodProblem(start, end)}
+          >
+            <div className="roost-alarms__periods">
+              {[start, end].map((key, i) => (
+                <Fragment key={key}>
+                  {i > 0 && '–'}
+                  <TimeField
+                    bare
+                    nullable
+                    control={form.control}
+                    name={key}
+                    label={t(`alarms.settings.${period}`)}
+                  />
+                </Fragment>
+              ))}
+            </div>
+          </FormGroup>
+        ))}
+        <SelectField
+          control={form.control}
+          name="dateType"
           label={t('alarms.settings.dateType')}
-          value={v.dateType}
-          choices={ALARM_DATE_TYPES}
-          text={(x) => t(`alarms.settings.dateTypes.${x}`)}
-          onChange={(dateType) => set({ dateType })}
+          options={optionsOf(ALARM_DATE_TYPES, (x) => t(`alarms.settings.dateTypes.${x}`))}
         />
-        <ChoiceField
+        <SelectField
+          control={form.control}
+          name="status"
           label={t('alarms.settings.status')}
-          value={v.status}
-          choices={ALARM_PHONE_STATUSES}
-          text={(x) => t(`alarms.settings.statuses.${x}`)}
-          onChange={(status) => set({ status })}
+          options={optionsOf(ALARM_PHONE_STATUSES, (x) => t(`alarms.settings.statuses.${x}`))}
         />
-        <FormGroup label={t('alarms.settings.repeatMinutes')}>
-          <NumericInput
-            fill
-            min={0}
-            max={1440}
-            value={v.repeatMinutes}
-            onValueChange={(n) => set({ repeatMinutes: Number.isFinite(n) ? n : 0 })}
-          />
-        </FormGroup>
-        <FormGroup label={t('alarms.settings.delayMinutes')}>
-          <NumericInput
-            fill
-            min={0}
-            max={1440}
-            value={v.delayMinutes}
-            onValueChange={(n) => set({ delayMinutes: Number.isFinite(n) ? n : 0 })}
-          />
-        </FormGroup>
-        <FormGroup label={t('alarms.settings.noticeType')}>
-          {ALARM_NOTICE_TYPES.map((x) => (
-            <Checkbox
-              key={x}
-              inline
-              label={t(`alarms.settings.noticeTypes.${x}`)}
-              checked={notices.includes(x)}
-              onChange={() =>
-                set({
-                  noticeTypes: notices.includes(x)
-                    ? notices.filter((n) => n !== x)
-                    : [...notices, x],
-                })
-              }
-            />
-          ))}
-        </FormGroup>
+        <NumberField
+          control={form.control}
+          name="repeatMinutes"
+          min={0}
+          max={1440}
+          label={t('alarms.settings.repeatMinutes')}
+        />
+        <NumberField
+          control={form.control}
+          name="delayMinutes"
+          min={0}
+          max={1440}
+          label={t('alarms.settings.delayMinutes')}
+        />
+        <CheckListField
+          control={form.control}
+          name="noticeTypes"
+          label={t('alarms.settings.noticeType')}
+          options={optionsOf(ALARM_NOTICE_TYPES, (x) => t(`alarms.settings.noticeTypes.${x}`))}
+        />
         <FormGroup label={t('alarms.settings.closable')}>
-          <Checkbox
-            checked={v.closable}
+          <CheckField
+            control={form.control}
+            name="closable"
             label={t('alarms.settings.closable')}
-            onChange={() => set({ closable: !v.closable })}
           />
         </FormGroup>
       </div>
-      <FormGroup label={t('alarms.settings.description')} className={Classes.FILL}>
-        <InputGroup
-          value={v.description ?? ''}
-          maxLength={200}
-          onValueChange={(x) => set({ description: x })}
-        />
-      </FormGroup>
-    </SettingsDialog>
+      <TextField
+        control={form.control}
+        name="description"
+        maxLength={200}
+        label={t('alarms.settings.description')}
+      />
+    </FormDialog>
   );
 }

@@ -1,19 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
-import {
-  Alert,
-  Button,
-  ButtonGroup,
-  Classes,
-  FormGroup,
-  HTMLTable,
-  InputGroup,
-  Intent,
-} from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Classes, HTMLTable, Intent } from '@blueprintjs/core';
 import { AddIcon, EditIcon, TrashIcon } from '@blueprintjs/icons';
+import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import {
   CAMERA_VENDORS,
+  cameraInputSchema,
   cameraSchema,
   type Camera,
   type CameraInput,
@@ -21,10 +14,14 @@ import {
 import { deletedSchema } from '../../contract/devices';
 import { showSuccessToast } from '../toaster';
 import { useStores } from '../useStores';
-import { Choice, DeviceDialog, useForm } from './DeviceDialog';
+import { FormDialog } from '../forms/FormDialog';
+import { NumberField, SelectField, TextField, optionsOf } from '../forms/fields';
+import { useSchemaForm } from '../forms/useSchemaForm';
 import { ScrollRegion } from '../ScrollRegion';
 
 const listSchema = z.object({ rows: z.array(cameraSchema) });
+
+const SECRETS = ['userName', 'password', 'verifyCode'] as const;
 
 function CameraDialog(props: {
   houseId: number;
@@ -34,7 +31,7 @@ function CameraDialog(props: {
 }) {
   const { t } = useTranslation();
   const { camera } = props;
-  const [v, set] = useForm<CameraInput>(() => ({
+  const form = useSchemaForm(cameraInputSchema, {
     houseId: props.houseId,
     name: camera?.name ?? '',
     code: camera?.code ?? '',
@@ -42,54 +39,56 @@ function CameraDialog(props: {
     vendor: camera?.vendor ?? 'hikvision',
     userName: '',
     streamUrl: camera?.streamUrl ?? '',
-  }));
+  });
+  const vendor = useWatch({ control: form.control, name: 'vendor' });
   // Secrets are never sent back: an edit shows empty fields that keep the stored value.
   const field = (key: 'name' | 'code' | 'userName' | 'streamUrl' | 'password' | 'verifyCode') => (
-    <FormGroup
+    <TextField
+      control={form.control}
+      name={key}
       label={t(`devices.field.${key}`)}
       helperText={
-        camera && (key === 'password' || key === 'verifyCode' || key === 'userName')
+        camera && (SECRETS as readonly string[]).includes(key)
           ? t('devices.field.keepSecret')
           : undefined
       }
-    >
-      <InputGroup
-        type={key === 'password' ? 'password' : 'text'}
-        value={String(v[key] ?? '')}
-        data-testid={`camera-${key}`}
-        autoComplete={key === 'password' ? 'new-password' : 'off'}
-        onValueChange={(x) => set({ [key]: x })}
-      />
-    </FormGroup>
+      type={key === 'password' ? 'password' : 'text'}
+      autoComplete={key === 'password' ? 'new-password' : 'off'}
+      testId={`camera-${key}`}
+    />
   );
+  const title = t(camera ? 'devices.action.edit' : 'devices.action.add');
   return (
-    <DeviceDialog
-      title={t(camera ? 'devices.action.edit' : 'devices.action.add')}
-      onSave={() => props.onSave(camera ? { ...v, id: camera.id } : v)}
+    <FormDialog
+      title={title}
+      form={form}
+      onSave={(v) => props.onSave(camera ? { ...v, id: camera.id } : v)}
       onClose={props.onClose}
+      confirmName={title}
+      className="roost-devices__dialog"
       saveTestId="camera-save"
     >
-      {field('name')}
-      {field('code')}
-      <Choice
-        label={t('devices.field.vendor')}
-        value={v.vendor}
-        choices={CAMERA_VENDORS}
-        text={(x) => t(`devices.camera.vendor.${x}`)}
-        onChange={(vendor) => set({ vendor })}
-      />
-      <FormGroup label={t('devices.field.channel')}>
-        <InputGroup
-          inputMode="numeric"
-          value={String(v.channel ?? '')}
-          onValueChange={(x) => set({ channel: Number(x) || 1 })}
+      <div className="roost-devices__form">
+        {field('name')}
+        {field('code')}
+        <SelectField
+          control={form.control}
+          name="vendor"
+          label={t('devices.field.vendor')}
+          options={optionsOf(CAMERA_VENDORS, (x) => t(`devices.camera.vendor.${x}`))}
         />
-      </FormGroup>
-      {field('userName')}
-      {field('password')}
-      {v.vendor === 'hikvision' && field('verifyCode')}
-      {field('streamUrl')}
-    </DeviceDialog>
+        <NumberField
+          control={form.control}
+          name="channel"
+          min={1}
+          label={t('devices.field.channel')}
+        />
+        {field('userName')}
+        {field('password')}
+        {vendor === 'hikvision' && field('verifyCode')}
+        {field('streamUrl')}
+      </div>
+    </FormDialog>
   );
 }
 

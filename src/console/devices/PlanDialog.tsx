@@ -1,13 +1,22 @@
-import { FormGroup, HTMLSelect, InputGroup, NumericInput, TextArea } from '@blueprintjs/core';
+import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
   MAINTENANCE_TYPES,
+  maintenancePlanInputSchema,
   type MaintenancePlan,
   type MaintenancePlanInput,
   type Terminal,
 } from '../../contract/devices';
-import { Choice, DeviceDialog, useForm } from './DeviceDialog';
-import { DateField } from '../DateField';
+import { FormDialog } from '../forms/FormDialog';
+import {
+  DateField,
+  NumberField,
+  SelectField,
+  TextAreaField,
+  TextField,
+  optionsOf,
+} from '../forms/fields';
+import { useSchemaForm } from '../forms/useSchemaForm';
 
 export interface PlanDialogProps {
   /** The house the plan belongs to. */
@@ -23,7 +32,7 @@ export interface PlanDialogProps {
 /** Create or edit a maintenance plan: replace a device, every so many run hours, or days. */
 export function PlanDialog({ houseId, plan, devices, onSave, onClose }: PlanDialogProps) {
   const { t } = useTranslation();
-  const [v, set] = useForm<MaintenancePlanInput>(() => ({
+  const form = useSchemaForm(maintenancePlanInputSchema, {
     houseId,
     deviceId: plan?.deviceId ?? null,
     type: plan?.type ?? 'regular',
@@ -31,71 +40,65 @@ export function PlanDialog({ houseId, plan, devices, onSave, onClose }: PlanDial
     description: plan?.description ?? '',
     plannedDate: plan?.plannedDate ?? null,
     interval: plan?.interval ?? null,
-  }));
+  });
+  const [type, interval] = useWatch({ control: form.control, name: ['type', 'interval'] });
+  const title = t(plan ? 'devices.action.edit' : 'devices.action.add');
   return (
-    <DeviceDialog
-      title={t(plan ? 'devices.action.edit' : 'devices.action.add')}
-      onSave={() => onSave(plan ? { ...v, id: plan.id } : v)}
+    <FormDialog
+      title={title}
+      form={form}
+      onSave={(v) => onSave(plan ? { ...v, id: plan.id } : v)}
       onClose={onClose}
+      confirmName={title}
+      className="roost-devices__dialog"
       saveTestId="plan-save"
     >
-      <Choice
-        label={t('devices.field.type')}
-        value={v.type}
-        choices={MAINTENANCE_TYPES}
-        text={(x) => t(`devices.planType.${x}`)}
-        onChange={(type) => set({ type })}
-        testId="plan-type"
-      />
-      <FormGroup label={t('devices.field.device')}>
-        <HTMLSelect
-          fill
-          value={v.deviceId == null ? '' : String(v.deviceId)}
-          data-testid="plan-device"
-          onChange={(e) => set({ deviceId: e.target.value ? Number(e.target.value) : null })}
-        >
-          <option value="">{t('devices.field.wholeHouse')}</option>
-          {devices.map((d) => (
-            <option key={d.id} value={d.id}>
-              {d.name}
-            </option>
-          ))}
-        </HTMLSelect>
-      </FormGroup>
-      <FormGroup label={t('devices.field.content')}>
-        <InputGroup
-          value={v.content}
-          data-testid="plan-content"
-          onValueChange={(content) => set({ content })}
+      <div className="roost-devices__form">
+        <SelectField
+          control={form.control}
+          name="type"
+          label={t('devices.field.type')}
+          options={optionsOf(MAINTENANCE_TYPES, (x) => t(`devices.planType.${x}`))}
+          testId="plan-type"
         />
-      </FormGroup>
-      {v.type !== 'duration' && (
-        <FormGroup label={t('devices.field.plannedDate')}>
+        <SelectField
+          control={form.control}
+          name="deviceId"
+          numeric
+          emptyOption={t('devices.field.wholeHouse')}
+          label={t('devices.field.device')}
+          options={devices.map((d) => ({ value: d.id, label: d.name }))}
+          testId="plan-device"
+        />
+        <TextField
+          control={form.control}
+          name="content"
+          label={t('devices.field.content')}
+          testId="plan-content"
+        />
+        {/* A run-hours plan falls due by its device's hours, never on a date. */}
+        {type !== 'duration' && (
           <DateField
-            value={v.plannedDate ?? ''}
-            data-testid="plan-date"
-            onChange={(x) => set({ plannedDate: x || null })}
+            control={form.control}
+            name="plannedDate"
+            nullable
+            label={t('devices.field.plannedDate')}
+            testId="plan-date"
           />
-        </FormGroup>
-      )}
-      <FormGroup
-        label={`${t('devices.field.interval')} (${t(`devices.intervalUnit.${v.type}`, { count: v.interval ?? 0 })})`}
-      >
-        <NumericInput
-          fill
+        )}
+        <NumberField
+          control={form.control}
+          name="interval"
           min={1}
-          value={v.interval ?? ''}
-          data-testid="plan-interval"
-          onValueChange={(n) => set({ interval: Number.isFinite(n) && n > 0 ? n : null })}
+          label={`${t('devices.field.interval')} (${t(`devices.intervalUnit.${type}`, { count: interval ?? 0 })})`}
+          testId="plan-interval"
         />
-      </FormGroup>
-      <FormGroup label={t('devices.field.description')}>
-        <TextArea
-          fill
-          value={v.description ?? ''}
-          onChange={(e) => set({ description: e.target.value })}
+        <TextAreaField
+          control={form.control}
+          name="description"
+          label={t('devices.field.description')}
         />
-      </FormGroup>
-    </DeviceDialog>
+      </div>
+    </FormDialog>
   );
 }

@@ -1,21 +1,25 @@
-import {
-  Button,
-  Checkbox,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  NumericInput,
-} from '@blueprintjs/core';
+import { Fragment } from 'react';
+import { Button, FormGroup, Intent } from '@blueprintjs/core';
 import { AddIcon, TrashIcon } from '@blueprintjs/icons';
+import { useFieldArray, type FieldError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
   TERMINAL_TYPES,
+  terminalInputSchema,
   type Concentrator,
-  type ExtraParameter,
   type Terminal,
   type TerminalInput,
 } from '../../contract/devices';
-import { Choice, DeviceDialog, useForm } from './DeviceDialog';
+import { FormDialog } from '../forms/FormDialog';
+import {
+  CheckField,
+  NumberField,
+  SelectField,
+  TextField,
+  optionsOf,
+  useErrorText,
+} from '../forms/fields';
+import { useSchemaForm } from '../forms/useSchemaForm';
 
 export interface TerminalDialogProps {
   /** The house the device belongs to. */
@@ -28,7 +32,14 @@ export interface TerminalDialogProps {
   onClose(): void;
 }
 
-type Form = Omit<TerminalInput, 'extras'> & { extras: ExtraParameter[] };
+const EXTRA_TEXTS = ['code', 'name', 'unit'] as const;
+const EXTRA_NUMBERS = ['min', 'max'] as const;
+
+/** A problem of the extra parameters, under the entry (or the list) it is about. */
+function Problem({ text }: { text: string | undefined }) {
+  if (!text) return null;
+  return <FormGroup intent={Intent.DANGER} helperText={text} />;
+}
 
 /** Create or edit a terminal device, with its extra parameters (code, name, unit, range). */
 export function TerminalDialog({
@@ -39,7 +50,8 @@ export function TerminalDialog({
   onClose,
 }: TerminalDialogProps) {
   const { t } = useTranslation();
-  const [v, set] = useForm<Form>(() => ({
+  const errorText = useErrorText();
+  const form = useSchemaForm(terminalInputSchema, {
     houseId,
     concentratorId: device?.concentratorId ?? null,
     name: device?.name ?? '',
@@ -52,114 +64,105 @@ export function TerminalDialog({
     canInput: device?.canInput ?? false,
     type: device?.type ?? 'fan',
     extras: device?.extras.map((e) => ({ ...e })) ?? [],
-  }));
+  });
+  const extras = useFieldArray({ control: form.control, name: 'extras' });
+  const extrasErrors = form.formState.errors.extras;
   const text = (
     key: 'name' | 'code' | 'controlPort' | 'currentPort' | 'sensorPort' | 'model' | 'address',
   ) => (
-    <FormGroup label={t(`devices.field.${key}`)}>
-      <InputGroup
-        value={v[key] ?? ''}
-        data-testid={`terminal-${key}`}
-        placeholder={key === 'controlPort' ? 'fan_1' : undefined}
-        onValueChange={(x) => set({ [key]: x })}
-      />
-    </FormGroup>
+    <TextField
+      control={form.control}
+      name={key}
+      label={t(`devices.field.${key}`)}
+      testId={`terminal-${key}`}
+      placeholder={key === 'controlPort' ? 'fan_1' : undefined}
+    />
   );
-  const setExtra = (index: number, patch: Partial<ExtraParameter>) =>
-    set({ extras: v.extras.map((e, i) => (i === index ? { ...e, ...patch } : e)) });
+  // A list's own problem (two parameters of one code) sits at its root; an entry's at its fields.
+  const listProblem = errorText(extrasErrors?.root ?? (extrasErrors as FieldError | undefined));
+  const rowProblem = (i: number) => {
+    const row = extrasErrors?.[i];
+    const first = [...EXTRA_TEXTS, ...EXTRA_NUMBERS].map((k) => row?.[k]).find(Boolean);
+    return errorText(first);
+  };
+  const title = t(device ? 'devices.action.edit' : 'devices.action.add');
   return (
-    <DeviceDialog
-      title={t(device ? 'devices.action.edit' : 'devices.action.add')}
-      onSave={() => onSave(device ? { ...v, id: device.id } : v)}
+    <FormDialog
+      title={title}
+      form={form}
+      onSave={(v) => onSave(device ? { ...v, id: device.id } : v)}
       onClose={onClose}
+      confirmName={title}
+      className="roost-devices__dialog"
       saveTestId="terminal-save"
     >
-      {text('name')}
-      {text('code')}
-      <Choice
-        label={t('devices.field.type')}
-        value={v.type}
-        choices={TERMINAL_TYPES}
-        text={(x) => t(`devices.terminalType.${x}`)}
-        onChange={(type) => set({ type })}
-      />
-      <FormGroup label={t('devices.field.concentrator')}>
-        <HTMLSelect
-          fill
-          value={v.concentratorId == null ? '' : String(v.concentratorId)}
-          onChange={(e) => set({ concentratorId: e.target.value ? Number(e.target.value) : null })}
-        >
-          <option value="">{t('devices.field.none')}</option>
-          {concentrators.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
+      <div className="roost-devices__form">
+        {text('name')}
+        {text('code')}
+        <SelectField
+          control={form.control}
+          name="type"
+          label={t('devices.field.type')}
+          options={optionsOf(TERMINAL_TYPES, (x) => t(`devices.terminalType.${x}`))}
+        />
+        <SelectField
+          control={form.control}
+          name="concentratorId"
+          numeric
+          emptyOption={t('devices.field.none')}
+          label={t('devices.field.concentrator')}
+          options={concentrators.map((c) => ({ value: c.id, label: c.name }))}
+        />
+        {text('controlPort')}
+        {text('currentPort')}
+        {text('sensorPort')}
+        {text('model')}
+        {text('address')}
+        <FormGroup label={t('devices.field.canInput')}>
+          <CheckField control={form.control} name="canInput" label={t('devices.yes')} />
+        </FormGroup>
+        <div className="roost-devices__extras">
+          <strong>{t('devices.field.extras')}</strong>
+          {extras.fields.map((entry, i) => (
+            <Fragment key={entry.id}>
+              <div className="roost-devices__extra" data-testid={`extra-${i}`}>
+                {EXTRA_TEXTS.map((k) => (
+                  <TextField
+                    key={k}
+                    bare
+                    control={form.control}
+                    name={`extras.${i}.${k}`}
+                    label={t(`devices.field.${k}`)}
+                  />
+                ))}
+                {EXTRA_NUMBERS.map((k) => (
+                  <NumberField
+                    key={k}
+                    bare
+                    control={form.control}
+                    name={`extras.${i}.${k}`}
+                    label={t(`devices.field.${k}`)}
+                  />
+                ))}
+                <Button
+                  variant="minimal"
+                  icon={<TrashIcon />}
+                  aria-label={t('devices.action.removeExtra')}
+                  onClick={() => extras.remove(i)}
+                />
+              </div>
+              <Problem text={rowProblem(i)} />
+            </Fragment>
           ))}
-        </HTMLSelect>
-      </FormGroup>
-      {text('controlPort')}
-      {text('currentPort')}
-      {text('sensorPort')}
-      {text('model')}
-      {text('address')}
-      <FormGroup label={t('devices.field.canInput')}>
-        <Checkbox
-          checked={v.canInput ?? false}
-          label={t('devices.yes')}
-          onChange={(e) => set({ canInput: e.currentTarget.checked })}
-        />
-      </FormGroup>
-      <div className="roost-devices__extras">
-        <strong>{t('devices.field.extras')}</strong>
-        {v.extras.map((e, i) => (
-          <div key={i} className="roost-devices__extra" data-testid={`extra-${i}`}>
-            <InputGroup
-              aria-label={t('devices.field.code')}
-              placeholder={t('devices.field.code')}
-              value={e.code}
-              onValueChange={(code) => setExtra(i, { code })}
-            />
-            <InputGroup
-              aria-label={t('devices.field.name')}
-              placeholder={t('devices.field.name')}
-              value={e.name}
-              onValueChange={(name) => setExtra(i, { name })}
-            />
-            <InputGroup
-              aria-label={t('devices.field.unit')}
-              placeholder={t('devices.field.unit')}
-              value={e.unit}
-              onValueChange={(unit) => setExtra(i, { unit })}
-            />
-            <NumericInput
-              aria-label={t('devices.field.min')}
-              value={e.min}
-              buttonPosition="none"
-              onValueChange={(min) => setExtra(i, { min })}
-            />
-            <NumericInput
-              aria-label={t('devices.field.max')}
-              value={e.max}
-              buttonPosition="none"
-              onValueChange={(max) => setExtra(i, { max })}
-            />
-            <Button
-              variant="minimal"
-              icon={<TrashIcon />}
-              aria-label={t('devices.action.removeExtra')}
-              onClick={() => set({ extras: v.extras.filter((_, j) => j !== i) })}
-            />
-          </div>
-        ))}
-        <Button
-          icon={<AddIcon />}
-          text={t('devices.action.addExtra')}
-          data-testid="extra-add"
-          onClick={() =>
-            set({ extras: [...v.extras, { code: '', name: '', unit: '', min: 0, max: 100 }] })
-          }
-        />
+          <Problem text={listProblem} />
+          <Button
+            icon={<AddIcon />}
+            text={t('devices.action.addExtra')}
+            data-testid="extra-add"
+            onClick={() => extras.append({ code: '', name: '', unit: '', min: 0, max: 100 })}
+          />
+        </div>
       </div>
-    </DeviceDialog>
+    </FormDialog>
   );
 }

@@ -1,5 +1,13 @@
-import { type ReactNode } from 'react';
-import { Checkbox, FormGroup, HTMLSelect, InputGroup, Intent, TextArea } from '@blueprintjs/core';
+import { useState, type ReactNode } from 'react';
+import {
+  Checkbox,
+  FormGroup,
+  HTMLSelect,
+  InputGroup,
+  Intent,
+  NumericInput,
+  TextArea,
+} from '@blueprintjs/core';
 import {
   useController,
   type Control,
@@ -9,6 +17,7 @@ import {
 } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { DateField as DateInput } from '../DateField';
+import { TimeField as TimeInput } from '../TimeField';
 
 /**
  * A field's problem in the user's language. The message is an i18n key: a contract schema's
@@ -39,6 +48,11 @@ interface FieldProps<T extends FieldValues> {
   helperText?: ReactNode;
   /** After a change by the person (a field that fills others). */
   onChanged?(): void;
+  /**
+   * In a row of fields (a list's entry): no label or problem text around it; the label is read
+   * out and shown in the empty box, and the row says the problem.
+   */
+  bare?: boolean;
 }
 
 /** A labelled field: its problem under it in red, else its helper text. */
@@ -53,6 +67,7 @@ function Group<T extends FieldValues>({
 }) {
   const errorText = useErrorText();
   const problem = errorText(error);
+  if (props.bare) return <>{children}</>;
   return (
     <FormGroup
       label={props.label}
@@ -66,8 +81,10 @@ function Group<T extends FieldValues>({
 }
 
 export interface TextFieldProps<T extends FieldValues> extends FieldProps<T> {
-  type?: 'text' | 'number';
+  type?: 'text' | 'number' | 'password';
   maxLength?: number;
+  placeholder?: string;
+  autoComplete?: string;
 }
 
 /** A one-line text field. */
@@ -80,6 +97,9 @@ export function TextField<T extends FieldValues>(props: TextFieldProps<T>) {
         name={field.name}
         type={props.type ?? 'text'}
         maxLength={props.maxLength}
+        placeholder={props.bare ? props.label : props.placeholder}
+        aria-label={props.bare ? props.label : undefined}
+        autoComplete={props.autoComplete}
         intent={fieldState.error ? Intent.DANGER : Intent.NONE}
         value={(field.value as string | undefined) ?? ''}
         data-testid={props.testId}
@@ -122,6 +142,8 @@ export interface SelectFieldProps<T extends FieldValues> extends FieldProps<T> {
   options: ReadonlyArray<{ value: string | number; label: string }>;
   /** The form holds the choice as a number (an id), the select as text. */
   numeric?: boolean;
+  /** The text of a first choice that holds null (no device, no concentrator); none: no such choice. */
+  emptyOption?: string;
 }
 
 /** A select over a fixed list (a contract's value list, the choices of a page). */
@@ -133,14 +155,17 @@ export function SelectField<T extends FieldValues>(props: SelectFieldProps<T>) {
         id={props.id}
         name={field.name}
         fill
-        value={String((field.value as string | number | undefined) ?? '')}
+        value={String((field.value as string | number | null | undefined) ?? '')}
         data-testid={props.testId}
         onChange={(e) => {
-          field.onChange(props.numeric ? Number(e.target.value) : e.target.value);
+          const value = e.target.value;
+          if (props.emptyOption !== undefined && value === '') field.onChange(null);
+          else field.onChange(props.numeric ? Number(value) : value);
           props.onChanged?.();
         }}
         onBlur={field.onBlur}
       >
+        {props.emptyOption !== undefined && <option value="">{props.emptyOption}</option>}
         {props.options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -151,20 +176,117 @@ export function SelectField<T extends FieldValues>(props: SelectFieldProps<T>) {
   );
 }
 
-/** A date typed or picked, held as YYYY-MM-DD ('' while none). */
-export function DateField<T extends FieldValues>(props: FieldProps<T>) {
+export interface DateFieldProps<T extends FieldValues> extends FieldProps<T> {
+  /** The form holds null while no date is given (a schema's nullable date), not ''. */
+  nullable?: boolean;
+}
+
+/** A date typed or picked, held as YYYY-MM-DD ('' or null while none). */
+export function DateField<T extends FieldValues>(props: DateFieldProps<T>) {
   const { field, fieldState } = useController({ control: props.control, name: props.name });
   return (
     <Group props={props} error={fieldState.error}>
       <DateInput
         id={props.id}
         name={field.name}
-        value={(field.value as string | undefined) ?? ''}
+        value={(field.value as string | null | undefined) ?? ''}
         data-testid={props.testId}
         onChange={(value) => {
-          field.onChange(value);
+          field.onChange(props.nullable && value === '' ? null : value);
           props.onChanged?.();
         }}
+      />
+    </Group>
+  );
+}
+
+export interface TimeFieldProps<T extends FieldValues> extends FieldProps<T> {
+  /** The form holds null while no time is given (a schema's nullable time), not ''. */
+  nullable?: boolean;
+}
+
+/** A time of day on the 24-hour clock, held as HH:MM ('' or null while none). */
+export function TimeField<T extends FieldValues>(props: TimeFieldProps<T>) {
+  const { field, fieldState } = useController({ control: props.control, name: props.name });
+  return (
+    <Group props={props} error={fieldState.error}>
+      <TimeInput
+        id={props.id}
+        aria-label={props.bare ? props.label : undefined}
+        value={(field.value as string | null | undefined) ?? ''}
+        data-testid={props.testId}
+        onChange={(value) => {
+          field.onChange(props.nullable && value === '' ? null : value);
+          props.onChanged?.();
+        }}
+      />
+    </Group>
+  );
+}
+
+export interface CheckListFieldProps<T extends FieldValues> extends FieldProps<T> {
+  /** The values that may be in the list, each with its text, in the order shown. */
+  options: ReadonlyArray<{ value: string; label: string }>;
+}
+
+/** A list of values chosen by ticking boxes (one per possible value, inline). */
+export function CheckListField<T extends FieldValues>(props: CheckListFieldProps<T>) {
+  const { field, fieldState } = useController({ control: props.control, name: props.name });
+  const chosen = (field.value as string[] | undefined) ?? [];
+  return (
+    <Group props={props} error={fieldState.error}>
+      {props.options.map((o) => (
+        <Checkbox
+          key={o.value}
+          inline
+          label={o.label}
+          checked={chosen.includes(o.value)}
+          onChange={() => {
+            field.onChange(
+              chosen.includes(o.value) ? chosen.filter((x) => x !== o.value) : [...chosen, o.value],
+            );
+            props.onChanged?.();
+          }}
+        />
+      ))}
+    </Group>
+  );
+}
+
+export interface NumberFieldProps<T extends FieldValues> extends FieldProps<T> {
+  min?: number;
+  max?: number;
+}
+
+/**
+ * A number, held as a number, or null while the box is empty or not a number (the schema then
+ * says what is wrong). What is typed is kept as typed ("-", "1.") until it reads as a number.
+ */
+export function NumberField<T extends FieldValues>(props: NumberFieldProps<T>) {
+  const { field, fieldState } = useController({ control: props.control, name: props.name });
+  const held = field.value as number | null | undefined;
+  const [typed, setTyped] = useState(held == null ? '' : String(held));
+  return (
+    <Group props={props} error={fieldState.error}>
+      <NumericInput
+        id={props.id}
+        name={field.name}
+        fill={!props.bare}
+        min={props.min}
+        max={props.max}
+        buttonPosition={props.bare ? 'none' : undefined}
+        aria-label={props.bare ? props.label : undefined}
+        placeholder={props.bare ? props.label : undefined}
+        intent={fieldState.error ? Intent.DANGER : Intent.NONE}
+        value={typed}
+        data-testid={props.testId}
+        inputRef={field.ref}
+        onValueChange={(n, text) => {
+          setTyped(text);
+          field.onChange(text.trim() !== '' && Number.isFinite(n) ? n : null);
+          props.onChanged?.();
+        }}
+        onBlur={field.onBlur}
       />
     </Group>
   );

@@ -6,6 +6,9 @@ import { type TextTree } from '../textTree';
  * key, and tests/i18n lists any difference). Used as `t('alarms.…')`.
  */
 export const alarmsEn = {
+  // The contract's own messages (src/contract/alarms.ts), shown at their field.
+  badPhone: 'A phone number: digits, with + - and spaces allowed',
+  badTime: 'Give both ends of the second period, or neither',
   cause: ALARM_CAUSE_NAMES.en,
   severity: { critical: 'Critical', major: 'Major', minor: 'Minor' },
   reminder: {
@@ -62,7 +65,6 @@ export const alarmsEn = {
     add: 'Add',
     edit: 'Edit',
     delete: 'Delete',
-    save: 'Save',
     cancel: 'Cancel',
     saved: 'Saved.',
     deleted: 'Deleted. {{remaining}} left.',
@@ -101,6 +103,8 @@ export const alarmsEn = {
 } as const;
 
 export const alarmsZh: TextTree<typeof alarmsEn> = {
+  badPhone: '电话号码：数字，可含 +、- 和空格',
+  badTime: '第二时段请填写起止两端，或都不填',
   cause: ALARM_CAUSE_NAMES.zh,
   severity: { critical: '紧急', major: '重要', minor: '一般' },
   reminder: {
@@ -149,7 +153,6 @@ export const alarmsZh: TextTree<typeof alarmsEn> = {
     add: '新增',
     edit: '编辑',
     delete: '删除',
-    save: '保存',
     cancel: '取消',
     saved: '保存成功。',
     deleted: '删除成功，剩余 {{remaining}} 条。',

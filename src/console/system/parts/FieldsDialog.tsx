@@ -56,7 +56,11 @@ export function FieldsDialog({
     const next = derive(key, { ...now });
     change(Object.fromEntries(Object.entries(next).filter(([k, v]) => now[k] !== v)));
   };
-  const values = useWatch({ control });
+  // useWatch types each value as maybe absent; a field never typed in holds ''.
+  const watched = useWatch({ control });
+  const values: Values = Object.fromEntries(
+    Object.entries(watched).map(([key, value]) => [key, value ?? '']),
+  );
   return (
     <FormDialog
       title={title}
