@@ -137,6 +137,32 @@ describe.each(testDatabaseTargets())(
       expect(first).toBeGreaterThan(0);
     });
 
+    it('climbs one level at a time: the third level hears only once the second let a repeat pass', async () => {
+      const h = await demoHouse(t.database, 'Weifang Broiler Farm', 'House 2');
+      await entry(h, '13800000021', 10);
+      const second = await entry(h, '13800000022', 10);
+      const third = await entry(h, '13800000023', 10);
+      for (const [phoneId, level] of [
+        [second, 1],
+        [third, 2],
+      ] as const)
+        expect((await api('POST', '/notify/escalation/save', { phoneId, level })).statusCode).toBe(
+          200,
+        );
+      await raise(h, 'temperatureHigh');
+      const heard = (phone: string) => rec.got.filter((g) => g.includes(phone));
+      await minutes(10);
+      // The first entry's repeat at +10 woke the second level only, never the third.
+      expect(heard('13800000022')).toEqual(['+10 13800000022 temperatureHigh #1 sms']);
+      await minutes(9);
+      expect(heard('13800000023')).toEqual([]);
+      // The second level's own repeat, unacknowledged, wakes the third.
+      await minutes(1);
+      expect(heard('13800000022')).toHaveLength(2);
+      expect(heard('13800000023')).toEqual(['+20 13800000023 temperatureHigh #1 sms']);
+      await clear(h, 'temperatureHigh');
+    });
+
     it("stores a silenced house's alarm, sends nothing, marks it, and delivers after the expiry", async () => {
       const h = await demoHouse(t.database, 'Weifang Broiler Farm', 'House 2');
       const other = await demoHouse(t.database, 'Weifang Broiler Farm', 'House 3');
