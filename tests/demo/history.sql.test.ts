@@ -1,12 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_KEYS } from '../../src/contract/metrics';
-import { bootstrap } from '../../server/bootstrap';
-import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
-import { openDatabase } from '../../server/db/open';
 import type { Bucket, HouseHistory } from '../../server/demo/history/generate';
 import {
   insertDemoDays,
@@ -15,35 +9,22 @@ import {
   insertRollups,
 } from '../../server/demo/history/history.sql';
 import { testDatabaseTargets } from '../helpers/databases';
+import { firstDemoHouse, openDemoDatabase, type DemoHouse } from '../helpers/demoDatabase';
 
 const HOUR_MS = 3_600_000;
 
 /** The demo past's bulk inserts (PostgreSQL's way of writing it), each on its own. */
 describe.each(testDatabaseTargets())('the demo history statements on $name', (target) => {
   let database: Database;
-  let drop: () => Promise<void>;
-  let dataDir: string;
-  let house: { gatewayId: number; houseId: number; farmId: number };
+  let close: () => Promise<void>;
+  let house: DemoHouse;
 
   beforeAll(async () => {
-    const created = await target.create();
-    drop = created.drop;
-    database = await openDatabase(created.target);
-    dataDir = mkdtempSync(path.join(tmpdir(), 'roost-demo-sql-'));
-    await bootstrap(
-      readConfig({ DATA_DIR: dataDir, ROOST_DEMO: '1', ROOST_DEMO_HISTORY: 'off' }),
-      database,
-    );
-    const [row] = await database.query<{ id: number; house_id: number; farm_id: number }>(
-      `select g.id, g.house_id, h.farm_id from gateways g join houses h on h.id = g.house_id
-       order by g.id limit 1`,
-    );
-    house = { gatewayId: row!.id, houseId: row!.house_id, farmId: row!.farm_id };
+    ({ database, close } = await openDemoDatabase(target));
+    house = await firstDemoHouse(database);
   }, 180_000);
   afterAll(async () => {
-    await database?.close();
-    await drop?.();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await close?.();
   });
 
   it('insertPastFlocks stores closed flocks of the open flock’s breed', async () => {

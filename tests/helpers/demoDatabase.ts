@@ -22,3 +22,20 @@ export async function openDemoDatabase(
   }
   return opened;
 }
+
+/** A gateway of the demo with its house and farm: what a test's readings are made for. */
+export interface DemoHouse {
+  gatewayId: number;
+  houseId: number;
+  farmId: number;
+}
+
+/** The demo's first gateway (lowest id), its house and farm. */
+export async function firstDemoHouse(database: Database): Promise<DemoHouse> {
+  const [row] = await database.query<{ id: number; house_id: number; farm_id: number }>(
+    `select g.id, g.house_id, h.farm_id from gateways g join houses h on h.id = g.house_id
+     order by g.id limit 1`,
+  );
+  if (!row) throw new Error('the demo has no gateway');
+  return { gatewayId: row.id, houseId: row.house_id, farmId: row.farm_id };
+}

@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap } from '../../server/bootstrap';
-import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
-import { openDatabase } from '../../server/db/open';
 import type { Reading } from '../../server/ingest/types';
 import { storeBatch, writeBatch, type WriteResult } from '../../server/ingest/writer';
 import { testDatabaseTargets } from '../helpers/databases';
+import { firstDemoHouse, openDemoDatabase, type DemoHouse } from '../helpers/demoDatabase';
 import { houseReading } from '../helpers/readings';
 
 /**
@@ -20,29 +15,15 @@ import { houseReading } from '../helpers/readings';
  */
 describe.each(testDatabaseTargets())('the telemetry batch writer on $name', (target) => {
   let database: Database;
-  let drop: () => Promise<void>;
-  let dataDir: string;
-  let house: { gatewayId: number; houseId: number; farmId: number };
+  let close: () => Promise<void>;
+  let house: DemoHouse;
 
   beforeAll(async () => {
-    const created = await target.create();
-    drop = created.drop;
-    database = await openDatabase(created.target);
-    dataDir = mkdtempSync(path.join(tmpdir(), 'roost-writer-'));
-    await bootstrap(
-      readConfig({ DATA_DIR: dataDir, ROOST_DEMO: '1', ROOST_DEMO_HISTORY: 'off' }),
-      database,
-    );
-    const [row] = await database.query<{ id: number; house_id: number; farm_id: number }>(
-      `select g.id, g.house_id, h.farm_id from gateways g join houses h on h.id = g.house_id
-       order by g.id limit 1`,
-    );
-    house = { gatewayId: row!.id, houseId: row!.house_id, farmId: row!.farm_id };
+    ({ database, close } = await openDemoDatabase(target));
+    house = await firstDemoHouse(database);
   });
   afterAll(async () => {
-    await database?.close();
-    await drop?.();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close?.();
   });
 
   const reading = (ts: number, temperature: number): Reading =>
