@@ -96,6 +96,11 @@ describe('Daily Business in the browser', () => {
     expect(
       await page.getByTestId('chart-bodyWeightG').getByTestId('chart-unit').textContent(),
     ).toBe('g');
+    // The picture has a name a screen reader says: what is drawn, in which unit.
+    const named = page
+      .getByTestId('chart-bodyWeightG')
+      .getByRole('img', { name: 'Chart of This flock, Breed standard, in g', exact: true });
+    expect(await named.count()).toBe(1);
     const today1 = page.getByTestId('kpi-table').locator(`tr[data-day="${today}"]`);
     expect(await today1.innerText()).toContain('190');
   });

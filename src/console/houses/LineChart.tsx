@@ -51,6 +51,7 @@ function Chart({
   formatX = (x) => formatTime(x),
   unit,
 }: LineChartProps & { width: number }) {
+  const { t } = useTranslation();
   const [hoverX, setHoverX] = useState<number | null>(null);
   const innerW = Math.max(10, width - MARGIN.left - MARGIN.right);
   const innerH = Math.max(10, height - MARGIN.top - MARGIN.bottom);
@@ -78,10 +79,16 @@ function Chart({
     setHoverX(best);
   };
   const hoverLeft = hoverX === null ? 0 : xScale(hoverX);
+  // A picture needs a name a screen reader says: what is drawn, in which unit. The values
+  // themselves are in the page's tables and the tooltip.
+  const seriesNames = series.map((s) => s.label).join(t('houses.chart.separator'));
+  const name = unit
+    ? t('houses.chart.nameWithUnit', { series: seriesNames, unit })
+    : t('houses.chart.name', { series: seriesNames });
   const yTicks = valueTicks(yScale.ticks(5));
   return (
     <div style={{ position: 'relative' }}>
-      <svg width={width} height={height} role="img">
+      <svg width={width} height={height} role="img" aria-label={name}>
         {unit && (
           <text x={4} y={12} fontSize={11} fill="#5f6b7c" data-testid="chart-unit">
             {unit}

@@ -147,7 +147,10 @@ export const LanguageMenu = observer(function LanguageMenu({
         icon={<TranslateIcon />}
         endIcon={compact ? undefined : <CaretDownIcon />}
         text={compact ? undefined : LANGUAGE_NAMES[ui.language]}
-        aria-label={t('navbar.language')}
+        // The name starts with the text shown (WCAG 2.5.3), so "English" said aloud finds it.
+        aria-label={
+          compact ? t('navbar.language') : `${LANGUAGE_NAMES[ui.language]}, ${t('navbar.language')}`
+        }
         title={t('navbar.language')}
         data-testid="language-switch"
       />
@@ -292,7 +295,8 @@ export const Navbar = observer(function Navbar({
           variant="minimal"
           icon={<UserIcon />}
           endIcon={ui.isMobile ? undefined : <CaretDownIcon />}
-          aria-label={t('navbar.userMenu')}
+          // The name starts with the user's name, which the button shows (WCAG 2.5.3).
+          aria-label={`${session.name}, ${t('navbar.userMenu')}`}
           ref={userButtonRef}
           data-testid="user-menu"
         >

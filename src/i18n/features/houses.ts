@@ -62,6 +62,9 @@ export const housesEn = {
   },
   chart: {
     noData: 'No readings in this period',
+    name: 'Chart of {{series}}',
+    nameWithUnit: 'Chart of {{series}}, in {{unit}}',
+    separator: ', ',
   },
   fresh: {
     never: 'no data yet',
@@ -235,6 +238,9 @@ export const housesZh: TextTree<typeof housesEn> = {
   },
   chart: {
     noData: '此时段暂无数据',
+    name: '{{series}}图表',
+    nameWithUnit: '{{series}}图表（单位：{{unit}}）',
+    separator: '、',
   },
   fresh: {
     never: '暂无数据',
