@@ -1,4 +1,5 @@
 import type { Locale } from '../../src/contract/envelope';
+import { fieldName } from './fieldNames';
 import { ADMIN_MESSAGES } from './messages/admin';
 import { ALARMS_MESSAGES } from './messages/alarms';
 import { ENVCONTROL_MESSAGES } from './messages/envcontrol';
@@ -22,7 +23,10 @@ const CORE_MESSAGES = {
     zh: '请求内容不是有效的 JSON。',
   },
   'http.tooLarge': { en: 'The request is too large.', zh: '请求内容过大。' },
-  'http.invalidField': { en: '{field} is not valid.', zh: '{field} 无效。' },
+  'http.invalidField': {
+    en: 'Check “{field}”: the value is not valid.',
+    zh: '请检查“{field}”：填写的值无效。',
+  },
   'http.notFound': { en: 'There is nothing at this address.', zh: '请求的地址不存在。' },
   'http.conflict': {
     en: 'This clashes with something already stored: reload and try again.',
@@ -131,6 +135,9 @@ export function translate(
   params: Record<string, string | number> = {},
 ): string {
   return MESSAGES[key][locale].replace(/\{(\w+)\}/g, (_, name: string) =>
-    String(params[name] ?? `{${name}}`),
+    // A `field` is a field's key (`noticeTypes`): said by its name in the reader's language.
+    name === 'field' && typeof params.field === 'string'
+      ? fieldName(params.field, locale)
+      : String(params[name] ?? `{${name}}`),
   );
 }

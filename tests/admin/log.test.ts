@@ -90,10 +90,10 @@ describe.each(testDatabaseTargets())('operation log on $name', (target) => {
   it('refuses a bad filter with 400 in the request language', async () => {
     const en = await list(tokens.admin, 'source=fax', 'en');
     expect(en.status).toBe(400);
-    expect(en.msg).toBe('source is not valid.');
+    expect(en.msg).toBe('Check “Source”: the value is not valid.');
     const zh = await list(tokens.admin, 'from=yesterday', 'zh');
     expect(zh.status).toBe(400);
-    expect(zh.msg).toBe('from 无效。');
+    expect(zh.msg).toBe('请检查“开始”：填写的值无效。');
   });
 
   it('exports CSV with every formula-like cell escaped', async () => {

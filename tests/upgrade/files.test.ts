@@ -304,7 +304,7 @@ describe.each(testDatabaseTargets())('upgrade files on $name', (target) => {
   it('refuses a delete that names no file by its SHA-256 with a clear 400', async () => {
     const missing = await call(t, tokens.admin, 'POST', '/upgrade/deleteFile', {});
     expect(missing.status).toBe(400);
-    expect(missing.msg).toBe('sha256 is not valid.');
+    expect(missing.msg).toBe('Check “Checksum”: the value is not valid.');
     for (const sha256 of ['abc', '../../etc/passwd', 'A'.repeat(64)]) {
       const res = await call(t, tokens.admin, 'POST', '/upgrade/deleteFile', { sha256 });
       expect(res.status).toBe(400);
