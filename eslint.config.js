@@ -150,7 +150,8 @@ const NO_RAW_SQL = [
 /** A native date input writes the browser's order (mm/dd/yyyy), not the console's language. */
 const NO_NATIVE_DATE_INPUT = {
   selector: 'JSXAttribute[name.name="type"][value.value=/^(date|datetime-local|month|week|time)$/]',
-  message: 'Dates are typed in DateField (src/console/DateField.tsx), in the page language.',
+  message:
+    "Dates and times are typed in a form's DateField / TimeField (src/console/forms/fields.tsx) or in DateInput / TimeInput (src/console/forms), in the page language.",
 };
 
 export default tseslint.config(

@@ -14,21 +14,36 @@ export interface ConfirmSave {
 }
 
 /**
+ * A question of its own in place of "Save the changes?", for a save whose consequence is not a
+ * stored change alone (a new password ends the person's other sign-ins).
+ */
+export interface SaveQuestion {
+  title: string;
+  text: string;
+  /** The yes button's text. */
+  confirm: string;
+  icon: ReactElement;
+  intent: Intent;
+  /** The class of the question's alert (tests find it by it). */
+  className: string;
+}
+
+/**
  * The question asked before a save, the same for every console form that changes what is stored
  * (the manage dialogs, alarm settings, devices and cameras, maintenance, a day of production
  * data): a change there takes effect at once for everyone, so a stray click must not make one.
- * One dialog, its texts in `forms.confirmSave`.
+ * One dialog, its texts in `forms.confirmSave`, unless the form gives a question of its own.
  */
-export function useConfirmSave(): ConfirmSave {
+export function useConfirmSave(question?: SaveQuestion): ConfirmSave {
   const { t } = useTranslation();
   const [pending, setPending] = useState<{ save: () => void; name?: string } | null>(null);
   const dialog = (
     <Alert
       isOpen={pending !== null}
-      className="roost-confirm-save"
-      intent={Intent.PRIMARY}
-      icon={<FloppyDiskIcon />}
-      confirmButtonText={t('forms.confirmSave.confirm')}
+      className={question?.className ?? 'roost-confirm-save'}
+      intent={question?.intent ?? Intent.PRIMARY}
+      icon={question?.icon ?? <FloppyDiskIcon />}
+      confirmButtonText={question?.confirm ?? t('forms.confirmSave.confirm')}
       cancelButtonText={t('forms.confirmSave.cancel')}
       canEscapeKeyCancel
       onCancel={() => setPending(null)}
@@ -39,12 +54,13 @@ export function useConfirmSave(): ConfirmSave {
       }}
     >
       <p data-testid="confirm-save">
-        <strong>{t('forms.confirmSave.title')}</strong>
+        <strong>{question?.title ?? t('forms.confirmSave.title')}</strong>
       </p>
       <p>
-        {pending?.name
-          ? t('forms.confirmSave.textNamed', { name: pending.name })
-          : t('forms.confirmSave.text')}
+        {question?.text ??
+          (pending?.name
+            ? t('forms.confirmSave.textNamed', { name: pending.name })
+            : t('forms.confirmSave.text'))}
       </p>
     </Alert>
   );

@@ -205,4 +205,72 @@ describe('system management pages', () => {
     await page.screenshot({ path: `${SHOTS}/user-phone-en.png` });
     await context.close();
   });
+
+  for (const [language, add, said] of [
+    [
+      'en',
+      'New user',
+      {
+        username: 'A login name uses letters, digits and . _ @ - only.',
+        password:
+          'The password needs at least 6 characters with a lowercase letter, an uppercase letter and a digit.',
+        email: 'The email address is not valid.',
+        rule: 'At least 6 characters, with a lowercase letter, an uppercase letter and a digit.',
+      },
+    ],
+    [
+      'zh',
+      '新增用户',
+      {
+        username: '登录名只能包含字母、数字和 . _ @ -。',
+        password: '密码至少 6 位，且须包含小写字母、大写字母和数字。',
+        email: '邮箱格式不正确。',
+        rule: '至少 6 位，须包含小写字母、大写字母和数字。',
+      },
+    ],
+  ] as const) {
+    it(`users: a bad field says what is wrong at the field, and nothing is sent (${language})`, async () => {
+      const { context, page } = await openAs('admin', language);
+      const sent: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/user/save') sent.push(request.method());
+      });
+      await page.goto(`${server.url}/system/user`);
+      await page.getByTestId('user-shack').waitFor();
+      await page.getByRole('button', { name: add }).click();
+      const message = (id: string) =>
+        page
+          .locator('.bp6-form-group', { has: page.locator(`#user-${id}`) })
+          .locator('.bp6-form-helper-text')
+          .textContent();
+
+      await page.locator('#user-username').fill('two words');
+      await page.locator('#user-password').fill('weak');
+      await page.locator('#user-email').fill('nowhere');
+      await page.getByTestId('user-form').locator('.bp6-dialog-footer .bp6-intent-primary').click();
+      await expect.poll(() => message('username')).toBe(said.username);
+      expect(await message('password')).toBe(said.password);
+      expect(await message('email')).toBe(said.email);
+      expect(await page.locator('.bp6-form-group.bp6-intent-danger').count()).toBe(3);
+      // Enter in a field is a save too: still checked first.
+      await page.locator('#user-realName').press('Enter');
+      await expect.poll(() => message('username')).toBe(said.username);
+      expect(await page.locator('.roost-confirm-save').count()).toBe(0);
+
+      // Mended, each problem goes as it is typed, and the save reaches its question.
+      await page.locator('#user-username').fill('e2e.mended');
+      await page.locator('#user-password').fill('Mended123');
+      await page.locator('#user-email').fill('');
+      await expect.poll(() => page.locator('.bp6-form-group.bp6-intent-danger').count()).toBe(0);
+      expect(await message('password')).toBe(said.rule);
+      await page.getByTestId('user-form').locator('.bp6-dialog-footer .bp6-intent-primary').click();
+      await page.locator('.roost-confirm-save').waitFor();
+      await page
+        .locator('.roost-confirm-save .bp6-alert-footer button:not(.bp6-intent-primary)')
+        .click();
+      await page.locator('.roost-confirm-save').waitFor({ state: 'detached' });
+      expect(sent).toEqual([]);
+      await context.close();
+    });
+  }
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
-import { launchBrowser, signIn, startServer, type TestServer } from './harness';
+import { launchBrowser, openSignedIn, signIn, startServer, type TestServer } from './harness';
 
 let server: TestServer;
 let lihua: TestServer;
@@ -116,6 +116,47 @@ describe('the change password dialog', () => {
     await page.locator('.bp6-toast', { hasText: 'The old password is wrong.' }).waitFor();
     await expect(page.getByTestId('change-password-form').count()).resolves.toBe(1);
     await page.context().close();
+  });
+
+  it('sends nothing while a field shows a problem, whether saved by button or Enter (zh)', async () => {
+    const { context, page } = await openSignedIn(browser, server.url, 'admin', { language: 'zh' });
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/user/modifyPwd') sent.push(request.method());
+    });
+    await openDialog(page);
+    await field(page, 'oldPassword').fill('Roost12345');
+    await field(page, 'newPassword').fill('Changed123');
+    await field(page, 'confirmPassword').fill('Changed124');
+    await field(page, 'confirmPassword').press('Enter');
+    await expect.poll(() => message(page, 'confirmPassword')).toBe('两次输入的密码不一致。');
+    await page.getByTestId('password-submit').click();
+    expect(await message(page, 'confirmPassword')).toBe('两次输入的密码不一致。');
+    expect(await page.locator('.roost-password-confirm').count()).toBe(0);
+
+    // A new password changed to the one confirmed mends the confirmation at once.
+    await field(page, 'newPassword').fill('Changed124');
+    const flagged = page.locator('.bp6-form-group.bp6-intent-danger');
+    await expect.poll(() => flagged.count()).toBe(0);
+    await field(page, 'newPassword').fill('short');
+    await field(page, 'confirmPassword').fill('short');
+    await field(page, 'confirmPassword').press('Enter');
+    await expect
+      .poll(() => message(page, 'newPassword'))
+      .toBe('密码至少 6 位，且须包含小写字母、大写字母和数字。');
+    expect(await page.locator('.roost-password-confirm').count()).toBe(0);
+
+    // Mended: the question comes; answered with cancel, still nothing was sent.
+    await field(page, 'newPassword').fill('Changed124');
+    await field(page, 'confirmPassword').fill('Changed124');
+    await field(page, 'confirmPassword').press('Enter');
+    const question = page.locator('.roost-password-confirm');
+    await question.waitFor();
+    expect(await question.innerText()).toContain('确定修改密码？');
+    await question.locator('.bp6-alert-footer button:not(.bp6-intent-warning)').click();
+    await question.waitFor({ state: 'detached' });
+    expect(sent).toEqual([]);
+    await context.close();
   });
 
   it('demands 10 characters in the lihua edition', async () => {

@@ -21,7 +21,7 @@ import { alarmSubject } from '../houses/format';
 import { ListTable } from '../ListTable';
 import { formatTime, formatValue } from './format';
 import './alarms.css';
-import { DateField } from '../DateField';
+import { DateInput } from '../forms/DateInput';
 
 const SEVERITY_INTENT = {
   critical: Intent.DANGER,
@@ -162,10 +162,10 @@ export const AlarmListPage = observer(function AlarmListPage() {
           </HTMLSelect>
         </FormGroup>
         <FormGroup label={t('alarms.list.from')} labelFor="alarm-from">
-          <DateField id="alarm-from" withTime value={from} onChange={setFrom} />
+          <DateInput id="alarm-from" withTime value={from} onChange={setFrom} />
         </FormGroup>
         <FormGroup label={t('alarms.list.to')} labelFor="alarm-to">
-          <DateField id="alarm-to" withTime value={to} onChange={setTo} />
+          <DateInput id="alarm-to" withTime value={to} onChange={setTo} />
         </FormGroup>
         <Button
           intent={Intent.PRIMARY}

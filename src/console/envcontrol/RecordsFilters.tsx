@@ -5,7 +5,7 @@ import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { PARAMS } from '../../contract/envcontrol';
 import { downloadFile } from '../../stores/AdminFiles';
-import { DateField } from '../DateField';
+import { DateInput } from '../forms/DateInput';
 import { type EnvControlStore } from '../../stores/EnvControlStore';
 import { notifyError } from '../system/parts/notify';
 import { useStores } from '../useStores';
@@ -84,7 +84,7 @@ export const RecordsFilters = observer(function RecordsFilters({
       </FormGroup>
       {(['from', 'to'] as const).map((key) => (
         <FormGroup key={key} label={t(`gatewayOps.records.${key}`)} labelFor={`records-${key}`}>
-          <DateField id={`records-${key}`} value={days[key]} onChange={(day) => setDay(key, day)} />
+          <DateInput id={`records-${key}`} value={days[key]} onChange={(day) => setDay(key, day)} />
         </FormGroup>
       ))}
       <FormGroup label={t('gatewayOps.records.source')} labelFor="records-source">

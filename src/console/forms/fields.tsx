@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type ReactElement, type ReactNode } from 'react';
 import {
   Checkbox,
   FormGroup,
@@ -6,6 +6,7 @@ import {
   InputGroup,
   Intent,
   NumericInput,
+  Switch,
   TextArea,
 } from '@blueprintjs/core';
 import {
@@ -16,22 +17,25 @@ import {
   type FieldValues,
 } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { DateField as DateInput } from '../DateField';
-import { TimeField as TimeInput } from '../TimeField';
+import { DateInput } from './DateInput';
+import { TimeInput } from './TimeInput';
 
 /**
  * A field's problem in the user's language. The message is an i18n key: a contract schema's
  * own (`admin.codeRequired`) or a `forms.error` one (useSchemaForm); a key the console has no
  * text for reads as the general "not valid".
  */
-export function useErrorText(): (error: FieldError | undefined) => string | undefined {
+export function useErrorText(): (
+  error: FieldError | undefined,
+  values?: Record<string, unknown>,
+) => string | undefined {
   const { t, i18n } = useTranslation();
   // The key comes from a schema at run time, so it is checked with exists() rather than typed.
-  const byKey = t as unknown as (key: string) => string;
-  return (error) => {
+  const byKey = t as unknown as (key: string, values?: Record<string, unknown>) => string;
+  return (error, values) => {
     if (!error) return undefined;
     const key = error.message ?? '';
-    return i18n.exists(key) ? byKey(key) : t('forms.error.invalid');
+    return i18n.exists(key) ? byKey(key, values) : t('forms.error.invalid');
   };
 }
 
@@ -46,6 +50,11 @@ interface FieldProps<T extends FieldValues> {
   testId?: string;
   /** Said under the field while it has no problem. */
   helperText?: ReactNode;
+  /**
+   * The numbers a problem's text names: a schema's message is a bare key, and the rule behind
+   * it (a password's length in this edition) is known to the form, not to the message.
+   */
+  errorValues?: Record<string, unknown>;
   /** After a change by the person (a field that fills others). */
   onChanged?(): void;
   /**
@@ -66,7 +75,7 @@ function Group<T extends FieldValues>({
   children: ReactNode;
 }) {
   const errorText = useErrorText();
-  const problem = errorText(error);
+  const problem = errorText(error, props.errorValues);
   if (props.bare) return <>{children}</>;
   return (
     <FormGroup
@@ -85,6 +94,8 @@ export interface TextFieldProps<T extends FieldValues> extends FieldProps<T> {
   maxLength?: number;
   placeholder?: string;
   autoComplete?: string;
+  /** An icon at the box's start (a lock on a password). */
+  leftIcon?: ReactElement;
 }
 
 /** A one-line text field. */
@@ -100,6 +111,7 @@ export function TextField<T extends FieldValues>(props: TextFieldProps<T>) {
         placeholder={props.bare ? props.label : props.placeholder}
         aria-label={props.bare ? props.label : undefined}
         autoComplete={props.autoComplete}
+        leftIcon={props.leftIcon}
         intent={fieldState.error ? Intent.DANGER : Intent.NONE}
         value={(field.value as string | undefined) ?? ''}
         data-testid={props.testId}
@@ -176,53 +188,48 @@ export function SelectField<T extends FieldValues>(props: SelectFieldProps<T>) {
   );
 }
 
-export interface DateFieldProps<T extends FieldValues> extends FieldProps<T> {
-  /** The form holds null while no date is given (a schema's nullable date), not ''. */
+export interface TypedFieldProps<T extends FieldValues> extends FieldProps<T> {
+  /** The form holds null while nothing is given (a schema's nullable date or time), not ''. */
   nullable?: boolean;
+}
+
+/** What a box typed in a form of its own takes (DateInput, TimeInput). */
+interface TypedInputProps {
+  id?: string;
+  name?: string;
+  value: string;
+  onChange(value: string): void;
+  'aria-label'?: string;
+  'data-testid'?: string;
+}
+
+/** A form's field over one of those boxes: one shape for the date and the time field. */
+function typedField(Input: (props: TypedInputProps) => ReactNode) {
+  return function TypedField<T extends FieldValues>(props: TypedFieldProps<T>) {
+    const { field, fieldState } = useController({ control: props.control, name: props.name });
+    return (
+      <Group props={props} error={fieldState.error}>
+        <Input
+          id={props.id}
+          name={field.name}
+          aria-label={props.bare ? props.label : undefined}
+          value={(field.value as string | null | undefined) ?? ''}
+          data-testid={props.testId}
+          onChange={(value) => {
+            field.onChange(props.nullable && value === '' ? null : value);
+            props.onChanged?.();
+          }}
+        />
+      </Group>
+    );
+  };
 }
 
 /** A date typed or picked, held as YYYY-MM-DD ('' or null while none). */
-export function DateField<T extends FieldValues>(props: DateFieldProps<T>) {
-  const { field, fieldState } = useController({ control: props.control, name: props.name });
-  return (
-    <Group props={props} error={fieldState.error}>
-      <DateInput
-        id={props.id}
-        name={field.name}
-        value={(field.value as string | null | undefined) ?? ''}
-        data-testid={props.testId}
-        onChange={(value) => {
-          field.onChange(props.nullable && value === '' ? null : value);
-          props.onChanged?.();
-        }}
-      />
-    </Group>
-  );
-}
-
-export interface TimeFieldProps<T extends FieldValues> extends FieldProps<T> {
-  /** The form holds null while no time is given (a schema's nullable time), not ''. */
-  nullable?: boolean;
-}
+export const DateField = typedField(DateInput);
 
 /** A time of day on the 24-hour clock, held as HH:MM ('' or null while none). */
-export function TimeField<T extends FieldValues>(props: TimeFieldProps<T>) {
-  const { field, fieldState } = useController({ control: props.control, name: props.name });
-  return (
-    <Group props={props} error={fieldState.error}>
-      <TimeInput
-        id={props.id}
-        aria-label={props.bare ? props.label : undefined}
-        value={(field.value as string | null | undefined) ?? ''}
-        data-testid={props.testId}
-        onChange={(value) => {
-          field.onChange(props.nullable && value === '' ? null : value);
-          props.onChanged?.();
-        }}
-      />
-    </Group>
-  );
-}
+export const TimeField = typedField(TimeInput);
 
 export interface CheckListFieldProps<T extends FieldValues> extends FieldProps<T> {
   /** The values that may be in the list, each with its text, in the order shown. */
@@ -292,12 +299,18 @@ export function NumberField<T extends FieldValues>(props: NumberFieldProps<T>) {
   );
 }
 
-/** A yes/no box, inline (several in one row under one group). */
-export function CheckField<T extends FieldValues>(props: Omit<FieldProps<T>, 'helperText'>) {
+export interface CheckFieldProps<T extends FieldValues> extends Omit<FieldProps<T>, 'helperText'> {
+  /** A switch, on its own line (a right the person has or not), rather than an inline box. */
+  asSwitch?: boolean;
+}
+
+/** A yes/no box, inline (several in one row under one group), or a switch. */
+export function CheckField<T extends FieldValues>(props: CheckFieldProps<T>) {
   const { field } = useController({ control: props.control, name: props.name });
+  const Box = props.asSwitch ? Switch : Checkbox;
   return (
-    <Checkbox
-      inline
+    <Box
+      inline={!props.asSwitch}
       id={props.id}
       name={field.name}
       label={props.label}

@@ -14,21 +14,31 @@ export function issueKey(issue: z.core.$ZodRawIssue): string {
   return 'forms.error.invalid';
 }
 
+export interface SchemaFormOptions {
+  /**
+   * When a field is first checked: on save (the default), or also when the person leaves it
+   * (`onTouched`: a form whose rules are not obvious, as a new password's). Either way a field
+   * showing a problem is checked again as it is typed in.
+   */
+  mode?: 'onSubmit' | 'onTouched';
+}
+
 /**
  * A console form over one of the contract's schemas (react-hook-form with zodResolver): the
  * console checks what the server will check, with the same schema, and shows each problem at
  * its field before anything is sent. The submitted values are the schema's output (trimmed,
- * defaults filled), which the server parses again.
+ * defaults filled), which the server parses again. The schema may change while the form is
+ * open (one made for the edition once it is known): each check uses the latest.
  */
 export function useSchemaForm<S extends z.ZodType<FieldValues, FieldValues>>(
   schema: S,
   defaultValues: DefaultValues<z.input<S>>,
+  { mode = 'onSubmit' }: SchemaFormOptions = {},
 ): UseFormReturn<z.input<S>, unknown, z.output<S>> {
   return useForm<z.input<S>, unknown, z.output<S>>({
     resolver: zodResolver(schema, { error: issueKey }),
     defaultValues,
-    // Checked on save; once a field shows a problem, it is checked again as it is typed in.
-    mode: 'onSubmit',
+    mode,
     reValidateMode: 'onChange',
   });
 }

@@ -26,7 +26,7 @@ import { ComparisonView } from './comparison/ComparisonView';
 import { AddHouseSelect } from './comparison/AddHouseSelect';
 import { ToolbarSelect } from './comparison/ToolbarSelect';
 import { useExtraMetrics } from './comparison/extraMetrics';
-import { DateField } from '../DateField';
+import { DateInput } from '../forms/DateInput';
 import { formatDate } from '../../i18n/dates';
 
 const GRANULARITY_KEYS = { minute: 'minute', hour: 'hour', day: 'day', month: 'monthly' } as const;
@@ -122,7 +122,7 @@ export const ComparisonPage = observer(function ComparisonPage() {
                 labelFor="compare-from"
                 style={{ marginBottom: 0 }}
               >
-                <DateField
+                <DateInput
                   id="compare-from"
                   value={custom.from}
                   onChange={(from) => setCustom({ ...custom, from })}
@@ -133,7 +133,7 @@ export const ComparisonPage = observer(function ComparisonPage() {
                 labelFor="compare-to"
                 style={{ marginBottom: 0 }}
               >
-                <DateField
+                <DateInput
                   id="compare-to"
                   value={custom.to}
                   onChange={(to) => setCustom({ ...custom, to })}

@@ -14,7 +14,7 @@ import { formatLocal, toIsoOrEmpty } from '../system/parts/dates';
 import { functionLabel, renderOperation } from '../../contract/operationLog';
 import '../system/parts/admin.css';
 import { ScrollRegion } from '../ScrollRegion';
-import { DateField } from '../DateField';
+import { DateInput } from '../forms/DateInput';
 
 const FILTERS = { from: '', to: '', operator: '', function: '', house: '', source: '' };
 type Format = 'csv' | 'xlsx';
@@ -69,7 +69,7 @@ export const LogPage = observer(function LogPage() {
     <div className="roost-page roost-admin" data-testid="page-log">
       <div className="roost-admin__card roost-admin__bar">
         <FormGroup label={t('admin.log.from')} labelFor="log-from">
-          <DateField
+          <DateInput
             id="log-from"
             withTime
             value={local.from}
@@ -77,7 +77,7 @@ export const LogPage = observer(function LogPage() {
           />
         </FormGroup>
         <FormGroup label={t('admin.log.to')} labelFor="log-to">
-          <DateField
+          <DateInput
             id="log-to"
             withTime
             value={local.to}

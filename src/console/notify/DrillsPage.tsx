@@ -10,7 +10,7 @@ import { ListTable } from '../ListTable';
 import { useStores } from '../useStores';
 import { DrillReportView } from './DrillReportView';
 import './notify.css';
-import { TimeField } from '../TimeField';
+import { TimeInput } from '../forms/TimeInput';
 
 type ToastKey = 'notify.drills.started' | 'notify.drills.weekly' | 'notify.drills.scheduleNone';
 /** Weekday numbers as the server counts them (0 = Sunday) and their text keys. */
@@ -119,7 +119,7 @@ export const DrillsPage = observer(function DrillsPage() {
             </HTMLSelect>
           </FormGroup>
           <FormGroup label={t('notify.drills.time')} labelFor="drill-time">
-            <TimeField id="drill-time" value={time} onChange={setTime} />
+            <TimeInput id="drill-time" value={time} onChange={setTime} />
           </FormGroup>
           <Button
             disabled={!house || busy || !operate}

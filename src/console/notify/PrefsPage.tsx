@@ -19,7 +19,7 @@ import { PrefsStore } from '../../stores/NotifyStores';
 import { showSuccessToast } from '../toaster';
 import { useStores } from '../useStores';
 import './notify.css';
-import { TimeField } from '../TimeField';
+import { TimeInput } from '../forms/TimeInput';
 
 const toggle = <T,>(list: readonly T[], item: T, on: boolean): T[] =>
   on ? [...new Set([...list, item])] : list.filter((x) => x !== item);
@@ -148,14 +148,14 @@ export const PrefsPage = observer(function PrefsPage() {
         {quietOn && (
           <div className="roost-notify__form">
             <FormGroup label={t('notify.prefs.from')} labelFor="quiet-from">
-              <TimeField
+              <TimeInput
                 id="quiet-from"
                 value={draft.quietStart ?? '22:00'}
                 onChange={(quietStart) => setDraft({ ...draft, quietStart })}
               />
             </FormGroup>
             <FormGroup label={t('notify.prefs.to')} labelFor="quiet-to">
-              <TimeField
+              <TimeInput
                 id="quiet-to"
                 value={draft.quietEnd ?? '06:00'}
                 onChange={(quietEnd) => setDraft({ ...draft, quietEnd })}

@@ -1,63 +1,46 @@
+import { z } from 'zod';
+import { modifyPasswordRequestSchema } from '../../contract/auth';
 import { type Edition } from '../../contract/editions';
-import { checkNewPassword, newPasswordMinLength } from '../../contract/password';
+import { newPasswordSchema } from '../../contract/password';
 
-export interface PasswordForm {
-  oldPassword: string;
-  newPassword: string;
-  confirmPassword: string;
+const request = modifyPasswordRequestSchema.shape;
+
+/** The confirmation has been typed (and the new password is text to hold it against). */
+function confirmationTyped(value: unknown): boolean {
+  const form = value as { newPassword?: unknown; confirmPassword?: unknown };
+  return (
+    typeof form.newPassword === 'string' &&
+    typeof form.confirmPassword === 'string' &&
+    form.confirmPassword !== ''
+  );
 }
 
-export type PasswordField = keyof PasswordForm;
+/**
+ * The change password form: the contract's request (the old password required, the new one
+ * under the edition's rule, the rule the server applies) and the new password typed again,
+ * alike, which only the console asks. Each message is an i18n key under `password.`; the
+ * complexity one names the edition's length (`{ min }`, given by the form).
+ */
+export function passwordFormSchema(edition: Edition) {
+  return z
+    .object({
+      oldPassword: request.oldPassword,
+      newPassword: request.newPassword.pipe(newPasswordSchema(edition)),
+      confirmPassword: z.string().min(1, 'password.confirmRequired'),
+    })
+    .refine((form) => form.confirmPassword === form.newPassword, {
+      path: ['confirmPassword'],
+      message: 'password.notSame',
+      // Said as soon as the confirmation is typed, whatever the other fields still lack; an
+      // empty one has its own message.
+      when: ({ value }) => confirmationTyped(value),
+    });
+}
+
+export type PasswordForm = z.input<ReturnType<typeof passwordFormSchema>>;
 
 export const EMPTY_PASSWORD_FORM: PasswordForm = {
   oldPassword: '',
   newPassword: '',
   confirmPassword: '',
 };
-
-/** A rule a field breaks: an i18n key under `password.` and its parameters. */
-export interface PasswordFieldError {
-  key:
-    | 'password.oldRequired'
-    | 'password.required'
-    | 'password.complexity'
-    | 'password.confirmRequired'
-    | 'password.notSame';
-  params?: { min: number };
-}
-
-/**
- * The rules for one field (old password required, new password typed twice alike); the new
- * password's rule is the edition's (shared with the server).
- */
-export function validatePasswordField(
-  field: PasswordField,
-  form: PasswordForm,
-  edition: Edition,
-): PasswordFieldError | null {
-  switch (field) {
-    case 'oldPassword':
-      return form.oldPassword === '' ? { key: 'password.oldRequired' } : null;
-    case 'newPassword': {
-      const problem = checkNewPassword(form.newPassword, edition);
-      if (problem === 'required') return { key: 'password.required' };
-      if (problem === 'complexity')
-        return { key: 'password.complexity', params: { min: newPasswordMinLength(edition) } };
-      return null;
-    }
-    case 'confirmPassword':
-      if (form.confirmPassword === '') return { key: 'password.confirmRequired' };
-      return form.confirmPassword === form.newPassword ? null : { key: 'password.notSame' };
-  }
-}
-
-export type PasswordErrors = Partial<Record<PasswordField, PasswordFieldError>>;
-
-export function validatePasswordForm(form: PasswordForm, edition: Edition): PasswordErrors {
-  const errors: PasswordErrors = {};
-  for (const field of ['oldPassword', 'newPassword', 'confirmPassword'] as const) {
-    const error = validatePasswordField(field, form, edition);
-    if (error) errors[field] = error;
-  }
-  return errors;
-}

@@ -12,7 +12,7 @@ import { FarmHousePicker } from './FarmHousePicker';
 import { HouseMonthView } from './HouseMonthView';
 import { todayIso } from './productionFormat';
 import './production.css';
-import { DateField } from '../DateField';
+import { DateInput } from '../forms/DateInput';
 import { useConfirmSave } from '../useConfirmSave';
 import { formatDate } from '../../i18n/dates';
 
@@ -92,7 +92,7 @@ export const DataInputPage = observer(function DataInputPage() {
           onChange={(v) => void store.choose(Number(v), store.day).catch(() => undefined)}
         />
         <FormGroup label={t('production.input.day')} labelFor="production-day">
-          <DateField
+          <DateInput
             id="production-day"
             value={store.day}
             max={todayIso()}

@@ -12,7 +12,7 @@ import { todayIso } from './productionFormat';
 import { figure } from '../../i18n/numbers';
 import '../houses/houses.css';
 import './production.css';
-import { DateField } from '../DateField';
+import { DateInput } from '../forms/DateInput';
 
 /** /production/power: a farm's or a house's electricity hour by hour, peak and average, its cost. */
 export const PowerPage = observer(function PowerPage() {
@@ -48,7 +48,7 @@ export const PowerPage = observer(function PowerPage() {
           onChange={(v) => void store.choose(v, store.day).catch(() => undefined)}
         />
         <FormGroup label={t('production.input.day')} labelFor="power-day">
-          <DateField
+          <DateInput
             id="power-day"
             value={store.day}
             max={todayIso()}

@@ -9,6 +9,10 @@ export const adminEn = {
   nameRequired: 'Enter a name.',
   codeRequired: 'Enter a code.',
   emailInvalid: 'The email address is not valid.',
+  usernameRequired: 'Enter a login name.',
+  usernameInvalid: 'A login name uses letters, digits and . _ @ - only.',
+  roleInvalid: 'Choose a valid role.',
+  passwordRequired: 'Enter a password for the new user.',
   common: {
     search: 'Search',
     reset: 'Reset',
@@ -197,6 +201,10 @@ export const adminZh: TextTree<typeof adminEn> = {
   nameRequired: '请输入名称。',
   codeRequired: '请输入编码。',
   emailInvalid: '邮箱格式不正确。',
+  usernameRequired: '请输入登录名。',
+  usernameInvalid: '登录名只能包含字母、数字和 . _ @ -。',
+  roleInvalid: '请选择有效的角色。',
+  passwordRequired: '请为新用户输入密码。',
   common: {
     search: '搜索',
     reset: '重置',

@@ -1,7 +1,7 @@
 import { type TextTree } from '../textTree';
 
 /**
- * What every console form shares: the date field (src/console/DateField.tsx), the question
+ * What every console form shares: the date input (src/console/forms/DateInput.tsx), the question
  * before a save (src/console/useConfirmSave.tsx), the dialog's buttons and the fields' problems
  * (src/console/forms). English defines the keys; Chinese must match.
  */

@@ -2,9 +2,10 @@ import { Button, InputGroup, Intent, PopoverNext } from '@blueprintjs/core';
 import { CalendarIcon, ChevronLeftIcon, ChevronRightIcon } from '@blueprintjs/icons';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DATE_FORMS, fieldText, formatDate, parseDateText } from '../i18n/dates';
+import { DATE_FORMS, fieldText, formatDate, parseDateText } from '../../i18n/dates';
+import { useDraftText } from './useDraftText';
 
-export interface DateFieldProps {
+export interface DateInputProps {
   id?: string;
   name?: string;
   /** `2026-11-23`, or with `withTime` `2026-11-23T14:03`; '' when empty. */
@@ -30,7 +31,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * date as src/i18n/dates.ts writes it (also 2026/11/23 or 2026年11月23日 typed), and opens a
  * month calendar named in the console's language.
  */
-export function DateField({
+export function DateInput({
   id,
   name,
   value,
@@ -42,34 +43,24 @@ export function DateField({
   fill,
   'aria-label': ariaLabel,
   'data-testid': testId,
-}: DateFieldProps) {
+}: DateInputProps) {
   const { t, i18n } = useTranslation();
   const forms = DATE_FORMS[i18n.language === 'zh' ? 'zh' : 'en'];
-  const [draft, setDraft] = useState(() => fieldText(value));
   const [open, setOpen] = useState(false);
   const calendarButton = useRef<HTMLButtonElement>(null);
-  // A value set from outside (a reset, the calendar, a page choosing today) replaces the draft;
-  // one that came from the draft itself leaves it as typed (2026-11-2 on the way to 2026-11-23).
-  const [shownValue, setShownValue] = useState(value);
-  if (value !== shownValue) {
-    setShownValue(value);
-    if ((draft.trim() === '' ? '' : parseDateText(draft, withTime)) !== value) {
-      setDraft(fieldText(value));
-    }
-  }
-
-  const parsed = draft.trim() === '' ? '' : parseDateText(draft, withTime);
-  const outOfRange = parsed ? (min && parsed < min) || (max && parsed.slice(0, 10) > max) : false;
-  const invalid = parsed === null || Boolean(outOfRange);
+  const outOfRange = (day: string) =>
+    day !== '' && Boolean((min && day < min) || (max && day.slice(0, 10) > max));
+  // A day outside the range is not handed on: the box says so and the value stays as it was.
+  const { draft, parsed, type, settle } = useDraftText(
+    value,
+    onChange,
+    (text) => parseDateText(text, withTime),
+    fieldText,
+    (day) => !outOfRange(day),
+  );
+  const invalid = parsed === null || outOfRange(parsed);
   const form = withTime ? forms.placeholderWithTime : forms.placeholder;
 
-  const type = (text: string) => {
-    setDraft(text);
-    const next = text.trim() === '' ? '' : parseDateText(text, withTime);
-    if (next === null) return;
-    if (next && ((min && next < min) || (max && next.slice(0, 10) > max))) return;
-    if (next !== value) onChange(next);
-  };
   const pick = (day: string) => {
     const time = withTime ? `T${value.split('T')[1] ?? '00:00'}` : '';
     onChange(day + time);
@@ -95,7 +86,7 @@ export function DateField({
       className="roost-date-field"
       style={{ minWidth: withTime ? '11.5em' : '8.5em' }}
       onValueChange={type}
-      onBlur={() => setDraft(fieldText(value))}
+      onBlur={settle}
       rightElement={
         <PopoverNext
           isOpen={open}
