@@ -95,6 +95,27 @@ describe('system management pages', () => {
     await context.close();
   });
 
+  it('list pages: Enter in the keyword field searches (organisations, breeds)', async () => {
+    await server.roost.database.query(
+      `insert into organizations (name, code) values ('Found by Enter', 'ENTER')`,
+    );
+    const { context, page } = await openAs('admin');
+    await page.goto(`${server.url}/system/org`);
+    await page.getByTestId('org-GPP').waitFor();
+    await page.locator('#org-keyword').fill('ENTER');
+    await page.locator('#org-keyword').press('Enter');
+    await page.getByTestId('org-GPP').waitFor({ state: 'detached' });
+    await page.getByTestId('org-ENTER').waitFor();
+
+    await page.goto(`${server.url}/system/poultry`);
+    await page.getByTestId('breed-BROILER-STD').waitFor();
+    await page.locator('#breed-keyword').fill('LAYER');
+    await page.locator('#breed-keyword').press('Enter');
+    await page.getByTestId('breed-BROILER-STD').waitFor({ state: 'detached' });
+    await page.getByTestId('breed-LAYER-BROWN').waitFor();
+    await context.close();
+  });
+
   it('farms: a new house gets a gateway whose token is shown once, then rotated', async () => {
     const { context, page } = await openAs('company');
     await page.goto(`${server.url}/system/farm`);

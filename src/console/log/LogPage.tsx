@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
-import { Alert, Button, FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
-import { DownloadIcon, SearchIcon } from '@blueprintjs/icons';
+import { useState } from 'react';
+import { Alert, Button, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
+import { DownloadIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { EXPORT_WARN_ROWS, LOG_COLUMNS, logRowSchema } from '../../contract/admin';
@@ -9,11 +9,12 @@ import { AdminListStore } from '../../stores/AdminListStore';
 import { downloadFile } from '../../stores/AdminFiles';
 import { useStores } from '../useStores';
 import { ListTable } from '../ListTable';
-import { notifyError, quietly } from '../system/parts/notify';
+import { ListPage, TextFilter } from '../ListPage';
+import { useListActions } from '../listActions';
+import { notifyError } from '../system/parts/notify';
 import { formatLocal, toIsoOrEmpty } from '../system/parts/dates';
 import { functionLabel, renderOperation } from '../../contract/operationLog';
 import '../system/parts/admin.css';
-import { ScrollRegion } from '../ScrollRegion';
 import { DateInput } from '../forms/DateInput';
 
 const FILTERS = { from: '', to: '', operator: '', function: '', house: '', source: '' };
@@ -26,16 +27,13 @@ export const LogPage = observer(function LogPage() {
   const [list] = useState(() => new AdminListStore(stores.api, '/log/list', FILTERS, logRowSchema));
   const [local, setLocal] = useState({ from: '', to: '' });
   const [pending, setPending] = useState<Format | null>(null);
+  // The log is read, never changed here: no edit dialog, no delete.
+  const actions = useListActions(list);
 
-  useEffect(() => {
-    void quietly(() => list.load(1));
-  }, [list]);
-
-  const search = () => void quietly(() => list.load(1));
   const reset = () => {
     list.resetFilters();
     setLocal({ from: '', to: '' });
-    search();
+    void actions.search();
   };
   // `confirmed`: the user has seen the warning, which the server also asks for above 15,000 rows.
   const download = async (format: Format, confirmed = false) => {
@@ -66,101 +64,105 @@ export const LogPage = observer(function LogPage() {
   };
 
   return (
-    <div className="roost-page roost-admin" data-testid="page-log">
-      <div className="roost-admin__card roost-admin__bar">
-        <FormGroup label={t('admin.log.from')} labelFor="log-from">
-          <DateInput
-            id="log-from"
-            withTime
-            value={local.from}
-            onChange={(value) => setDate('from', value)}
-          />
-        </FormGroup>
-        <FormGroup label={t('admin.log.to')} labelFor="log-to">
-          <DateInput
-            id="log-to"
-            withTime
-            value={local.to}
-            onChange={(value) => setDate('to', value)}
-          />
-        </FormGroup>
-        {(['operator', 'function', 'house'] as const).map((key) => (
-          <FormGroup key={key} label={t(`admin.log.${key}`)} labelFor={`log-${key}`}>
-            <InputGroup
-              id={`log-${key}`}
-              name={key}
-              value={list.filters[key]}
-              onValueChange={(v) => list.setFilter(key, v)}
-              onKeyDown={(e) => e.key === 'Enter' && search()}
+    <ListPage
+      testId="page-log"
+      actions={actions}
+      regionLabel={t('route.log')}
+      filters={
+        <>
+          <FormGroup label={t('admin.log.from')} labelFor="log-from">
+            <DateInput
+              id="log-from"
+              withTime
+              value={local.from}
+              onChange={(value) => setDate('from', value)}
             />
           </FormGroup>
-        ))}
-        <FormGroup label={t('admin.log.source')} labelFor="log-source">
-          <HTMLSelect
-            id="log-source"
-            value={list.filters.source}
-            onChange={(e) => list.setFilter('source', e.target.value)}
-          >
-            <option value="">{t('admin.common.all')}</option>
-            {LOG_SOURCES.map((s) => (
-              <option key={s} value={s}>
-                {t(`admin.log.sources.${s}`)}
-              </option>
-            ))}
-          </HTMLSelect>
-        </FormGroup>
-        <Button
-          intent={Intent.PRIMARY}
-          icon={<SearchIcon />}
-          text={t('admin.common.search')}
-          onClick={search}
-        />
-        <Button text={t('admin.common.reset')} onClick={reset} />
-        <Button
-          icon={<DownloadIcon />}
-          text={t('admin.log.exportCsv')}
-          onClick={() => askExport('csv')}
-        />
-        <Button
-          icon={<DownloadIcon />}
-          text={t('admin.log.exportXlsx')}
-          onClick={() => askExport('xlsx')}
-        />
-      </div>
-      <ScrollRegion className="roost-admin__card" label={t('route.log')}>
-        <ListTable
-          className="roost-admin__table"
-          paged={list}
-          headers={LOG_COLUMNS.map((c) => t(`admin.log.${c}`))}
-        >
-          {list.rows.map((r) => (
-            <tr key={r.id}>
-              <td className="roost-admin__when">{formatLocal(r.at)}</td>
-              <td>{r.operatorName}</td>
-              <td>{functionLabel(r.function, i18n.language)}</td>
-              <td>{r.houseName}</td>
-              <td>{renderOperation(r.operation, r.params, i18n.language)}</td>
-              <td>{r.remark}</td>
-              <td>
-                {(LOG_SOURCES as readonly string[]).includes(r.source)
-                  ? t(`admin.log.sources.${r.source as 'other'}`)
-                  : r.source}
-              </td>
-              <td>{r.networkId}</td>
-            </tr>
+          <FormGroup label={t('admin.log.to')} labelFor="log-to">
+            <DateInput
+              id="log-to"
+              withTime
+              value={local.to}
+              onChange={(value) => setDate('to', value)}
+            />
+          </FormGroup>
+          {(['operator', 'function', 'house'] as const).map((key) => (
+            <TextFilter
+              key={key}
+              id={`log-${key}`}
+              name={key}
+              label={t(`admin.log.${key}`)}
+              value={list.filters[key]}
+              onChange={(v) => list.setFilter(key, v)}
+              actions={actions}
+            />
           ))}
-        </ListTable>
-      </ScrollRegion>
-      <Alert
-        isOpen={pending !== null}
-        intent={Intent.WARNING}
-        confirmButtonText={t('admin.log.exportConfirm')}
-        cancelButtonText={t('admin.common.cancel')}
-        onConfirm={() => pending && void download(pending, true)}
-        onCancel={() => setPending(null)}
+          <FormGroup label={t('admin.log.source')} labelFor="log-source">
+            <HTMLSelect
+              id="log-source"
+              value={list.filters.source}
+              onChange={(e) => list.setFilter('source', e.target.value)}
+            >
+              <option value="">{t('admin.common.all')}</option>
+              {LOG_SOURCES.map((s) => (
+                <option key={s} value={s}>
+                  {t(`admin.log.sources.${s}`)}
+                </option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+        </>
+      }
+      barEnd={
+        <>
+          <Button text={t('admin.common.reset')} onClick={reset} />
+          <Button
+            icon={<DownloadIcon />}
+            text={t('admin.log.exportCsv')}
+            onClick={() => askExport('csv')}
+          />
+          <Button
+            icon={<DownloadIcon />}
+            text={t('admin.log.exportXlsx')}
+            onClick={() => askExport('xlsx')}
+          />
+        </>
+      }
+      after={
+        <Alert
+          isOpen={pending !== null}
+          intent={Intent.WARNING}
+          confirmButtonText={t('admin.log.exportConfirm')}
+          cancelButtonText={t('admin.common.cancel')}
+          onConfirm={() => pending && void download(pending, true)}
+          onCancel={() => setPending(null)}
+        >
+          <p data-testid="export-warning">{t('admin.log.exportWarn', { total: list.total })}</p>
+        </Alert>
+      }
+    >
+      <ListTable
+        className="roost-admin__table"
+        paged={list}
+        headers={LOG_COLUMNS.map((c) => t(`admin.log.${c}`))}
       >
-        <p data-testid="export-warning">{t('admin.log.exportWarn', { total: list.total })}</p>
-      </Alert>
-    </div>
+        {list.rows.map((r) => (
+          <tr key={r.id}>
+            <td className="roost-admin__when">{formatLocal(r.at)}</td>
+            <td>{r.operatorName}</td>
+            <td>{functionLabel(r.function, i18n.language)}</td>
+            <td>{r.houseName}</td>
+            <td>{renderOperation(r.operation, r.params, i18n.language)}</td>
+            <td>{r.remark}</td>
+            <td>
+              {(LOG_SOURCES as readonly string[]).includes(r.source)
+                ? t(`admin.log.sources.${r.source as 'other'}`)
+                : r.source}
+            </td>
+            <td>{r.networkId}</td>
+          </tr>
+        ))}
+      </ListTable>
+    </ListPage>
   );
 });

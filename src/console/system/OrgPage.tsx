@@ -1,13 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
-import { Button, ButtonGroup, Classes, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
-import { AddIcon, EditIcon, MediaIcon, SearchIcon, TrashIcon } from '@blueprintjs/icons';
+import { useRef, useState } from 'react';
+import { Button, ButtonGroup, Classes, Intent } from '@blueprintjs/core';
+import { EditIcon, MediaIcon, TrashIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
-import { LOGO_MAX_BYTES, type OrgInput, type OrgRow } from '../../contract/admin';
+import { LOGO_MAX_BYTES, type OrgRow } from '../../contract/admin';
 import { uploadFile } from '../../stores/AdminFiles';
 import { useStores } from '../useStores';
-import { ConfirmDelete } from './parts/ConfirmDelete';
 import { ListTable } from '../ListTable';
+import { ListPage, TextFilter } from '../ListPage';
+import { useListActions } from '../listActions';
 import { notifyError, notifySuccess, quietly } from './parts/notify';
 import { OrgDialog } from './OrgDialog';
 import './parts/admin.css';
@@ -20,29 +21,14 @@ export const OrgPage = observer(function OrgPage() {
   const stores = useStores();
   const { system } = stores;
   const [list] = useState(() => system.orgList(FILTERS));
-  const [editing, setEditing] = useState<OrgRow | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<OrgRow | null>(null);
+  const actions = useListActions<OrgRow>(list, {
+    remove: (org) => system.deleteOrg(org.id),
+    nameOf: (org) => org.name,
+  });
+  const editing = actions.editing;
   const fileInput = useRef<HTMLInputElement>(null);
   const [logoFor, setLogoFor] = useState<OrgRow | null>(null);
 
-  useEffect(() => {
-    void quietly(() => list.load(1));
-  }, [list]);
-
-  const save = async (input: OrgInput) => {
-    const done = await quietly(() => system.saveOrg(input));
-    if (done === undefined) return false;
-    notifySuccess(t('admin.common.saved'));
-    await quietly(() => list.load());
-    return true;
-  };
-  const remove = async (org: OrgRow) => {
-    setDeleting(null);
-    const deleted = (await quietly(() => system.deleteOrg(org.id))) !== undefined;
-    if (deleted) notifySuccess(t('admin.common.deleted'));
-    // Also after a failure: a request that timed out may have deleted it all the same.
-    await quietly(() => list.reloadAfterDelete(deleted));
-  };
   const upload = async (file: File | undefined) => {
     if (!file || !logoFor) return;
     // Checked here for a quick answer; the server checks the bytes and the size again.
@@ -65,23 +51,20 @@ export const OrgPage = observer(function OrgPage() {
   };
 
   return (
-    <div className="roost-page roost-admin" data-testid="page-org">
-      <div className="roost-admin__card roost-admin__bar">
-        <FormGroup label={t('admin.common.keyword')} labelFor="org-keyword">
-          <InputGroup
-            id="org-keyword"
-            value={list.filters.keyword}
-            onValueChange={(v) => list.setFilter('keyword', v)}
-            onKeyDown={(e) => e.key === 'Enter' && void quietly(() => list.load(1))}
-          />
-        </FormGroup>
-        <Button
-          intent={Intent.PRIMARY}
-          icon={<SearchIcon />}
-          text={t('admin.common.search')}
-          onClick={() => void quietly(() => list.load(1))}
+    <ListPage
+      testId="page-org"
+      actions={actions}
+      filters={
+        <TextFilter
+          id="org-keyword"
+          label={t('admin.common.keyword')}
+          value={list.filters.keyword}
+          onChange={(v) => list.setFilter('keyword', v)}
+          actions={actions}
         />
-        <Button icon={<AddIcon />} text={t('admin.org.add')} onClick={() => setEditing('new')} />
+      }
+      addText={t('admin.org.add')}
+      barEnd={
         <input
           ref={fileInput}
           type="file"
@@ -90,80 +73,75 @@ export const OrgPage = observer(function OrgPage() {
           data-testid="logo-input"
           onChange={(e) => void upload(e.target.files?.[0])}
         />
-      </div>
-      <div className="roost-admin__card">
-        <ListTable
-          className="roost-admin__table"
-          paged={list}
-          headers={[
-            ...(
-              [
-                'name',
-                'code',
-                'principal',
-                'officeTel',
-                'mobile',
-                'email',
-                'mapType',
-                'logo',
-              ] as const
-            ).map((c) => t(`admin.org.${c}`)),
-            t('admin.common.actions'),
-          ]}
-        >
-          {list.rows.map((o) => (
-            <tr key={o.id} data-testid={`org-${o.code}`}>
-              <td>{o.name}</td>
-              <td>{o.code}</td>
-              <td>{o.principal}</td>
-              <td>{o.officeTel}</td>
-              <td>{o.mobile}</td>
-              <td>{o.email}</td>
-              <td>{o.mapType === '2' ? t('admin.org.mapWorld') : t('admin.org.mapChina')}</td>
-              <td className={o.hasLogo ? undefined : Classes.TEXT_MUTED}>
-                {o.hasLogo ? '✓' : t('admin.org.noLogo')}
-              </td>
-              <td>
-                <ButtonGroup variant="minimal">
-                  <Button
-                    icon={<EditIcon />}
-                    aria-label={t('admin.common.edit')}
-                    onClick={() => setEditing(o)}
-                  />
-                  <Button
-                    icon={<MediaIcon />}
-                    aria-label={t('admin.org.logo')}
-                    title={t('admin.org.logoHint')}
-                    onClick={() => {
-                      setLogoFor(o);
-                      fileInput.current?.click();
-                    }}
-                  />
-                  <Button
-                    icon={<TrashIcon />}
-                    intent={Intent.DANGER}
-                    aria-label={t('admin.common.delete')}
-                    onClick={() => setDeleting(o)}
-                  />
-                </ButtonGroup>
-              </td>
-            </tr>
-          ))}
-        </ListTable>
-      </div>
-      {editing && (
-        <OrgDialog
-          org={editing === 'new' ? null : editing}
-          onSave={save}
-          onClose={() => setEditing(null)}
-        />
-      )}
-      <ConfirmDelete
-        name={deleting?.name ?? null}
-        remaining={list.total - 1}
-        onConfirm={() => deleting && void remove(deleting)}
-        onCancel={() => setDeleting(null)}
-      />
-    </div>
+      }
+      after={
+        editing && (
+          <OrgDialog
+            org={editing === 'new' ? null : editing}
+            onSave={(input) => actions.save(() => system.saveOrg(input))}
+            onClose={actions.closeEdit}
+          />
+        )
+      }
+    >
+      <ListTable
+        className="roost-admin__table"
+        paged={list}
+        headers={[
+          ...(
+            [
+              'name',
+              'code',
+              'principal',
+              'officeTel',
+              'mobile',
+              'email',
+              'mapType',
+              'logo',
+            ] as const
+          ).map((c) => t(`admin.org.${c}`)),
+          t('admin.common.actions'),
+        ]}
+      >
+        {list.rows.map((o) => (
+          <tr key={o.id} data-testid={`org-${o.code}`}>
+            <td>{o.name}</td>
+            <td>{o.code}</td>
+            <td>{o.principal}</td>
+            <td>{o.officeTel}</td>
+            <td>{o.mobile}</td>
+            <td>{o.email}</td>
+            <td>{o.mapType === '2' ? t('admin.org.mapWorld') : t('admin.org.mapChina')}</td>
+            <td className={o.hasLogo ? undefined : Classes.TEXT_MUTED}>
+              {o.hasLogo ? '✓' : t('admin.org.noLogo')}
+            </td>
+            <td>
+              <ButtonGroup variant="minimal">
+                <Button
+                  icon={<EditIcon />}
+                  aria-label={t('admin.common.edit')}
+                  onClick={() => actions.edit(o)}
+                />
+                <Button
+                  icon={<MediaIcon />}
+                  aria-label={t('admin.org.logo')}
+                  title={t('admin.org.logoHint')}
+                  onClick={() => {
+                    setLogoFor(o);
+                    fileInput.current?.click();
+                  }}
+                />
+                <Button
+                  icon={<TrashIcon />}
+                  intent={Intent.DANGER}
+                  aria-label={t('admin.common.delete')}
+                  onClick={() => actions.askDelete(o)}
+                />
+              </ButtonGroup>
+            </td>
+          </tr>
+        ))}
+      </ListTable>
+    </ListPage>
   );
 });
