@@ -27,8 +27,20 @@ export type GatewayPublish = (topic: string, payload: string) => Promise<void>;
  * applies a command id once, so a resend is harmless.
  */
 export const RESEND_AFTER_MS = 15_000;
-/** Expiry and resends are checked this often: a command's expiry shows within a second. */
+/**
+ * Expiry, waiting commands and resends are checked this often: a command's expiry shows, and
+ * a waiting command goes to a gateway found online, within a second or two.
+ */
 const SWEEP_INTERVAL_MS = 1_000;
+/**
+ * A queued command whose gateway has been online this long was missed by the paths that send
+ * at once (queuing, a status, a subscription, a report): the sweep sends it. The grace leaves
+ * those paths their turn, so the sweep, in this process or another, seldom sends a command
+ * a second time in the moment between its first sending and its state turning "sent".
+ */
+const WAITING_GRACE_MS = 1_000;
+/** How long `sending` remembers a command marked sent: far longer than any read takes. */
+const SENDING_KEPT_MS = 60_000;
 
 export interface DispatcherOptions {
   database: Database;
@@ -45,9 +57,9 @@ export interface DispatcherOptions {
 
 /**
  * The gateway side of commands: sends stored commands to online gateways (now, when a gateway
- * comes back, and again until acknowledged), records acknowledgements and reports, and expires
- * what waited too long. Everything it knows is in the database, so a restarted server carries
- * on where it stopped.
+ * comes back, whenever the sweep finds one online with commands waiting, and again until
+ * acknowledged), records acknowledgements and reports, and expires what waited too long.
+ * Everything it knows is in the database, so a restarted server carries on where it stopped.
  */
 export class CommandDispatcher {
   private publish: GatewayPublish | null = null;
@@ -57,6 +69,12 @@ export class CommandDispatcher {
   private readonly acks: AckBatches;
   /** Per network id, the end of its last report's or progress report's handling (`inTurn`). */
   private readonly progressOf = new Map<string, Promise<void>>();
+  /**
+   * The commands this process is sending (Infinity) or marked sent (when, `performance.now()`),
+   * for `dispatchMany`: the paths that send (queuing, status, subscription, sweep) often run
+   * at the same moment for one gateway.
+   */
+  private readonly sending = new Map<string, number>();
 
   constructor(private readonly options: DispatcherOptions) {
     this.resendAfterMs = options.resendAfterMs ?? RESEND_AFTER_MS;
@@ -167,8 +185,11 @@ export class CommandDispatcher {
   ): Promise<void> {
     const publish = this.publish;
     if (!publish || gatewayIds.length === 0) return;
-    const { database, log } = this.options;
+    const { database } = this.options;
     const c = gatewayCommands;
+    const startedAt = performance.now();
+    for (const [id, at] of this.sending)
+      if (at < startedAt - SENDING_KEPT_MS) this.sending.delete(id);
     let read = database.db
       .select({
         id: c.id,
@@ -196,7 +217,22 @@ export class CommandDispatcher {
         ),
       )
       .orderBy(asc(c.createdAt));
-    if (open.length === 0) return;
+    // Being sent by another dispatch of this process, or marked sent after this read began (so
+    // it may show them as they were): not sent a second time.
+    const mine = open.filter((command) => (this.sending.get(command.id) ?? -Infinity) < startedAt);
+    if (mine.length === 0) return;
+    for (const command of mine) this.sending.set(command.id, Infinity);
+    try {
+      await this.send(mine, publish);
+    } finally {
+      const done = performance.now();
+      for (const command of mine) this.sending.set(command.id, done);
+    }
+  }
+
+  /** Publishes these commands, marks those published as sent, and announces the new ones. */
+  private async send(open: readonly OpenCommand[], publish: GatewayPublish): Promise<void> {
+    const { database, log } = this.options;
     const published = await Promise.all(
       open.map(async (command) => {
         try {
@@ -235,7 +271,10 @@ export class CommandDispatcher {
     await this.dispatchMany([gatewayId], online);
   }
 
-  /** Expires commands past their time; sends again what was sent and not answered. */
+  /**
+   * Expires commands past their time; sends what waits for a gateway that is online; sends
+   * again what was sent and not answered.
+   */
   async sweep(): Promise<void> {
     const { database } = this.options;
     const c = gatewayCommands;
@@ -245,6 +284,29 @@ export class CommandDispatcher {
       .where(and(inArray(c.state, ['queued', 'sent']), lte(c.expiresAt, sql`now()`)))
       .returning({ id: c.id });
     await this.changed(expired.map((r) => r.id));
+    // By the gateway's state, not by the news of it: a gateway is found online by paths that
+    // announce nothing to the dispatcher (a reading after the queuing found it offline, a
+    // status unchanged across a restart, another process's write). A command queued while
+    // the console showed the gateway offline stayed queued while its readings came in.
+    const waiting = await database.db
+      .selectDistinct({ gatewayId: c.gatewayId })
+      .from(c)
+      .innerJoin(
+        houseState,
+        and(eq(houseState.gatewayId, c.gatewayId), eq(houseState.online, true)),
+      )
+      .where(
+        and(
+          eq(c.state, 'queued'),
+          gt(c.expiresAt, sql`now()`),
+          sql`greatest(${c.createdAt}, ${houseState.onlineSince}) < now() - make_interval(secs => ${WAITING_GRACE_MS / 1000})`,
+        ),
+      );
+    await this.dispatchMany(
+      waiting.map((r) => r.gatewayId),
+      false,
+      true,
+    );
     const stale = await database.db
       .selectDistinct({ gatewayId: c.gatewayId })
       .from(c)

@@ -144,6 +144,14 @@ export async function startEmbeddedBroker(
     if (subscriptions.some((s) => commands.includes(s.topic)))
       void events?.emit('gatewayListening', gateway.gatewayId);
   });
+  // A persistent session the broker kept comes back subscribed without a SUBSCRIBE (it may
+  // be a gateway's only sign of life for a while): it listens as soon as it is in. A gateway
+  // may subscribe only to its command topics, so a session with subscriptions holds them.
+  aedes.on('connackSent', (connack, client) => {
+    const gateway = gatewayOf.get(client);
+    if (gateway && connack.returnCode === 0 && connack.sessionPresent)
+      void events?.emit('gatewayListening', gateway.gatewayId);
+  });
   /**
    * The clients connected now, kept from aedes' public events: its own map of them is private
    * and not in its typings.
