@@ -43,8 +43,9 @@ export interface ServerEventMap {
   /** New commands were stored for these gateways (ids): the dispatcher sends them if online. */
   commandsQueued: readonly number[];
   /**
-   * A gateway subscribed to its command topics (embedded broker), its id: it listens now, so
-   * what waits for it can go. Its status may have said "online" before it subscribed.
+   * A gateway subscribed to its command topics, or came back to a session the broker kept
+   * subscribed (embedded broker), its id: it listens now, so what waits for it can go. Its
+   * status may have said "online" before it subscribed, or say nothing yet.
    */
   gatewayListening: number;
   /** A gateway's token was rotated, or the gateway changed or was deleted: its network id. */

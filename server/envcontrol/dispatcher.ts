@@ -1,24 +1,21 @@
 import { and, asc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
-  DEVICE_LOG_LINES,
   gatewayTopic,
-  type ConfigAck,
   type ConfigReport,
-  type ConfigSet,
   type GatewayReplyTopic,
-  type LogGet,
 } from '../../src/contract/gateway';
 import { recordDeviceLog } from './deviceLog';
-import { recordProgress, upgradeOrder } from '../upgrade/commands';
+import { recordProgress } from '../upgrade/commands';
 import type { Database } from '../db/client';
 import { gatewayCommands } from '../db/envcontrolSchema';
 import { gateways } from '../db/schema';
 import { houseState } from '../db/telemetrySchema';
 import type { ServerEvents } from '../events';
 import type { GatewayDirectory, GatewayInfo } from '../ingest/gatewayDirectory';
+import { AckBatches } from './ackBatches';
 import { readCommands, recordParams } from './commandRows';
-import { finishAcknowledged } from './dispatcher.sql';
+import { commandMessage, type OpenCommand } from './messages';
 import { parseReply, type ParsedReply, type ReplyRefusal } from './replies';
 
 /** Sends a message to a gateway at QoS 1: the embedded broker or the external one. */
@@ -30,27 +27,20 @@ export type GatewayPublish = (topic: string, payload: string) => Promise<void>;
  * applies a command id once, so a resend is harmless.
  */
 export const RESEND_AFTER_MS = 15_000;
-/** Expiry and resends are checked this often: a command's expiry shows within a second. */
+/**
+ * Expiry, waiting commands and resends are checked this often: a command's expiry shows, and
+ * a waiting command goes to a gateway found online, within a second or two.
+ */
 const SWEEP_INTERVAL_MS = 1_000;
-/** At most this many acknowledgements in one transaction. */
-const ACK_BATCH = 500;
-
-interface OpenCommand {
-  id: string;
-  kind: string;
-  gatewayId: number;
-  networkId: string;
-  params: unknown;
-  expiresAt: Date;
-  state: string;
-}
-
-interface PendingAck {
-  gateway: GatewayInfo;
-  ack: ConfigAck;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
+/**
+ * A queued command whose gateway has been online this long was missed by the paths that send
+ * at once (queuing, a status, a subscription, a report): the sweep sends it. The grace leaves
+ * those paths their turn, so the sweep, in this process or another, seldom sends a command
+ * a second time in the moment between its first sending and its state turning "sent".
+ */
+const WAITING_GRACE_MS = 1_000;
+/** How long `sending` remembers a command marked sent: far longer than any read takes. */
+const SENDING_KEPT_MS = 60_000;
 
 export interface DispatcherOptions {
   database: Database;
@@ -67,22 +57,28 @@ export interface DispatcherOptions {
 
 /**
  * The gateway side of commands: sends stored commands to online gateways (now, when a gateway
- * comes back, and again until acknowledged), records acknowledgements and reports, and expires
- * what waited too long. Everything it knows is in the database, so a restarted server carries
- * on where it stopped.
+ * comes back, whenever the sweep finds one online with commands waiting, and again until
+ * acknowledged), records acknowledgements and reports, and expires what waited too long.
+ * Everything it knows is in the database, so a restarted server carries on where it stopped.
  */
 export class CommandDispatcher {
   private publish: GatewayPublish | null = null;
   private timer: NodeJS.Timeout | null = null;
   private sweeping: Promise<void> | null = null;
   private readonly resendAfterMs: number;
-  private pendingAcks: PendingAck[] = [];
-  private ackFlush: Promise<void> | null = null;
+  private readonly acks: AckBatches;
   /** Per network id, the end of its last report's or progress report's handling (`inTurn`). */
   private readonly progressOf = new Map<string, Promise<void>>();
+  /**
+   * The commands this process is sending (Infinity) or marked sent (when, `performance.now()`),
+   * for `dispatchMany`: the paths that send (queuing, status, subscription, sweep) often run
+   * at the same moment for one gateway.
+   */
+  private readonly sending = new Map<string, number>();
 
   constructor(private readonly options: DispatcherOptions) {
     this.resendAfterMs = options.resendAfterMs ?? RESEND_AFTER_MS;
+    this.acks = new AckBatches(options.database, (ids) => this.changed(ids));
   }
 
   start(publish: GatewayPublish | null): void {
@@ -118,7 +114,7 @@ export class CommandDispatcher {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.sweeping;
-    await this.ackFlush;
+    await this.acks.idle();
   }
 
   /**
@@ -145,7 +141,7 @@ export class CommandDispatcher {
   private async handleReply(networkId: string, reply: ParsedReply): Promise<ReplyRefusal | null> {
     const gateway = await this.options.directory.find(networkId);
     if (!gateway) return { reason: 'unknownGateway', detail: 'no such network id' };
-    if (reply.kind === 'config/ack') await this.acknowledged(gateway, reply.data);
+    if (reply.kind === 'config/ack') await this.acks.submit(gateway, reply.data);
     else if (reply.kind === 'config/report') await this.reported(gateway, reply.data);
     else if (reply.kind === 'log')
       await this.changed(
@@ -156,72 +152,6 @@ export class CommandDispatcher {
         await recordProgress(this.options.database, gateway.gatewayId, reply.data),
       );
     return null;
-  }
-
-  /**
-   * Acknowledgements are written in batches: those that arrive while a batch is being written
-   * wait for the next one, so 500 gateways answering at once cost a few transactions, not 500.
-   * Each caller still waits until its own acknowledgement is stored.
-   */
-  private acknowledged(gateway: GatewayInfo, ack: ConfigAck): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.pendingAcks.push({ gateway, ack, resolve, reject });
-      this.flushAcks();
-    });
-  }
-
-  private flushAcks(): void {
-    if (this.ackFlush || this.pendingAcks.length === 0) return;
-    const batch = this.pendingAcks.splice(0, ACK_BATCH);
-    this.ackFlush = this.writeAcks(batch)
-      .then(
-        () => batch.forEach((a) => a.resolve()),
-        (error: unknown) => batch.forEach((a) => a.reject(error)),
-      )
-      .finally(() => {
-        this.ackFlush = null;
-        this.flushAcks();
-      });
-  }
-
-  private async writeAcks(batch: readonly PendingAck[]): Promise<void> {
-    const { database } = this.options;
-    // The first answer to an id wins; a repeat in the same batch is a duplicate.
-    const seen = new Set<string>();
-    const acks = batch.filter((a) => {
-      const key = `${a.gateway.gatewayId}:${a.ack.id}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    const done = await database.transaction(async ({ db, query }) => {
-      const rows = await finishAcknowledged(
-        query,
-        acks.map((a) => ({
-          commandId: a.ack.id,
-          gatewayId: a.gateway.gatewayId,
-          status: a.ack.status,
-          values: a.ack.values ?? null,
-          reason: a.ack.status === 'rejected' ? (a.ack.reason ?? 'rejected') : null,
-        })),
-      );
-      // In gateway order, so two batches never lock gateway rows in opposite orders.
-      const applied = rows
-        .filter((r) => r.state === 'applied' && r.readBack !== null)
-        .sort((a, b) => a.gatewayId - b.gatewayId);
-      for (const row of applied)
-        await recordParams(db, {
-          gatewayId: row.gatewayId,
-          houseId: row.houseId,
-          values: row.readBack!,
-          source: 'console',
-          operatorName: row.requestedByName,
-          commandId: row.id,
-          replace: false,
-        });
-      return rows.map((r) => r.id);
-    });
-    await this.changed(done);
   }
 
   private async reported(gateway: GatewayInfo, report: ConfigReport): Promise<void> {
@@ -255,8 +185,11 @@ export class CommandDispatcher {
   ): Promise<void> {
     const publish = this.publish;
     if (!publish || gatewayIds.length === 0) return;
-    const { database, log } = this.options;
+    const { database } = this.options;
     const c = gatewayCommands;
+    const startedAt = performance.now();
+    for (const [id, at] of this.sending)
+      if (at < startedAt - SENDING_KEPT_MS) this.sending.delete(id);
     let read = database.db
       .select({
         id: c.id,
@@ -284,11 +217,30 @@ export class CommandDispatcher {
         ),
       )
       .orderBy(asc(c.createdAt));
-    if (open.length === 0) return;
+    // Being sent by another dispatch of this process, or marked sent after this read began (so
+    // it may show them as they were): not sent a second time.
+    const mine = open.filter((command) => (this.sending.get(command.id) ?? -Infinity) < startedAt);
+    if (mine.length === 0) return;
+    for (const command of mine) this.sending.set(command.id, Infinity);
+    try {
+      await this.send(mine, publish);
+    } finally {
+      const done = performance.now();
+      for (const command of mine) this.sending.set(command.id, done);
+    }
+  }
+
+  /** Publishes these commands, marks those published as sent, and announces the new ones. */
+  private async send(open: readonly OpenCommand[], publish: GatewayPublish): Promise<void> {
+    const { database, log } = this.options;
     const published = await Promise.all(
       open.map(async (command) => {
         try {
-          const message = await this.messageOf(command);
+          const message = await commandMessage(
+            database.db,
+            command,
+            this.options.downloadBase?.() ?? null,
+          );
           if (!message) return null;
           await publish(gatewayTopic(command.networkId, message.topic), message.payload);
           return command;
@@ -315,41 +267,14 @@ export class CommandDispatcher {
     await this.changed(rows.map((r) => r.id).filter((id) => wasQueued.has(id)));
   }
 
-  /** What sends a command: its topic and payload by kind; null when it cannot go yet. */
-  private async messageOf(
-    command: OpenCommand,
-  ): Promise<{ topic: 'config/set' | 'upgrade' | 'log/get'; payload: string } | null> {
-    if (command.kind === 'log')
-      return {
-        topic: 'log/get',
-        payload: JSON.stringify({ id: command.id, lines: DEVICE_LOG_LINES } satisfies LogGet),
-      };
-    if (command.kind === 'upgrade') {
-      const base = this.options.downloadBase?.() ?? null;
-      if (!base) return null;
-      const order = await upgradeOrder(
-        this.options.database.db,
-        { id: command.id, gatewayId: command.gatewayId, networkId: command.networkId },
-        base,
-      );
-      return order ? { topic: 'upgrade', payload: JSON.stringify(order) } : null;
-    }
-    const params = (
-      typeof command.params === 'string' ? JSON.parse(command.params) : command.params
-    ) as Record<string, number>;
-    const payload = JSON.stringify({
-      id: command.id,
-      params,
-      expiresAt: command.expiresAt.toISOString(),
-    } satisfies ConfigSet);
-    return { topic: 'config/set', payload };
-  }
-
   async dispatch(gatewayId: number, online: boolean): Promise<void> {
     await this.dispatchMany([gatewayId], online);
   }
 
-  /** Expires commands past their time; sends again what was sent and not answered. */
+  /**
+   * Expires commands past their time; sends what waits for a gateway that is online; sends
+   * again what was sent and not answered.
+   */
   async sweep(): Promise<void> {
     const { database } = this.options;
     const c = gatewayCommands;
@@ -359,6 +284,29 @@ export class CommandDispatcher {
       .where(and(inArray(c.state, ['queued', 'sent']), lte(c.expiresAt, sql`now()`)))
       .returning({ id: c.id });
     await this.changed(expired.map((r) => r.id));
+    // By the gateway's state, not by the news of it: a gateway is found online by paths that
+    // announce nothing to the dispatcher (a reading after the queuing found it offline, a
+    // status unchanged across a restart, another process's write). A command queued while
+    // the console showed the gateway offline stayed queued while its readings came in.
+    const waiting = await database.db
+      .selectDistinct({ gatewayId: c.gatewayId })
+      .from(c)
+      .innerJoin(
+        houseState,
+        and(eq(houseState.gatewayId, c.gatewayId), eq(houseState.online, true)),
+      )
+      .where(
+        and(
+          eq(c.state, 'queued'),
+          gt(c.expiresAt, sql`now()`),
+          sql`greatest(${c.createdAt}, ${houseState.onlineSince}) < now() - make_interval(secs => ${WAITING_GRACE_MS / 1000})`,
+        ),
+      );
+    await this.dispatchMany(
+      waiting.map((r) => r.gatewayId),
+      false,
+      true,
+    );
     const stale = await database.db
       .selectDistinct({ gatewayId: c.gatewayId })
       .from(c)

@@ -55,11 +55,22 @@ export async function startEmbeddedBroker(
   events?: ServerEvents,
 ): Promise<EmbeddedBroker> {
   /**
-   * Which gateway holds each client id (connected, or a persistent session kept for it). A
-   * client id is a session's name: a second gateway connecting under it would knock the
-   * first offline and inherit its queued messages, so it is refused instead.
+   * Which gateway holds each client id (connected, or a persistent session kept for it), and
+   * the connection that signed in under it last, while that is open. A client id is a
+   * session's name: a second gateway connecting under it would knock the first offline and
+   * inherit its queued messages, so it is refused instead.
    */
-  const owners = new Map<string, string>();
+  const owners = new Map<string, { networkId: string; client: Client | null }>();
+  /**
+   * Connections a newer connection of the same gateway took over (`takeOver`): the gateway
+   * did not go offline, so their will ("offline") is not published.
+   */
+  const takenOver = new WeakSet<Client>();
+  /**
+   * The clients connected now, kept from aedes' public events: its own map of them is private
+   * and not in its typings.
+   */
+  const connected = new Set<Client>();
   const pipeline = inbox.ingest;
   const signInFailures = new ThrottledLog(pipeline.log);
   const aedes: Aedes = await Aedes.createBroker({
@@ -79,18 +90,26 @@ export async function startEmbeddedBroker(
             return;
           }
           const owner = owners.get(client.id);
-          if (owner !== undefined && owner !== gateway.networkId) {
+          if (owner !== undefined && owner.networkId !== gateway.networkId) {
             pipeline.rejected(username, 'badToken', `client id ${client.id} is another gateway's`);
             done(authError('client id taken', IDENTIFIER_REJECTED), false);
             return;
           }
-          owners.set(client.id, gateway.networkId);
+          owners.set(client.id, { networkId: gateway.networkId, client });
           gatewayOf.set(client, gateway);
+          // Under the same client id aedes closes the older connection itself, as MQTT says,
+          // once this one is in: it is taken over too, so its will must not say "offline".
+          for (const other of connected) if (other.id === client.id) takenOver.add(other);
           done(null, true);
         },
       );
     },
     authorizePublish(client, packet, callback) {
+      // The will of a connection taken over: its gateway is online on the newer one.
+      if (client && takenOver.has(client)) {
+        callback(new Error('connection taken over'));
+        return;
+      }
       const gateway = client ? gatewayOf.get(client) : undefined;
       const topic = parseGatewayTopic(packet.topic);
       if (
@@ -144,21 +163,53 @@ export async function startEmbeddedBroker(
     if (subscriptions.some((s) => commands.includes(s.topic)))
       void events?.emit('gatewayListening', gateway.gatewayId);
   });
+  // A persistent session the broker kept comes back subscribed without a SUBSCRIBE (it may
+  // be a gateway's only sign of life for a while): it listens as soon as it is in. A gateway
+  // may subscribe only to its command topics, so a session with subscriptions holds them.
+  aedes.on('connackSent', (connack, client) => {
+    const gateway = gatewayOf.get(client);
+    if (gateway && connack.returnCode === 0 && connack.sessionPresent)
+      void events?.emit('gatewayListening', gateway.gatewayId);
+  });
+  aedes.on('client', (client) => {
+    takeOver(client);
+    connected.add(client);
+  });
   /**
-   * The clients connected now, kept from aedes' public events: its own map of them is private
-   * and not in its typings.
+   * One connection per gateway receives its commands: the newest. A gateway that reconnects
+   * (a new modem link, a reboot with a new client id) is often in before the broker has
+   * noticed that its old connection is dead, up to 1.5 keep-alive periods; refusing it would
+   * lock the gateway out meanwhile, and leaving both open sent every command to both. So a
+   * new connection takes over from an older one of the same gateway under any client id, as
+   * MQTT itself has a new connection take over under the same client id.
    */
-  const connected = new Set<Client>();
-  aedes.on('client', (client) => connected.add(client));
+  function takeOver(client: Client): void {
+    const gateway = gatewayOf.get(client);
+    if (!gateway) return;
+    for (const other of connected) {
+      if (other === client || gatewayOf.get(other)?.networkId !== gateway.networkId) continue;
+      pipeline.log.warn(
+        { networkId: gateway.networkId, clientId: client.id, previous: other.id },
+        'a new connection of the gateway took over from its older one',
+      );
+      takenOver.add(other);
+      other.close();
+    }
+  }
   aedes.on('clientDisconnect', (client) => {
     connected.delete(client);
-    // A clean session ends with its connection; a persistent one stays its gateway's.
-    if (client.clean && gatewayOf.has(client)) owners.delete(client.id);
+    // A clean session ends with its connection; a persistent one stays its gateway's. A
+    // connection taken over under the same client id leaves the id to the newer one.
+    const owner = owners.get(client.id);
+    if (owner?.client !== client) return;
+    if (client.clean) owners.delete(client.id);
+    else owner.client = null;
   });
   // A rotated token, a deleted or changed gateway: its open session ends now, not only the
   // next sign-in, and it must sign in again with what it holds.
   events?.on('gatewayRevoked', (networkId) => {
-    for (const [clientId, owner] of owners) if (owner === networkId) owners.delete(clientId);
+    for (const [clientId, owner] of owners)
+      if (owner.networkId === networkId) owners.delete(clientId);
     for (const client of connected)
       if (gatewayOf.get(client)?.networkId === networkId) client.close();
   });

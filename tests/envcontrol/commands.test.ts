@@ -164,7 +164,10 @@ describe.each(testDatabaseTargets())('remote configuration on $name', (target) =
       params: { feed_hour_1: 7 },
     });
     const id = sent.body.data.commands[0]!.id;
-    // Gateway b tries to acknowledge a's command, and may not subscribe to a's commands.
+    // Gateway b tries to acknowledge a's command, and may not subscribe to a's commands. Its
+    // simulated self stays away meanwhile: a new connection of a gateway takes over from the
+    // older one, and the two would take turns.
+    sim.gateway(b.networkId)!.holdOffline(true);
     const intruder = await t.gateway(b.networkId, b.token);
     await intruder.publishAsync(
       `roost/v1/${b.networkId}/config/ack`,
@@ -177,9 +180,11 @@ describe.each(testDatabaseTargets())('remote configuration on $name', (target) =
     ).rejects.toThrow();
     expect((await commandOf(a.houseId, id))?.state).toBe('queued');
     intruder.end(true);
+    sim.gateway(b.networkId)!.holdOffline(false);
     sim.gateway(a.networkId)!.holdOffline(false);
     const applied = await finalState(a.houseId, id, 'applied');
     // The same acknowledgement again, now saying rejected: nothing changes.
+    sim.gateway(a.networkId)!.holdOffline(true);
     const own = await t.gateway(a.networkId, a.token);
     await own.publishAsync(
       `roost/v1/${a.networkId}/config/ack`,
@@ -187,6 +192,7 @@ describe.each(testDatabaseTargets())('remote configuration on $name', (target) =
       { qos: 1 },
     );
     own.end(true);
+    sim.gateway(a.networkId)!.holdOffline(false);
     expect(await commandOf(a.houseId, id)).toEqual(applied);
   });
 
