@@ -17,6 +17,13 @@ import { GATEWAY_TYPES, gatewayKind, type GatewayTypeKey } from '../src/contract
 import { DEVICE_TYPES, METRICS, SENTINELS, SENTINEL_LIMIT } from '../src/contract/metrics';
 import { REJECT_REASONS } from '../server/ingest/decode';
 import { fieldTable } from './gatewayDocSchema';
+import {
+  WILL,
+  downloadSection,
+  externalBrokerSection,
+  sessionSection,
+  subscribingSection,
+} from './gatewayDocSession';
 
 /**
  * Writes docs/gateway-protocol.md, the page a firmware team implements a gateway from, out of
@@ -50,15 +57,20 @@ function connection(): string {
   needs MQTT 5 or TLS (port 8883 over the internet) runs an external broker (Mosquitto, EMQX).
 - **Sign-in**: user name = the network id, password = the gateway's device token as issued in
   Roost. A rotated token, or a deleted gateway, ends the open session: sign in again.
-- **Client id**: stable and unique per gateway. A client id held by another gateway is refused.
+- **Client id**: stable and unique per gateway, the same on every reconnect: its network id is a
+  good one. Every MQTT 3.1.1 broker must accept 1 to 23 letters and digits; Roost's embedded
+  broker takes longer ids and other characters too. A client id held by another gateway is
+  refused with CONNACK return code 2 (identifier rejected); a wrong network id or token with
+  return code 4 (bad user name or password). Keep one connection per gateway. A clean or a
+  persistent session both work: commands not answered are sent again once the gateway is back.
 - **Will**: set the will to the ${code('status')} topic, retained, QoS 1, payload
-  ${code('{"online":false}')}: the broker publishes it when the connection is lost.
+  ${code(JSON.stringify(WILL.payload))}: the broker publishes it when the connection is lost.
 - **Order on connecting**: subscribe to the three command topics (${code('config/set')},
   ${code('upgrade')}, ${code('log/get')}) at QoS 1, and once the subscription is acknowledged
   publish the retained status ${code('{"online":true,...}')}, then ${code('config/report')}, then
   whatever waits to be sent. The server sends waiting commands when it sees the gateway online.
-- **Own topics only**: a gateway may publish and subscribe only under its own network id; any
-  other topic is refused.
+- **Own topics only**: a gateway may publish and subscribe only under its own network id
+  (_Subscribing_ below says what a refusal looks like).
 - **Sizes**: an MQTT packet may carry at most ${kib(MAX_PACKET_BYTES)}; each topic has its own
   cap below, and a message over it is refused before it is read.
 
@@ -178,9 +190,13 @@ export async function gatewayDocument(): Promise<string> {
   const text = [
     header(),
     connection(),
+    sessionSection(),
+    subscribingSection(),
     overview(),
     ...GATEWAY_CONTRACT.map(topicSection),
+    downloadSection(),
     catalogues(),
+    externalBrokerSection(),
   ].join('\n\n');
   const options = (await resolveConfig(GATEWAY_DOC_PATH)) ?? {};
   return format(`${text}\n`, { ...options, filepath: GATEWAY_DOC_PATH });

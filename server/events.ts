@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Command } from '../src/contract/envcontrol';
+import type { Command, GatewayReported } from '../src/contract/envcontrol';
 import type { AlarmChange } from './alarms/lifecycle';
 import type { HouseLiveState } from './houses/state';
 import type { Reading } from './ingest/types';
@@ -26,8 +26,9 @@ export interface ServerEventMap {
   /** Gateways went online or offline (status topic, will, offline sweep). */
   gatewayStatus: readonly HouseLiveState[];
   /**
-   * Houses whose alarm summary changed. Not gateway news: a house whose gateway never reported
-   * is not "offline", so the alarm engine does not listen to this one.
+   * Houses whose state changed other than by a reading or by going online or offline: their
+   * alarm summary, their gateway's firmware version. Not online news: a house whose gateway
+   * never reported is not "offline", so the alarm engine does not listen to this one.
    */
   houseSummary: readonly HouseLiveState[];
   /** Alarms raised, acknowledged or cleared, after their transaction committed. */
@@ -40,6 +41,8 @@ export interface ServerEventMap {
   otherSessionsEnded: { userId: number; keepTokenHash: string };
   /** Gateway commands changed state (queued, sent, applied …), after their write committed. */
   commandsChanged: readonly Command[];
+  /** Gateways' own reports changed their stored parameters or version, after the commit. */
+  gatewayReported: readonly GatewayReported[];
   /** New commands were stored for these gateways (ids): the dispatcher sends them if online. */
   commandsQueued: readonly number[];
   /**
@@ -91,6 +94,7 @@ const DELIVERY: { readonly [K in ServerEventName]: Delivery } = {
   sessionEnded: 'now',
   otherSessionsEnded: 'now',
   commandsChanged: 'now',
+  gatewayReported: 'now',
   commandsQueued: 'now',
   gatewayListening: 'now',
   gatewayRevoked: 'now',

@@ -134,11 +134,17 @@ function sameValues(a: Record<string, number>, b: Record<string, number>): boole
   return keys.length === Object.keys(b).length && keys.every((k) => b[k] === a[k]);
 }
 
+/** A gateway's parameters as stored after a change, and when they were stored. */
+export interface StoredParams {
+  params: Record<string, number>;
+  reportedAt: Date;
+}
+
 /**
  * Stores a gateway's new values and writes one modify record per value that changed. The
  * caller's transaction locks the gateway's row first, so two reports never interleave. The
  * values are the catalogue's (replies.ts), so a report writes at most one row per parameter,
- * in one statement; a report equal to the stored set writes nothing.
+ * in one statement; a report equal to the stored set writes nothing (answers null).
  */
 export async function recordParams(
   db: Db,
@@ -152,7 +158,7 @@ export async function recordParams(
     /** A full report replaces the set; a read-back merges into it. */
     replace: boolean;
   },
-): Promise<number> {
+): Promise<StoredParams | null> {
   const [row] = await db
     .select({ params: gatewayParams.params })
     .from(gatewayParams)
@@ -161,19 +167,21 @@ export async function recordParams(
   const known = row !== undefined;
   const before = known ? json(row.params) : {};
   const after = change.replace ? { ...change.values } : { ...before, ...change.values };
-  if (known && sameValues(before, after)) return 0;
-  await db
+  if (known && sameValues(before, after)) return null;
+  const [written] = await db
     .insert(gatewayParams)
     .values({ gatewayId: change.gatewayId, params: after, reportedAt: sql`now()` })
     .onConflictDoUpdate({
       target: gatewayParams.gatewayId,
       set: { params: sql`excluded.params`, reportedAt: sql`now()` },
-    });
+    })
+    .returning({ reportedAt: gatewayParams.reportedAt });
+  const stored = { params: after, reportedAt: written!.reportedAt };
   // The first report is the starting point, not a change anybody made.
-  if (!known || change.houseId === null) return 0;
+  if (!known || change.houseId === null) return stored;
   const houseId = change.houseId;
   const changed = Object.entries(change.values).filter(([key, value]) => before[key] !== value);
-  if (changed.length === 0) return 0;
+  if (changed.length === 0) return stored;
   await db.insert(paramChanges).values(
     changed.map(([key, value]) => ({
       houseId,
@@ -186,5 +194,5 @@ export async function recordParams(
       newValue: value,
     })),
   );
-  return changed.length;
+  return stored;
 }

@@ -17,6 +17,7 @@ import { AckBatches } from './ackBatches';
 import { readCommands, recordParams } from './commandRows';
 import { commandMessage, type OpenCommand } from './messages';
 import { parseReply, type ParsedReply, type ReplyRefusal } from './replies';
+import { announceVersion, storeReport } from './reports';
 
 /** Sends a message to a gateway at QoS 1: the embedded broker or the external one. */
 export type GatewayPublish = (topic: string, payload: string) => Promise<void>;
@@ -147,25 +148,16 @@ export class CommandDispatcher {
       await this.changed(
         await recordDeviceLog(this.options.database, gateway.gatewayId, reply.data),
       );
-    else
-      await this.changed(
-        await recordProgress(this.options.database, gateway.gatewayId, reply.data),
-      );
+    else {
+      const progress = await recordProgress(this.options.database, gateway.gatewayId, reply.data);
+      await announceVersion(this.options.events, progress.states);
+      await this.changed(progress.ids);
+    }
     return null;
   }
 
   private async reported(gateway: GatewayInfo, report: ConfigReport): Promise<void> {
-    await this.options.database.transaction(({ db }) =>
-      recordParams(db, {
-        gatewayId: gateway.gatewayId,
-        houseId: gateway.houseId,
-        values: report.params,
-        source: 'local',
-        operatorName: '',
-        commandId: null,
-        replace: report.source === 'device',
-      }),
-    );
+    await storeReport(this.options.database, this.options.events, gateway, report);
     // A gateway reports its whole set ('device') when it connects: it is listening now, send
     // what waits. A local change's report is no reconnect and re-sends nothing.
     if (report.source === 'device') await this.dispatch(gateway.gatewayId, true);

@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { GatewayStatusMessage } from '../../src/contract/gateway';
-import type { Database } from '../db/client';
+import type { Database, Db } from '../db/client';
 import { gateways, houses } from '../db/schema';
 import { gatewayOnlineLog, houseState } from '../db/telemetrySchema';
 import { STATE_FIELDS, stateFromRow, type HouseLiveState } from '../houses/state';
@@ -65,6 +65,7 @@ export async function applyStatus(
         },
       })
       .returning(STATE_FIELDS);
+    if (status.version !== undefined) await keepRegisteredVersion(db, gateway.gatewayId, version);
     if (!before || before.online !== status.online) {
       await db
         .insert(gatewayOnlineLog)
@@ -72,6 +73,46 @@ export async function applyStatus(
     }
     return rows.map((row) => stateFromRow(row, gateway.farmId));
   });
+}
+
+/** The gateway's own row follows the version it says it runs (what the admin lists show). */
+async function keepRegisteredVersion(db: Db, gatewayId: number, version: string | null) {
+  if (version === null) return;
+  await db
+    .update(gateways)
+    .set({ version })
+    .where(and(eq(gateways.id, gatewayId), ne(gateways.version, version)));
+}
+
+/**
+ * The firmware version a gateway says it runs outside its status: an upgrade's `done`, a
+ * config/report. A gateway has one stored version, whoever said it last: its house's state
+ * (House Setting, the overview, the live hub) and its own row (the admin lists) both take it;
+ * an upgrade's "done" once reached only the gateway's row, and House Setting kept showing the
+ * version the status had said before. Answers the house's new state when it changed, for the
+ * live hub.
+ */
+export async function recordGatewayVersion(
+  db: Db,
+  gatewayId: number,
+  version: string,
+): Promise<HouseLiveState[]> {
+  await keepRegisteredVersion(db, gatewayId, version);
+  const rows = await db
+    .update(houseState)
+    .set({ gatewayVersion: version, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(houseState.gatewayId, gatewayId),
+        or(isNull(houseState.gatewayVersion), ne(houseState.gatewayVersion, version)),
+      ),
+    )
+    .returning({
+      ...STATE_FIELDS,
+      // Every house_state row has its house (a foreign key that cascades).
+      farm_id: sql<number>`(select ${houses.farmId} from ${houses} where ${houses.id} = ${houseState.houseId})`,
+    });
+  return rows.map((row) => stateFromRow(row, row.farm_id));
 }
 
 /**

@@ -10,8 +10,8 @@ import {
   GATEWAY_PUBLISHES,
   GATEWAY_SUBSCRIBES,
   MAX_PACKET_BYTES,
-  gatewayTopic,
   parseGatewayTopic,
+  subscriptionCommands,
 } from '../../src/contract/gateway';
 import { submitByTopic, type GatewayInbox } from './inbox';
 
@@ -20,6 +20,8 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** aedes' CONNACK return codes. */
 const IDENTIFIER_REJECTED = 2;
 const BAD_USERNAME_OR_PASSWORD = 4;
+/** The SUBACK return code of a refused subscription (MQTT 3.1.1 §3.9.3), as aedes reports it. */
+const SUBACK_REFUSED = 128;
 /**
  * While the database cannot answer a sign-in, the CONNACK waits (the token is asked again every
  * second) for at most this long; then the connection is closed without one. A refusal ("server
@@ -141,16 +143,29 @@ export async function startEmbeddedBroker(
     },
     authorizeSubscribe(client, subscription, callback) {
       const gateway = gatewayOf.get(client);
-      if (
-        !gateway ||
-        !GATEWAY_SUBSCRIBES.some(
-          (kind) => subscription.topic === gatewayTopic(gateway.networkId, kind),
-        )
-      ) {
-        callback(new Error('subscription not allowed'));
+      if (!gateway || !subscriptionCommands(gateway.networkId, subscription.topic)) {
+        // Refused in the SUBACK (0x80), where the gateway sees it, and said here; an error
+        // would close the connection with no reason a gateway could read.
+        pipeline.rejected(
+          gateway?.networkId ?? '',
+          'badTopic',
+          `may not subscribe to ${subscription.topic}`,
+        );
+        callback(null, null);
         return;
       }
       callback(null, subscription);
+    },
+    // A gateway's wildcard (`roost/v1/{networkId}/#`) also matches its own messages and its
+    // retained status: it receives only the commands addressed to it.
+    authorizeForward(client, packet) {
+      const gateway = gatewayOf.get(client);
+      const topic = parseGatewayTopic(packet.topic);
+      return gateway &&
+        topic?.networkId === gateway.networkId &&
+        GATEWAY_SUBSCRIBES.includes(topic.kind)
+        ? packet
+        : null;
     },
   });
   // A gateway's status says "online" when it connects, possibly before its SUBSCRIBE: a
@@ -159,8 +174,13 @@ export async function startEmbeddedBroker(
   aedes.on('subscribe', (subscriptions, client) => {
     const gateway = client ? gatewayOf.get(client) : undefined;
     if (!gateway) return;
-    const commands = GATEWAY_SUBSCRIBES.map((kind) => gatewayTopic(gateway.networkId, kind));
-    if (subscriptions.some((s) => commands.includes(s.topic)))
+    if (
+      subscriptions.some(
+        (s) =>
+          Number(s.qos) !== SUBACK_REFUSED &&
+          subscriptionCommands(gateway.networkId, s.topic) !== null,
+      )
+    )
       void events?.emit('gatewayListening', gateway.gatewayId);
   });
   // A persistent session the broker kept comes back subscribed without a SUBSCRIBE (it may

@@ -9,10 +9,11 @@ import { and, desc, eq, gt, inArray, isNull, notInArray, sql } from 'drizzle-orm
 import { hashToken } from '../auth/tokens';
 import type { Database, Db } from '../db/client';
 import { gatewayCommands } from '../db/envcontrolSchema';
-import { gateways } from '../db/schema';
 import { gatewayUpgrades, upgradeFiles, upgradeTokens } from '../db/upgradeSchema';
 import { ApiError } from '../http/errors';
 import type { ServerEvents } from '../events';
+import type { HouseLiveState } from '../houses/state';
+import { recordGatewayVersion } from '../ingest/status';
 import { enqueueCommands, type CommandBatch, type CommandTarget } from '../envcontrol/queue';
 
 export interface UpgradeTarget extends CommandTarget {
@@ -169,15 +170,17 @@ export async function claimDownload(
 /**
  * A gateway's progress report on one of its own upgrade commands. Stages move the command to
  * `sent` and restart its resend clock (the gateway is working on it); `done` on the version
- * asked applies it and records the gateway's new version; `done` on another version, or
- * `failed`, rejects it with the reason. Answers the ids whose state or progress changed; a
- * report on a finished command, or on another gateway's, changes nothing.
+ * asked applies it; `done` on another version, or `failed`, rejects it with the reason. `done`
+ * records the version the gateway came back on, whichever it is: it is what the gateway runs.
+ * Answers the ids whose state or progress changed, and the house states a new version changed;
+ * a report on a finished command, or on another gateway's, changes nothing.
  */
 export async function recordProgress(
   database: Database,
   gatewayId: number,
   progress: UpgradeProgress,
-): Promise<string[]> {
+): Promise<{ ids: string[]; states: HouseLiveState[] }> {
+  const nothing = { ids: [], states: [] };
   return database.transaction(async ({ db }) => {
     const c = gatewayCommands;
     const [row] = await db
@@ -193,7 +196,7 @@ export async function recordProgress(
         ),
       )
       .for('update', { of: c });
-    if (!row) return [];
+    if (!row) return nothing;
     const percent = progress.percent === undefined ? null : Math.round(progress.percent);
     const stage = (percentNow: number | null) =>
       db
@@ -212,15 +215,17 @@ export async function recordProgress(
         .set({ state: applied ? 'applied' : 'rejected', reason, finishedAt: sql`now()` })
         .where(eq(c.id, progress.id));
       await stage(applied ? 100 : percent);
-      if (applied)
-        await db.update(gateways).set({ version: row.version }).where(eq(gateways.id, gatewayId));
-      return [progress.id];
+      const states =
+        progress.status === 'done' && progress.version
+          ? await recordGatewayVersion(db, gatewayId, progress.version)
+          : [];
+      return { ids: [progress.id], states };
     }
     await db
       .update(c)
       .set({ state: 'sent', sentAt: sql`now()` })
       .where(eq(c.id, progress.id));
     await stage(percent);
-    return [progress.id];
+    return { ids: [progress.id], states: [] };
   });
 }

@@ -160,6 +160,21 @@ export type Command = z.infer<typeof commandSchema>;
 /** A command changed state: sent live to every console whose scope holds the house. */
 export const commandUpdatedSchema = commandSchema;
 
+/**
+ * A gateway's own report changed what House Setting shows (config/report: a value changed at
+ * the controller's keypad, its whole set on connecting, the firmware version it runs): sent
+ * live as `gateway:reported` to every console whose scope holds the house.
+ */
+export const gatewayReportedSchema = z.object({
+  houseId: z.number().int(),
+  /** The whole stored set after the report, and when it was stored; null: unchanged. */
+  params: paramValuesSchema.nullable(),
+  reportedAt: z.string().nullable(),
+  /** The version the gateway says it runs now; null: unchanged. */
+  version: z.string().nullable(),
+});
+export type GatewayReported = z.infer<typeof gatewayReportedSchema>;
+
 /** Longest a command may wait for its gateway; the default is the server's (README). */
 export const MAX_EXPIRY_SECONDS = 7 * 24 * 3600;
 

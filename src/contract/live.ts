@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { alarmSchema, alarmSummarySchema, type AlarmSummary } from './alarms';
-import type { Command } from './envcontrol';
+import type { Command, GatewayReported } from './envcontrol';
 
 const device = z.object({ state: z.number().int(), opening: z.number().optional() });
 
@@ -148,6 +148,8 @@ export interface ServerToClientEvents {
   'alarm:cleared': (alarm: AlarmEvent) => void;
   /** A gateway command of a house in the socket's scope changed state. */
   'command:updated': (command: Command) => void;
+  /** A gateway of a house in the socket's scope reported new parameters or a new version. */
+  'gateway:reported': (report: GatewayReported) => void;
   'silence:changed': (change: SilenceChanged) => void;
 }
 

@@ -15,7 +15,7 @@ import {
 import { statusBatchOf } from '../contract/statusPacking';
 import { type AlarmStore } from '../stores/AlarmStore';
 import { type EnvControlStore } from '../stores/EnvControlStore';
-import { type Command } from '../contract/envcontrol';
+import { type Command, type GatewayReported } from '../contract/envcontrol';
 import { type HouseFeed, type HousesStore } from '../stores/HousesStore';
 import { POLL_INTERVAL_MS, type LiveStore } from '../stores/LiveStore';
 import { fetchUnacknowledgedCount } from './alarmsApi';
@@ -127,6 +127,7 @@ export class LiveConnection implements HouseFeed {
     socket.on('alarm:acknowledged', this.handleAlarmAcknowledged);
     socket.on('alarm:cleared', this.handleAlarmCleared);
     socket.on('command:updated', this.handleCommandUpdated);
+    socket.on('gateway:reported', this.handleGatewayReported);
     socket.on('silence:changed', this.handleSilenceChanged);
     if (typeof navigator !== 'undefined' && navigator.onLine === false) {
       this.transition('browserOffline');
@@ -160,6 +161,7 @@ export class LiveConnection implements HouseFeed {
       socket.off('alarm:acknowledged', this.handleAlarmAcknowledged);
       socket.off('alarm:cleared', this.handleAlarmCleared);
       socket.off('command:updated', this.handleCommandUpdated);
+      socket.off('gateway:reported', this.handleGatewayReported);
       socket.off('silence:changed', this.handleSilenceChanged);
       socket.disconnect();
     }
@@ -398,6 +400,9 @@ export class LiveConnection implements HouseFeed {
   /** Command states are rare (a few per change): applied at once, in one action each. */
   private readonly handleCommandUpdated = (command: Command) => {
     runInAction(() => this.stores.envcontrol?.applyCommand(command));
+  };
+  private readonly handleGatewayReported = (report: GatewayReported) => {
+    runInAction(() => this.stores.envcontrol?.applyReport(report));
   };
 
   /**

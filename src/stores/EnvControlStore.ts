@@ -10,6 +10,7 @@ import {
   paramsOfType,
   type Command,
   type GatewayDetails,
+  type GatewayReported,
   type ParamChange,
   type ParamIssue,
   type ParamSpec,
@@ -82,12 +83,15 @@ export class EnvControlStore {
    * have been answered before they happened, so they are applied again over its answer.
    */
   private appliedDuringRead: Map<string, Command> | null = null;
+  /** The gateway's reports heard while the latest read is on its way, for the same reason. */
+  private reportsDuringRead: GatewayReported[] | null = null;
 
   constructor(private readonly api: ApiClient) {
-    makeAutoObservable<this, 'api' | 'reads' | 'appliedDuringRead'>(this, {
+    makeAutoObservable<this, 'api' | 'reads' | 'appliedDuringRead' | 'reportsDuringRead'>(this, {
       api: false,
       reads: false,
       appliedDuringRead: false,
+      reportsDuringRead: false,
     });
   }
 
@@ -203,6 +207,7 @@ export class EnvControlStore {
     this.missing = false;
     const ticket = this.reads.ask();
     this.appliedDuringRead = new Map();
+    this.reportsDuringRead = [];
     try {
       const [details, records] = await Promise.all([
         this.api.get('/envcontrol/house', {
@@ -219,7 +224,9 @@ export class EnvControlStore {
       runInAction(() => {
         if (this.houseId !== houseId || !this.reads.isLatest(ticket)) return;
         for (const command of this.appliedDuringRead?.values() ?? []) merge(details, command);
+        for (const report of this.reportsDuringRead ?? []) mergeReport(details, report);
         this.appliedDuringRead = null;
+        this.reportsDuringRead = null;
         this.details = details;
         this.records = records.rows;
         this.recordsTotal = records.total;
@@ -228,6 +235,7 @@ export class EnvControlStore {
       runInAction(() => {
         if (!this.reads.isLatest(ticket)) return;
         this.appliedDuringRead = null;
+        this.reportsDuringRead = null;
         if (this.houseId === houseId) this.missing = true;
       });
       throw error;
@@ -321,15 +329,30 @@ export class EnvControlStore {
     const details = this.details;
     if (!details || command.houseId !== details.houseId) return;
     this.appliedDuringRead?.set(command.id, command);
-    if (merge(details, command) && command.state === 'applied') {
-      // The records gained rows, or the gateway a version: fetch them again, quietly.
+    // An applied change gave the records rows; a finished upgrade, whatever its outcome, says
+    // which version the gateway came back on: fetch them again, quietly.
+    const finishedUpgrade = command.kind === 'upgrade' && FINAL_STATES.includes(command.state);
+    if (merge(details, command) && (command.state === 'applied' || finishedUpgrade)) {
       if (this.houseId !== null) void this.load(this.houseId).catch(() => undefined);
     }
+  }
+
+  /**
+   * The gateway's own report, live: its parameters (a change at the controller's keypad) and
+   * the version it runs. The records gained rows: fetched again, quietly.
+   */
+  applyReport(report: GatewayReported): void {
+    const details = this.details;
+    if (!details || report.houseId !== details.houseId) return;
+    this.reportsDuringRead?.push(report);
+    mergeReport(details, report);
+    if (report.params) void this.loadRecords().catch(() => undefined);
   }
 
   reset(): void {
     this.reads.forget();
     this.appliedDuringRead = null;
+    this.reportsDuringRead = null;
     this.houseId = null;
     this.details = null;
     this.draft = {};
@@ -352,4 +375,13 @@ function merge(details: GatewayDetails, command: Command): boolean {
   if (command.state === 'applied' && command.readBack)
     Object.assign(details.params, command.readBack);
   return true;
+}
+
+/** Puts a gateway's own report into the house's details: what it says changed, nothing else. */
+function mergeReport(details: GatewayDetails, report: GatewayReported): void {
+  if (report.params) {
+    details.params = { ...report.params };
+    details.reportedAt = report.reportedAt;
+  }
+  if (report.version !== null && details.gateway) details.gateway.version = report.version;
 }

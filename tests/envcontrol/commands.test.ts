@@ -174,10 +174,14 @@ describe.each(testDatabaseTargets())('remote configuration on $name', (target) =
       JSON.stringify({ id, status: 'rejected', reason: 'forged' }),
       { qos: 1 },
     );
-    // The broker ends a gateway that asks for another gateway's commands.
+    // Another gateway's commands are refused in the SUBACK (0x80), where the gateway sees it;
+    // its connection stays open and its own wildcard is taken.
     await expect(
       intruder.subscribeAsync(`roost/v1/${a.networkId}/config/set`, { qos: 1 }),
-    ).rejects.toThrow();
+    ).rejects.toMatchObject({ packet: { granted: [128] } });
+    expect(intruder.connected).toBe(true);
+    const itsOwn = await intruder.subscribeAsync(`roost/v1/${b.networkId}/#`, { qos: 1 });
+    expect(itsOwn.map((g) => g.qos)).toEqual([1]);
     expect((await commandOf(a.houseId, id))?.state).toBe('queued');
     intruder.end(true);
     sim.gateway(b.networkId)!.holdOffline(false);

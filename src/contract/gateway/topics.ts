@@ -59,6 +59,37 @@ export const GATEWAY_PUBLISHES: readonly GatewayTopic[] = [
 /** What a gateway may subscribe to: the commands addressed to it, and nothing of another gateway. */
 export const GATEWAY_SUBSCRIBES: readonly GatewayTopic[] = ['config/set', 'upgrade', 'log/get'];
 
+/** Whether an MQTT topic filter matches a topic: `+` is one level, a final `#` any rest. */
+export function filterMatches(filter: string, topic: string): boolean {
+  const want = filter.split('/');
+  const have = topic.split('/');
+  for (let i = 0; i < want.length; i += 1) {
+    if (want[i] === '#') return i === want.length - 1;
+    if (i >= have.length) return false;
+    if (want[i] !== '+' && want[i] !== have[i]) return false;
+  }
+  return want.length === have.length;
+}
+
+/**
+ * The command topics a gateway's subscription brings it, or null when the filter is refused.
+ * A filter is the gateway's own when its first levels are literally
+ * `roost/v1/{its networkId}/`: the exact command topics, or a wildcard below them
+ * (`roost/v1/{networkId}/#`, `…/+`, `…/config/+`). A wildcard brings only the command topics
+ * it matches, never the gateway's own messages or its retained status (the broker forwards
+ * nothing else to a gateway). A filter reaching another gateway's topics (`roost/v1/+/…`, `#`),
+ * or matching no command topic (`…/telemetry`), is refused: SUBACK return code 0x80, and the
+ * connection stays open.
+ */
+export function subscriptionCommands(networkId: string, filter: string): GatewayTopic[] | null {
+  const own = `${TOPIC_ROOT}/${networkId}/`;
+  if (!filter.startsWith(own)) return null;
+  const matched = GATEWAY_SUBSCRIBES.filter((kind) =>
+    filterMatches(filter, gatewayTopic(networkId, kind)),
+  );
+  return matched.length > 0 ? matched : null;
+}
+
 /** A gateway's messages that answer a command: they go to the command side, not to ingest. */
 export const GATEWAY_REPLIES = ['config/ack', 'config/report', 'upgrade/progress', 'log'] as const;
 export type GatewayReplyTopic = (typeof GATEWAY_REPLIES)[number];
