@@ -102,7 +102,8 @@ const opsToken = (name: string) =>
     .min(16, `${name} must have at least 16 characters`)
     .regex(/^[\x21-\x7e]+$/, `${name} must be printable ASCII without spaces`);
 
-const envSchema = z.object({
+/** Every variable the server reads: the README's table names each one (a test checks). */
+export const envSchema = z.object({
   // 0 takes any free port (tests).
   PORT: port('PORT', true).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),

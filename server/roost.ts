@@ -155,7 +155,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       channels: config.notify,
       timeZone: config.timeZone,
       log,
-      onNotification: (channel, sent) => metrics.notification(channel, sent),
+      onNotification: (channel, result) => metrics.notification(channel, result),
     });
     cleanups.push(() => alarms.stop());
     // Upgrade download links: ROOST_PUBLIC_URL, else the address this server listens on.

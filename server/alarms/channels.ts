@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Alarm } from '../../src/contract/alarms';
+import { NO_PROVIDER } from '../../src/contract/notifyDrill';
+import { alarmText, type NotifyLocale } from '../notify/message';
 
 /** What an alarm phone entry's alarm type asks for: a text message, a voice call, or both. */
 export type Channel = 'sms' | 'voice';
@@ -29,6 +31,14 @@ export interface TryResult {
   providerId?: string;
 }
 
+export { NO_PROVIDER };
+
+/** How a notification ended after its tries: the result label /metrics counts it under. */
+export type NotificationResult = 'sent' | 'failed' | 'no_provider';
+
+export const resultOf = (r: TryResult): NotificationResult =>
+  r.ok ? 'sent' : r.detail === NO_PROVIDER ? 'no_provider' : 'failed';
+
 /**
  * One way of reaching people. SMS and voice providers plug in as adapters (their own HTTP APIs
  * behind `send`); `onTry` hears every try so each is stored and shown.
@@ -41,12 +51,16 @@ export interface ChannelAdapter {
   ): Promise<TryResult>;
 }
 
-/** Writes the notification to the server log: the channel that always works. */
+/**
+ * Where texts and calls go without a provider or a webhook: nowhere a person would see. It
+ * says so at warn (the default level, so an operator reads it) and answers "not delivered",
+ * never "sent".
+ */
 export class LogAdapter implements ChannelAdapter {
   readonly name = 'log';
   constructor(private readonly log: FastifyBaseLogger) {}
   async send(n: Notification, onTry: (tryNo: number, result: TryResult) => Promise<void>) {
-    this.log.info(
+    this.log.warn(
       {
         alarmId: n.alarm.id,
         phone: n.phone,
@@ -54,9 +68,9 @@ export class LogAdapter implements ChannelAdapter {
         sequence: n.sequence,
         cause: n.alarm.cause,
       },
-      'alarm notification',
+      `alarm notification ${NO_PROVIDER}: set ROOST_SMS_PROVIDER / ROOST_VOICE_PROVIDER or ROOST_NOTIFY_WEBHOOK_URL`,
     );
-    const result = { ok: true, detail: 'logged' };
+    const result = { ok: false, detail: NO_PROVIDER };
     await onTry(1, result);
     return result;
   }
@@ -70,6 +84,9 @@ const WEBHOOK_BACKOFF_MS = 1_000;
 
 export interface WebhookOptions {
   url: string;
+  /** The language and zone of the message text the body carries (ROOST_NOTIFY_LOCALE). */
+  locale: NotifyLocale;
+  timeZone: string;
   /** HMAC-SHA256 key of the `X-Roost-Signature` header; without it the header is not sent. */
   secret: string | null;
   /** Waits between tries (tests pass a quick one). */
@@ -80,7 +97,12 @@ export function signatureOf(body: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-/** POSTs the notification as JSON; a 2xx answer is success, anything else is tried again. */
+/**
+ * POSTs the notification as JSON; a 2xx answer is success, anything else is tried again. The
+ * body carries what a bridge needs to pass on without knowing Roost: the message `text` as a
+ * provider would send it (the same words as e-mail and robots) and the acknowledge `link`
+ * (null without ROOST_PUBLIC_URL), beside the structured alarm.
+ */
 export class WebhookAdapter implements ChannelAdapter {
   readonly name = 'webhook';
   private readonly sleep: (ms: number) => Promise<void>;
@@ -96,6 +118,8 @@ export class WebhookAdapter implements ChannelAdapter {
       phone: n.phone,
       sequence: n.sequence,
       at: n.at,
+      text: alarmText(n, this.options.locale, this.options.timeZone),
+      link: n.link ?? null,
       alarm: n.alarm,
     });
     const headers: Record<string, string> = { 'content-type': 'application/json' };

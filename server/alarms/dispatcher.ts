@@ -20,7 +20,7 @@ const CLAIM_BATCH = 20;
 
 export interface DispatcherOptions {
   adapters: Record<Channel, ChannelAdapter>;
-  /** Robots and mailboxes: each hears an alarm once, with its first notification. */
+  /** Group robots: each hears an alarm once, with its first notification. */
   group?: readonly GroupAdapter[];
   /** The signed acknowledge link of an alarm for an entry; absent: messages carry no link. */
   linkOf?: (alarmId: number, phoneId: number, now: Date) => Promise<string | null>;
@@ -31,6 +31,8 @@ export interface DispatcherOptions {
   deviceNotices?: (now: Date) => Promise<number>;
   /** Called on every round: starts scheduled alarm drills and sends started ones (server/notify/drill.ts). */
   drills?: (now: Date) => Promise<number>;
+  /** Called on every round: mails alarms to people (server/notify/mail.ts). */
+  mail?: (now: Date) => Promise<number>;
 }
 
 interface Claimed {
@@ -98,6 +100,7 @@ export class NotificationDispatcher {
   async tick(): Promise<number> {
     let sent = (await this.options.deviceNotices?.(this.now())) ?? 0;
     sent += (await this.options.drills?.(this.now())) ?? 0;
+    sent += (await this.options.mail?.(this.now())) ?? 0;
     for (;;) {
       const now = this.now();
       const n = alarmNotifications;

@@ -55,7 +55,29 @@ export const notifySilencedAlarms = pgTable('notify_silenced_alarms', {
 });
 
 /**
- * Alarms the group channels (robots, mailboxes) have heard: each is told once per alarm, by
+ * Alarm e-mail, one row per alarm and mailbox: the claim that makes each person hear an alarm
+ * once however many processes run, and what their mail came to. The row with the empty mailbox
+ * is the alarm's own claim: whoever inserts it finds the recipients and mails them.
+ */
+export const notifyMailSends = pgTable(
+  'notify_mail_sends',
+  {
+    alarmId: integer('alarm_id')
+      .notNull()
+      .references(() => alarms.id, { onDelete: 'cascade' }),
+    mailbox: text('mailbox').notNull(),
+    /** The account the mailbox is (its acknowledge link acknowledges as them); null: a listed mailbox. */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    at: at('at').notNull(),
+    tries: integer('tries').notNull().default(0),
+    ok: boolean('ok'),
+    detail: text('detail').notNull().default(''),
+  },
+  (t) => [primaryKey({ columns: [t.alarmId, t.mailbox] })],
+);
+
+/**
+ * Alarms the group robots have heard: each is told once per alarm, by
  * whichever process claims the row first.
  */
 export const notifyGroupSends = pgTable('notify_group_sends', {

@@ -81,3 +81,47 @@ export function ackLinkMaker(database: Database, publicUrl: string, hours: numbe
     return `${publicUrl}/ack/${token}`;
   };
 }
+
+const mailMac = (secret: Buffer, body: string) =>
+  createHmac('sha256', secret).update(`mail.${body}`).digest('base64url');
+
+/**
+ * A mailed acknowledge link's token: `m<alarm>.<mailbox, base64url>.<expiry in s>.<HMAC>`. It
+ * names the mailbox it went to, so the tap acknowledges as that person (their account when the
+ * address is one, else the address), not as an alarm phone entry. Signed under its own prefix:
+ * no phone or drill token passes as a mail token or back.
+ */
+export function signMailToken(
+  secret: Buffer,
+  alarmId: number,
+  mailbox: string,
+  expiresAt: Date,
+): string {
+  const body = `${alarmId}.${Buffer.from(mailbox).toString('base64url')}.${Math.floor(expiresAt.getTime() / 1000)}`;
+  return `m${body}.${mailMac(secret, body)}`;
+}
+
+export const isMailToken = (token: string) => token.startsWith('m');
+
+export type MailTokenCheck =
+  | { ok: true; alarmId: number; mailbox: string; expiresAt: Date }
+  | { ok: false; reason: 'invalid' | 'expired' };
+
+export function checkMailToken(secret: Buffer, token: string, now: Date): MailTokenCheck {
+  const parts = token.slice(1).split('.');
+  if (
+    parts.length !== 4 ||
+    !/^\d{1,12}$/.test(parts[0]!) ||
+    !/^[A-Za-z0-9_-]{1,250}$/.test(parts[1]!) ||
+    !/^\d{1,12}$/.test(parts[2]!)
+  )
+    return { ok: false, reason: 'invalid' };
+  const expected = Buffer.from(mailMac(secret, parts.slice(0, 3).join('.')));
+  const given = Buffer.from(parts[3]!);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { ok: false, reason: 'invalid' };
+  const expiresAt = new Date(Number(parts[2]) * 1000);
+  if (expiresAt <= now) return { ok: false, reason: 'expired' };
+  const mailbox = Buffer.from(parts[1]!, 'base64url').toString('utf8');
+  return { ok: true, alarmId: Number(parts[0]), mailbox, expiresAt };
+}

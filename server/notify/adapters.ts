@@ -2,7 +2,6 @@ import type { ChannelAdapter } from '../alarms/channels';
 import { AliyunSmsAdapter, AliyunVoiceAdapter } from './aliyun';
 import type { NotifyConfig } from './config';
 import { DingtalkRobotAdapter } from './dingtalk';
-import { EmailAdapter } from './email';
 import { FeishuRobotAdapter } from './feishu';
 import type { GroupAdapter } from './group';
 import { TencentSmsAdapter } from './tencent';
@@ -20,8 +19,9 @@ export interface NotifyAdapters {
 
 /**
  * The adapters the environment asks for. Text messages and calls go to the chosen provider, or
- * as before to the webhook (ROOST_NOTIFY_WEBHOOK_URL) or the server log; every configured robot
- * and the mailbox list hear each alarm once.
+ * as before to the webhook (ROOST_NOTIFY_WEBHOOK_URL), else nowhere (not delivered: no provider);
+ * every configured robot hears each alarm once. E-mail goes to people, not entries
+ * (server/notify/mail.ts).
  */
 export function notifyAdapters(
   c: NotifyConfig,
@@ -61,6 +61,5 @@ export function notifyAdapters(
   if (c.wecom) group.push(new WecomRobotAdapter({ ...c.wecom, ...common }));
   if (c.dingtalk) group.push(new DingtalkRobotAdapter({ ...c.dingtalk, ...common }));
   if (c.feishu) group.push(new FeishuRobotAdapter({ ...c.feishu, ...common }));
-  if (c.email) group.push(new EmailAdapter({ ...c.email, ...common }));
   return { sms, voice, group };
 }

@@ -34,6 +34,7 @@ export interface NotifyConfig {
   wecom: { key: string; url: string } | null;
   dingtalk: { accessToken: string; secret: string | null; url: string } | null;
   feishu: { hook: string; secret: string | null; url: string } | null;
+  /** `to`: ROOST_NOTIFY_EMAIL_TO's mailboxes (may be empty: the users' own addresses still get mail). */
   email: { smtpUrl: string; from: string; to: string[] } | null;
   /**
    * The secret last path segment of each provider's delivery report address
@@ -163,8 +164,7 @@ export function notifyConfigOf(e: NotifyEnv): NotifyConfig {
     );
   if (uses('twilio'))
     need(e, ['ROOST_TWILIO_ACCOUNT_SID', 'ROOST_TWILIO_AUTH_TOKEN', 'ROOST_TWILIO_FROM'], 'Twilio');
-  if (e.ROOST_SMTP_URL)
-    need(e, ['ROOST_SMTP_FROM', 'ROOST_NOTIFY_EMAIL_TO'], 'e-mail (ROOST_SMTP_URL)');
+  if (e.ROOST_SMTP_URL) need(e, ['ROOST_SMTP_FROM'], 'e-mail (ROOST_SMTP_URL)');
   return {
     locale: e.ROOST_NOTIFY_LOCALE,
     countryCode: e.ROOST_SMS_COUNTRY_CODE,
@@ -222,11 +222,12 @@ export function notifyConfigOf(e: NotifyEnv): NotifyConfig {
         }
       : null,
     email:
-      e.ROOST_SMTP_URL && e.ROOST_SMTP_FROM && e.ROOST_NOTIFY_EMAIL_TO
+      e.ROOST_SMTP_URL && e.ROOST_SMTP_FROM
         ? {
             smtpUrl: e.ROOST_SMTP_URL,
             from: e.ROOST_SMTP_FROM,
-            to: e.ROOST_NOTIFY_EMAIL_TO.split(',')
+            to: (e.ROOST_NOTIFY_EMAIL_TO ?? '')
+              .split(',')
               .map((s) => s.trim())
               .filter(Boolean),
           }

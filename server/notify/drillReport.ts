@@ -1,5 +1,10 @@
 import { and, desc, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
-import type { DrillReceipt, DrillReport, DrillSummary } from '../../src/contract/notifyDrill';
+import {
+  NO_PROVIDER,
+  type DrillReceipt,
+  type DrillReport,
+  type DrillSummary,
+} from '../../src/contract/notifyDrill';
 import type { Db } from '../db/client';
 import { notifyDrillReceipts, notifyDrills } from '../db/notifySchema';
 import { farms, houses } from '../db/schema';
@@ -13,6 +18,19 @@ const secondsAfter = (start: Date, v: Date | null) =>
 const peopleOfDrill = (where?: SQL) =>
   sql<number>`(select count(distinct ${notifyDrillReceipts.phoneId})::int from ${notifyDrillReceipts}
     where ${and(eq(notifyDrillReceipts.drillId, notifyDrills.id), where)})`.mapWith(Number);
+
+/**
+ * People the drill reached by no channel: every receipt of theirs was tried, none is confirmed,
+ * and each either never left Roost (no provider, a refusal) or was reported undeliverable.
+ * They cannot confirm, so the drill does not wait for them.
+ */
+const notDeliveredOfDrill = () => {
+  const r = notifyDrillReceipts;
+  return sql<number>`(select count(*)::int from (select ${r.phoneId} from ${r}
+    where ${r.drillId} = ${notifyDrills.id} group by ${r.phoneId}
+    having bool_and(${r.tries} > 0 and ${r.acknowledgedAt} is null
+      and (${r.sentAt} is null or ${r.failedDetail} is not null))) as unreached)`.mapWith(Number);
+};
 
 /** Drills as their summaries, with the house and farm they are of. */
 const summaries = (db: Db, where: SQL | undefined) =>
@@ -28,6 +46,7 @@ const summaries = (db: Db, where: SQL | undefined) =>
       startedAt: notifyDrills.startedAt,
       people: peopleOfDrill(),
       confirmed: peopleOfDrill(isNotNull(notifyDrillReceipts.acknowledgedAt)),
+      notDelivered: notDeliveredOfDrill(),
     })
     .from(notifyDrills)
     .innerJoin(farms, eq(farms.id, notifyDrills.farmId))
@@ -126,6 +145,11 @@ const HEADERS = {
   ],
 } as const;
 const CHANNEL = { en: { sms: 'SMS', voice: 'Call' }, zh: { sms: '短信', voice: '电话' } } as const;
+/** The stored "no provider" detail in the reader's words; providers' own details stay as said. */
+const NO_PROVIDER_WORDS = {
+  en: 'Not delivered: no SMS/voice provider or webhook is set',
+  zh: '未送达：未配置短信/语音服务商或 Webhook',
+} as const;
 
 /** The report as CSV, one row per receipt, headed in the reader's language. */
 export function drillCsv(report: DrillReport, locale: 'en' | 'zh'): Buffer {
@@ -144,7 +168,7 @@ export function drillCsv(report: DrillReport, locale: 'en' | 'zh'): Buffer {
       r.acknowledgedAt,
       r.ackSeconds,
       r.ackComment,
-      r.failedDetail,
+      r.failedDetail === NO_PROVIDER ? NO_PROVIDER_WORDS[locale] : r.failedDetail,
     ]),
   );
 }

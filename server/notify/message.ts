@@ -1,4 +1,6 @@
-import { ALARM_CAUSE_NAMES, type Alarm } from '../../src/contract/alarms';
+import { ALARM_CAUSE_NAMES, type Alarm, type AlarmCause } from '../../src/contract/alarms';
+import { METRIC_BY_KEY } from '../../src/contract/metrics';
+import { measure } from '../../src/i18n/numbers';
 import type { Notification } from '../alarms/channels';
 
 export type NotifyLocale = 'en' | 'zh';
@@ -39,14 +41,41 @@ function timeOf(iso: string, timeZone: string): string {
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
 }
 
+/**
+ * The unit of an early warning's value and limit (server/production/warningRules.ts): water
+ * drop, feed off standard and weight gain are percentages, the feed bin's time left is hours.
+ */
+const WARNING_UNITS: Partial<Record<AlarmCause, string>> = {
+  waterDrop: '%',
+  feedOffStandard: '%',
+  weightGainSlow: '%',
+  feedBinLow: 'h',
+};
+
+/** What an alarm's value and limit are measured in: the metric's unit, or the warning's. */
+export function alarmUnit(alarm: Pick<Alarm, 'cause' | 'subject'>): string {
+  const metric = alarm.subject === null ? undefined : METRIC_BY_KEY.get(alarm.subject);
+  return metric?.unit ?? WARNING_UNITS[alarm.cause] ?? '';
+}
+
+/**
+ * The reading and its limit as every message writes them, both with the unit and the
+ * precision of the one number formatter: "38.5 ℃ (limit 25.4 ℃)", "38.5 ℃（限值 25.4 ℃）".
+ */
+export function valueText(
+  alarm: Pick<Alarm, 'cause' | 'subject' | 'value' | 'limit'>,
+  locale: NotifyLocale,
+): string {
+  if (alarm.value === null) return '';
+  const unit = alarmUnit(alarm);
+  const value = measure(alarm.value, unit);
+  if (alarm.limit === null) return value;
+  const limit = `${WORDS[locale].limit} ${measure(alarm.limit, unit)}`;
+  return locale === 'zh' ? `${value}（${limit}）` : `${value} (${limit})`;
+}
+
 export function alarmParts(alarm: Alarm, locale: NotifyLocale, timeZone: string): AlarmParts {
-  const w = WORDS[locale];
-  let value = alarm.text ?? '';
-  if (alarm.value !== null) {
-    value = `${alarm.value}${alarm.limit !== null ? ` (${w.limit} ${alarm.limit})` : ''}`;
-    if (locale === 'zh' && alarm.limit !== null)
-      value = `${alarm.value}（${w.limit} ${alarm.limit}）`;
-  }
+  const value = alarm.value !== null ? valueText(alarm, locale) : (alarm.text ?? '');
   return {
     severity: SEVERITY_NAMES[locale][alarm.severity],
     farm: alarm.farmName,

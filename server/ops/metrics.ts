@@ -1,6 +1,7 @@
 import { count, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { NotificationResult } from '../alarms/channels';
 import { alarms } from '../db/alarmSchema';
 import type { Database } from '../db/client';
 import { REJECT_REASONS } from '../ingest/decode';
@@ -160,12 +161,12 @@ export class RoostMetrics {
     });
     this.notifications = new Counter({
       name: 'roost_alarm_notifications_total',
-      help: 'Alarm notifications handed to a channel, by channel and result (after retries).',
+      help: 'Alarm notifications by channel and result after retries: sent (a provider or the webhook took it), failed, no_provider (reached nobody).',
       labelNames: ['channel', 'result'],
       registers: register,
     });
     for (const channel of ['sms', 'voice'] as const)
-      for (const result of ['sent', 'failed'] as const)
+      for (const result of ['sent', 'failed', 'no_provider'] as const)
         this.notifications.inc({ channel, result }, 0);
   }
 
@@ -175,8 +176,8 @@ export class RoostMetrics {
   }
 
   /** The alarm dispatcher tells each notification's outcome (server/alarms/wiring.ts). */
-  notification(channel: NotificationChannel, sent: boolean): void {
-    this.notifications.inc({ channel, result: sent ? 'sent' : 'failed' });
+  notification(channel: NotificationChannel, result: NotificationResult): void {
+    this.notifications.inc({ channel, result });
   }
 
   /** The text exposition format (what `/metrics` answers). */

@@ -79,6 +79,8 @@ export const ackPageSchema = z.object({
   houseName: z.string(),
   value: z.number().nullable(),
   limit: z.number().nullable(),
+  /** What value and limit are measured in ('℃', '%', 'h'; '' for none), as messages write it. */
+  unit: z.string(),
   text: z.string().nullable(),
   state: z.enum(['active', 'acknowledged', 'cleared']),
   raisedAt: z.string(),

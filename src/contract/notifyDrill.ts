@@ -1,5 +1,13 @@
 import { z } from 'zod';
 
+/**
+ * The one rule for what a notification that reached nobody says. "Sent" means a provider or
+ * the webhook accepted it; without either, a text or call is not delivered, and this detail is
+ * stored on the attempt or drill receipt, counted as `result="no_provider"` in /metrics, logged
+ * at warn (server/alarms/channels.ts), and put in words by the drill report (en and zh).
+ */
+export const NO_PROVIDER = 'not delivered: no provider';
+
 const id = z.coerce.number().int().positive();
 
 /** POST /notify/drill/start: a test alarm for one house, to every entry covering it. */
@@ -43,6 +51,11 @@ export const drillSummarySchema = z.object({
   /** Entries (people) the drill went to, and how many of them confirmed. */
   people: z.number().int(),
   confirmed: z.number().int(),
+  /**
+   * People it reached by no channel (no provider, refused, reported undeliverable): they
+   * cannot confirm. Confirmed + not delivered = people: the drill has ended.
+   */
+  notDelivered: z.number().int(),
 });
 export type DrillSummary = z.infer<typeof drillSummarySchema>;
 

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { ALARM_SEVERITIES } from './alarms';
 
-/** The channels a person may choose on their own number: text message and voice call. */
-export const PREF_CHANNELS = ['sms', 'voice'] as const;
+/**
+ * The channels a person may choose: text message and voice call on their own number (the alarm
+ * phone entries carrying it), e-mail to their account's address (server/notify/mail.ts).
+ */
+export const PREF_CHANNELS = ['sms', 'voice', 'email'] as const;
 export type PrefChannel = (typeof PREF_CHANNELS)[number];
 
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'notify.timeInvalid');

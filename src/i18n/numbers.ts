@@ -20,6 +20,15 @@ export function formatNumber(value: number): string {
   return Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(1);
 }
 
+/**
+ * A reading or limit with its unit, as every message writes it: the number as `formatNumber`
+ * makes it, a space, then the unit ("38.5 ℃", "94.8 %", "1235 ppm"); the number alone when
+ * the quantity has no unit. One rule for the console and the server's messages alike.
+ */
+export function measure(value: number, unit: string): string {
+  return unit ? `${formatNumber(value)} ${unit}` : formatNumber(value);
+}
+
 /** A figure with the digits it deserves, the dash when missing. */
 export function figure(value: number | null | undefined, digits = 1): string {
   return value === null || value === undefined ? NO_FIGURE : value.toFixed(digits);

@@ -83,6 +83,8 @@ describe.each(testDatabaseTargets())('alarm notifications on $name', (target) =>
     const webhook = new WebhookAdapter({
       url: hook.url(),
       secret: SECRET,
+      locale: 'en',
+      timeZone: TZ,
       sleep: async () => undefined,
     });
     dispatcher = new NotificationDispatcher(t.database, {

@@ -152,13 +152,14 @@ describe('the notification pages', () => {
     const [drill] = await server.roost.database.query<{ id: number }>(
       'select id from notify_drills order by id desc limit 1',
     );
-    // The dispatcher's round sends it (to the server log here: no provider is set).
+    // The dispatcher's round tries it; no provider or webhook is set here, so nothing is sent.
     await expect
       .poll(
         async () =>
           (
             await server.roost.database.query<{ n: number }>(
-              `select count(*)::int as n from notify_drill_receipts where drill_id = $1 and sent_at is not null`,
+              `select count(*)::int as n from notify_drill_receipts
+               where drill_id = $1 and tries > 0 and sent_at is null`,
               [drill!.id],
             )
           )[0]!.n,
@@ -184,6 +185,12 @@ describe('the notification pages', () => {
     await phoneContext.close();
 
     await page.reload();
+    // Nobody is left to wait for: one confirmed, the other reached by nothing (issue 46 #9, #11).
+    await page.getByTestId(`drill-${drill!.id}-not-delivered`).waitFor();
+    expect(await drillRow.textContent()).toContain('1 / 2');
+    expect(await page.getByTestId(`drill-${drill!.id}-not-delivered`).textContent()).toBe(
+      '1 not delivered · Ended',
+    );
     await drillRow.getByRole('button', { name: 'Report' }).click();
     await page.getByTestId('drill-report').waitFor();
     expect(page.url()).toContain(`drill=${drill!.id}`);
@@ -194,7 +201,13 @@ describe('the notification pages', () => {
     const receipts = page.getByTestId('drill-receipts');
     expect(await receipts.locator('tbody tr').count()).toBe(3);
     const confirmedRow = receipts.locator('tr', { hasText: '13800000301' });
-    expect(await confirmedRow.textContent()).toMatch(/\(\+\d+(\.\d)? s\).*\(\+\d+(\.\d)? s\)/);
+    // Not "Sent": the message reached nobody, and the report says why, then the confirmation.
+    expect(await confirmedRow.textContent()).toMatch(
+      /Not delivered: no SMS\/voice provider or webhook is set.*\(\+\d+(\.\d)? s\)/,
+    );
+    expect(
+      await receipts.locator('tr', { hasText: '13800000302' }).first().textContent(),
+    ).toContain('Not delivered: no SMS/voice provider or webhook is set');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByTestId('drill-csv').click(),

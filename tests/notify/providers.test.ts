@@ -111,7 +111,7 @@ describe('Alibaba Cloud SMS and voice', () => {
       farm: 'Weifang Broiler Farm',
       house: 'House 3',
       cause: '温度过高',
-      value: '35.2（限值 32）',
+      value: '35.2 ℃（限值 32 ℃）',
     });
   });
 
@@ -259,7 +259,11 @@ describe('Tencent Cloud SMS', () => {
       SmsSdkAppId: '1400006666',
       SignName: '腾讯云',
       TemplateId: '1110',
-      TemplateParamSet: ['Weifang Broiler Farm House 3', 'Temperature too high', '35.2 (limit 32)'],
+      TemplateParamSet: [
+        'Weifang Broiler Farm House 3',
+        'Temperature too high',
+        '35.2 ℃ (limit 32 ℃)',
+      ],
     });
   });
 

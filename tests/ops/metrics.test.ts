@@ -103,7 +103,7 @@ describe.each(testDatabaseTargets())('/metrics on $name', (target) => {
     expect(valueOf(after, 'roost_readings_stored_total')).toBe(READINGS);
   });
 
-  it('reads open alarms from the database and counts the notifications sent', async () => {
+  it('reads open alarms from the database and counts notifications by what became of them', async () => {
     const before = await exposition();
     expect(valueOf(before, 'roost_alarms_open', { state: 'active' })).toBe(0);
     expect(
@@ -124,15 +124,26 @@ describe.each(testDatabaseTargets())('/metrics on $name', (target) => {
     const gateway = await t.gateway(gw.networkId, 'token-metrics');
     await gateway.publishAsync(`roost/v1/${gw.networkId}/status`, '{"online":false}', { qos: 1 });
 
-    const m = await until('the offline alarm and its text message counted', async () => {
-      const next = await exposition();
-      return valueOf(next, 'roost_alarm_notifications_total', {
-        channel: 'sms',
-        result: 'sent',
-      }) === 1
-        ? next
-        : undefined;
-    });
+    // No SMS provider and no webhook here: the text reached nobody, and is counted so, not "sent".
+    const m = await until(
+      'the offline alarm and its undelivered text message counted',
+      async () => {
+        const next = await exposition();
+        return valueOf(next, 'roost_alarm_notifications_total', {
+          channel: 'sms',
+          result: 'no_provider',
+        }) === 1
+          ? next
+          : undefined;
+      },
+    );
+    expect(valueOf(m, 'roost_alarm_notifications_total', { channel: 'sms', result: 'sent' })).toBe(
+      0,
+    );
+    const [attempt] = await t.roost.database.query<{ ok: boolean; detail: string }>(
+      `select ok, detail from alarm_notify_attempts order by id desc limit 1`,
+    );
+    expect(attempt).toEqual({ ok: false, detail: 'not delivered: no provider' });
     const [open] = await t.roost.database.query<{ n: number }>(
       `select count(*)::int as n from alarms where state = 'active'`,
     );

@@ -9,13 +9,25 @@ import { AlarmService, readAlarm } from '../../alarms/service';
 import type { Scope } from '../../auth/scope';
 import { alarmPhones } from '../../db/alarmSchema';
 import { notifyDrillReceipts, notifyDrills } from '../../db/notifySchema';
+import type { Db } from '../../db/client';
 import { farms, houses } from '../../db/schema';
 import { sourceOf, type AppContext } from '../../http/context';
 import { ok } from '../../http/envelope';
 import { answers, type RoutePlugin } from '../../http/routeSchema';
 import { Refusal } from '../../refusal';
-import { checkAckToken, existingAckLinkSecret } from '../ackLink';
+import { checkAckToken, checkMailToken, existingAckLinkSecret, isMailToken } from '../ackLink';
+import { mailboxPerson } from '../mailRecipients';
+import { alarmUnit } from '../message';
 import { checkDrillToken, confirmDrill, isDrillToken } from '../drill';
+
+/** An entry's link acknowledges as the entry's phone number. */
+async function phoneOfEntry(db: Db, phoneId: number) {
+  const [row] = await db
+    .select({ phone: alarmPhones.phone })
+    .from(alarmPhones)
+    .where(eq(alarmPhones.id, phoneId));
+  return row ? { id: null, name: row.phone } : null;
+}
 
 /**
  * The signed acknowledge link: a page anyone holding the link may open without signing in,
@@ -29,23 +41,28 @@ export function ackRoutes(ctx: AppContext): RoutePlugin {
   /** Kept once found; until a link was signed there is no key, and no token can be valid. */
   let secret: Buffer | null = null;
 
+  /** Who a valid link acknowledges as: the entry's number, or the mailbox's person. */
   const check = async (token: string) => {
     secret ??= await existingAckLinkSecret(database);
-    const result: ReturnType<typeof checkAckToken> = secret
-      ? checkAckToken(secret, token, new Date())
-      : { ok: false, reason: 'invalid' };
+    const now = new Date();
+    const invalid = { ok: false, reason: 'invalid' } as const;
+    const result = !secret
+      ? invalid
+      : isMailToken(token)
+        ? checkMailToken(secret, token, now)
+        : checkAckToken(secret, token, now);
     if (!result.ok)
       throw new Refusal(
         'forbidden',
         result.reason === 'expired' ? 'notify.linkExpired' : 'notify.linkInvalid',
       );
     const alarm = await database.transaction(({ db }) => readAlarm(db, result.alarmId));
-    const [phone] = await db
-      .select({ phone: alarmPhones.phone })
-      .from(alarmPhones)
-      .where(eq(alarmPhones.id, result.phoneId));
-    if (!alarm || !phone) throw new Refusal('notFound', 'alarms.notFound');
-    return { ...result, alarm, phone: phone.phone };
+    const who =
+      'mailbox' in result
+        ? await mailboxPerson(db, result.mailbox)
+        : await phoneOfEntry(db, result.phoneId);
+    if (!alarm || !who) throw new Refusal('notFound', 'alarms.notFound');
+    return { alarm, expiresAt: result.expiresAt, who };
   };
 
   const pageOf = (
@@ -59,6 +76,7 @@ export function ackRoutes(ctx: AppContext): RoutePlugin {
     houseName: alarm.houseName,
     value: alarm.value,
     limit: alarm.limit,
+    unit: alarmUnit(alarm),
     text: alarm.text,
     state: alarm.state,
     raisedAt: alarm.raisedAt,
@@ -106,6 +124,7 @@ export function ackRoutes(ctx: AppContext): RoutePlugin {
       houseName: row.houseName,
       value: null,
       limit: null,
+      unit: '',
       text: null,
       state: row.acknowledgedAt === null ? 'active' : 'acknowledged',
       raisedAt: row.startedAt.toISOString(),
@@ -163,7 +182,7 @@ export function ackRoutes(ctx: AppContext): RoutePlugin {
         };
         const result = await service.acknowledge(
           link.alarm.id,
-          { id: null, name: link.phone },
+          link.who,
           scope,
           input.comment ? input.comment : null,
           sourceOf(request) === 'computer' ? 'mobile' : sourceOf(request),

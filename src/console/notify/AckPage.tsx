@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import { AckLinkStore } from '../../stores/AckLinkStore';
+import { measure } from '../../i18n/numbers';
 import { formatTime } from '../alarms/format';
 import { useStores } from '../useStores';
 
@@ -55,8 +56,11 @@ export const AckPage = observer(function AckPage() {
             {a.value !== null && (
               <p>
                 {a.limit === null
-                  ? a.value
-                  : t('notify.ack.value', { value: a.value, limit: a.limit })}
+                  ? measure(a.value, a.unit)
+                  : t('notify.ack.value', {
+                      value: measure(a.value, a.unit),
+                      limit: measure(a.limit, a.unit),
+                    })}
               </p>
             )}
             {a.text && <p>{a.text}</p>}

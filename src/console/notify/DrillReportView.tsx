@@ -1,7 +1,7 @@
 import { Button, Callout, H3, H5, Intent, Tag } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
-import type { DrillReport } from '../../contract/notifyDrill';
+import { NO_PROVIDER, type DrillReport } from '../../contract/notifyDrill';
 import { downloadFile } from '../../stores/AdminFiles';
 import { formatTime } from '../alarms/format';
 import { showErrorToast } from '../toaster';
@@ -23,6 +23,9 @@ export const DrillReportView = observer(function DrillReportView({
   const d = report.drill;
   const at = (iso: string | null, seconds: number | null) =>
     iso === null ? '' : t('notify.drills.after', { time: formatTime(iso), seconds });
+  /** A provider's own detail as it said it; "no provider" in the reader's words. */
+  const failure = (detail: string) =>
+    detail === NO_PROVIDER ? t('notify.drills.noProvider') : t('notify.drills.failed', { detail });
   const exportCsv = async () => {
     try {
       await downloadFile(
@@ -44,7 +47,7 @@ export const DrillReportView = observer(function DrillReportView({
       </div>
       <H3>{`${t('notify.drills.report')} · ${d.farmName} · ${d.houseName}`}</H3>
       <p className="roost-notify__muted">
-        {`${t('notify.drills.when')}: ${formatTime(d.startedAt)} · ${t('notify.drills.by')}: ${d.startedBy} · ${t('notify.drills.confirmed')}: ${d.confirmed} / ${d.people}`}
+        {`${t('notify.drills.when')}: ${formatTime(d.startedAt)} · ${t('notify.drills.by')}: ${d.startedBy} · ${t('notify.drills.confirmed')}: ${d.confirmed} / ${d.people}${d.notDelivered > 0 ? ` · ${t('notify.drills.notDelivered', { count: d.notDelivered })}` : ''}`}
       </p>
       <H5>{t('notify.drills.notConfirmed')}</H5>
       {report.unconfirmed.length === 0 ? (
@@ -87,7 +90,7 @@ export const DrillReportView = observer(function DrillReportView({
                 ? at(r.sentAt, r.sentSeconds)
                 : r.failedDetail && (
                     <Tag minimal intent={Intent.DANGER}>
-                      {t('notify.drills.failed', { detail: r.failedDetail })}
+                      {failure(r.failedDetail)}
                     </Tag>
                   )}
             </td>
@@ -95,7 +98,7 @@ export const DrillReportView = observer(function DrillReportView({
               {r.deliveredAt
                 ? at(r.deliveredAt, r.deliveredSeconds)
                 : r.sentAt && r.failedDetail
-                  ? t('notify.drills.failed', { detail: r.failedDetail })
+                  ? failure(r.failedDetail)
                   : r.sentAt && t('notify.drills.notReported')}
             </td>
             <td>{at(r.acknowledgedAt, r.ackSeconds)}</td>

@@ -176,6 +176,12 @@ export const DrillsPage = observer(function DrillsPage() {
               <Tag minimal intent={d.confirmed === d.people ? Intent.SUCCESS : Intent.WARNING}>
                 {`${d.confirmed} / ${d.people}`}
               </Tag>
+              {d.notDelivered > 0 && (
+                // Nobody left to wait for: the drill has ended, and says who it never reached.
+                <Tag minimal intent={Intent.DANGER} data-testid={`drill-${d.id}-not-delivered`}>
+                  {`${t('notify.drills.notDelivered', { count: d.notDelivered })}${d.confirmed + d.notDelivered === d.people ? ` · ${t('notify.drills.ended')}` : ''}`}
+                </Tag>
+              )}
             </td>
             <td>
               <Button

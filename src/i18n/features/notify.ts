@@ -12,7 +12,7 @@ export const notifyEn = {
     saved: 'Saved',
     loading: 'Loading…',
     none: 'Nothing here yet.',
-    channel: { sms: 'Text message', voice: 'Voice call' },
+    channel: { sms: 'Text message', voice: 'Voice call', email: 'E-mail' },
     weekday: {
       sun: 'Sunday',
       mon: 'Monday',
@@ -70,7 +70,7 @@ export const notifyEn = {
   prefs: {
     title: 'My notifications',
     intro:
-      'These choices apply to the alarm phone entries with your mobile number ({{mobile}}). Entries with it: {{count}}.',
+      'These choices apply to the alarm phone entries with your mobile number ({{mobile}}), and to alarm e-mail to your account’s address. Entries with it: {{count}}.',
     noMobile:
       'Your account has no mobile number, so no alarm phone entry is yours yet. Ask an administrator to add it.',
     farms: 'Farms',
@@ -122,6 +122,9 @@ export const notifyEn = {
     after: '{{time}} (+{{seconds}} s)',
     notReported: 'not reported',
     failed: 'Failed: {{detail}}',
+    noProvider: 'Not delivered: no SMS/voice provider or webhook is set',
+    notDelivered: '{{count}} not delivered',
+    ended: 'Ended',
     comment: 'Comment',
   },
   ack: {
@@ -154,7 +157,7 @@ export const notifyZh: TextTree<typeof notifyEn> = {
     saved: '已保存',
     loading: '加载中……',
     none: '暂无内容。',
-    channel: { sms: '短信', voice: '语音电话' },
+    channel: { sms: '短信', voice: '语音电话', email: '电子邮件' },
     weekday: {
       sun: '星期日',
       mon: '星期一',
@@ -211,7 +214,8 @@ export const notifyZh: TextTree<typeof notifyEn> = {
   },
   prefs: {
     title: '我的通知',
-    intro: '以下设置适用于号码为您手机号（{{mobile}}）的报警电话：共 {{count}} 条。',
+    intro:
+      '以下设置适用于号码为您手机号（{{mobile}}）的报警电话（共 {{count}} 条），以及发往您账号邮箱的报警邮件。',
     noMobile: '您的账号没有手机号，因此还没有属于您的报警电话。请联系管理员添加。',
     farms: '养殖场',
     allFarms: '我的全部养殖场',
@@ -261,6 +265,9 @@ export const notifyZh: TextTree<typeof notifyEn> = {
     after: '{{time}}（+{{seconds}} 秒）',
     notReported: '服务商未回报',
     failed: '失败：{{detail}}',
+    noProvider: '未送达：未配置短信/语音服务商或 Webhook',
+    notDelivered: '{{count}} 人未送达',
+    ended: '已结束',
     comment: '备注',
   },
   ack: {
