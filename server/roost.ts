@@ -26,6 +26,7 @@ import { ServerEvents } from './events';
 import { RoostMetrics } from './ops/metrics';
 import { pino, type Logger } from 'pino';
 import { DEMO_INTERVAL_SECONDS } from './demo/demoFarms';
+import { DEMO_GATEWAYS_FILE } from './demo/seed';
 import { loadDemoGateways } from './simulator/cliArgs';
 import { startSimulator, type RunningSimulator } from './simulator/simulator';
 import { StartError } from './startError';
@@ -260,7 +261,7 @@ async function startDemoSimulator(
   let gateways = boot.demoGateways;
   if (!gateways) {
     try {
-      gateways = loadDemoGateways(path.join(config.dataDir, 'demo-gateways.json'), null);
+      gateways = loadDemoGateways(path.join(config.dataDir, DEMO_GATEWAYS_FILE), null);
     } catch (error) {
       log.warn({ err: (error as Error).message }, 'demo gateways not simulated');
       return null;

@@ -28,6 +28,9 @@ import {
   DEMO_USERS,
 } from './demoFarms';
 
+/** The demo gateways' tokens in DATA_DIR, for the simulator (and in every backup). */
+export const DEMO_GATEWAYS_FILE = 'demo-gateways.json';
+
 export interface DemoGateway {
   networkId: string;
   token: string;
@@ -254,7 +257,7 @@ async function insertBreed(tx: Tx, standard: BreedStandard): Promise<number> {
 function writeDemoGateways(dataDir: string, list: DemoGateway[]): void {
   if (dataDir === 'memory://') return;
   mkdirSync(dataDir, { recursive: true });
-  const file = path.join(dataDir, 'demo-gateways.json');
+  const file = path.join(dataDir, DEMO_GATEWAYS_FILE);
   writeFileSync(file, `${JSON.stringify(list, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
 }

@@ -12,12 +12,15 @@ export interface BackupResult {
   bytes: number;
   /** When the server was asked (its clock): everything committed before is in the file. */
   requestedAt: string;
+  /** Whether the database is in it (embedded) or is PostgreSQL's, to back up with its tools. */
+  database: 'pglite' | 'none';
 }
 
 /**
- * Asks the running server (`POST /ops/backup`) for a consistent copy of its embedded database
- * and writes it to `out`: first to `out.partial`, renamed only once complete, so a file named
- * `out` is always a whole backup. An existing `out` is never overwritten.
+ * Asks the running server (`POST /ops/backup`) for a backup of everything it keeps (a consistent
+ * copy of its embedded database and the files of its DATA_DIR) and writes it to `out`: first to
+ * `out.partial`, renamed only once complete, so a file named `out` is always a whole backup. An
+ * existing `out` is never overwritten.
  */
 export async function requestBackup(options: {
   url: string;
@@ -63,6 +66,11 @@ export async function requestBackup(options: {
       Readable.fromWeb(res.body as WebReadableStream<Uint8Array>),
       createWriteStream(partial, { flags: 'wx', mode: 0o600 }),
     );
+    // The server announces the archive's length before its first byte: less is a cut copy.
+    const announced = Number(res.headers.get('content-length') ?? Number.NaN);
+    const written = statSync(partial).size;
+    if (Number.isFinite(announced) && written !== announced)
+      throw new Error(`the server sent ${written} of ${announced} bytes`);
     renameSync(partial, out);
   } catch (error) {
     rmSync(partial, { force: true });
@@ -72,5 +80,6 @@ export async function requestBackup(options: {
     file: out,
     bytes: statSync(out).size,
     requestedAt: res.headers.get('x-roost-backup-requested-at') ?? '',
+    database: res.headers.get('x-roost-backup-database') === 'none' ? 'none' : 'pglite',
   };
 }

@@ -4,9 +4,10 @@ import { OpsError, requestBackup } from './backup';
 const USAGE = 'usage: npm run backup -- --out FILE [--url http://127.0.0.1:8080]';
 
 /**
- * `npm run backup -- --out FILE`: asks the running server for a consistent backup of its
- * embedded database. The token is ROOST_BACKUP_TOKEN, as the server was started with; the
- * server is at --url, else ROOST_URL, else http://127.0.0.1:$PORT (8080).
+ * `npm run backup -- --out FILE`: asks the running server for a backup of everything it keeps
+ * (its embedded database and the files of its DATA_DIR). The token is ROOST_BACKUP_TOKEN, as
+ * the server was started with; the server is at --url, else ROOST_URL, else
+ * http://127.0.0.1:$PORT (8080).
  */
 async function main(): Promise<void> {
   try {
@@ -32,6 +33,10 @@ async function main(): Promise<void> {
     console.log(
       `Backup written to ${result.file} (${(result.bytes / 1024 / 1024).toFixed(1)} MiB, asked at ${result.requestedAt}, ${((Date.now() - started) / 1000).toFixed(1)} s).`,
     );
+    if (result.database === 'none')
+      console.log(
+        'It holds the files of DATA_DIR only: the server uses PostgreSQL, back its database up with pg_dump (README, "Backups").',
+      );
   } catch (error) {
     console.error(`backup: ${error instanceof OpsError ? error.message : String(error)}`);
     process.exit(1);

@@ -21,9 +21,17 @@ async function main(): Promise<void> {
     if (!values.from || !values['data-dir'])
       throw new OpsError(`--from and --data-dir are required.\n${USAGE}`);
     const result = await restoreBackup(values.from, values['data-dir']);
+    const what = result.database
+      ? `${result.database.users} users, ${result.database.alarms} alarms, ${result.database.telemetryHours} house-hours of readings`
+      : 'no database (the server used PostgreSQL: restore it with pg_restore)';
     console.log(
-      `Restored into ${result.dataDir}: ${result.users} users, ${result.alarms} alarms, ${result.telemetryHours} house-hours of readings. Start it with DATA_DIR=${result.dataDir} npm start.`,
+      `Restored into ${result.dataDir}: ${what}; ${result.files.length} files of DATA_DIR (${result.files.join(', ') || 'none'}).`,
     );
+    if (result.databaseOnly)
+      console.log(
+        'This backup was made by an older Roost and holds the database only: upgrade files and the camera key are not in it.',
+      );
+    console.log(`Start it with DATA_DIR=${result.dataDir} npm start.`);
   } catch (error) {
     console.error(`restore: ${error instanceof OpsError ? error.message : String(error)}`);
     process.exit(1);

@@ -2,7 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { fileAnswer, type RoutePlugin } from '../http/routeSchema';
+import { backupArchive } from './backupArchive';
 import { bearerMatches } from './bearer';
+import { openKeptFiles } from './keptFiles';
 
 /**
  * The operators' endpoints, outside /api: they take no session, only their own bearer token
@@ -35,40 +37,57 @@ export function opsRoutes(ctx: AppContext): RoutePlugin {
       },
     );
 
-    // One copy at a time: each is built whole in memory, and a second would double that.
+    // One copy at a time: the database's dump is built whole in memory, and a second would
+    // double that. It is held until the client has taken the whole archive.
     let copying = false;
     app.post(
       '/ops/backup',
       {
         schema: {
-          summary: 'A copy of the whole database as a gzipped archive (needs the backup token)',
-          response: fileAnswer(['application/gzip'], 'The database archive (.tar.gz)'),
+          summary:
+            'A backup of everything the server keeps: its embedded database and the files of DATA_DIR, as a tar (needs the backup token)',
+          response: fileAnswer(['application/x-tar'], 'The backup (a tar: README, "Backups")'),
         },
         config: { public: true },
       },
       async (request, reply) => {
         guard(request, reply, ctx.config.backupToken);
-        if (!ctx.database.dump) throw new ApiError(409, 'ops.backupPostgres');
         if (copying) throw new ApiError(409, 'ops.backupRunning');
         copying = true;
         const at = new Date();
-        let archive: Uint8Array;
+        let archive: ReturnType<typeof backupArchive>;
         try {
-          archive = await ctx.database.dump();
-        } finally {
+          // PostgreSQL is backed up with its own tools; its server's files still come here.
+          const dump = ctx.database.dump ? await ctx.database.dump() : null;
+          // Opened after the copy: every upgrade file the copied database lists is on disk.
+          const files = await openKeptFiles(ctx.config.dataDir);
+          archive = backupArchive({ dump, files, requestedAt: at }, () => {
+            copying = false;
+          });
+          request.log.info(
+            {
+              bytes: archive.bytes,
+              files: files.length,
+              seconds: (Date.now() - at.getTime()) / 1000,
+            },
+            'backup taken',
+          );
+        } catch (error) {
           copying = false;
+          throw error;
         }
-        request.log.info(
-          { bytes: archive.byteLength, seconds: (Date.now() - at.getTime()) / 1000 },
-          'backup taken',
-        );
-        const name = `roost-${at.toISOString().replace(/[:.]/g, '-')}.tar.gz`;
+        // The answer sent whole, or its client gone: the next backup may start.
+        reply.raw.once('finish', archive.release);
+        reply.raw.once('close', archive.release);
+        const name = `roost-${at.toISOString().replace(/[:.]/g, '-')}.tar`;
         return reply
-          .header('content-type', 'application/gzip')
+          .header('content-type', 'application/x-tar')
+          .header('content-length', archive.bytes)
           .header('content-disposition', `attachment; filename="${name}"`)
           .header('cache-control', 'no-store')
           .header('x-roost-backup-requested-at', at.toISOString())
-          .send(Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength));
+          .header('x-roost-backup-database', ctx.database.dump ? 'pglite' : 'none')
+          .send(archive.stream);
       },
     );
   };

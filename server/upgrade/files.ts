@@ -6,6 +6,12 @@ import { UPGRADE_FILE_MAX_BYTES, type UpgradeFile } from '../../src/contract/upg
 /** Why a received file was not stored: the route turns these into 4xx answers. */
 export type UpgradeFileRefusal = 'tooLarge' | 'empty';
 
+/** The folder of DATA_DIR the files are kept in, each named by its SHA-256. */
+export const UPGRADES_FOLDER = 'upgrades';
+
+/** Whether a name in that folder is a stored file (not a part-file still being received). */
+export const isStoredUpgradeName = (name: string) => /^[0-9a-f]{64}$/.test(name);
+
 /** A file being received is written under this prefix, and renamed when whole. */
 const PART_FILE_PREFIX = '.upload-';
 
@@ -24,7 +30,7 @@ export class UpgradeFileStore {
   private readonly dir: string | null;
 
   constructor(dataDir: string) {
-    this.dir = dataDir === 'memory://' ? null : path.join(dataDir, 'upgrades');
+    this.dir = dataDir === 'memory://' ? null : path.join(dataDir, UPGRADES_FOLDER);
   }
 
   /** Reads the stream to its end or to one byte past the limit, whichever comes first. */
@@ -98,14 +104,14 @@ export class UpgradeFileStore {
 
   /** Forgets a file's bytes (none stored is no error). */
   async remove(sha256: string): Promise<void> {
-    if (!/^[0-9a-f]{64}$/.test(sha256)) return;
+    if (!isStoredUpgradeName(sha256)) return;
     if (!this.dir) this.memory.delete(sha256);
     else await rm(path.join(this.dir, sha256), { force: true });
   }
 
   /** The bytes of a stored file, or null. */
   async bytes(sha256: string): Promise<Buffer | null> {
-    if (!/^[0-9a-f]{64}$/.test(sha256)) return null;
+    if (!isStoredUpgradeName(sha256)) return null;
     if (!this.dir) return this.memory.get(sha256)?.bytes ?? null;
     return readFile(path.join(this.dir, sha256)).catch(() => null);
   }

@@ -172,6 +172,51 @@ describe.each(testDatabaseTargets())('maintenance plans on $name', (target) => {
     expect(gone.data.remaining).toBe(0);
   });
 
+  it('a run-hours plan is saved for a device that has already run a fraction of an hour, and counts from there', async () => {
+    const farm = caller(t, await t.signIn('farm'));
+    const { houseId, networkId } = await houseNamed(t, 'Weifang Broiler Farm', 'House 4');
+    const fan = await farm<Terminal>('POST', '/terminal/create', {
+      houseId,
+      name: 'Fan 1',
+      code: 'FAN1-H4',
+      controlPort: 'fan_1',
+      type: 'fan',
+    });
+    expect(fan.status).toBe(200);
+    // The fan runs 361.5 s: 0.1 h, a count that is no whole number of seconds or hours.
+    const start = Date.now() - 3 * HOUR;
+    for (const at of [start, start + 361_500]) {
+      const stored = await t.ingest.submitTelemetry(networkId, {
+        ts: at,
+        metrics: { temperature: 22 },
+        devices: { fan_1: { state: 1 } },
+      });
+      expect(stored.status).toBe('stored');
+    }
+    await t.ingest.drain();
+    const ran = await farm<{ rows: Terminal[] }>('GET', `/terminal/list?houseId=${houseId}`);
+    expect(ran.data.rows.find((d) => d.id === fan.data.id)?.runHours).toBe(0.1);
+
+    const plan = await farm<MaintenancePlan>('POST', '/maintenance/create', {
+      houseId,
+      deviceId: fan.data.id,
+      type: 'duration',
+      content: 'Check the fan belt',
+      interval: 500,
+    });
+    expect(plan.msg).not.toMatch(/not valid/);
+    expect(plan.status).toBe(200);
+    expect(plan.data).toMatchObject({ state: 'ok', runHours: 0, interval: 500 });
+
+    // Another 30 minutes of running count from the plan's start.
+    await play(networkId, start + 361_500 + 5 * MINUTE, 0.5, 1);
+    const listed = await farm<{ rows: MaintenancePlan[] }>(
+      'GET',
+      `/maintenance/list?houseId=${houseId}`,
+    );
+    expect(listed.data.rows.find((p) => p.id === plan.data.id)?.runHours).toBe(0.58);
+  });
+
   it('refuses a duration plan without a device, in the caller language', async () => {
     const farm = caller(t, await t.signIn('farm'), 'zh');
     const { houseId } = await houseNamed(t, 'Weifang Broiler Farm', 'House 3');

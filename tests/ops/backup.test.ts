@@ -113,7 +113,7 @@ describe('backup and restore of the embedded database', () => {
   it('backs up a running server under ingest, and a server started on the restore finds every reading, alarm and user', async () => {
     const sourceDir = path.join(tmp, 'source');
     const restoredDir = path.join(tmp, 'restored');
-    const backupFile = path.join(tmp, 'roost.tar.gz');
+    const backupFile = path.join(tmp, 'roost.tar');
     const env: Record<string, string> = {
       PORT: String(await freePort()),
       MQTT_PORT: String(await freePort()),
