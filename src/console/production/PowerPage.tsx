@@ -93,7 +93,7 @@ export const PowerPage = observer(function PowerPage() {
                   key={p}
                   label={t(`production.power.period.${p}`)}
                   value={`${figure(power.byPeriod![p].kwh, 1)} kWh · ${cost(power.byPeriod![p].cost)}`}
-                  testId={`power-${p}`}
+                  testId={`power-period-${p}`}
                 />
               ))}
           </div>
