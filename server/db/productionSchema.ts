@@ -71,8 +71,10 @@ export const tariffs = pgTable('tariffs', {
     .references(() => organizations.id, { onDelete: 'cascade' }),
   /** 24 entries, hour 0 … 23 of the installation's day: 'peak' | 'flat' | 'valley'. */
   hours: jsonb('hours').$type<string[]>().notNull(),
-  /** Price per kWh of each period, in the organisation's currency. */
+  /** Price per kWh of each period, in `currency`. */
   prices: jsonb('prices').$type<Record<string, number>>().notNull(),
+  /** ISO 4217 code of the prices (TARIFF_CURRENCIES); tariffs saved before it were in yuan. */
+  currency: text('currency').notNull().default('CNY'),
   updatedAt: at('updated_at').notNull().defaultNow(),
 });
 

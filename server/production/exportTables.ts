@@ -1,5 +1,11 @@
 import type { Locale } from '../../src/contract/envelope';
-import type { FlockKpis, KpiDay, PowerAnswer } from '../../src/contract/production';
+import {
+  feedMeasureOf,
+  type FeedMeasure,
+  type FlockKpis,
+  type KpiDay,
+  type PowerAnswer,
+} from '../../src/contract/production';
 import type { Cell, ExportTable } from '../houses/exportTable';
 import { EXPORT_TEXTS } from './exportTexts';
 
@@ -8,14 +14,15 @@ const round = (v: number | null) => (v === null ? null : Math.round(v * 10_000) 
 
 type Column = [key: string, value: (d: KpiDay) => number | null];
 
-const KPI_COLUMNS = (layer: boolean): Column[] => [
+const KPI_COLUMNS = (layer: boolean, feed: FeedMeasure): Column[] => [
   ['alive', (d) => d.alive],
   ['mortalityPct', (d) => d.mortalityPct],
   ['livabilityPct', (d) => d.livabilityPct],
   ['bodyWeightG', (d) => d.bodyWeightG],
   ['dailyGainG', (d) => d.dailyGainG],
   ['feedPerBirdG', (d) => d.feedPerBirdG],
-  ['fcr', (d) => d.fcr],
+  // Broilers' FCR, or the layers' feed per kg of eggs (or per dozen): feedMeasureOf decides.
+  [feed, (d) => d[feed]],
   ['waterL', (d) => d.waterL],
   ['waterFeedRatio', (d) => d.waterFeedRatio],
   ...(layer
@@ -37,7 +44,7 @@ const KPI_COLUMNS = (layer: boolean): Column[] => [
  */
 export function kpiTable(kpis: FlockKpis, locale: Locale): ExportTable {
   const texts = EXPORT_TEXTS[locale];
-  const columns = KPI_COLUMNS(kpis.flock.layer);
+  const columns = KPI_COLUMNS(kpis.flock.layer, feedMeasureOf(kpis));
   const header = ['day', 'ageDay', ...columns.map(([key]) => key), 'state'].map(
     (key) => texts.kpi[key]!,
   );
@@ -74,5 +81,17 @@ export function powerTable(power: PowerAnswer, locale: Locale): ExportTable {
     [texts.averageKw, round(power.averageKw), null, null, null],
   );
   const p = texts.power;
-  return { header: [p.hour, p.kwh, p.period, p.price, p.cost], rows };
+  // A price or a cost is in the tariff's currency, which the headers name.
+  const billed = (text: string, plain: string) =>
+    tariff ? text.replace('{currency}', tariff.currency) : plain;
+  return {
+    header: [
+      p.hour,
+      p.kwh,
+      p.period,
+      billed(texts.billed.price, p.price),
+      billed(texts.billed.cost, p.cost),
+    ],
+    rows,
+  };
 }

@@ -11,6 +11,8 @@ export const EXPORT_TEXTS: Record<
     kpi: Record<string, string>;
     missing: string;
     power: { hour: string; kwh: string; period: string; price: string; cost: string };
+    /** The price and cost headers once a tariff names its currency (`{currency}`). */
+    billed: { price: string; cost: string };
     total: string;
     peakKw: string;
     averageKw: string;
@@ -28,6 +30,8 @@ export const EXPORT_TEXTS: Record<
       dailyGainG: 'Daily gain (g)',
       feedPerBirdG: 'Feed per bird (g/day)',
       fcr: 'FCR',
+      feedPerEggKg: 'Feed per kg of eggs',
+      feedPerDozenKg: 'Feed per dozen eggs (kg)',
       waterL: 'Water (L)',
       waterFeedRatio: 'Water : feed',
       epef: 'EPEF',
@@ -48,6 +52,7 @@ export const EXPORT_TEXTS: Record<
       price: 'Price per kWh',
       cost: 'Cost',
     },
+    billed: { price: 'Price per kWh ({currency})', cost: 'Cost ({currency})' },
     total: 'Total',
     peakKw: 'Peak (kW)',
     averageKw: 'Average (kW)',
@@ -64,6 +69,8 @@ export const EXPORT_TEXTS: Record<
       dailyGainG: '日增重（g）',
       feedPerBirdG: '只日耗料（g）',
       fcr: '料肉比',
+      feedPerEggKg: '料蛋比',
+      feedPerDozenKg: '每打蛋耗料（kg）',
       waterL: '饮水（L）',
       waterFeedRatio: '料水比',
       epef: '欧洲效益指数',
@@ -84,6 +91,7 @@ export const EXPORT_TEXTS: Record<
       price: '电价（每 kWh）',
       cost: '电费',
     },
+    billed: { price: '电价（{currency}/kWh）', cost: '电费（{currency}）' },
     total: '合计',
     peakKw: '峰值功率（kW）',
     averageKw: '平均功率（kW）',

@@ -1,10 +1,8 @@
+import type { DayRecord } from '../../src/contract/production';
 import type { Database } from '../db/client';
-import type { DayFacts } from './kpi';
 
-/** One flock's record of one day, as the KPIs read it. */
-export interface FlockDayFacts extends DayFacts {
-  flockId: number;
-}
+/** One flock's record of one day, as the KPIs read it: the contract's record, less the note. */
+export type FlockDayFacts = Omit<DayRecord, 'uniformity' | 'note'>;
 
 const RECORD_COLUMNS = [
   'flockId',

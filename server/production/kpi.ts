@@ -1,4 +1,4 @@
-import type { KpiDay } from '../../src/contract/production';
+import type { DayRecord, KpiDay } from '../../src/contract/production';
 
 /**
  * The flock KPIs, computed once here from the daily records (the console and the exports only
@@ -15,18 +15,8 @@ export interface FlockFacts {
   untilDay: string;
 }
 
-export interface DayFacts {
-  day: string;
-  deathsAm: number;
-  deathsPm: number;
-  cullsAm: number;
-  cullsPm: number;
-  feedKg: number;
-  waterL: number | null;
-  eggs: number | null;
-  eggKg: number | null;
-  bodyWeightG: number | null;
-}
+/** A day's record as the KPIs read it: the contract's record without what they do not use. */
+export type DayFacts = Omit<DayRecord, 'flockId' | 'uniformity' | 'note'>;
 
 /** The breed's target of one day of age (grams per bird per day, %, grams). */
 export interface TargetFacts {
@@ -53,6 +43,8 @@ export interface FlockKpiResult {
     mortalityPct: number;
     feedKg: number;
     fcr: number | null;
+    feedPerEggKg: number | null;
+    feedPerDozenKg: number | null;
     epef: number | null;
     energyKwh: number | null;
   };
@@ -78,6 +70,17 @@ export function ageOn(flock: Pick<FlockFacts, 'placedOn' | 'ageAtPlacement'>, da
 export function feedConversion(feedKg: number, alive: number, bodyWeightG: number): number | null {
   const liveKg = (alive * bodyWeightG) / 1000;
   return liveKg > 0 ? feedKg / liveKg : null;
+}
+
+/**
+ * Layers' feed conversion: kg of feed per kg of eggs (料蛋比) where the eggs were weighed, and
+ * per dozen eggs where they were only counted. Null without eggs: a day without lay has no ratio.
+ */
+export function feedPerEggs(feedKg: number, eggKg: number | null, eggs: number | null) {
+  return {
+    perKg: eggKg !== null && eggKg > 0 ? feedKg / eggKg : null,
+    perDozen: eggs !== null && eggs > 0 ? feedKg / (eggs / 12) : null,
+  };
 }
 
 /** European Production Efficiency Factor: livability % × live weight kg ÷ (age × FCR) × 100. */
@@ -143,6 +146,9 @@ export function flockKpis(
   let lastWeight: { ageDay: number; grams: number } | null = null;
   let lastFcr: number | null = null;
   let lastEpef: number | null = null;
+  // Layers: feed and eggs of the laying days only, so the rearing weeks' feed (no eggs) does not
+  // count against the eggs; weighed and counted days are summed apart.
+  const laying = { feedKg: 0, eggKg: 0, feedCounted: 0, eggs: 0 };
 
   for (let i = 0; i < span; i++) {
     const day = addDays(flock.placedOn, i);
@@ -174,12 +180,24 @@ export function flockKpis(
       if (lastWeight && ageDay > lastWeight.ageDay)
         dailyGainG = (rec.bodyWeightG - lastWeight.grams) / (ageDay - lastWeight.ageDay);
       lastWeight = { ageDay, grams: rec.bodyWeightG };
-      fcr = feedConversion(feedKg, alive, rec.bodyWeightG);
-      if (fcr !== null) lastFcr = fcr;
-      if (!flock.layer && fcr !== null) {
+      // A hen's weight is not what her feed makes: layers get feed per egg below instead.
+      if (!flock.layer) fcr = feedConversion(feedKg, alive, rec.bodyWeightG);
+      if (fcr !== null) {
+        lastFcr = fcr;
         dayEpef = epef(livabilityPct, rec.bodyWeightG, ageDay, fcr);
         lastEpef = dayEpef;
       }
+    }
+    const eggKg = flock.layer ? rec.eggKg : null;
+    const eggs = flock.layer ? rec.eggs : null;
+    const perEggs = feedPerEggs(rec.feedKg, eggKg, eggs);
+    if (perEggs.perKg !== null) {
+      laying.feedKg += rec.feedKg;
+      laying.eggKg += eggKg!;
+    }
+    if (perEggs.perDozen !== null) {
+      laying.feedCounted += rec.feedKg;
+      laying.eggs += eggs!;
     }
 
     days.push({
@@ -193,6 +211,9 @@ export function flockKpis(
       dailyGainG,
       feedPerBirdG: present > 0 ? (rec.feedKg * 1000) / present : null,
       fcr,
+      feedPerEggKg: perEggs.perKg,
+      feedPerDozenKg: perEggs.perDozen,
+      eggKg,
       waterL: water,
       waterFeedRatio: water !== null && rec.feedKg > 0 ? water / rec.feedKg : null,
       epef: dayEpef,
@@ -213,6 +234,8 @@ export function flockKpis(
       mortalityPct: mortality(losses, flock.headCount),
       feedKg,
       fcr: lastFcr,
+      feedPerEggKg: feedPerEggs(laying.feedKg, laying.eggKg, null).perKg,
+      feedPerDozenKg: feedPerEggs(laying.feedCounted, null, laying.eggs).perDozen,
       epef: lastEpef,
       energyKwh,
     },
@@ -227,6 +250,9 @@ const EMPTY_DAY = {
   dailyGainG: null,
   feedPerBirdG: null,
   fcr: null,
+  feedPerEggKg: null,
+  feedPerDozenKg: null,
+  eggKg: null,
   waterL: null,
   waterFeedRatio: null,
   epef: null,

@@ -6,6 +6,7 @@ import { tariffs } from '../db/productionSchema';
 import { farms, houses } from '../db/schema';
 import { telemetryHourly } from '../db/telemetrySchema';
 import { Refusal } from '../refusal';
+import { localDay } from './records';
 import { powerDay } from './tariff';
 
 /**
@@ -20,20 +21,31 @@ export function mustBillOrg(user: { roleKey: string; orgId: number | null }, org
 /** The organisation's time-of-use tariff, or null when none was set. */
 export async function readTariff(database: Database, orgId: number): Promise<Tariff | null> {
   const [row] = await database.db
-    .select({ hours: tariffs.hours, prices: tariffs.prices })
+    .select({ hours: tariffs.hours, prices: tariffs.prices, currency: tariffs.currency })
     .from(tariffs)
     .where(eq(tariffs.orgId, orgId));
   if (!row) return null;
-  return { hours: row.hours, prices: row.prices } as Tariff;
+  return { hours: row.hours, prices: row.prices, currency: row.currency } as Tariff;
 }
 
 export async function saveTariff(database: Database, orgId: number, tariff: Tariff) {
   await database.db
     .insert(tariffs)
-    .values({ orgId, hours: tariff.hours, prices: tariff.prices, updatedAt: sql`now()` })
+    .values({
+      orgId,
+      hours: tariff.hours,
+      prices: tariff.prices,
+      currency: tariff.currency,
+      updatedAt: sql`now()`,
+    })
     .onConflictDoUpdate({
       target: tariffs.orgId,
-      set: { hours: sql`excluded.hours`, prices: sql`excluded.prices`, updatedAt: sql`now()` },
+      set: {
+        hours: sql`excluded.hours`,
+        prices: sql`excluded.prices`,
+        currency: sql`excluded.currency`,
+        updatedAt: sql`now()`,
+      },
     });
 }
 
@@ -69,9 +81,27 @@ export async function powerPlace(
   return { houseIds, tariff };
 }
 
+/** The hour of `now` on the installation's clock (0–23). */
+export function localHour(now: Date, timeZone: string): number {
+  const text = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hour: '2-digit',
+    hourCycle: 'h23',
+  }).format(now);
+  return Number(text);
+}
+
+/** Bills nothing when no tariff is set, so the kWh figures still come out of one calculation. */
+export const UNBILLED: Tariff = {
+  hours: Array.from({ length: 24 }, () => 'flat'),
+  prices: { peak: 0, flat: 0, valley: 0 },
+  currency: 'CNY',
+};
+
 /**
  * Electricity of some houses (one house, or a farm's) for one day of the installation's
- * calendar, hour by hour from the metered power's hourly rollup, with the tariff's cost.
+ * calendar, hour by hour from the metered power's hourly rollup, with the tariff's cost. On
+ * today the hour under way is named, so nobody reads its kWh so far as a fall.
  */
 export async function readPowerDay(
   database: Database,
@@ -79,6 +109,7 @@ export async function readPowerDay(
   day: string,
   timeZone: string,
   tariff: Tariff | null,
+  now: Date,
 ): Promise<PowerAnswer> {
   const h = telemetryHourly;
   const rows = await database.db
@@ -100,19 +131,17 @@ export async function readPowerDay(
     .groupBy(sql`1`);
   const hourly: Array<number | null> = Array.from({ length: 24 }, () => null);
   for (const r of rows) if (r.kwh !== null) hourly[r.hour] = r.kwh;
-  const flat: Tariff = {
-    hours: Array.from({ length: 24 }, () => 'flat'),
-    prices: { peak: 0, flat: 0, valley: 0 },
-  };
-  const result = powerDay(hourly, tariff ?? flat);
+  const runningHour = day === localDay(now, timeZone) ? localHour(now, timeZone) : null;
+  const result = powerDay(hourly, tariff ?? UNBILLED, runningHour);
   return {
     day,
     hourly,
+    runningHour,
     kwh: result.kwh,
     peakKw: result.peakKw,
     averageKw: result.averageKw,
     cost: tariff ? result.cost : null,
-    byPeriod: tariff ? result.byPeriod : null,
+    byPeriod: tariff && result.kwh !== null ? result.byPeriod : null,
     tariff,
   };
 }

@@ -156,7 +156,14 @@ export const kpiDaySchema = z.object({
   bodyWeightG: z.number().nullable(),
   dailyGainG: z.number().nullable(),
   feedPerBirdG: z.number().nullable(),
+  /** Broilers: feed to date over the live weight standing (null for layers, see feedPerEggKg). */
   fcr: z.number().nullable(),
+  /** Layers: the day's feed over the day's egg mass, kg per kg (料蛋比). */
+  feedPerEggKg: z.number().nullable(),
+  /** Layers: the day's feed per dozen eggs laid, kg. */
+  feedPerDozenKg: z.number().nullable(),
+  /** Layers: the eggs entered for the day, kg. */
+  eggKg: z.number().nullable(),
   /** Entered or metered water of the day, litres. */
   waterL: z.number().nullable(),
   waterFeedRatio: z.number().nullable(),
@@ -185,11 +192,32 @@ export const flockKpisSchema = z.object({
     mortalityPct: z.number(),
     feedKg: z.number(),
     fcr: z.number().nullable(),
+    /** Layers: feed of the days with egg mass entered over that egg mass. */
+    feedPerEggKg: z.number().nullable(),
+    /** Layers: feed of the days with eggs counted per dozen of those eggs. */
+    feedPerDozenKg: z.number().nullable(),
     epef: z.number().nullable(),
     energyKwh: z.number().nullable(),
   }),
 });
 export type FlockKpis = z.infer<typeof flockKpisSchema>;
+
+/** What a flock's feed is measured against: live weight (broilers), egg mass or dozens (layers). */
+export type FeedMeasure = 'fcr' | 'feedPerEggKg' | 'feedPerDozenKg';
+
+/**
+ * The feed KPI a flock's managers read: broilers the FCR (feed over live weight); layers feed
+ * per kg of eggs, or per dozen eggs when their records count eggs but never weigh them (a
+ * flock's table keeps one measure, never a mix of the two by day).
+ */
+export function feedMeasureOf(kpis: {
+  flock: { layer: boolean };
+  toDate: Pick<FlockKpis['toDate'], 'feedPerEggKg' | 'feedPerDozenKg'>;
+}): FeedMeasure {
+  if (!kpis.flock.layer) return 'fcr';
+  const { feedPerEggKg, feedPerDozenKg } = kpis.toDate;
+  return feedPerEggKg === null && feedPerDozenKg !== null ? 'feedPerDozenKg' : 'feedPerEggKg';
+}
 
 /** The KPI series a chart or a comparison can show, with their unit. */
 export const KPI_SERIES = [
@@ -199,6 +227,8 @@ export const KPI_SERIES = [
   'dailyGainG',
   'feedPerBirdG',
   'fcr',
+  'feedPerEggKg',
+  'feedPerDozenKg',
   'waterFeedRatio',
   'epef',
   'henDayPct',
@@ -217,6 +247,32 @@ export const taskDecisionSchema = z.object({
 /** Time-of-use periods, as grids bill them. */
 export const TARIFF_PERIODS = ['peak', 'flat', 'valley'] as const;
 export type TariffPeriod = (typeof TARIFF_PERIODS)[number];
+/**
+ * The currencies a tariff's prices can be in (ISO 4217): the grids of the countries the product
+ * is sold in. A price without its currency is a number nobody can pay.
+ */
+export const TARIFF_CURRENCIES = [
+  'CNY',
+  'USD',
+  'EUR',
+  'GBP',
+  'JPY',
+  'KRW',
+  'INR',
+  'THB',
+  'VND',
+  'IDR',
+  'PHP',
+  'MYR',
+  'BRL',
+  'MXN',
+  'RUB',
+  'TRY',
+  'ZAR',
+  'AUD',
+  'CAD',
+] as const;
+export type TariffCurrency = (typeof TARIFF_CURRENCIES)[number];
 export const tariffSchema = z.object({
   hours: z.array(z.enum(TARIFF_PERIODS)).length(24, 'production.tariffHours'),
   prices: z.object({
@@ -224,6 +280,8 @@ export const tariffSchema = z.object({
     flat: z.number().min(0).max(100),
     valley: z.number().min(0).max(100),
   }),
+  /** Tariffs saved before the currency was asked were all in yuan. */
+  currency: z.enum(TARIFF_CURRENCIES, 'production.valueInvalid').default('CNY'),
 });
 export type Tariff = z.infer<typeof tariffSchema>;
 
@@ -235,15 +293,27 @@ export const powerQuerySchema = z
   .refine((q) => q.houseId !== undefined || q.farmId !== undefined, 'production.valueRequired');
 
 const periodFigures = z.object({ kwh: z.number(), cost: z.number() });
-/** A day of electricity: kWh per hour of the day (null where nothing was metered), the cost. */
+/**
+ * A day of electricity: kWh per hour of the day (null where nothing was metered), the cost.
+ * Totals, peak and average are null when nothing was metered (a dash, never 0.0).
+ */
 export const powerAnswerSchema = z.object({
   day: z.string(),
   hourly: z.array(z.number().nullable()).length(24),
-  kwh: z.number(),
-  peakKw: z.number(),
-  averageKw: z.number(),
-  /** Null without a tariff. */
+  /**
+   * The hour still running when the day is today in the installation's calendar: its kWh so far
+   * is in `hourly` and the total, but not in peak and average, and charts leave it out (a
+   * running hour would read as a drop).
+   */
+  runningHour: z.number().int().min(0).max(23).nullable(),
+  kwh: z.number().nullable(),
+  /** The highest finished hour. */
+  peakKw: z.number().nullable(),
+  /** Over the finished metered hours. */
+  averageKw: z.number().nullable(),
+  /** Null without a tariff or without a metered hour. */
   cost: z.number().nullable(),
+  /** Null, like the cost, without a tariff or without a metered hour. */
   byPeriod: z
     .object({ peak: periodFigures, flat: periodFigures, valley: periodFigures })
     .nullable(),

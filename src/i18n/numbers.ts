@@ -74,3 +74,21 @@ export function aliveText(language: string, count: number): string {
   if (normaliseLocale(language) === 'zh') return (count / 10_000).toFixed(2);
   return grouped(Math.round(count), 'en');
 }
+
+const currencies = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount of money in a tariff's currency (ISO 4217), as the reader's language writes it
+ * (en "CN¥402.00", zh "¥402.00"), with that currency's own decimals; the dash when missing.
+ */
+export function money(value: number | null | undefined, currency: string, language: string) {
+  if (value === null || value === undefined) return NO_FIGURE;
+  const locale = normaliseLocale(language) === 'zh' ? 'zh-CN' : 'en-US';
+  const key = `${locale}:${currency}`;
+  let format = currencies.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    currencies.set(key, format);
+  }
+  return format.format(value);
+}

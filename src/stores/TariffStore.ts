@@ -1,7 +1,12 @@
 import { makeAutoObservable, runInAction } from 'mobx';
 import { z } from 'zod';
 import { type ApiClient } from '../api/client';
-import { TARIFF_PERIODS, type Tariff, type TariffPeriod } from '../contract/production';
+import {
+  TARIFF_PERIODS,
+  type Tariff,
+  type TariffCurrency,
+  type TariffPeriod,
+} from '../contract/production';
 import { tariffAnswerSchema } from '../contract/productionPower';
 
 const orgsSchema = z.array(z.object({ id: z.number().int(), name: z.string() }));
@@ -11,6 +16,7 @@ const savedSchema = z.object({ tariff: z.unknown() });
 const blank = (): Tariff => ({
   hours: Array.from({ length: 24 }, () => 'flat'),
   prices: { peak: 0, flat: 0, valley: 0 },
+  currency: 'CNY',
 });
 
 /**
@@ -52,6 +58,10 @@ export class TariffStore {
 
   setHour(hour: number, period: TariffPeriod): void {
     this.draft.hours[hour] = period;
+  }
+
+  setCurrency(currency: TariffCurrency): void {
+    this.draft.currency = currency;
   }
 
   setPrice(period: TariffPeriod, text: string): void {

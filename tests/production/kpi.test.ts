@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { feedMeasureOf } from '../../src/contract/production';
 import {
   epef,
   feedConversion,
@@ -150,5 +151,86 @@ describe('flock KPI arithmetic, against figures worked out by hand', () => {
     expect(s.livabilityPct).toBeCloseTo(99.7, 9);
     expect(s.henDayPct).toBeNull();
     expect(standardAt(targets, 9).bodyWeightG).toBeNull();
+  });
+
+  it("a layer flock's feed is read per kg of eggs, over the laying days only; no FCR on live weight", () => {
+    const kpis = flockKpis(
+      {
+        placedOn: '2026-05-01',
+        ageAtPlacement: 140,
+        headCount: 2000,
+        layer: true,
+        untilDay: '2026-05-03',
+      },
+      [
+        // Not laying yet, but weighed: 1.8 kg hens would have given an "FCR" of 200 / 3,600.
+        day('2026-05-01', { feedKg: 200, bodyWeightG: 1800 }),
+        day('2026-05-02', { feedKg: 220, eggs: 1800, eggKg: 108 }),
+        day('2026-05-03', { feedKg: 218, eggs: 1782, eggKg: 106.92, bodyWeightG: 1850 }),
+      ],
+      [],
+    );
+    const [rearing, first, second] = kpis.days;
+    expect(rearing).toMatchObject({ fcr: null, feedPerEggKg: null, feedPerDozenKg: null });
+    // 220 kg ÷ 108 kg = 2.037037; 1,800 eggs = 150 dozen: 220 ÷ 150 = 1.466667 kg a dozen.
+    expect(first!.feedPerEggKg).toBeCloseTo(2.037037, 6);
+    expect(first!.feedPerDozenKg).toBeCloseTo(1.466667, 6);
+    expect(first!.eggKg).toBe(108);
+    // 218 ÷ 106.92 = 2.038908; weighed, but still no FCR for hens.
+    expect(second!.feedPerEggKg).toBeCloseTo(2.038908, 6);
+    expect(second!.fcr).toBeNull();
+    // To date, the laying days: (220 + 218) ÷ (108 + 106.92) = 438 ÷ 214.92 = 2.037968;
+    // 438 ÷ ((1,800 + 1,782) ÷ 12 = 298.5) = 1.467337. The 200 kg of rearing feed are not in it.
+    expect(kpis.toDate.feedPerEggKg).toBeCloseTo(2.037968, 6);
+    expect(kpis.toDate.feedPerDozenKg).toBeCloseTo(1.467337, 6);
+    expect(kpis.toDate.fcr).toBeNull();
+    expect(kpis.toDate.epef).toBeNull();
+    expect(feedMeasureOf({ flock: { layer: true }, toDate: kpis.toDate })).toBe('feedPerEggKg');
+  });
+
+  it('eggs counted but never weighed: feed per dozen; broilers keep their FCR', () => {
+    const counted = flockKpis(
+      {
+        placedOn: '2026-05-01',
+        ageAtPlacement: 150,
+        headCount: 1000,
+        layer: true,
+        untilDay: '2026-05-02',
+      },
+      [
+        day('2026-05-01', { feedKg: 110, eggs: 900 }),
+        day('2026-05-02', { feedKg: 115, eggs: 960 }),
+      ],
+      [],
+    );
+    expect(counted.days[0]!.feedPerEggKg).toBeNull();
+    // 110 ÷ 75 dozen = 1.466667; to date 225 ÷ (1,860 ÷ 12 = 155) = 1.451613.
+    expect(counted.days[0]!.feedPerDozenKg).toBeCloseTo(1.466667, 6);
+    expect(counted.toDate.feedPerEggKg).toBeNull();
+    expect(counted.toDate.feedPerDozenKg).toBeCloseTo(1.451613, 6);
+    expect(feedMeasureOf({ flock: { layer: true }, toDate: counted.toDate })).toBe(
+      'feedPerDozenKg',
+    );
+
+    const broiler = flockKpis(
+      {
+        placedOn: '2026-05-01',
+        ageAtPlacement: 0,
+        headCount: 100,
+        layer: false,
+        untilDay: '2026-05-01',
+      },
+      // Eggs typed into a broiler row mean nothing: no feed per egg.
+      [day('2026-05-01', { feedKg: 5, bodyWeightG: 50, eggs: 12, eggKg: 1 })],
+      [],
+    );
+    // 5 kg ÷ (100 × 0.05 kg) = 1.
+    expect(broiler.toDate.fcr).toBeCloseTo(1, 9);
+    expect(broiler.days[0]).toMatchObject({
+      feedPerEggKg: null,
+      feedPerDozenKg: null,
+      eggKg: null,
+    });
+    expect(feedMeasureOf({ flock: { layer: false }, toDate: broiler.toDate })).toBe('fcr');
   });
 });

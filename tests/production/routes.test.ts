@@ -52,15 +52,20 @@ describe.each(testDatabaseTargets())('Daily Business routes on $name', (target) 
   };
 
   /** Replaces the house's open flock with one placed `daysAgo` days ago at day 1 of age. */
-  const placeFlock = async (houseId: number, daysAgo: number, headCount = 10_000) => {
+  const placeFlock = async (
+    houseId: number,
+    daysAgo: number,
+    headCount = 10_000,
+    breed = 'BROILER-STD',
+  ) => {
     await t.database.query(
       `update flocks set closed_on = $2::date where house_id = $1 and closed_on is null`,
       [houseId, addDays(today, -daysAgo - 1)],
     );
     const [row] = await t.database.query<{ id: number }>(
       `insert into flocks (house_id, breed_id, placed_on, age_at_placement, head_count)
-       values ($1, (select id from breeds where code = 'BROILER-STD'), $2, 1, $3) returning id`,
-      [houseId, addDays(today, -daysAgo), headCount],
+       values ($1, (select id from breeds where code = $4), $2, 1, $3) returning id`,
+      [houseId, addDays(today, -daysAgo), headCount, breed],
     );
     return row!.id;
   };
@@ -181,6 +186,62 @@ describe.each(testDatabaseTargets())('Daily Business routes on $name', (target) 
     // Outside the scope, a flock answers like one that does not exist.
     const shack = await t.signIn('shack');
     expect((await api(shack, 'GET', `/production/kpi?flockId=${flockId}`)).status).toBe(404);
+  });
+
+  it("a layer flock's feed is per kg of eggs over its laying days, on the page and in its file", async () => {
+    const farm = await t.signIn('farm');
+    const houseId = houses['House 8']!;
+    const flockId = await placeFlock(houseId, 2, 2000, 'LAYER-BROWN');
+    const saved = await api(farm, 'POST', '/production/day', {
+      records: [
+        // Not laying yet, weighed: a hen's weight gave the old "FCR" 200 ÷ (2,000 × 1.8 kg).
+        day(houseId, addDays(today, -2), {
+          deathsAm: 0,
+          deathsPm: 0,
+          cullsAm: 0,
+          feedKg: 200,
+          bodyWeightG: 1800,
+        }),
+        day(houseId, addDays(today, -1), {
+          deathsAm: 0,
+          deathsPm: 0,
+          cullsAm: 0,
+          feedKg: 220,
+          eggs: 1800,
+          eggKg: 108,
+        }),
+        day(houseId, today, {
+          deathsAm: 0,
+          deathsPm: 0,
+          cullsAm: 0,
+          feedKg: 218,
+          eggs: 1782,
+          eggKg: 106.92,
+          bodyWeightG: 1850,
+        }),
+      ],
+    });
+    expect(saved.status).toBe(200);
+    const kpi = await api<FlockKpis>(farm, 'GET', `/production/kpi?flockId=${flockId}`);
+    expect(kpi.data.flock.layer).toBe(true);
+    const [rearing, first, second] = kpi.data.days;
+    expect(rearing).toMatchObject({ fcr: null, feedPerEggKg: null });
+    // 220 ÷ 108 = 2.037037; 220 ÷ 150 dozen = 1.466667; 218 ÷ 106.92 = 2.038908.
+    expect(first!.feedPerEggKg).toBeCloseTo(2.037037, 6);
+    expect(first!.feedPerDozenKg).toBeCloseTo(1.466667, 6);
+    expect(second!.feedPerEggKg).toBeCloseTo(2.038908, 6);
+    expect(second!.fcr).toBeNull();
+    // To date: 438 kg ÷ 214.92 kg = 2.037968, not the 5-ish of feed over the hens' weight.
+    expect(kpi.data.toDate.feedPerEggKg).toBeCloseTo(2.037968, 6);
+    expect(kpi.data.toDate.fcr).toBeNull();
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/production/kpi/export?flockId=${flockId}&format=csv`,
+      headers: { authorization: `Bearer ${farm}`, locale: 'en' },
+    });
+    const header = csv.body.replace(/^\uFEFF/, '').split(/\r?\n/)[0]!;
+    expect(header).toContain('Feed per kg of eggs');
+    expect(header).not.toContain('FCR');
   });
 
   it("an immune reminder for day 14 appears on the flock's day 14, not before, until it is done", async () => {

@@ -7,7 +7,11 @@ import { powerDay } from '../../server/production/tariff';
 const HOURS: Tariff['hours'] = Array.from({ length: 24 }, (_, h) =>
   h >= 23 || h < 7 ? 'valley' : (h >= 8 && h < 11) || (h >= 18 && h < 22) ? 'peak' : 'flat',
 );
-const TARIFF: Tariff = { hours: HOURS, prices: { peak: 1.2, flat: 0.7, valley: 0.3 } };
+const TARIFF: Tariff = {
+  hours: HOURS,
+  prices: { peak: 1.2, flat: 0.7, valley: 0.3 },
+  currency: 'CNY',
+};
 
 describe('time-of-use electricity cost', () => {
   it('a day of known hourly readings gives the hand-computed kWh and cost', () => {

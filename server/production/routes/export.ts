@@ -58,7 +58,14 @@ export function exportRoutes(ctx: AppContext): RoutePlugin {
         const q = request.query;
         const scope = await scopeOf(database.db, sessionOf(request).user);
         const { houseIds, tariff } = await powerPlace(database, scope, q);
-        const power = await readPowerDay(database, houseIds, q.day, config.timeZone, tariff);
+        const power = await readPowerDay(
+          database,
+          houseIds,
+          q.day,
+          config.timeZone,
+          tariff,
+          new Date(),
+        );
         const place = q.houseId !== undefined ? `house-${q.houseId}` : `farm-${q.farmId}`;
         return sendTable(
           reply,

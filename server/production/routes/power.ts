@@ -59,7 +59,7 @@ export function powerRoutes(ctx: AppContext): RoutePlugin {
         return ok(
           request,
           reply,
-          await readPowerDay(database, houseIds, q.day, config.timeZone, tariff),
+          await readPowerDay(database, houseIds, q.day, config.timeZone, tariff, new Date()),
         );
       },
     );
@@ -94,12 +94,17 @@ export function powerRoutes(ctx: AppContext): RoutePlugin {
             f.placedOn <= last &&
             (f.closedOn === null || f.closedOn >= first),
         );
-        const today = localDay(new Date(), config.timeZone);
-        const kpis = await loadFlockKpis(database, flocks, today, config.timeZone);
+        const now = new Date();
+        const kpis = await loadFlockKpis(
+          database,
+          flocks,
+          localDay(now, config.timeZone),
+          config.timeZone,
+        );
         return ok(
           request,
           reply,
-          await readPowerMonth(database, houseIds, q.month, config.timeZone, tariff, kpis),
+          await readPowerMonth(database, houseIds, q.month, config.timeZone, tariff, kpis, now),
         );
       },
     );

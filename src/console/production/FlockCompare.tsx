@@ -18,7 +18,14 @@ import { figure } from '../../i18n/numbers';
 
 /** Series measured only on some days (weighing): their lines join the measured days. */
 const SPARSE: ReadonlySet<CompareSeries> = new Set(['bodyWeightG', 'dailyGainG', 'fcr']);
-const LAYER_ONLY: ReadonlySet<CompareSeries> = new Set(['henDayPct', 'eggMassG']);
+const LAYER_ONLY: ReadonlySet<CompareSeries> = new Set([
+  'henDayPct',
+  'eggMassG',
+  'feedPerEggKg',
+  'feedPerDozenKg',
+]);
+/** Broilers' only: a hen's weight is not what her feed makes (layers read feed per egg). */
+const BROILER_ONLY: ReadonlySet<CompareSeries> = new Set(['epef', 'fcr']);
 const DIGITS: Record<CompareSeries, number> = {
   bodyWeightG: 0,
   feedPerBirdG: 1,
@@ -27,13 +34,15 @@ const DIGITS: Record<CompareSeries, number> = {
   mortalityPct: 2,
   dailyGainG: 1,
   fcr: 3,
+  feedPerEggKg: 3,
+  feedPerDozenKg: 3,
   waterFeedRatio: 2,
   eggMassG: 1,
   epef: 0,
 };
 
 const seriesFor = (layer: boolean) =>
-  COMPARE_SERIES.filter((s) => (layer ? s !== 'epef' : !LAYER_ONLY.has(s)));
+  COMPARE_SERIES.filter((s) => (layer ? !BROILER_ONLY.has(s) : !LAYER_ONLY.has(s)));
 
 /** Tells the flocks apart: by placement within a house, by house and placement across a farm. */
 const labelOf = (line: CompareLine, compareWith: CompareWith) =>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Button, ButtonGroup, Card, Classes, H5, HTMLTable } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
+import { feedMeasureOf } from '../../contract/production';
 import { FlocksStore } from '../../stores/FlocksStore';
 import { FlockCompareStore } from '../../stores/FlockCompareStore';
 import { ScrollRegion } from '../ScrollRegion';
@@ -134,9 +135,9 @@ export const FlocksPage = observer(function FlocksPage() {
               testId="kpi-mortality"
             />
             <Stat
-              label={t('production.kpi.fcr')}
-              value={figure(kpis.toDate.fcr, 3)}
-              testId="kpi-fcr"
+              label={t(`production.kpi.${feedMeasureOf(kpis)}`)}
+              value={figure(kpis.toDate[feedMeasureOf(kpis)], 3)}
+              testId="kpi-feed-measure"
             />
             {!layer && (
               <Stat

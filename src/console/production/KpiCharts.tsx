@@ -1,11 +1,18 @@
 import { Card, Classes, H5 } from '@blueprintjs/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type FlockKpis, type KpiDay } from '../../contract/production';
+import { feedMeasureOf, type FlockKpis, type KpiDay } from '../../contract/production';
 import { LineChart, SERIES_COLORS, type ChartSeries } from '../houses/LineChart';
 import '../houses/houses.css';
 
-type Actual = 'bodyWeightG' | 'feedPerBirdG' | 'livabilityPct' | 'henDayPct' | 'fcr';
+type Actual =
+  | 'bodyWeightG'
+  | 'feedPerBirdG'
+  | 'livabilityPct'
+  | 'henDayPct'
+  | 'fcr'
+  | 'feedPerEggKg'
+  | 'feedPerDozenKg';
 type Standard = keyof KpiDay['standard'];
 
 interface ChartSpec {
@@ -23,13 +30,23 @@ const CHARTS: readonly ChartSpec[] = [
   { actual: 'feedPerBirdG', standard: 'feedPerBirdG', unit: 'g' },
   { actual: 'livabilityPct', standard: 'livabilityPct', unit: '%' },
   { actual: 'henDayPct', standard: 'henDayPct', layer: true, unit: '%' },
+  // The feed measure of the flock's kind; only the one feedMeasureOf names is drawn.
   { actual: 'fcr', standard: null, layer: false, sparse: true },
+  { actual: 'feedPerEggKg', standard: null, layer: true },
+  { actual: 'feedPerDozenKg', standard: null, layer: true },
 ];
+
+const FEED: ReadonlySet<Actual> = new Set(['fcr', 'feedPerEggKg', 'feedPerDozenKg']);
 
 /** The flock's curves by day of age, each with its breed-standard line (dashed). */
 export function KpiCharts({ kpis }: { kpis: FlockKpis }) {
   const { t } = useTranslation();
-  const charts = CHARTS.filter((c) => c.layer === undefined || c.layer === kpis.flock.layer);
+  const feed = feedMeasureOf(kpis);
+  const charts = CHARTS.filter(
+    (c) =>
+      (c.layer === undefined || c.layer === kpis.flock.layer) &&
+      (!FEED.has(c.actual) || c.actual === feed),
+  );
   return (
     <div className="roost-production__charts" data-testid="kpi-charts">
       {charts.map((c) => (

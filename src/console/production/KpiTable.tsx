@@ -1,6 +1,11 @@
 import { HTMLTable } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
-import { type FlockKpis, type KpiDay } from '../../contract/production';
+import {
+  feedMeasureOf,
+  type FeedMeasure,
+  type FlockKpis,
+  type KpiDay,
+} from '../../contract/production';
 import { ScrollRegion } from '../ScrollRegion';
 import { figure, tenThousands } from '../../i18n/numbers';
 
@@ -8,6 +13,7 @@ interface Column {
   key: string;
   value: (d: KpiDay) => string;
   layer?: boolean;
+  feed?: FeedMeasure;
 }
 
 const COLUMNS: readonly Column[] = [
@@ -16,7 +22,10 @@ const COLUMNS: readonly Column[] = [
   { key: 'bodyWeightG', value: (d) => figure(d.bodyWeightG, 0) },
   { key: 'dailyGainG', value: (d) => figure(d.dailyGainG, 1) },
   { key: 'feedPerBirdG', value: (d) => figure(d.feedPerBirdG, 1) },
-  { key: 'fcr', value: (d) => figure(d.fcr, 3) },
+  // The feed measure of the flock's kind (feedMeasureOf): one of the three shows.
+  { key: 'fcr', value: (d) => figure(d.fcr, 3), feed: 'fcr' },
+  { key: 'feedPerEggKg', value: (d) => figure(d.feedPerEggKg, 3), feed: 'feedPerEggKg' },
+  { key: 'feedPerDozenKg', value: (d) => figure(d.feedPerDozenKg, 3), feed: 'feedPerDozenKg' },
   { key: 'waterFeedRatio', value: (d) => figure(d.waterFeedRatio, 2) },
   { key: 'epef', value: (d) => figure(d.epef, 0), layer: false },
   { key: 'henDayPct', value: (d) => figure(d.henDayPct, 1), layer: true },
@@ -24,13 +33,16 @@ const COLUMNS: readonly Column[] = [
   { key: 'energyPerBirdKwh', value: (d) => figure(d.energyPerBirdKwh, 3) },
 ];
 
-const columnsOf = (layer: boolean) =>
-  COLUMNS.filter((c) => c.layer === undefined || c.layer === layer);
+const columnsOf = (layer: boolean, feed: FeedMeasure) =>
+  COLUMNS.filter(
+    (c) =>
+      (c.layer === undefined || c.layer === layer) && (c.feed === undefined || c.feed === feed),
+  );
 
 /** The flock's days, newest first; a missing day says so instead of showing zeros. */
 export function KpiTable({ kpis }: { kpis: FlockKpis }) {
   const { t } = useTranslation();
-  const columns = columnsOf(kpis.flock.layer);
+  const columns = columnsOf(kpis.flock.layer, feedMeasureOf(kpis));
   return (
     <ScrollRegion className="roost-production__scroll" label={t('production.flocks.days')}>
       <HTMLTable compact striped className="roost-production__grid" data-testid="kpi-table">

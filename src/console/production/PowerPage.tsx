@@ -9,14 +9,14 @@ import { FarmHousePicker } from './FarmHousePicker';
 import { ExportButtons } from './ExportButtons';
 import { PowerMonthView } from './PowerMonthView';
 import { todayIso } from './productionFormat';
-import { figure } from '../../i18n/numbers';
+import { figure, money } from '../../i18n/numbers';
 import '../houses/houses.css';
 import './production.css';
 import { DateInput } from '../forms/DateInput';
 
 /** /production/power: a farm's or a house's electricity hour by hour, peak and average, its cost. */
 export const PowerPage = observer(function PowerPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api } = useStores();
   const [store] = useState(() => new PowerStore(api, todayIso()));
   useEffect(() => void store.loadPlaces().catch(() => undefined), [store]);
@@ -29,13 +29,20 @@ export const PowerPage = observer(function PowerPage() {
               key: 'kwh',
               label: t('production.power.kwh'),
               color: SERIES_COLORS[0]!,
-              points: power.hourly.map((y, x) => ({ x, y })),
+              // The hour under way is left out: its kWh so far would read as a drop.
+              points: power.hourly.map((y, x) => ({ x, y: x === power.runningHour ? null : y })),
             },
           ]
         : [],
     [power, t],
   );
-  const metered = power?.hourly.filter((v) => v !== null).length ?? 0;
+  const metered =
+    power?.hourly.filter((v, hour) => v !== null && hour !== power.runningHour).length ?? 0;
+  const running = power?.runningHour ?? null;
+  const runningKwh = running === null ? null : (power?.hourly[running] ?? null);
+  const currency = power?.tariff?.currency ?? null;
+  const cost = (value: number | null) =>
+    currency === null ? t('production.power.noTariff') : money(value, currency, i18n.language);
   return (
     <div className="roost-production" data-testid="power">
       <div className="roost-production__bar">
@@ -77,7 +84,7 @@ export const PowerPage = observer(function PowerPage() {
             />
             <Figure
               label={t('production.power.cost')}
-              value={power.cost === null ? t('production.power.noTariff') : figure(power.cost, 2)}
+              value={cost(power.cost)}
               testId="power-cost"
             />
             {power.byPeriod &&
@@ -85,8 +92,8 @@ export const PowerPage = observer(function PowerPage() {
                 <Figure
                   key={p}
                   label={t(`production.power.period.${p}`)}
-                  value={`${figure(power.byPeriod![p].kwh, 1)} kWh · ${figure(power.byPeriod![p].cost, 2)}`}
-                  testId={`power-${p}`}
+                  value={`${figure(power.byPeriod![p].kwh, 1)} kWh · ${cost(power.byPeriod![p].cost)}`}
+                  testId={`power-period-${p}`}
                 />
               ))}
           </div>
@@ -103,10 +110,18 @@ export const PowerPage = observer(function PowerPage() {
                 data-testid="power-hourly"
               />
             )}
+            {running !== null && runningKwh !== null && (
+              <p className={Classes.TEXT_MUTED} data-testid="power-running">
+                {t('production.power.runningHour', {
+                  hour: `${String(running).padStart(2, '0')}:00`,
+                  kwh: figure(runningKwh, 1),
+                })}
+              </p>
+            )}
           </Card>
         </>
       )}
-      {store.month && <PowerMonthView month={store.month} />}
+      {store.month && <PowerMonthView month={store.month} currency={currency} />}
     </div>
   );
 });

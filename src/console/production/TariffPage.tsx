@@ -11,7 +11,12 @@ import {
 } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
-import { TARIFF_PERIODS, type TariffPeriod } from '../../contract/production';
+import {
+  TARIFF_CURRENCIES,
+  TARIFF_PERIODS,
+  type TariffCurrency,
+  type TariffPeriod,
+} from '../../contract/production';
 import { TariffStore } from '../../stores/TariffStore';
 import { NOTIFICATION_MS, showSuccessToast, showToast } from '../toaster';
 import { useConfirmSave } from '../useConfirmSave';
@@ -76,6 +81,15 @@ export const TariffPage = observer(function TariffPage() {
       <Card compact className="roost-production__month" data-loaded={store.saved !== null}>
         <H5>{t('production.tariff.prices')}</H5>
         <div className="roost-production__prices">
+          <FormGroup label={t('production.tariff.currency')} labelFor="tariff-currency">
+            <HTMLSelect
+              id="tariff-currency"
+              value={store.draft.currency}
+              disabled={!session.canOperate || store.saved === null}
+              onChange={(e) => store.setCurrency(e.target.value as TariffCurrency)}
+              options={[...TARIFF_CURRENCIES]}
+            />
+          </FormGroup>
           {TARIFF_PERIODS.map((p) => (
             <FormGroup key={p} label={t(`production.power.period.${p}`)} labelFor={`price-${p}`}>
               <input
