@@ -14,7 +14,7 @@ import { houseState } from '../db/telemetrySchema';
 import type { ServerEvents } from '../events';
 import type { GatewayDirectory, GatewayInfo } from '../ingest/gatewayDirectory';
 import { AckBatches } from './ackBatches';
-import { readCommands, recordParams } from './commandRows';
+import { readCommands } from './commandRows';
 import { commandMessage, type OpenCommand } from './messages';
 import { parseReply, type ParsedReply, type ReplyRefusal } from './replies';
 import { announceVersion, storeReport } from './reports';
