@@ -61,8 +61,10 @@ function connection(): string {
   good one. Every MQTT 3.1.1 broker must accept 1 to 23 letters and digits; Roost's embedded
   broker takes longer ids and other characters too. A client id held by another gateway is
   refused with CONNACK return code 2 (identifier rejected); a wrong network id or token with
-  return code 4 (bad user name or password). Keep one connection per gateway. A clean or a
-  persistent session both work: commands not answered are sent again once the gateway is back.
+  return code 4 (bad user name or password). Keep one connection per gateway: a new connection
+  signed in as the same gateway takes over, under the same client id or another, and the older
+  one is closed without its will (the gateway never went offline). A clean or a persistent
+  session both work: commands not answered are sent again once the gateway is back.
 - **Will**: set the will to the ${code('status')} topic, retained, QoS 1, payload
   ${code(JSON.stringify(WILL.payload))}: the broker publishes it when the connection is lost.
 - **Order on connecting**: subscribe to the three command topics (${code('config/set')},
