@@ -35,6 +35,7 @@ export const FIELD_NAMES: Record<string, { en: string; zh: string }> = {
   concentratorId: { en: 'Concentrator', zh: '集中器' },
   confirm: { en: 'Confirmation', zh: '确认' },
   content: { en: 'Content', zh: '内容' },
+  currency: { en: 'Currency', zh: '币种' },
   controlPort: { en: 'Control port', zh: '控制端口' },
   cullsAm: { en: 'Culls AM', zh: '上午淘汰' },
   cullsPm: { en: 'Culls PM', zh: '下午淘汰' },
