@@ -20,7 +20,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** aedes' CONNACK return codes. */
 const IDENTIFIER_REJECTED = 2;
 const BAD_USERNAME_OR_PASSWORD = 4;
-/** The SUBACK return code of a refused subscription (MQTT 3.1.1 §3.9.3), as aedes reports it. */
+/** The SUBACK return code of a refused subscription (0x80 in MQTT 3.1.1), as aedes reports it. */
 const SUBACK_REFUSED = 128;
 /**
  * While the database cannot answer a sign-in, the CONNACK waits (the token is asked again every

@@ -6,7 +6,7 @@ import { freePort } from '../helpers/processes';
 import { LIVE_WAIT, launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
 
 /**
- * Issue #46 point 3: a change made at the controller itself (its config/report) reaches an open
+ * A change made at the controller itself (its config/report) reaches an open
  * House Setting without a reload, on every console that may see the house; and the version the
  * gateway reports is the one the gateway card shows (point 2).
  */

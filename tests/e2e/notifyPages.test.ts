@@ -185,7 +185,7 @@ describe('the notification pages', () => {
     await phoneContext.close();
 
     await page.reload();
-    // Nobody is left to wait for: one confirmed, the other reached by nothing (issue 46 #9, #11).
+    // Nobody is left to wait for: one confirmed, the other reached by nothing.
     await page.getByTestId(`drill-${drill!.id}-not-delivered`).waitFor();
     expect(await drillRow.textContent()).toContain('1 / 2');
     expect(await page.getByTestId(`drill-${drill!.id}-not-delivered`).textContent()).toBe(

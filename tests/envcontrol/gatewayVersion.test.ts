@@ -12,7 +12,7 @@ const FARM = 'Weifang Broiler Farm';
 const PARAMS = { heat_offset: 1, cool_offset: 2, alarm_temp_high: 35, alarm_temp_low: 15 };
 
 /**
- * Issue #46 points 2 and 3, with a gateway written by hand on the real broker: the version a
+ * With a gateway written by hand on the real broker: the version a
  * gateway says it runs (an upgrade's `done`, a config/report) is the one version the API, the
  * admin lists and the live houses show; a change at the controller reaches, live, the consoles
  * that may see the house, and no other.

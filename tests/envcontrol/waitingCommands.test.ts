@@ -8,7 +8,7 @@ import { startTestRoost, type TestRoost } from '../helpers/testRoost';
 import { waitFor } from '../helpers/waitFor';
 
 /*
- * Issue #46, point 1: a command queued while the console showed its gateway offline goes out
+ * A command queued while the console showed its gateway offline goes out
  * as soon as the gateway is known online, whichever way it became known. A real server and its
  * embedded broker; a plain mqtt.js client plays the gateway, doing only what each case says.
  */

@@ -11,7 +11,7 @@ import { startAclMosquitto, type AclMosquitto } from './aclMosquitto';
 import { readGatewayDoc, topicFor, type GatewayDoc } from './gatewayDoc';
 
 /**
- * Issue #46 point 5: a gateway written from docs/gateway-protocol.md alone (topics, flags,
+ * A gateway written from docs/gateway-protocol.md alone (topics, flags,
  * example payloads, will, subscription and download request all read from the page, no
  * import of the contract module) connects to a real Roost, reports, takes a command and
  * acknowledges it, downloads an upgrade with its device token and answers a log request: on

@@ -9,7 +9,7 @@ import { startTestRoost, type TestRoost } from '../helpers/testRoost';
 import { waitFor } from '../helpers/waitFor';
 
 /*
- * Issue #46, point 4: one connection per gateway receives its commands, the newest. A real
+ * One connection per gateway receives its commands, the newest. A real
  * server and its embedded broker; plain mqtt.js clients play the gateway as its README says:
  * a will on the retained status topic, the command subscription, then "online".
  */

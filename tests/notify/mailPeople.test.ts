@@ -42,7 +42,7 @@ async function mailbox() {
 const linkOf = (mail: Mail) =>
   /https:\/\/roost\.example\/ack\/(m[\w.-]+)/.exec(mail.data.replace(/=\r\n/g, ''))![1]!;
 
-describe.each(testDatabaseTargets())('alarm e-mail to people on $name (issue 46 #10)', (target) => {
+describe.each(testDatabaseTargets())('alarm e-mail to people on $name', (target) => {
   let t: TestApp;
   let smtp: Awaited<ReturnType<typeof mailbox>>;
   let email: EmailAdapter;

@@ -15,7 +15,7 @@ const valueOf = (alarm: Alarm, locale: 'en' | 'zh') =>
   alarmParts(alarm, locale, 'Asia/Shanghai').value;
 
 describe('numbers in alarm messages: one rule for units and precision', () => {
-  it('writes the reading and the limit with the unit, to the console precision (issue 46 #12)', () => {
+  it('writes the reading and the limit with the unit, to the console precision', () => {
     const hot = alarmOf('temperatureHigh', 'temperature', 38.5, 25.428572);
     expect(valueOf(hot, 'en')).toBe('38.5 ℃ (limit 25.4 ℃)');
     expect(valueOf(hot, 'zh')).toBe('38.5 ℃（限值 25.4 ℃）');

@@ -24,7 +24,7 @@ function capturedLog() {
 }
 const WARN = 40;
 
-describe('a text or call without a provider or webhook is not delivered (issue 46 #9)', () => {
+describe('a text or call without a provider or webhook is not delivered', () => {
   it('answers "not delivered: no provider", never "sent", and says so at warn', async () => {
     const { lines, log } = capturedLog();
     const tries: TryResult[] = [];
@@ -69,7 +69,7 @@ describe.each(testDatabaseTargets())('nobody reachable, on $name', (target) => {
     expect(await warnUnreachable(t.database, { sms: hook, voice: none }, log)).toEqual([]);
   });
 
-  it('ends a drill nobody can receive and says "not delivered" in the report, en and zh (issue 46 #11)', async () => {
+  it('ends a drill nobody can receive and says "not delivered" in the report, en and zh', async () => {
     const log = pino({ level: 'silent' });
     const none = new LogAdapter(log);
     const sender = new DrillSender(t.database, {

@@ -8,7 +8,7 @@ import { NOTE } from './standIn';
 
 const SECRET = 'webhook-secret-0123456789';
 
-describe('the webhook fallback (issue 46 #11)', () => {
+describe('the webhook fallback', () => {
   const got: Array<{ signed: boolean; body: Record<string, unknown> }> = [];
   // A loopback stand-in for an SMS bridge: it keeps what it was given and answers 200.
   const server = createServer((req, res) => {
