@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,11 +5,10 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/open';
 import type { DemoGateway } from '../../server/demo/seed';
-import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
 import { disableNagle } from '../../server/mqtt/noDelay';
 import { freePort, runServer, type ServerProcess } from '../helpers/processes';
+import { api, runScript, signIn } from './operatorClient';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const TOKEN = 'backup-token-0123456789abcdef';
 /** Gateways publishing all through the backup, each with this many readings unacknowledged. */
 const GATEWAYS = 6;
@@ -21,44 +19,6 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'roost-backup-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Runs one of the operators' scripts as `npm run backup|restore` does (through tsx). */
-function runScript(script: string, args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
-
-async function api<T>(
-  base: string,
-  token: string | null,
-  method: string,
-  url: string,
-  body?: unknown,
-) {
-  const res = await fetch(`${base}/api${url}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const envelope = (await res.json()) as { data: T; msg: string };
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${envelope.msg}`);
-  return envelope.data;
-}
-
-const signIn = async (base: string, username: string, password = DEMO_PASSWORD) =>
-  (await api<{ token: string }>(base, null, 'POST', '/login', { username, password })).token;
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000) {
   const started = Date.now();

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,62 +8,18 @@ import type { GatewayDetails } from '../../src/contract/envcontrol';
 import { gatewayTopic, type UpgradeOrder } from '../../src/contract/gateway';
 import type { UpgradeFile } from '../../src/contract/upgrade';
 import { openDatabase } from '../../server/db/open';
-import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
 import { DEMO_GATEWAYS_FILE, type DemoGateway } from '../../server/demo/seed';
 import { secretBoxFrom } from '../../server/devices/secrets';
 import { freePort, runServer, type ServerProcess } from '../helpers/processes';
+import { api, runScript, signIn } from './operatorClient';
 import { waitFor } from '../helpers/waitFor';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const TOKEN = 'backup-token-0123456789abcdef';
 const CAMERA_PASSWORD = 'Gate-Cam-Pa55!';
 const FIRMWARE = Buffer.from('ROOST-FIRMWARE 2.9.1\n'.repeat(8192));
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'roost-backup-files-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** Runs one of the operators' scripts as `npm run backup|restore` does (through tsx). */
-function runScript(script: string, args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
-
-async function api<T>(
-  base: string,
-  token: string | null,
-  method: string,
-  url: string,
-  body?: unknown,
-) {
-  const res = await fetch(`${base}/api${url}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const envelope = (await res.json()) as { data: T; msg: string };
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${envelope.msg}`);
-  return envelope.data;
-}
-
-const signIn = async (base: string) =>
-  (
-    await api<{ token: string }>(base, null, 'POST', '/login', {
-      username: 'admin',
-      password: DEMO_PASSWORD,
-    })
-  ).token;
 
 /** Every file under `dir` but the database's folder and the lock, with its SHA-256. */
 function filesOf(dir: string, under = ''): Record<string, string> {
