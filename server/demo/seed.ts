@@ -17,6 +17,7 @@ import {
 import { FEED_BIN_CODE } from '../../src/contract/earlyWarnings';
 import { terminalDevices } from '../db/devicesSchema';
 import { BIN_CAPACITY_KG } from '../simulator/feedBin';
+import { assignDemoStories, type DemoStory } from './stories';
 import { hashPassword } from '../auth/password';
 import { hashToken, newToken } from '../auth/tokens';
 import { BROILER, LAYER, type BreedStandard } from './breedStandards';
@@ -48,6 +49,8 @@ export interface DemoGateway {
   latitude: number;
   /** The house's feed bin has a level sensor (a terminal device's `feed_bin`): the simulator reports it. */
   feedBin?: boolean;
+  /** The early warning this house's past makes true (server/demo/stories.ts), if any. */
+  story?: DemoStory;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -226,6 +229,7 @@ export async function seedDemo(
       .insert(userHouses)
       .values(weifangHouses.map((g) => ({ userId: userIds.get('shack')!, houseId: g.houseId })));
 
+    assignDemoStories(demoGateways, isoDate(now));
     writeDemoGateways(dataDir, demoGateways);
     return demoGateways;
   });

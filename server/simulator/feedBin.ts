@@ -8,6 +8,8 @@
 export const BIN_CAPACITY_KG = 12_000;
 /** The delivery arrives when this many hours of feed are left. */
 const REFILL_AT_HOURS = 8;
+/** Hours of feed left in a bin whose delivery is late (the demo's feed story): under a day. */
+export const LATE_DELIVERY_HOURS = 16;
 /** The eating rate is followed over about this long (ms), as a driver would judge it. */
 const RATE_LAG_MS = 6 * 3_600_000;
 
@@ -16,18 +18,29 @@ export class SimulatedBin {
   /** kg eaten per ms, smoothed. */
   private rate = 0;
 
-  /** `fill` (0…1): how full the bin is when the simulation starts. */
-  constructor(fill: number) {
+  /**
+   * `fill` (0…1): how full the bin is when the simulation starts. `low`: a late delivery, the bin
+   * holding only `hours` of feed at the rate of the moment at `atMs` (the demo's feed story).
+   */
+  constructor(
+    fill: number,
+    private low: { atMs: number; hours: number } | null = null,
+  ) {
     this.level = BIN_CAPACITY_KG * Math.min(1, Math.max(0.05, fill));
   }
 
-  /** The flock ate `kg` over `dtMs`: the level after, refilled when it ran low. */
-  take(kg: number, dtMs: number): number {
+  /** The flock ate `kg` over `dtMs` up to `atMs`: the level after, refilled when it ran low. */
+  take(kg: number, dtMs: number, atMs: number): number {
     if (dtMs > 0) {
-      const weight = Math.min(1, dtMs / RATE_LAG_MS);
+      // The first meal sets the rate: a rate creeping up from nothing would hold back refills.
+      const weight = this.rate === 0 ? 1 : Math.min(1, dtMs / RATE_LAG_MS);
       this.rate += (kg / dtMs - this.rate) * weight;
     }
     this.level = Math.max(0, this.level - kg);
+    if (this.low && atMs >= this.low.atMs && this.rate > 0) {
+      this.level = this.rate * this.low.hours * 3_600_000;
+      this.low = null;
+    }
     if (this.rate > 0 && this.level < this.rate * REFILL_AT_HOURS * 3_600_000)
       this.level = BIN_CAPACITY_KG;
     return Math.round(this.level * 10) / 10;

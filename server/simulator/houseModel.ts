@@ -1,7 +1,7 @@
 import { gatewayKind, isGatewayTypeKey } from '../../src/contract/gatewayTypes';
 import { type GatewayEventMessage } from '../../src/contract/gateway';
 import { FEED_BIN_CODE } from '../../src/contract/earlyWarnings';
-import { SimulatedBin } from './feedBin';
+import { LATE_DELIVERY_HOURS, SimulatedBin } from './feedBin';
 import type { DemoGateway } from '../demo/seed';
 import { outdoorWeather, solarHour } from './climate';
 import { GatewayAlarms } from './alarmEvents';
@@ -54,6 +54,7 @@ export type SimulatedHouse = Pick<
   | 'latitude'
   | 'longitude'
   | 'feedBin'
+  | 'story'
 >;
 
 export interface TelemetryReading {
@@ -98,6 +99,8 @@ export interface HouseModelOptions {
   flocks?: FlockPeriod[];
   /** Before `untilMs` faults come from a calendar counted from `fromMs`, `periodScale` calmer. */
   pastFaults?: { fromMs: number; untilMs: number; periodScale: number };
+  /** A restricted water line: the birds drink `factor` of their usual water in [fromMs, toMs). */
+  waterCut?: { fromMs: number; toMs: number; factor: number };
 }
 
 const round = (value: number, digits: number) => {
@@ -173,7 +176,11 @@ export class HouseModel {
     this.alarms = new GatewayAlarms(this.kind);
     this.probeBias = Array.from({ length: PROBE_COUNT }, () => (this.random.next() - 0.5) * 1.6);
     this.intervalMs = options.intervalMs ?? 60_000;
-    this.bin = house.feedBin ? new SimulatedBin(((houseKey >>> 0) % 1000) / 1000) : null;
+    const lateDelivery =
+      house.story === 'feedBinLow' ? { atMs: options.startMs, hours: LATE_DELIVERY_HOURS } : null;
+    this.bin = house.feedBin
+      ? new SimulatedBin(((houseKey >>> 0) % 1000) / 1000, lateDelivery)
+      : null;
   }
 
   get networkId(): string {
@@ -353,7 +360,9 @@ export class HouseModel {
       targets = targetsAt(standard, ageInDays(flock.placedOn, flock.ageAtPlacement, mid));
       const hour = solarHour(mid, house.longitude);
       const intake = (intakeFactor(hour, targets.lightHours) * stepMs) / DAY_MS;
-      water += (alive * targets.waterPerHead * intake) / 1000;
+      const cut = this.options.waterCut;
+      const drinks = cut && mid >= cut.fromMs && mid < cut.toMs ? cut.factor : 1;
+      water += (alive * targets.waterPerHead * intake * drinks) / 1000;
       feed += (alive * targets.feedPerHead * intake) / 1000;
       eggs += (alive * (targets.layingRate / 100) * layingFactor(hour) * stepMs) / DAY_MS;
     }
@@ -361,7 +370,7 @@ export class HouseModel {
     water *= 1 + 0.04 * Math.max(0, overshootC);
     metrics.water = round(Math.max(0, water * (1 + 0.03 * this.random.normal())), 2);
     metrics.feed = round(Math.max(0, feed * (1 + 0.03 * this.random.normal())), 2);
-    if (this.bin) metrics[FEED_BIN_CODE] = this.bin.take(metrics.feed, dtMs);
+    if (this.bin) metrics[FEED_BIN_CODE] = this.bin.take(metrics.feed, dtMs, ts);
 
     const mortality =
       dailyMortality(standard, startAge) * (faults.heatRiseC > 0 ? HEAT_MORTALITY_FACTOR : 1);

@@ -1,5 +1,8 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlockKpis } from '../../src/contract/production';
+import { ServerEvents } from '../../server/events';
+import { checkEarlyWarnings } from '../../server/production/warningTick';
 import { demoDays } from '../../server/demo/history/dailyRecords';
 import { addDays } from '../../server/production/kpi';
 import { localDay } from '../../server/production/records';
@@ -70,5 +73,70 @@ describe.each(testDatabaseTargets())("a new demo's past on $name", (target) => {
        where f.closed_on is not null`,
     );
     expect(Number(closed!.n)).toBeGreaterThan(0);
+  });
+
+  it('tells its stories: each early warning is raised on its house, on the figures its KPIs show', async () => {
+    const stories = new Map(
+      t.boot.demoGateways!.flatMap((g) => (g.story ? [[g.story, g] as const] : [])),
+    );
+    expect([...stories.keys()].sort()).toEqual(
+      ['feedBinLow', 'feedOffStandard', 'waterDrop', 'weightGainSlow'].sort(),
+    );
+    // Spread over the map: no farm tells two stories.
+    expect(new Set([...stories.values()].map((g) => g.farmName)).size).toBe(4);
+
+    const events = new ServerEvents(pino({ level: 'silent' }));
+    await checkEarlyWarnings({ database: t.database, config: t.config, events }, new Date());
+    const admin = await t.signIn('admin');
+    const kpisOf = async (houseId: number) =>
+      bodyOf<FlockKpis>(
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/production/kpi?houseId=${houseId}`,
+          headers: { authorization: `Bearer ${admin}` },
+        }),
+      ).data;
+    const openWarning = async (houseId: number, cause: string) => {
+      const rows = await t.database.query<{ value: number }>(
+        `select value from alarms where house_id = $1 and cause = $2 and state <> 'cleared'`,
+        [houseId, cause],
+      );
+      expect(rows, `${cause} open on its house`).toHaveLength(1);
+      return Number(rows[0]!.value);
+    };
+    // Each house's yesterday is the last recorded day: the warning reads it, the page shows it.
+    const lastTwo = (k: FlockKpis) => {
+      const recorded = k.days.filter((d) => d.recorded);
+      return [recorded.at(-2)!, recorded.at(-1)!] as const;
+    };
+
+    const water = stories.get('waterDrop')!;
+    const [before, yesterday] = lastTwo(await kpisOf(water.houseId));
+    const drop = ((before.waterL! - yesterday.waterL!) / before.waterL!) * 100;
+    expect(drop).toBeGreaterThan(25);
+    expect(await openWarning(water.houseId, 'waterDrop')).toBeCloseTo(drop, 0);
+
+    const feed = stories.get('feedOffStandard')!;
+    const [, fed] = lastTwo(await kpisOf(feed.houseId));
+    const off =
+      ((fed.feedPerBirdG! - fed.standard.feedPerBirdG!) / fed.standard.feedPerBirdG!) * 100;
+    expect(off).toBeLessThan(-15);
+    expect(await openWarning(feed.houseId, 'feedOffStandard')).toBeCloseTo(off, 0);
+
+    const gain = stories.get('weightGainSlow')!;
+    const weighed = (await kpisOf(gain.houseId)).days.filter((d) => d.bodyWeightG !== null);
+    const [w4, w2, w0] = weighed.slice(-3).map((d) => d.bodyWeightG!);
+    const ratio = ((w0! - w2!) / (w2! - w4!)) * 100;
+    expect(ratio).toBeLessThan(50);
+    expect(await openWarning(gain.houseId, 'weightGainSlow')).toBeCloseTo(ratio, 0);
+
+    // The other houses follow their standard: nothing else is raised.
+    const [others] = await t.database.query<{ n: number }>(
+      `select count(*)::int as n from alarms
+       where cause in ('waterDrop', 'feedOffStandard', 'weightGainSlow', 'feedBinLow')
+         and not (house_id = any($1::int[]))`,
+      [[...stories.values()].map((g) => g.houseId)],
+    );
+    expect(Number(others!.n)).toBe(0);
   });
 });

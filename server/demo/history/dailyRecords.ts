@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { breedTargets, flocks as flockTable } from '../../db/schema';
 import { addDays, standardAt, type TargetFacts } from '../../production/kpi';
 import { BROILER, LAYER, type BreedStandard } from '../breedStandards';
+import { withStory, type DemoStory } from '../stories';
 import { insertDemoDays } from './history.sql';
 
 /** A flock of the demo's past, as stored. */
@@ -112,6 +113,8 @@ export async function writeDemoDailyRecords(
   houseIds: readonly number[],
   fromDay: string,
   today: string,
+  /** The demo's story houses: their open flock's last day tells the story. */
+  stories: ReadonlyMap<number, DemoStory> = new Map(),
 ): Promise<number> {
   // A flock is a layer flock when its breed's standard lays eggs.
   const layer = exists(
@@ -123,6 +126,7 @@ export async function writeDemoDailyRecords(
   const flocks = await database.db
     .select({
       id: flockTable.id,
+      houseId: flockTable.houseId,
       placedOn: flockTable.placedOn,
       closedOn: flockTable.closedOn,
       ageAtPlacement: flockTable.ageAtPlacement,
@@ -131,7 +135,10 @@ export async function writeDemoDailyRecords(
     })
     .from(flockTable)
     .where(inArray(flockTable.houseId, [...houseIds]));
-  const days = flocks.flatMap((f) => demoDays(f, fromDay, today));
+  const days = flocks.flatMap((f) => {
+    const days = demoDays(f, fromDay, today);
+    return f.closedOn === null ? withStory(days, stories.get(f.houseId)) : days;
+  });
   if (days.length === 0) return 0;
   await insertDemoDays(database, days);
   return days.length;

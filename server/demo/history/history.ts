@@ -23,6 +23,7 @@ import { copyRaw, copyRollups } from './copyRows.sql';
 import { writeDemoDailyRecords } from './dailyRecords';
 import { insertPastAlarms, insertPastFlocks, insertRollups } from './history.sql';
 import { dayStartIn } from './zone';
+import { STORY_WATER_FACTOR } from '../stories';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -75,6 +76,10 @@ export async function writeDemoHistory(
   };
   const ids = await houseIds(database, gateways);
   const timelines = gateways.map((g) => flockTimeline(g, plan.fromMs));
+  const dayOf = dayStartIn(options.timeZone);
+  // The water story's day is yesterday as the farm's clock has it: the day the warning compares.
+  const today = dayOf(toMs);
+  const yesterday = { fromMs: dayOf(today - 1), toMs: today, factor: STORY_WATER_FACTOR };
   const models = gateways.map(
     (house, index) =>
       new HouseModel({
@@ -86,15 +91,16 @@ export async function writeDemoHistory(
         intervalMs: COARSE_STEP_MS,
         flocks: timelines[index],
         pastFaults: { fromMs: plan.fromMs, untilMs: toMs, periodScale: PAST_FAULT_SCALE },
+        waterCut: house.story === 'waterDrop' ? yesterday : undefined,
       }),
   );
-  const dayOf = dayStartIn(options.timeZone);
   await insertFlocks(database, gateways, ids, timelines);
   await writeDemoDailyRecords(
     database,
     ids.map((i) => i.houseId),
     localDay(new Date(plan.fromMs), options.timeZone),
     localDay(new Date(toMs), options.timeZone),
+    new Map(gateways.flatMap((g, i) => (g.story ? [[ids[i]!.houseId, g.story] as const] : []))),
   );
   // Generating is CPU work here, writing is PGlite's thread (or PostgreSQL): one house is
   // written while the next is generated.
