@@ -2,7 +2,9 @@ import { houseAlarmLimitsSchema, type HouseAlarmLimits } from '../../src/contrac
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { alarmLimits } from '../db/alarmSchema';
-import { breedTargets, flocks, houses } from '../db/schema';
+import { gatewayParams } from '../db/envcontrolSchema';
+import { parseJson } from '../db/jsonColumn';
+import { breedTargets, flocks, gateways, houses } from '../db/schema';
 import type { HouseRules } from './rules';
 import type { Clock } from './service';
 
@@ -75,10 +77,13 @@ export class HouseRulesCache {
           Number,
         ),
         limits: alarmLimits.limits,
+        controller: gatewayParams.params,
       })
       .from(houses)
       .leftJoin(flocks, and(eq(flocks.houseId, houses.id), isNull(flocks.closedOn)))
       .leftJoin(alarmLimits, eq(alarmLimits.houseId, houses.id))
+      .leftJoin(gateways, eq(gateways.houseId, houses.id))
+      .leftJoin(gatewayParams, eq(gatewayParams.gatewayId, gateways.id))
       .where(inArray(houses.id, missing));
     for (const row of rows) {
       const raw = row.limits as HouseAlarmLimits | string | null;
@@ -95,6 +100,7 @@ export class HouseRulesCache {
         breedHumidity: at('humidity'),
         breedCo2: at('co2'),
         limits: parsed.success ? parsed.data : {},
+        controller: row.controller === null ? null : parseJson(row.controller),
       };
       this.entries.set(row.id, { at: now, rules });
       out.set(row.id, rules);

@@ -1,5 +1,8 @@
 import type { AlarmCause, AlarmSeverity, HouseAlarmLimits } from '../../src/contract/alarms';
 import { EARLY_WARNING_SEVERITY } from '../production/warningRules';
+import { cachedThresholdsOf, DEFAULT_LIMITS, keyOf } from './thresholds';
+
+export { DEFAULT_LIMITS, keyOf, thresholdsOf } from './thresholds';
 
 /**
  * The alarm rules, pure: a house's context, a reading (or a signal) and the rule state in →
@@ -9,34 +12,6 @@ import { EARLY_WARNING_SEVERITY } from '../production/warningRules';
 
 /** Empty house (run mode 99): no alarms at all. */
 export const EMPTY_HOUSE_MODE = 99;
-
-/**
- * Defaults when neither the breed nor the house says otherwise. The temperature band is wide
- * enough that the demo's summer heat (up to ~3 °C over target) never alarms, yet catches a
- * stopped fan within minutes.
- */
-export const DEFAULT_LIMITS = {
-  temperatureBandHigh: 5,
-  temperatureBandLow: 5,
-  /** An alarm at target + 5 °C clears below target + 4 °C. */
-  temperatureHysteresis: 1,
-  humidityBand: 25,
-  humidityMin: 30,
-  humidityMax: 90,
-  humidityHysteresis: 5,
-  /** The breed's CO2 value is a working level; alarms start this much higher. */
-  co2BreedFactor: 1.5,
-  co2Max: 5_000,
-  nh3Max: 30,
-  pressureMin: -60,
-  pressureMax: 10,
-  pressureHysteresis: 5,
-  /** CO2 and NH3 clear this fraction under their limit. */
-  airHysteresisFraction: 0.1,
-  minDurationSeconds: 60,
-  clearHoldSeconds: 120,
-  stuckMinutes: 180,
-} as const;
 
 export const SEVERITY: Record<AlarmCause, AlarmSeverity> = {
   temperatureHigh: 'critical',
@@ -66,6 +41,8 @@ export interface HouseRules {
   breedHumidity: number | null;
   breedCo2: number | null;
   limits: HouseAlarmLimits;
+  /** The controller's parameters as it last reported them (its own alarm limits among them). */
+  controller?: Readonly<Record<string, number>> | null;
 }
 
 export interface RuleState {
@@ -110,67 +87,12 @@ export interface Step {
   at: number;
 }
 
-export const keyOf = (cause: string, subject: string) => `${cause}|${subject}`;
-
 export interface RuleReading {
   ts: number;
   mode: number | null;
   metrics: Record<string, number>;
   faults: Record<string, string>;
   devices: Record<string, { state: number }>;
-}
-
-interface Threshold {
-  cause: AlarmCause;
-  metric: string;
-  key: string;
-  above: boolean;
-  raise: number;
-  clear: number;
-}
-
-/** The thresholds of a house now: breed targets first, the house's overrides over them. */
-const thresholdCache = new WeakMap<HouseRules, Threshold[]>();
-
-/** thresholdsOf, worked out once per house context rather than once per reading. */
-function cachedThresholdsOf(rules: HouseRules): Threshold[] {
-  let list = thresholdCache.get(rules);
-  if (!list) thresholdCache.set(rules, (list = thresholdsOf(rules)));
-  return list;
-}
-
-export function thresholdsOf(rules: HouseRules): Threshold[] {
-  const l = rules.limits;
-  const d = DEFAULT_LIMITS;
-  const list: Threshold[] = [];
-  const add = (cause: AlarmCause, metric: string, above: boolean, raise: number, gap: number) =>
-    list.push({
-      cause,
-      metric,
-      key: keyOf(cause, metric),
-      above,
-      raise,
-      clear: above ? raise - gap : raise + gap,
-    });
-  if (rules.targetTemperature !== null) {
-    const gap = l.temperatureHysteresis ?? d.temperatureHysteresis;
-    const high = l.temperatureBandHigh ?? d.temperatureBandHigh;
-    const low = l.temperatureBandLow ?? d.temperatureBandLow;
-    add('temperatureHigh', 'temperature', true, rules.targetTemperature + high, gap);
-    add('temperatureLow', 'temperature', false, rules.targetTemperature - low, gap);
-  }
-  const breedH = rules.breedHumidity;
-  const hMax = l.humidityMax ?? (breedH === null ? d.humidityMax : breedH + d.humidityBand);
-  const hMin = l.humidityMin ?? (breedH === null ? d.humidityMin : breedH - d.humidityBand);
-  add('humidityHigh', 'humidity', true, Math.min(hMax, 100), d.humidityHysteresis);
-  add('humidityLow', 'humidity', false, Math.max(hMin, 0), d.humidityHysteresis);
-  const co2 = l.co2Max ?? (rules.breedCo2 === null ? d.co2Max : rules.breedCo2 * d.co2BreedFactor);
-  add('co2High', 'co2', true, co2, co2 * d.airHysteresisFraction);
-  const nh3 = l.nh3Max ?? d.nh3Max;
-  add('nh3High', 'nh3', true, nh3, nh3 * d.airHysteresisFraction);
-  add('pressureHigh', 'pressure', true, l.pressureMax ?? d.pressureMax, d.pressureHysteresis);
-  add('pressureLow', 'pressure', false, l.pressureMin ?? d.pressureMin, d.pressureHysteresis);
-  return list;
 }
 
 /**

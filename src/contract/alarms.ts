@@ -269,6 +269,11 @@ export interface NotifyAttempt {
  * the flock's age, then to Roost's default). Temperatures are bands around the target in °C.
  */
 export const houseAlarmLimitsSchema = z.object({
+  /**
+   * Raise temperature, humidity, CO2 and NH3 alarms at the controller's own alarm limits (as it
+   * last reported them) instead of Roost's; a cause the controller has no limit for keeps Roost's.
+   */
+  followController: z.boolean().optional(),
   temperatureBandHigh: z.number().min(0.5).max(20).optional(),
   temperatureBandLow: z.number().min(0.5).max(20).optional(),
   temperatureHysteresis: z.number().min(0).max(5).optional(),

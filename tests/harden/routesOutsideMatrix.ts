@@ -22,6 +22,7 @@ export const ROUTES_OUTSIDE_MATRIX: Readonly<Record<string, string>> = {
   'GET /api/alarm/places': 'tests/alarms/settings.test.ts',
   'GET /api/alarm/limits': 'tests/alarms/settings.test.ts',
   'PUT /api/alarm/limits': 'tests/alarms/settings.test.ts, tests/harden/input.test.ts',
+  'GET /api/alarm/limitsInForce': 'tests/alarms/limitsInForce.test.ts',
   'GET /api/alarmPhone/list': 'tests/alarms/settings.test.ts',
   'POST /api/alarmPhone/create': 'tests/alarms/settings.test.ts, tests/harden/input.test.ts',
   'PUT /api/alarmPhone/update': 'tests/alarms/settings.test.ts, tests/harden/input.test.ts',

@@ -16,6 +16,9 @@ import { alarmLimits } from '../../db/alarmSchema';
 import { parseJson } from '../../db/jsonColumn';
 import { farms, gateways, houses } from '../../db/schema';
 import { settingsContext } from './settingsShared';
+import { CONTROLLER_ALARM_PARAM, limitsInForceSchema } from '../../../src/contract/alarmLimits';
+import { HouseRulesCache } from '../houseRules';
+import { thresholdsOf } from '../thresholds';
 
 const limitsQuery = z.object({ houseId: idSchema });
 const limitsBody = z.object({
@@ -116,6 +119,38 @@ export function settingsRoutes(ctx: AppContext): RoutePlugin {
         );
         void ctx.events.emit('alarmRulesChanged', v.houseId);
         return ok(request, reply, v.limits, 'alarms.saved');
+      },
+    );
+
+    app.get(
+      '/alarm/limitsInForce',
+      {
+        schema: {
+          summary:
+            "The limits Roost raises a house's climate alarms at now, and where each comes from (breed target, house, controller or default)",
+          querystring: limitsQuery,
+          response: answers(limitsInForceSchema),
+        },
+        config: { roles: ANY_ROLE },
+      },
+      async (request, reply) => {
+        const { houseId } = request.query;
+        if (!canSeeHouse(await scopeFor(request), houseId))
+          throw new ApiError(404, 'http.notFound');
+        // A fresh read, not the engine's minute-long cache: the page shows what holds now.
+        const rules = (
+          await new HouseRulesCache(database, ctx.config.timeZone, () => new Date()).get([houseId])
+        ).get(houseId);
+        if (!rules) throw new ApiError(404, 'http.notFound');
+        const controller = rules.controller ?? {};
+        return ok(request, reply, {
+          houseId,
+          followController: rules.limits.followController ?? false,
+          controllerReported: Object.values(CONTROLLER_ALARM_PARAM).some(
+            (key) => controller[key] !== undefined,
+          ),
+          limits: thresholdsOf(rules).map(({ key: _, above: __, ...limit }) => limit),
+        });
       },
     );
   };

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { PARAM_GROUPS, type ParamIssue, type ParamSpec } from '../../contract/envcontrol';
 import { type EnvControlStore } from '../../stores/EnvControlStore';
 import { paramValue } from './format';
+import { RoostLimitsNote } from './RoostLimitsNote';
 
 /** The controller's parameters by group: current values, and new ones for who may send. */
 export const ParamsCard = observer(function ParamsCard({ store }: { store: EnvControlStore }) {
@@ -44,6 +45,7 @@ export const ParamsCard = observer(function ParamsCard({ store }: { store: EnvCo
                   ))}
               </tbody>
             </HTMLTable>
+            {group === 'alarmLimits' && <RoostLimitsNote houseId={details.houseId} />}
           </Card>
         ))}
       </div>

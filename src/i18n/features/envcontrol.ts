@@ -47,6 +47,20 @@ export const envcontrolEn = {
     reported: 'Controller reported {{when}}',
     never: 'The controller has not reported its parameters yet',
   },
+  roostLimits: {
+    controllerOwn: 'These are the controller’s own alarm limits: it sounds them in the house.',
+    roostAt: 'Roost raises its alarms and sends notifications at:',
+    item: '{{cause}}: ',
+    basis: {
+      band: 'breed target {{target}} {{sign}} {{band}}',
+      breed: 'from the breed’s target',
+      house: 'this house’s own limit (Alarm settings)',
+      controller: 'the controller’s limit',
+      default: 'Roost’s default',
+    },
+    follow: 'Roost follows the controller’s alarm limits',
+    notReported: 'The controller has not reported its alarm limits yet.',
+  },
   params: {
     title: 'Controller parameters',
     readOnly: 'Read only: remote configuration is not enabled for your account.',
@@ -168,6 +182,20 @@ export const envcontrolZh: TextTree<typeof envcontrolEn> = {
     lastApplied: '最近一次由 {{who}} 于 {{when}} 生效',
     reported: '控制器于 {{when}} 上报',
     never: '控制器尚未上报参数',
+  },
+  roostLimits: {
+    controllerOwn: '以上是控制器自身的报警限值：由控制器在栏舍内报警。',
+    roostAt: 'Roost 在以下限值产生报警并发送通知：',
+    item: '{{cause}}：',
+    basis: {
+      band: '品种目标 {{target}} {{sign}} {{band}}',
+      breed: '按品种目标',
+      house: '本栏舍自设限值（报警设置）',
+      controller: '控制器限值',
+      default: 'Roost 默认值',
+    },
+    follow: 'Roost 采用控制器的报警限值',
+    notReported: '控制器尚未上报其报警限值。',
   },
   params: {
     title: '控制器参数',
