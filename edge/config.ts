@@ -40,7 +40,10 @@ const houseSchema = z
 
 export const edgeConfigSchema = z
   .object({
-    mqttUrl: z.string().regex(/^mqtts?:\/\//, 'mqtt://host:port or mqtts://host:port').optional(),
+    mqttUrl: z
+      .string()
+      .regex(/^mqtts?:\/\//, 'mqtt://host:port or mqtts://host:port')
+      .optional(),
     /** A CA certificate (PEM) for an mqtts:// broker signed by a private authority. */
     caFile: z.string().optional(),
     dataDir: z.string().default('./edge-data'),
@@ -48,7 +51,11 @@ export const edgeConfigSchema = z
     buffer: z
       .object({
         maxMegabytes: z.number().min(1).max(100_000).default(512),
-        maxAgeHours: z.number().min(0.01).max(24 * 30).default(24 * 30),
+        maxAgeHours: z
+          .number()
+          .min(0.01)
+          .max(24 * 30)
+          .default(24 * 30),
       })
       .strict()
       .default({ maxMegabytes: 512, maxAgeHours: 24 * 30 }),
@@ -60,7 +67,11 @@ export const edgeConfigSchema = z
 const credentialsSchema = z.object({
   houses: z.record(
     z.string(),
-    z.object({ networkId: z.string().min(1), token: z.string().min(1), mqttUrl: z.string().optional() }),
+    z.object({
+      networkId: z.string().min(1),
+      token: z.string().min(1),
+      mqttUrl: z.string().optional(),
+    }),
   ),
 });
 
@@ -140,7 +151,7 @@ export function loadSettings(configFile: string): EdgeSettings {
       ? loadJsonFile(credentialsFile, credentialsSchema).houses
       : {}
     : {};
-  if (needCredentials && existsSync(credentialsFile) && (statSync(credentialsFile).mode & 0o077))
+  if (needCredentials && existsSync(credentialsFile) && statSync(credentialsFile).mode & 0o077)
     console.warn(`${credentialsFile}: readable by others; chmod 600 it (it holds device tokens)`);
   const profiles = new Map<string, Profile>();
   const houses = config.houses.map((h, i): HouseSettings => {
@@ -153,7 +164,9 @@ export function loadSettings(configFile: string): EdgeSettings {
       );
     const mqttUrl = kept?.mqttUrl ?? h.mqttUrl ?? config.mqttUrl;
     if (!mqttUrl)
-      throw new EdgeFileError(`${configFile}: house "${h.name}" has no mqttUrl (nor a default one)`);
+      throw new EdgeFileError(
+        `${configFile}: house "${h.name}" has no mqttUrl (nor a default one)`,
+      );
     const intervalMs = h.intervalSeconds * 1000;
     return {
       name: h.name,

@@ -1,6 +1,13 @@
 import type { DeviceSettings } from './config';
 import { ModbusFailure, type ModbusLine } from './modbus';
-import { decode, emptyImage, encodeParam, planReads, type Decoded, type ReadBlock } from './registers';
+import {
+  decode,
+  emptyImage,
+  encodeParam,
+  planReads,
+  type Decoded,
+  type ReadBlock,
+} from './registers';
 
 export type DeviceHealth = 'unknown' | 'answering' | 'silent';
 

@@ -63,10 +63,14 @@ export class House {
     );
     this.devices = settings.devices.map(
       (d) =>
-        new Device(d, ctx.lineFor(transportKey(d.transport), () => ctx.newLine(d)), {
-          polled: (device, localChange) => this.polled(device, localChange),
-          healthChanged: (device) => this.healthChanged(device),
-        }),
+        new Device(
+          d,
+          ctx.lineFor(transportKey(d.transport), () => ctx.newLine(d)),
+          {
+            polled: (device, localChange) => this.polled(device, localChange),
+            healthChanged: (device) => this.healthChanged(device),
+          },
+        ),
     );
     this.link.onCommand = (kind, payload) => this.command(kind, payload);
     this.link.onListening = () => {
@@ -82,9 +86,15 @@ export class House {
     for (const d of this.devices) d.start();
     const tick = () => {
       this.reading();
-      this.timer = setTimeout(tick, this.settings.intervalMs - (Date.now() % this.settings.intervalMs));
+      this.timer = setTimeout(
+        tick,
+        this.settings.intervalMs - (Date.now() % this.settings.intervalMs),
+      );
     };
-    this.timer = setTimeout(tick, this.settings.intervalMs - (Date.now() % this.settings.intervalMs));
+    this.timer = setTimeout(
+      tick,
+      this.settings.intervalMs - (Date.now() % this.settings.intervalMs),
+    );
   }
 
   async stop(): Promise<void> {
@@ -157,7 +167,8 @@ export class House {
   private healthChanged(device: Device): void {
     const name = device.settings.name;
     const silent = device.health === 'silent';
-    if (silent) this.ctx.log(`${this.settings.name}: ${name} does not answer (${device.lastError})`);
+    if (silent)
+      this.ctx.log(`${this.settings.name}: ${name} does not answer (${device.lastError})`);
     else this.ctx.log(`${this.settings.name}: ${name} answers`);
     const key = `${name}:no_answer`;
     if ((this.alarms.get(key) ?? false) === silent) return;
@@ -189,7 +200,10 @@ export class House {
     if (kind === 'log/get') {
       const ask = logGetSchema.safeParse(body);
       if (ask.success)
-        this.link.reply('log', { id: ask.data.id, lines: this.ctx.recentLog(ask.data.lines ?? 100) });
+        this.link.reply('log', {
+          id: ask.data.id,
+          lines: this.ctx.recentLog(ask.data.lines ?? 100),
+        });
       return;
     }
     if (kind === 'upgrade') {
@@ -229,22 +243,38 @@ export class House {
   private async write(
     id: string,
     params: Record<string, number>,
-  ): Promise<{ id: string; status: 'applied' | 'rejected'; values?: Record<string, number>; reason?: string }> {
+  ): Promise<{
+    id: string;
+    status: 'applied' | 'rejected';
+    values?: Record<string, number>;
+    reason?: string;
+  }> {
     const keys = Object.keys(params);
     const holders = new Set<Device>();
     for (const key of keys) {
-      const device = this.devices.find((d) => d.settings.profile.params.some((p) => p.param === key));
-      if (!device) return { id, status: 'rejected', reason: `no controller of this house holds ${key}` };
+      const device = this.devices.find((d) =>
+        d.settings.profile.params.some((p) => p.param === key),
+      );
+      if (!device)
+        return { id, status: 'rejected', reason: `no controller of this house holds ${key}` };
       holders.add(device);
     }
     if (holders.size !== 1)
-      return { id, status: 'rejected', reason: 'these parameters live on more than one controller: send them apart' };
+      return {
+        id,
+        status: 'rejected',
+        reason: 'these parameters live on more than one controller: send them apart',
+      };
     const [device] = [...holders];
     try {
       const values = await device!.write(params);
       return { id, status: 'applied', values };
     } catch (error) {
-      return { id, status: 'rejected', reason: `${device!.settings.name}: ${(error as Error).message}`.slice(0, 500) };
+      return {
+        id,
+        status: 'rejected',
+        reason: `${device!.settings.name}: ${(error as Error).message}`.slice(0, 500),
+      };
     }
   }
 }

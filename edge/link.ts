@@ -159,10 +159,13 @@ export class HouseLink {
     if (this.stopped) return;
     const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** this.failures);
     this.failures += 1;
-    this.retry = setTimeout(() => {
-      this.retry = null;
-      this.open();
-    }, delay * (0.5 + Math.random()));
+    this.retry = setTimeout(
+      () => {
+        this.retry = null;
+        this.open();
+      },
+      delay * (0.5 + Math.random()),
+    );
   }
 
   private pump(): void {

@@ -63,7 +63,11 @@ async function run(configFile: string): Promise<number> {
 async function check(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { profile: { type: 'string' }, device: { type: 'string' }, timeout: { type: 'string' } },
+    options: {
+      profile: { type: 'string' },
+      device: { type: 'string' },
+      timeout: { type: 'string' },
+    },
   });
   if (!values.profile || !values.device) {
     console.error('usage: roost-edge check --profile <file> --device tcp://host:port?unit=1');
@@ -94,7 +98,8 @@ async function check(argv: string[]): Promise<number> {
     const read = await device.readAll();
     for (const [k, v] of Object.entries(read.metrics)) console.log(`metric ${k} = ${v}`);
     if (read.mode !== undefined) console.log(`mode = ${read.mode}`);
-    for (const [k, v] of Object.entries(read.alarms)) console.log(`alarm ${k} = ${v ? 'active' : 'clear'}`);
+    for (const [k, v] of Object.entries(read.alarms))
+      console.log(`alarm ${k} = ${v ? 'active' : 'clear'}`);
     for (const [k, v] of Object.entries(read.params)) console.log(`param ${k} = ${v}`);
     return 0;
   } catch (error) {
@@ -114,7 +119,9 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'check') return check(rest);
   const { values } = parseArgs({ args: argv, options: { config: { type: 'string' } } });
   if (!values.config) {
-    console.error('usage: npm run edge -- --config <file>  |  check --profile <file> --device <address>  |  enroll <code>');
+    console.error(
+      'usage: npm run edge -- --config <file>  |  check --profile <file> --device <address>  |  enroll <code>',
+    );
     return 2;
   }
   return run(values.config);

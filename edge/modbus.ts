@@ -63,12 +63,17 @@ export class ModbusFailure extends Error {
 
 export function describeFailure(error: unknown, timeoutMs: number): ModbusFailure {
   if (error instanceof ModbusFailure) return error;
-  const e = error as { modbusCode?: number; errno?: string; message?: string };
+  const e = error as { modbusCode?: number; errno?: string; message?: string; name?: string };
   if (typeof e.modbusCode === 'number') {
     const words = EXCEPTIONS[e.modbusCode] ?? 'unknown exception';
     return new ModbusFailure(`Modbus exception ${e.modbusCode}: ${words}`, e.modbusCode);
   }
-  if (error instanceof Deadline || e.errno === 'ETIMEDOUT' || /timed out/i.test(e.message ?? ''))
+  if (
+    error instanceof Deadline ||
+    e.errno === 'ETIMEDOUT' ||
+    e.name === 'TransactionTimedOutError' ||
+    /timed out/i.test(e.message ?? '')
+  )
     return new ModbusFailure(`no answer within ${timeoutMs} ms`);
   return new ModbusFailure(`not reachable: ${e.message ?? String(error)}`);
 }
@@ -115,7 +120,9 @@ export class ModbusLine {
         case 'input':
           return (await c.readInputRegisters(block.start, block.count)).data;
         case 'coil':
-          return (await c.readCoils(block.start, block.count)).data.slice(0, block.count).map(Number);
+          return (await c.readCoils(block.start, block.count)).data
+            .slice(0, block.count)
+            .map(Number);
         case 'discrete':
           return (await c.readDiscreteInputs(block.start, block.count)).data
             .slice(0, block.count)

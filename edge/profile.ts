@@ -13,7 +13,12 @@ export const VALUE_TYPES = ['int16', 'uint16', 'int32', 'uint32', 'float32', 'bo
 export type ValueType = (typeof VALUE_TYPES)[number];
 
 /** What a sentinel raw value says, as Roost's fault kinds (src/contract/metrics.ts). */
-export const FAULT_VALUES = { notConnected: -999, notConfigured: -998, notEntered: -888, error: -600 };
+export const FAULT_VALUES = {
+  notConnected: -999,
+  notConfigured: -998,
+  notEntered: -888,
+  error: -600,
+};
 const faultKind = z.enum(['notConnected', 'notConfigured', 'notEntered', 'error']);
 
 const register = z.number().int().min(0).max(65535);
@@ -31,7 +36,10 @@ const pointSchema = z
       message: 'not a metric of the catalogue (src/contract/metrics.ts)',
     }),
     ...location,
-    scale: z.number().refine((n) => n !== 0, 'scale may not be 0').default(1),
+    scale: z
+      .number()
+      .refine((n) => n !== 0, 'scale may not be 0')
+      .default(1),
     offset: z.number().default(0),
     /** Raw register value → what it means instead of a measurement. */
     sentinels: z.record(z.string().regex(/^-?\d+$/, 'a whole raw value'), faultKind).default({}),
@@ -73,7 +81,10 @@ const paramSchema = z
     register,
     type: z.enum(['int16', 'uint16', 'int32', 'uint32', 'float32']).default('int16'),
     wordOrder: z.enum(['high-first', 'low-first']).default('high-first'),
-    scale: z.number().refine((n) => n !== 0, 'scale may not be 0').default(1),
+    scale: z
+      .number()
+      .refine((n) => n !== 0, 'scale may not be 0')
+      .default(1),
     offset: z.number().default(0),
     /** The controller's own limits, in the parameter's unit; a value outside is refused. */
     min: z.number().optional(),
@@ -104,7 +115,11 @@ export const profileSchema = z
     profile.alarms.forEach((a, i) => {
       const word = a.function === 'holding' || a.function === 'input';
       if (word && a.bit === undefined)
-        ctx.addIssue({ code: 'custom', path: ['alarms', i], message: 'a register alarm needs its bit' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['alarms', i],
+          message: 'a register alarm needs its bit',
+        });
     });
     profile.points.forEach((p, i) => {
       const bits = p.function === 'coil' || p.function === 'discrete';

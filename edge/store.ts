@@ -139,7 +139,8 @@ export class DiskStore {
     if (n <= this.acked) return;
     this.counters.sent += 1;
     this.settle(n);
-    while (this.head < this.pending.length && this.pending[this.head]!.n <= this.acked) this.head += 1;
+    while (this.head < this.pending.length && this.pending[this.head]!.n <= this.acked)
+      this.head += 1;
     if (this.head > 4096 && this.head * 2 > this.pending.length) {
       this.pending.splice(0, this.head);
       this.head = 0;
@@ -153,6 +154,7 @@ export class DiskStore {
     if (!this.ackDirty) return;
     this.ackDirty = false;
     const file = path.join(this.dir, 'acked');
+    mkdirSync(this.dir, { recursive: true });
     const fd = openSync(`${file}.tmp`, 'w');
     writeSync(fd, String(this.acked));
     fsyncSync(fd);
@@ -211,7 +213,12 @@ export class DiskStore {
     for (const name of files) {
       const file = path.join(this.dir, name);
       const text = readFileSync(file, 'utf8');
-      const segment = { first: Number(name.slice(4, -6)), file, last: 0, bytes: statSync(file).size };
+      const segment = {
+        first: Number(name.slice(4, -6)),
+        file,
+        last: 0,
+        bytes: statSync(file).size,
+      };
       for (const line of text.split('\n')) {
         if (!line) continue;
         let r: { n: number; t: number; topic: string; payload: string };

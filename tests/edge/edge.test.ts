@@ -161,7 +161,12 @@ describe('Roost Edge against Modbus devices (pymodbus over TCP and RTU)', () => 
       const p = (await house(houseA.houseId)).params;
       return p.heat_offset !== undefined ? p : undefined;
     });
-    expect(params).toMatchObject({ heat_offset: 1.5, cool_offset: 2, alarm_temp_high: 34, inlet_open_pct: 35 });
+    expect(params).toMatchObject({
+      heat_offset: 1.5,
+      cool_offset: 2,
+      alarm_temp_high: 34,
+      inlet_open_pct: 35,
+    });
     expect(edge.output()).not.toContain(t.roost.boot.demoGateways![0]!.token);
   });
 
@@ -176,7 +181,9 @@ describe('Roost Edge against Modbus devices (pymodbus over TCP and RTU)', () => 
   it('shows a write the controller refuses as rejected, with the exception’s meaning', async () => {
     const c = await send(houseA.houseId, { heat_offset: 4 });
     expect(c.state).toBe('rejected');
-    expect(c.reason).toMatch(/Modbus exception 3: illegal data value: the controller refused the value/);
+    expect(c.reason).toMatch(
+      /Modbus exception 3: illegal data value: the controller refused the value/,
+    );
     expect(await mbpollRead(PORT, 100)).toEqual([25]);
   });
 
@@ -198,18 +205,21 @@ describe('Roost Edge against Modbus devices (pymodbus over TCP and RTU)', () => 
     await waitFor(async () => {
       const row = await latest(houseA.houseId);
       return row && row.ts.getTime() > stoppedAt + 3 * POLL_MS ? row : undefined;
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}; the edge said:\n${edge.output()}`);
     });
     const after = await t.roost.database.query<{ ts: Date; faults: Record<string, string> | null }>(
       'select ts, faults from telemetry where house_id = $1 and ts >= $2 order by ts',
       [houseA.houseId, new Date(stoppedAt + 3 * POLL_MS)],
     );
     expect(after.length).toBeGreaterThan(0);
-    for (const row of after) expect(row.faults).toMatchObject({ temperature: 'notConnected', co2: 'notConnected' });
+    for (const row of after)
+      expect(row.faults).toMatchObject({ temperature: 'notConnected', co2: 'notConnected' });
     controller = await startDevice(dir, { tcp: PORT }, CONTROLLER, { limits: ['100:0:30'] });
     const back = await waitFor(async () => {
       const row = await latest(houseA.houseId);
       return row?.temperature != null ? row : undefined;
     });
     expect(back.temperature).toBeCloseTo(21.5, 5);
-  });
+  }, 120_000);
 });

@@ -55,7 +55,10 @@ export async function startDevice(
   data: DeviceData,
   options: { units?: number[]; limits?: string[] } = {},
 ): Promise<Child> {
-  const file = path.join(dir, `device-${'tcp' in where ? where.tcp : path.basename(where.rtu)}.json`);
+  const file = path.join(
+    dir,
+    `device-${'tcp' in where ? where.tcp : path.basename(where.rtu)}.json`,
+  );
   writeFileSync(file, JSON.stringify(data));
   const args = [
     DEVICE_SCRIPT,
@@ -100,7 +103,18 @@ const run = promisify(execFile);
 /** Reads holding registers with mbpoll (a Modbus client nobody here wrote): raw signed words. */
 export async function mbpollRead(port: number, address: number, count = 1): Promise<number[]> {
   const { stdout } = await run('mbpoll', [
-    '-m', 'tcp', '-p', String(port), '-a', '1', '-r', String(address + 1), '-c', String(count), '-1', '127.0.0.1',
+    '-m',
+    'tcp',
+    '-p',
+    String(port),
+    '-a',
+    '1',
+    '-r',
+    String(address + 1),
+    '-c',
+    String(count),
+    '-1',
+    '127.0.0.1',
   ]);
   return [...stdout.matchAll(/^\[\d+\]:\s+(-?\d+)/gm)].map((m) => Number(m[1]));
 }
@@ -108,6 +122,16 @@ export async function mbpollRead(port: number, address: number, count = 1): Prom
 /** Writes one holding register with mbpoll, as someone at the controller's keypad changes it. */
 export async function mbpollWrite(port: number, address: number, value: number): Promise<void> {
   await run('mbpoll', [
-    '-m', 'tcp', '-p', String(port), '-a', '1', '-r', String(address + 1), '-1', '127.0.0.1', String(value),
+    '-m',
+    'tcp',
+    '-p',
+    String(port),
+    '-a',
+    '1',
+    '-r',
+    String(address + 1),
+    '-1',
+    '127.0.0.1',
+    String(value),
   ]);
 }
