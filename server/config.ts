@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_COMPLETENESS_MIN_PERCENT } from '../src/contract/completeness';
 import { EDITIONS, type Edition } from '../src/contract/editions';
 import { badAllowEntry } from './devices/mediaAddress';
 import { notifyConfigOf, notifyEnvSchema, type NotifyConfig } from './notify/config';
@@ -33,6 +34,8 @@ export interface Config {
   /** Finished gateway commands are kept this many days; parameter changes (the audit trail) longer. */
   commandRetentionDays: number;
   paramChangeRetentionDays: number;
+  /** A house whose yesterday's data completeness is below this share (%) gets a reminder. */
+  completenessMinPercent: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Run the demo's simulated gateways when in demo mode (tests turn them off). */
   runSimulator: boolean;
@@ -143,6 +146,11 @@ export const envSchema = z.object({
     .min(1, 'ROOST_RAW_RETENTION_DAYS must be at least 1')
     .max(3650, 'ROOST_RAW_RETENTION_DAYS must be at most 3650')
     .default(14),
+  ROOST_COMPLETENESS_MIN_PERCENT: z.coerce
+    .number({ message: 'ROOST_COMPLETENESS_MIN_PERCENT must be a number (a share in %)' })
+    .min(1, 'ROOST_COMPLETENESS_MIN_PERCENT must be at least 1')
+    .max(100, 'ROOST_COMPLETENESS_MIN_PERCENT must be at most 100')
+    .default(DEFAULT_COMPLETENESS_MIN_PERCENT),
   ROOST_COMMAND_RETENTION_DAYS: z.coerce
     .number({ message: 'ROOST_COMMAND_RETENTION_DAYS must be a number of days' })
     .int('ROOST_COMMAND_RETENTION_DAYS must be a whole number of days')
@@ -224,6 +232,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     rawRetentionDays: e.ROOST_RAW_RETENTION_DAYS,
     commandRetentionDays: e.ROOST_COMMAND_RETENTION_DAYS,
     paramChangeRetentionDays: e.ROOST_PARAM_CHANGE_RETENTION_DAYS,
+    completenessMinPercent: e.ROOST_COMPLETENESS_MIN_PERCENT,
     logLevel: e.LOG_LEVEL,
     runSimulator: e.ROOST_SIMULATOR,
     demoHistory: e.ROOST_DEMO_HISTORY,
