@@ -15,6 +15,11 @@ export interface Config {
   /** True when MQTT_PORT was not given: the embedded broker may move to a free port. */
   mqttPortIsDefault: boolean;
   mqttUrl: string | null;
+  /**
+   * The broker URL an enrolled Roost Edge is given (ROOST_EDGE_MQTT_URL); null: MQTT_URL without
+   * its credentials, else the embedded broker's port on the host name the edge asked.
+   */
+  edgeMqttUrl: string | null;
   redisUrl: string | null;
   /** null: decide from the database (on for a new embedded database). */
   demo: boolean | null;
@@ -166,6 +171,7 @@ export const envSchema = z.object({
   ROOST_METRICS_TOKEN: opsToken('ROOST_METRICS_TOKEN').optional(),
   ROOST_BACKUP_TOKEN: opsToken('ROOST_BACKUP_TOKEN').optional(),
   ROOST_MEDIA_URL: url('ROOST_MEDIA_URL', ['http:', 'https:']).optional(),
+  ROOST_EDGE_MQTT_URL: url('ROOST_EDGE_MQTT_URL', ['mqtt:', 'mqtts:', 'ws:', 'wss:']).optional(),
   ROOST_MEDIA_ALLOW: z
     .string()
     .transform((v) =>
@@ -221,6 +227,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     mqttPort: e.MQTT_URL ? null : e.MQTT_PORT === 0 ? null : (e.MQTT_PORT ?? 1883),
     mqttPortIsDefault: e.MQTT_PORT === undefined,
     mqttUrl: e.MQTT_URL ?? null,
+    edgeMqttUrl: e.ROOST_EDGE_MQTT_URL ?? null,
     redisUrl: e.REDIS_URL ?? null,
     demo: e.ROOST_DEMO ?? null,
     adminPassword: e.ROOST_ADMIN_PASSWORD ?? null,

@@ -116,7 +116,7 @@ export function CompletenessCard({ answer }: { answer: Completeness | null }) {
             <tbody>
               {[...house.days].reverse().map((d) => (
                 <tr key={d.day} data-testid="completeness-day" data-day={d.day}>
-                  <td>{d.day}</td>
+                  <td style={{ whiteSpace: 'nowrap' }}>{d.day}</td>
                   <td>
                     <Tag minimal intent={intentOf(d.percent, min)} data-testid="completeness-share">
                       {shareText(d.percent)}
