@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_COMPLETENESS_MIN_PERCENT } from '../src/contract/completeness';
 import { EDITIONS, type Edition } from '../src/contract/editions';
 import { badAllowEntry } from './devices/mediaAddress';
 import { notifyConfigOf, notifyEnvSchema, type NotifyConfig } from './notify/config';
@@ -14,6 +15,11 @@ export interface Config {
   /** True when MQTT_PORT was not given: the embedded broker may move to a free port. */
   mqttPortIsDefault: boolean;
   mqttUrl: string | null;
+  /**
+   * The broker URL an enrolled Roost Edge is given (ROOST_EDGE_MQTT_URL); null: MQTT_URL without
+   * its credentials, else the embedded broker's port on the host name the edge asked.
+   */
+  edgeMqttUrl: string | null;
   redisUrl: string | null;
   /** null: decide from the database (on for a new embedded database). */
   demo: boolean | null;
@@ -33,6 +39,8 @@ export interface Config {
   /** Finished gateway commands are kept this many days; parameter changes (the audit trail) longer. */
   commandRetentionDays: number;
   paramChangeRetentionDays: number;
+  /** A house whose yesterday's data completeness is below this share (%) gets a reminder. */
+  completenessMinPercent: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Run the demo's simulated gateways when in demo mode (tests turn them off). */
   runSimulator: boolean;
@@ -143,6 +151,11 @@ export const envSchema = z.object({
     .min(1, 'ROOST_RAW_RETENTION_DAYS must be at least 1')
     .max(3650, 'ROOST_RAW_RETENTION_DAYS must be at most 3650')
     .default(14),
+  ROOST_COMPLETENESS_MIN_PERCENT: z.coerce
+    .number({ message: 'ROOST_COMPLETENESS_MIN_PERCENT must be a number (a share in %)' })
+    .min(1, 'ROOST_COMPLETENESS_MIN_PERCENT must be at least 1')
+    .max(100, 'ROOST_COMPLETENESS_MIN_PERCENT must be at most 100')
+    .default(DEFAULT_COMPLETENESS_MIN_PERCENT),
   ROOST_COMMAND_RETENTION_DAYS: z.coerce
     .number({ message: 'ROOST_COMMAND_RETENTION_DAYS must be a number of days' })
     .int('ROOST_COMMAND_RETENTION_DAYS must be a whole number of days')
@@ -158,6 +171,7 @@ export const envSchema = z.object({
   ROOST_METRICS_TOKEN: opsToken('ROOST_METRICS_TOKEN').optional(),
   ROOST_BACKUP_TOKEN: opsToken('ROOST_BACKUP_TOKEN').optional(),
   ROOST_MEDIA_URL: url('ROOST_MEDIA_URL', ['http:', 'https:']).optional(),
+  ROOST_EDGE_MQTT_URL: url('ROOST_EDGE_MQTT_URL', ['mqtt:', 'mqtts:', 'ws:', 'wss:']).optional(),
   ROOST_MEDIA_ALLOW: z
     .string()
     .transform((v) =>
@@ -213,6 +227,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     mqttPort: e.MQTT_URL ? null : e.MQTT_PORT === 0 ? null : (e.MQTT_PORT ?? 1883),
     mqttPortIsDefault: e.MQTT_PORT === undefined,
     mqttUrl: e.MQTT_URL ?? null,
+    edgeMqttUrl: e.ROOST_EDGE_MQTT_URL ?? null,
     redisUrl: e.REDIS_URL ?? null,
     demo: e.ROOST_DEMO ?? null,
     adminPassword: e.ROOST_ADMIN_PASSWORD ?? null,
@@ -224,6 +239,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     rawRetentionDays: e.ROOST_RAW_RETENTION_DAYS,
     commandRetentionDays: e.ROOST_COMMAND_RETENTION_DAYS,
     paramChangeRetentionDays: e.ROOST_PARAM_CHANGE_RETENTION_DAYS,
+    completenessMinPercent: e.ROOST_COMPLETENESS_MIN_PERCENT,
     logLevel: e.LOG_LEVEL,
     runSimulator: e.ROOST_SIMULATOR,
     demoHistory: e.ROOST_DEMO_HISTORY,

@@ -157,6 +157,25 @@ export const gateways = pgTable(
   (t) => [uniqueIndex('gateways_house_uniq').on(t.houseId)],
 );
 
+/**
+ * A single-use enrolment code for a gateway (Roost Edge fetches its network id and a new token
+ * with it). Stored as its sha256 like every secret; used once, and only until it expires.
+ */
+export const gatewayEnrolCodes = pgTable(
+  'gateway_enrol_codes',
+  {
+    id: serial('id').primaryKey(),
+    gatewayId: integer('gateway_id')
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('gateway_enrol_codes_gateway_idx').on(t.gatewayId)],
+);
+
 /** A placement of animals in a house: the house's age in days counts from `placedOn`. */
 export const flocks = pgTable(
   'flocks',

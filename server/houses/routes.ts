@@ -13,6 +13,12 @@ import {
   trendSchema,
 } from '../../src/contract/overview';
 import { canSeeHouse, scopeOf } from '../auth/scope';
+import {
+  completenessQuerySchema,
+  completenessSchema,
+  type Completeness,
+} from '../../src/contract/completeness';
+import { completenessWindow, readCompleteness } from './completeness.sql';
 import { compareHouses, comparisonTable } from './compare';
 import { sendTable, TABLE_MEDIA_TYPES, type ExportTable } from './exportTable';
 import { overviewJsonOf } from './overview.sql';
@@ -56,6 +62,44 @@ export function houseRoutes(ctx: AppContext): RoutePlugin {
           reply,
           await compareHouses(database, scope, request.query, config.timeZone),
         );
+      },
+    );
+
+    app.get(
+      '/houses/completeness',
+      {
+        schema: {
+          summary:
+            "Per house and day, the share of the readings its gateway's interval promised that were stored",
+          querystring: completenessQuerySchema,
+          response: answers(completenessSchema),
+        },
+        config: { roles: ANY_ROLE },
+      },
+      async (request, reply) => {
+        const query = request.query;
+        const scope = await scopeOf(database.db, sessionOf(request).user);
+        const ids = [...new Set(query.houseIds)];
+        if (ids.some((id) => !canSeeHouse(scope, id))) throw new ApiError(404, 'http.notFound');
+        const now = new Date();
+        const { from, to } = completenessWindow(query, now, config.timeZone);
+        const rows = await readCompleteness(database, {
+          houseIds: ids,
+          from,
+          to,
+          now,
+          timeZone: config.timeZone,
+        });
+        if (rows.length !== ids.length) throw new ApiError(404, 'http.notFound');
+        const data: Completeness = {
+          rows: rows.map(({ houseId, intervalSeconds, days }) => ({
+            houseId,
+            intervalSeconds,
+            days,
+          })),
+          minPercent: config.completenessMinPercent,
+        };
+        return ok(request, reply, data);
       },
     );
 

@@ -10,6 +10,7 @@ import { PRODUCTION_MESSAGES } from './messages/production';
 import { NOTIFY_MESSAGES } from './messages/notify';
 import { WALL_MESSAGES } from './messages/wall';
 import { UPGRADE_MESSAGES } from './messages/upgrade';
+import { EDGE_MESSAGES } from './messages/edge';
 
 /**
  * What the server says to people, in both languages. The keys are also the `message` of zod
@@ -121,6 +122,7 @@ const MESSAGES = {
   ...OPS_MESSAGES,
   ...ENVCONTROL_MESSAGES,
   ...UPGRADE_MESSAGES,
+  ...EDGE_MESSAGES,
 };
 
 export type MessageKey = keyof typeof MESSAGES;

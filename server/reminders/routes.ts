@@ -31,7 +31,13 @@ export function reminderRoutes(ctx: AppContext): RoutePlugin {
         const scope = await scopeOf(database.db, sessionOf(request).user);
         if (q.houseId !== undefined && !canSeeHouse(scope, q.houseId))
           throw new Refusal('notFound', 'houses.notFound');
-        const query = { database, scope, now: new Date(), timeZone: ctx.config.timeZone };
+        const query = {
+          database,
+          scope,
+          now: new Date(),
+          timeZone: ctx.config.timeZone,
+          completenessMinPercent: ctx.config.completenessMinPercent,
+        };
         const kinds = await Promise.all(
           REMINDER_SOURCES.map((source) =>
             source.read(q.houseId === undefined ? query : { ...query, houseId: q.houseId }),

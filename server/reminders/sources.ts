@@ -1,4 +1,5 @@
 import { alarmReminders } from '../alarms/reminders';
+import { completenessReminders } from '../houses/completenessReminders';
 import { deviceExpiryReminders } from '../devices/reminders';
 import { paramChangeReminders } from '../envcontrol/reminders';
 import { taskReminders } from '../production/reminders';
@@ -10,4 +11,5 @@ export const REMINDER_SOURCES: readonly ReminderSource[] = [
   taskReminders,
   deviceExpiryReminders,
   paramChangeReminders,
+  completenessReminders,
 ];

@@ -10,6 +10,8 @@ export interface ReminderQuery {
   timeZone: string;
   /** Only this house (already checked to be in the scope). */
   houseId?: number;
+  /** A house whose yesterday's data completeness is below this share (%) is reminded of. */
+  completenessMinPercent?: number;
 }
 
 /** A feature's reminders of one kind, at most `REMINDERS_PER_KIND` of them, most urgent first. */

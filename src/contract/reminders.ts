@@ -4,9 +4,16 @@ import { z } from 'zod';
  * The day's reminders: the four kinds of thing a manager is reminded of each day (open house
  * alarms, daily tasks such as a flock's vaccination, devices due for maintenance, controller
  * parameters that changed). Each feature contributes its own kind from the server; the console's
- * home and the house monitor show them together.
+ * home and the house monitor show them together. A fifth kind, data completeness, names the houses
+ * whose readings yesterday fell short of what their gateway's interval promised.
  */
-export const REMINDER_KINDS = ['alarm', 'task', 'deviceExpiry', 'paramChange'] as const;
+export const REMINDER_KINDS = [
+  'alarm',
+  'task',
+  'deviceExpiry',
+  'paramChange',
+  'completeness',
+] as const;
 export type ReminderKind = (typeof REMINDER_KINDS)[number];
 
 /**

@@ -1,4 +1,5 @@
 import { type ApiClient, type Query } from '../api/client';
+import { completenessSchema, type Completeness } from '../contract/completeness';
 import { comparisonSchema, type Comparison, type CompareQuery } from '../contract/houses';
 import { trendSchema, type Trend, type TrendQuery } from '../contract/overview';
 import { alarmSchema, type Alarm } from '../contract/alarms';
@@ -30,5 +31,21 @@ export function fetchTrend(api: ApiClient, query: TrendQuery, quiet = false): Pr
     query: query as Query,
     schema: trendSchema,
     quiet: quiet ? () => true : undefined,
+  });
+}
+
+/** Per house and day, the share of promised readings stored (the monitor, the comparison). */
+export function fetchCompleteness(
+  api: ApiClient,
+  query: { houseIds: number[]; from?: number; to?: number },
+): Promise<Completeness> {
+  return api.get('/houses/completeness', {
+    query: {
+      houseIds: query.houseIds.join(','),
+      ...(query.from === undefined ? {} : { from: String(query.from) }),
+      ...(query.to === undefined ? {} : { to: String(query.to) }),
+    },
+    schema: completenessSchema,
+    quiet: () => true,
   });
 }

@@ -211,6 +211,13 @@ export const FARM_ENDPOINTS: Endpoint[] = [
     outside: away((f) => ({ url: '/gateway/rotateToken', ...byId(f.gateway.qy1) })),
   },
   {
+    method: 'PUT',
+    path: '/gateway/enrolCode',
+    roles: FARM_ROLES,
+    inside: per((f) => ({ url: '/gateway/enrolCode', ...byId(f.gateway.tl1) }), FARM_ROLES),
+    outside: away((f) => ({ url: '/gateway/enrolCode', ...byId(f.gateway.qy1) })),
+  },
+  {
     method: 'DELETE',
     path: '/gateway/delete',
     roles: FARM_ROLES,

@@ -1,7 +1,7 @@
 import type { Fixtures, Role } from './matrixFixtures';
 import { FARM_ENDPOINTS } from './matrixFarms';
 import { PRODUCTION_ENDPOINTS } from './matrixProduction';
-import { REMINDER_ENDPOINTS } from './matrixReminders';
+import { COMPLETENESS_ENDPOINTS, REMINDER_ENDPOINTS } from './matrixReminders';
 import { NOTIFY_ENDPOINTS } from './matrixNotify';
 import { ENVCONTROL_ENDPOINTS } from './matrixEnvcontrol';
 import { UPGRADE_ENDPOINTS } from './matrixUpgrade';
@@ -313,6 +313,7 @@ export const ENDPOINTS: Endpoint[] = [
 
   ...FARM_ENDPOINTS,
   ...REMINDER_ENDPOINTS,
+  ...COMPLETENESS_ENDPOINTS,
   ...PRODUCTION_ENDPOINTS,
   ...NOTIFY_ENDPOINTS,
   ...ENVCONTROL_ENDPOINTS,

@@ -25,6 +25,7 @@ const FARM_ADMIN_ONLY: ReadonlyArray<[Method, string]> = [
   ['GET', '/house/listByFarm?farmId=x'],
   ['POST', '/gateway/save'],
   ['PUT', '/gateway/rotateToken'],
+  ['PUT', '/gateway/enrolCode'],
   ['DELETE', '/gateway/delete'],
   ['POST', '/flock/start'],
   ['PUT', '/flock/close'],

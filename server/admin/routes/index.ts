@@ -1,6 +1,7 @@
 import { adminUserRoutes } from './users';
 import { breedRoutes } from './breeds';
 import { farmRoutes } from './farms';
+import { enrolRoutes } from './enrol';
 import { gatewayRoutes } from './gateways';
 import { logRoutes } from './logs';
 import { orgRoutes } from './orgs';
@@ -25,6 +26,7 @@ export function adminRoutes(ctx: AppContext): RoutePlugin {
     await app.register(orgRoutes(ctx));
     await app.register(farmRoutes(ctx));
     await app.register(gatewayRoutes(ctx, taken));
+    await app.register(enrolRoutes(ctx));
     await app.register(breedRoutes(ctx));
   };
 }

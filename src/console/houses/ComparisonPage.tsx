@@ -23,6 +23,7 @@ import { useExport } from './useExport';
 import { useStores } from '../useStores';
 import { pointsOf, windowRange, WINDOWS, type CompareWindow } from './comparison/compareWindow';
 import { ComparisonView } from './comparison/ComparisonView';
+import { CompletenessRow, maxInterval, useCompleteness } from './CompletenessCard';
 import { AddHouseSelect } from './comparison/AddHouseSelect';
 import { ToolbarSelect } from './comparison/ToolbarSelect';
 import { useExtraMetrics } from './comparison/extraMetrics';
@@ -47,6 +48,8 @@ export const ComparisonPage = observer(function ComparisonPage() {
   const [align, setAlign] = useState<CompareAlign>('time');
   const [message, setMessage] = useState<string | null>(null);
   const [comparison, setComparison] = useState<Comparison | null>(null);
+  const [shown, setShown] = useState<{ houseIds: number[]; from: number; to: number } | null>(null);
+  const completeness = useCompleteness(shown?.houseIds ?? [], shown ?? undefined);
   const extraMetrics = useExtraMetrics(api, selected);
   // An extra parameter of a house that has left the comparison (or whose list is still loading)
   // reads as temperature; derived, not reset, so the choice returns with its house.
@@ -77,6 +80,12 @@ export const ComparisonPage = observer(function ComparisonPage() {
     setMessage(null);
     try {
       setComparison(await fetchComparison(api, q));
+      // Completeness is read for at most the window's last 62 days (the server's limit).
+      setShown({
+        houseIds: [...selected],
+        from: Math.max(q.from, q.to - 61 * 86_400_000),
+        to: q.to,
+      });
     } catch (error) {
       if (isApiError(error)) setMessage(error.message);
     }
@@ -206,7 +215,16 @@ export const ComparisonPage = observer(function ComparisonPage() {
         )}
       </Card>
       {comparison ? (
-        <ComparisonView comparison={comparison} />
+        <ComparisonView
+          comparison={comparison}
+          intervalSeconds={maxInterval(completeness)}
+          completeness={
+            <CompletenessRow
+              answer={completeness}
+              names={new Map(comparison.houses.map((h) => [h.houseId, h.houseName]))}
+            />
+          }
+        />
       ) : (
         <NonIdealState icon={<ComparisonIcon size={40} />} title={t('houses.compare.empty')} />
       )}

@@ -9,6 +9,8 @@ import { type House } from '../../stores/HousesStore';
 import './houses.css';
 import { fetchTrend } from '../../stores/houseQueries';
 import { LineChart, SERIES_COLORS, type ChartSeries } from './LineChart';
+import { CompletenessCard, useCompleteness } from './CompletenessCard';
+import { breakAtGaps, gapStep } from './gaps';
 import { LiveIndicator } from './LiveIndicator';
 import { formatTime } from './format';
 import { useExport } from './useExport';
@@ -60,11 +62,18 @@ function useHouseCurves(houseId: number | null): void {
   }, [api, houses, houseId]);
 }
 
-const Curves = observer(function Curves({ house }: { house: House }) {
+const Curves = observer(function Curves({
+  house,
+  intervalSeconds,
+}: {
+  house: House;
+  intervalSeconds: number | null;
+}) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'zh' ? 'zh' : 'en';
   const readings = house.readings;
   const exportTrend = useExport();
+  const maxStep = gapStep(60_000, intervalSeconds);
   const charts = useMemo(
     () =>
       CURVES.map((curve, index) => {
@@ -73,7 +82,10 @@ const Curves = observer(function Curves({ house }: { house: House }) {
             key: curve.metric,
             label: metricLabel(curve.metric, lang),
             color: SERIES_COLORS[index] ?? '#2d72d2',
-            points: (readings[curve.metric] ?? []).map((p) => ({ x: p.t, y: p.v })),
+            points: breakAtGaps(
+              (readings[curve.metric] ?? []).map((p) => ({ x: p.t, y: p.v })),
+              maxStep,
+            ),
           },
         ];
         if ('target' in curve)
@@ -82,11 +94,14 @@ const Curves = observer(function Curves({ house }: { house: House }) {
             label: t('houses.monitor.breedTarget'),
             color: '#5f6b7c',
             dashed: true,
-            points: (readings[curve.target] ?? []).map((p) => ({ x: p.t, y: p.v })),
+            points: breakAtGaps(
+              (readings[curve.target] ?? []).map((p) => ({ x: p.t, y: p.v })),
+              maxStep,
+            ),
           });
         return { metric: curve.metric, series };
       }),
-    [readings, lang, t],
+    [readings, lang, t, maxStep],
   );
   return (
     <Card className="roost-monitor__wide" data-testid="monitor-curves">
@@ -141,6 +156,7 @@ export const MonitorPage = observer(function MonitorPage() {
   const houseId = Number.isInteger(raw) && raw > 0 ? raw : null;
   const house = houseId === null ? undefined : houses.get(houseId);
   useHouseCurves(house ? house.houseId : null);
+  const completeness = useCompleteness(house ? [house.houseId] : []);
   const options = houses.all;
   return (
     <div className="roost-page" data-testid="page-houseMonitor">
@@ -179,7 +195,8 @@ export const MonitorPage = observer(function MonitorPage() {
           <FlockCard house={house} />
           <RemindersPanel houseId={house.houseId} />
           <GatewayCard house={house} />
-          <Curves house={house} />
+          <CompletenessCard answer={completeness} />
+          <Curves house={house} intervalSeconds={completeness?.rows[0]?.intervalSeconds ?? null} />
         </div>
       )}
     </div>

@@ -1,10 +1,12 @@
 import { type TextTree } from '../textTree';
+import { completenessEn, completenessZh } from './completeness';
 
 /**
  * House status pages: home dashboard, overview, monitor, comparison, trends, exports. English defines the keys; Chinese must match (its type refuses a missing or unknown
  * key, and tests/i18n lists any difference). Used as `t('houses.…')`.
  */
 export const housesEn = {
+  ...completenessEn,
   live: {
     idle: 'Not connected',
     connecting: 'Connecting…',
@@ -183,6 +185,7 @@ export const housesEn = {
 } as const;
 
 export const housesZh: TextTree<typeof housesEn> = {
+  ...completenessZh,
   live: {
     idle: '未连接',
     connecting: '连接中…',

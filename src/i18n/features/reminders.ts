@@ -14,6 +14,7 @@ export const remindersEn = {
     task: 'Daily tasks',
     deviceExpiry: 'Device maintenance',
     paramChange: 'Parameter changes',
+    completeness: 'Data completeness',
   },
 };
 
@@ -27,5 +28,6 @@ export const remindersZh: TextTree<typeof remindersEn> = {
     task: '日常任务',
     deviceExpiry: '设备维护',
     paramChange: '参数变更',
+    completeness: '数据完整率',
   },
 };

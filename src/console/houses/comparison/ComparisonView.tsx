@@ -1,11 +1,23 @@
 import { Card, Classes, HTMLTable } from '@blueprintjs/core';
 import { type TFunction } from 'i18next';
+import { type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Comparison } from '../../../contract/houses';
 import { METRIC_BY_KEY } from '../../../contract/metrics';
 import { formatTime } from '../format';
+import { breakAtGaps, gapStep } from '../gaps';
 import { formatNumber } from '../../../i18n/numbers';
 import { LineChart, SERIES_COLORS, type ChartSeries } from '../LineChart';
+
+const DAY_MS = 86_400_000;
+
+/** A bucket's length by granularity (a month at its longest). */
+const BUCKET_MS: Record<Comparison['granularity'], number> = {
+  minute: 60_000,
+  hour: 3_600_000,
+  day: DAY_MS,
+  month: 31 * DAY_MS,
+};
 
 /** The breed standards' colour: grey, dashed, apart from the six houses' colours. */
 const STANDARD_COLOR = '#5f6b7c';
@@ -46,10 +58,23 @@ export function comparisonSeries(
 }
 
 /** Chart and table of one comparison; the table holds exactly the chart's points. */
-export function ComparisonView({ comparison }: { comparison: Comparison }) {
+export function ComparisonView({
+  comparison,
+  intervalSeconds = null,
+  completeness,
+}: {
+  comparison: Comparison;
+  /** The longest reading interval of the houses' gateways (null: unknown, 60 s). */
+  intervalSeconds?: number | null;
+  /** The houses' data completeness over the window, shown under the chart. */
+  completeness?: ReactNode;
+}) {
   const { t } = useTranslation();
   const byAge = comparison.align === 'age';
   const series = comparisonSeries(comparison, (breed) => t('houses.compare.standardOf', { breed }));
+  // The chart breaks its lines where readings are missing; the table lists only real points.
+  const step = gapStep(BUCKET_MS[comparison.granularity], intervalSeconds) / (byAge ? DAY_MS : 1);
+  const drawn = series.map((s) => ({ ...s, points: breakAtGaps(s.points, step) }));
   const xs = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => a - b);
   const columns = series.map((s) => new Map(s.points.map((p) => [p.x, p.y])));
   const formatX = byAge ? (x: number) => formatAge(t, x) : (x: number) => formatTime(x);
@@ -58,11 +83,12 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
       <Card>
         <LineChart
           data-testid="compare-chart"
-          series={series}
+          series={drawn}
           height={360}
           formatX={formatX}
           unit={METRIC_BY_KEY.get(comparison.metric)?.unit}
         />
+        {completeness}
         {byAge && comparison.standards.length === 0 && (
           <p className={Classes.TEXT_MUTED} data-testid="compare-no-standard">
             {t('houses.compare.noStandard')}
