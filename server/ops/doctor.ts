@@ -7,6 +7,7 @@ import mqtt from 'mqtt';
 import pg from 'pg';
 import { ConfigError, readConfig, type Config } from '../config';
 import { migrationState } from '../db/migrationState';
+import { secretBoxFrom } from '../devices/secrets';
 
 /**
  * `npm run doctor`: checks a configuration before a start, on the machine it will run on, and
@@ -56,6 +57,18 @@ function secrets(env: NodeJS.ProcessEnv): Finding[] {
         fix: `give it at least ${MIN_ADMIN_PASSWORD}, or leave it unset: the first start then prints a generated one`,
       },
     ];
+  try {
+    // With the variable set, no file is read or made.
+    if (env.ROOST_SECRET_KEY) secretBoxFrom(env, '.');
+  } catch (error) {
+    return [
+      {
+        level: 'problem',
+        text: (error as Error).message,
+        fix: 'make one with `openssl rand -hex 32`; keep it: without it sealed camera passwords cannot be read',
+      },
+    ];
+  }
   return [{ level: 'ok', text: 'secrets are long enough' }];
 }
 
