@@ -17,18 +17,27 @@ function newestMtime(entry) {
   return newest;
 }
 
+// A production install (`npm ci --omit=dev`) has no build tools: it serves the console built
+// before (`npm run build`), as it is.
+const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+if (!existsSync(vite) && !existsSync(builtIndex)) {
+  console.error(
+    'Roost cannot start: the console is not built (dist/index.html) and this install has no build tools. Run `npm ci && npm run build` first (then `npm prune --omit=dev` if you want).',
+  );
+  process.exit(1);
+}
 const sources = ['src', 'index.html', 'vite.config.ts', 'public']
   .map((p) => path.join(root, p))
   .filter(existsSync);
 const stale =
-  !existsSync(builtIndex) || Math.max(...sources.map(newestMtime)) > statSync(builtIndex).mtimeMs;
+  existsSync(vite) &&
+  (!existsSync(builtIndex) || Math.max(...sources.map(newestMtime)) > statSync(builtIndex).mtimeMs);
 if (stale) {
   console.log(
     existsSync(builtIndex)
       ? 'Console sources changed: rebuilding...'
       : 'Building the console (first start)...',
   );
-  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',

@@ -20,6 +20,15 @@ export interface Config {
    * its credentials, else the embedded broker's port on the host name the edge asked.
    */
   edgeMqttUrl: string | null;
+   * MQTT over TLS on the embedded broker, for gateways reaching it over the internet: on when a
+   * certificate and key file are given. The files are re-read when they change (renewals).
+   */
+  mqttTls: MqttTls | null;
+  /**
+   * With TLS on, the plain-text listener answers only on loopback (the demo simulator, a local
+   * bridge) unless this is false: a token must not cross a network in clear by default.
+   */
+  mqttPlainLoopback: boolean;
   redisUrl: string | null;
   /** null: decide from the database (on for a new embedded database). */
   demo: boolean | null;
@@ -67,6 +76,13 @@ export interface Config {
   mediaUrl: string | null;
   /** Hosts and CIDR ranges the camera relay may fetch although private or local. */
   mediaAllow: string[];
+}
+
+export interface MqttTls {
+  certFile: string;
+  keyFile: string;
+  /** 0 takes any free port (tests). */
+  port: number;
 }
 
 /** A bad variable: the message is the one line printed before exiting with code 1. */
@@ -119,6 +135,10 @@ export const envSchema = z.object({
   DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']).optional(),
   MQTT_PORT: port('MQTT_PORT', true).optional(),
   MQTT_URL: url('MQTT_URL', ['mqtt:', 'mqtts:', 'tcp:', 'ws:', 'wss:']).optional(),
+  MQTT_TLS_CERT: z.string().min(1).optional(),
+  MQTT_TLS_KEY: z.string().min(1).optional(),
+  MQTT_TLS_PORT: port('MQTT_TLS_PORT', true).default(8883),
+  MQTT_PLAIN_LOOPBACK: onOff('MQTT_PLAIN_LOOPBACK').default(true),
   REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']).optional(),
   ROOST_DEMO: onOff('ROOST_DEMO').optional(),
   ROOST_ADMIN_PASSWORD: z.string().min(1).optional(),
@@ -212,6 +232,16 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     throw new ConfigError(message.startsWith(name) ? message : `${name}: ${message}`);
   }
   const e = parsed.data;
+  if ((e.MQTT_TLS_CERT === undefined) !== (e.MQTT_TLS_KEY === undefined))
+    throw new ConfigError(
+      'MQTT_TLS_CERT and MQTT_TLS_KEY go together: give both files (certificate and its key) or neither',
+    );
+  if (e.MQTT_TLS_CERT && (e.MQTT_URL || e.MQTT_PORT === 0))
+    throw new ConfigError(
+      e.MQTT_URL
+        ? 'MQTT_TLS_CERT is for the embedded broker: with MQTT_URL, set up TLS at that broker'
+        : 'MQTT_TLS_CERT is for the embedded broker, which MQTT_PORT=0 turns off',
+    );
   let notify: NotifyConfig;
   try {
     notify = notifyConfigOf(e);
@@ -228,6 +258,15 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     mqttPortIsDefault: e.MQTT_PORT === undefined,
     mqttUrl: e.MQTT_URL ?? null,
     edgeMqttUrl: e.ROOST_EDGE_MQTT_URL ?? null,
+    mqttTls:
+      e.MQTT_TLS_CERT && e.MQTT_TLS_KEY
+        ? {
+            certFile: path.resolve(cwd, e.MQTT_TLS_CERT),
+            keyFile: path.resolve(cwd, e.MQTT_TLS_KEY),
+            port: e.MQTT_TLS_PORT,
+          }
+        : null,
+    mqttPlainLoopback: e.MQTT_PLAIN_LOOPBACK,
     redisUrl: e.REDIS_URL ?? null,
     demo: e.ROOST_DEMO ?? null,
     adminPassword: e.ROOST_ADMIN_PASSWORD ?? null,

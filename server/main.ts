@@ -67,6 +67,10 @@ function printBanner(
           : 'off (MQTT_PORT=0)'
     }`,
   ];
+  if (roost.mqttTlsPort !== null)
+    lines.push(
+      `            MQTT over TLS on port ${roost.mqttTlsPort} (plain text: see MQTT_PLAIN_LOOPBACK)`,
+    );
   if (roost.mqttMoved) {
     lines.push(
       `            (port 1883 is taken by another broker; set MQTT_PORT, or MQTT_URL=mqtt://127.0.0.1:1883 to use that broker)`,

@@ -38,6 +38,8 @@ export interface RunningRoost {
   mqttPort: number | null;
   /** True when 1883 was taken and the embedded broker moved to a free port. */
   mqttMoved: boolean;
+  /** Port of the embedded broker's MQTTS listener, or null when TLS is off. */
+  mqttTlsPort: number | null;
   app: FastifyInstance;
   database: Database;
   ingest: IngestPipeline;
@@ -175,7 +177,8 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       const simulator = await startDemoSimulator(
         config,
         boot,
-        config.mqttUrl ?? (broker ? `mqtt://${localHost(config.host)}:${broker.port}` : null),
+        config.mqttUrl ??
+          (broker ? `mqtt://${localHost(plainHostOf(config))}:${broker.port}` : null),
         log,
       );
       if (simulator) cleanups.push(() => simulator.stop());
@@ -211,6 +214,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       port,
       mqttPort: broker?.port ?? null,
       mqttMoved: moved,
+      mqttTlsPort: broker?.tlsPort ?? null,
       app,
       database,
       boot,
@@ -234,16 +238,19 @@ async function startBroker(
   events: ServerEvents,
 ): Promise<{ broker: EmbeddedBroker | null; moved: boolean }> {
   if (config.mqttPort === null) return { broker: null, moved: false };
+  const plainHost = plainHostOf(config);
+  const tls = config.mqttTls ? { ...config.mqttTls, host: config.host } : undefined;
+  if (tls && tls.port !== 0) await checkPortFree(tls.port, tls.host, 'MQTT_TLS_PORT');
   try {
     return {
-      broker: await startEmbeddedBroker(inbox, config.mqttPort, config.host, events),
+      broker: await startEmbeddedBroker(inbox, config.mqttPort, plainHost, events, tls),
       moved: false,
     };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     // Another broker (often Mosquitto) has 1883: keep `npm start` working on a free port.
-    if (!config.mqttPortIsDefault) throw portInUse(config.mqttPort, config.host, 'MQTT_PORT');
-    return { broker: await startEmbeddedBroker(inbox, 0, config.host, events), moved: true };
+    if (!config.mqttPortIsDefault) throw portInUse(config.mqttPort, plainHost, 'MQTT_PORT');
+    return { broker: await startEmbeddedBroker(inbox, 0, plainHost, events, tls), moved: true };
   }
 }
 
@@ -276,6 +283,11 @@ async function startDemoSimulator(
     models: boot.demoGateways === gateways ? (boot.demoModels ?? undefined) : undefined,
     onError: (error) => log.warn({ err: error.message }, 'demo gateway'),
   });
+}
+
+/** With TLS on, plain text (tokens in clear) stays on this machine unless asked otherwise. */
+function plainHostOf(config: Config): string {
+  return config.mqttTls && config.mqttPlainLoopback ? '127.0.0.1' : config.host;
 }
 
 /** Where this machine reaches a server that listens on `host`. */

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { GatewayInfo } from '../ingest/gatewayDirectory';
 import type { IngestPipeline } from '../ingest/pipeline';
@@ -14,6 +14,8 @@ import {
   subscriptionCommands,
 } from '../../src/contract/gateway';
 import { submitByTopic, type GatewayInbox } from './inbox';
+import { CertificateFiles, listenTls } from './tlsListener';
+import type { MqttTls } from '../config';
 
 /** A socket that has not sent CONNECT within 10 s is closed: idle sockets must not pile up. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -34,6 +36,8 @@ const SIGN_IN_RETRY_MS = 1_000;
 export interface EmbeddedBroker {
   aedes: Aedes;
   port: number;
+  /** The MQTTS listener's port, when TLS is on. */
+  tlsPort: number | null;
   close(): Promise<void>;
 }
 
@@ -55,6 +59,8 @@ export async function startEmbeddedBroker(
   port: number,
   host: string,
   events?: ServerEvents,
+  /** An MQTTS listener too, on `tls.host` (the plain one stays on `host`). */
+  tls?: MqttTls & { host: string },
 ): Promise<EmbeddedBroker> {
   /**
    * Which gateway holds each client id (connected, or a persistent session kept for it), and
@@ -233,29 +239,42 @@ export async function startEmbeddedBroker(
     for (const client of connected)
       if (gatewayOf.get(client)?.networkId === networkId) client.close();
   });
-  const server: Server = createServer((socket) => {
+  const handle = (socket: Socket) => {
     // PUBACKs are tiny: with Nagle's algorithm each waited ~40 ms for a delayed TCP ACK.
     socket.setNoDelay(true);
     aedes.handle(guardedConnection(socket, MAX_PACKET_BYTES));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const boundPort = typeof address === 'object' && address ? address.port : port;
-  return {
-    aedes,
-    port: boundPort,
-    async close() {
-      // aedes first: it ends the clients' sockets, which server.close() would wait for.
-      await new Promise<void>((resolve) => aedes.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
   };
+  const servers: Server[] = [];
+  const close = async () => {
+    // aedes first: it ends the clients' sockets, which server.close() would wait for.
+    await new Promise<void>((resolve) => aedes.close(() => resolve()));
+    for (const server of servers)
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  try {
+    const server: Server = createServer(handle);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    servers.push(server);
+    if (tls) {
+      const files = new CertificateFiles(tls, pipeline.log);
+      servers.push(await listenTls(files, tls.port, tls.host, handle, pipeline.log));
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { aedes, port: portOf(servers[0]!), tlsPort: tls ? portOf(servers[1]!) : null, close };
+}
+
+function portOf(server: Server): number {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : 0;
 }
 
 const CLOSED = Symbol('closed');

@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     url = options.url;
     simulator = await startSimulator({
       url: options.url,
+      ...(options.ca ? { ca: options.ca } : {}),
       gateways,
       intervalMs: options.intervalMs,
       seed: options.seed,

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { DemoGateway } from '../demo/seed';
 
 export const USAGE =
-  'usage: npm run simulate -- [--url mqtt://host:port] [--gateways N] [--interval S] [--seed K] [--file path]';
+  'usage: npm run simulate -- [--url mqtt://host:port | mqtts://host:8883 [--ca ca.pem]] [--gateways N] [--interval S] [--seed K] [--file path]';
 
 /** A mistake on the command line or in the file: printed as one line, exit code 1. */
 export class CliError extends Error {
@@ -24,6 +24,8 @@ export interface CliOptions {
   intervalMs: number;
   seed: number;
   file: string;
+  /** The CA file (PEM) a TLS broker's certificate must chain to, read. */
+  ca?: Buffer;
 }
 
 /** Parses the simulator's flags (node:util parseArgs, strict: unknown flags are errors). */
@@ -40,6 +42,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions
         interval: { type: 'string' },
         seed: { type: 'string' },
         file: { type: 'string' },
+        ca: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -87,7 +90,25 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions
   }
 
   const file = str('file') ?? path.join(env.DATA_DIR || './data', 'demo-gateways.json');
-  return { url, gateways, intervalMs: Math.round(interval * 1000), seed, file };
+  const caFile = str('ca');
+  let ca: Buffer | undefined;
+  if (caFile !== undefined) {
+    if (!['mqtts:', 'wss:'].includes(protocol))
+      throw new CliError('--ca is for a TLS broker: give an mqtts:// or wss:// --url', true);
+    try {
+      ca = readFileSync(caFile);
+    } catch (error) {
+      throw new CliError(`--ca: cannot read ${caFile} (${(error as Error).message})`, false);
+    }
+  }
+  return {
+    url,
+    gateways,
+    intervalMs: Math.round(interval * 1000),
+    seed,
+    file,
+    ...(ca ? { ca } : {}),
+  };
 }
 
 const demoGatewaySchema = z.object({

@@ -74,6 +74,8 @@ export class GatewayLink {
     private readonly url: string,
     private identity: GatewayIdentity,
     private readonly onError: (error: Error) => void,
+    /** The CA a TLS broker's certificate is checked against (mqtts://); the system's without. */
+    private readonly ca?: Buffer,
   ) {}
 
   get connected(): boolean {
@@ -184,6 +186,7 @@ export class GatewayLink {
       connectTimeout: CONNECT_TIMEOUT_MS,
       // This link reconnects itself with a fresh client: see the class comment.
       reconnectPeriod: 0,
+      ...(this.ca ? { ca: this.ca } : {}),
       will: {
         topic: status,
         payload: Buffer.from(JSON.stringify({ online: false })),

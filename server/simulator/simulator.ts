@@ -10,6 +10,11 @@ import { UpgradeAgent, type UpgradeAgentOptions } from './upgradeAgent';
 export interface SimulatorOptions {
   /** mqtt://host:port (also mqtts, tcp, ws, wss). */
   url: string;
+  /**
+   * For mqtts:// and wss://: the certificate authority the broker's certificate must chain to
+   * (PEM), when it is not one the system trusts (a self-signed or private CA).
+   */
+  ca?: Buffer;
   gateways: DemoGateway[];
   /** Time between two readings of one gateway. */
   intervalMs: number;
@@ -92,7 +97,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const startMs = Date.now();
   const models = options.models ?? createFleet(gateways, seed, startMs, intervalMs);
   if (models.length !== gateways.length) throw new Error('one house model per gateway');
-  const links = gateways.map((gateway) => new GatewayLink(url, identityOf(gateway), onError));
+  const links = gateways.map(
+    (gateway) => new GatewayLink(url, identityOf(gateway), onError, options.ca),
+  );
   const controllers = gateways.map(
     (gateway, i) => new ConfigAgent(gateway.typeKey, links[i]!, options.controller),
   );

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { healthSchema, publicConfigSchema, type Health } from '../../src/contract/config';
+import {
+  healthSchema,
+  publicConfigSchema,
+  versionSchema,
+  type Health,
+} from '../../src/contract/config';
 import type { AppContext } from '../http/context';
 import { ok } from '../http/envelope';
 import { ANY_ROLE, answers, fileAnswer, type RoutePlugin } from '../http/routeSchema';
@@ -41,6 +46,20 @@ export function systemRoutes(ctx: AppContext): RoutePlugin {
             .send({ success: false, code: 503, msg: 'unhealthy', data: health });
         return ok(request, reply, health);
       },
+    );
+
+    // Monitoring and the operators' tools ask which release runs without signing in; the
+    // console reads it from /config with its other flags.
+    app.get(
+      '/version',
+      {
+        schema: {
+          summary: 'The release this server runs',
+          response: answers(versionSchema),
+        },
+        config: { public: true },
+      },
+      async (request, reply) => ok(request, reply, { version: ctx.version }),
     );
 
     app.get(

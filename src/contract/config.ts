@@ -10,6 +10,9 @@ export const publicConfigSchema = z.object({
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
+/** GET /api/version: the release this server runs (package.json's version). */
+export const versionSchema = z.object({ version: z.string() });
+
 /** GET /api/health */
 export const healthSchema = z.object({
   db: z.enum(['ok', 'down']),

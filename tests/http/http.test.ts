@@ -63,10 +63,12 @@ describe('serving the console and the health checks', () => {
     expect(plain.body).toBe(BIG_SCRIPT);
   });
 
-  it('answers health and config without a session', async () => {
+  it('answers health, version and config without a session', async () => {
     const health = await t.app.inject({ url: '/api/health' });
     expect(health.statusCode).toBe(200);
     expect(bodyOf(health).data).toEqual({ db: 'ok', mqtt: 'off', live: 'ok' });
+    const version = await t.app.inject({ url: '/api/version' });
+    expect(bodyOf(version).data).toEqual({ version: 'test' });
     const config = await t.app.inject({ url: '/api/config' });
     expect(bodyOf(config).data).toEqual({
       edition: 'default',

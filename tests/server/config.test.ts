@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readConfig } from '../../server/config';
+import { ConfigError, envSchema, readConfig } from '../../server/config';
 
 describe('reading the runtime environment variables', () => {
   it('has the documented defaults', () => {
@@ -63,5 +64,26 @@ describe('reading the runtime environment variables', () => {
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);
+  });
+
+  it('has every variable in .env.example, each with a comment above it', () => {
+    const lines = readFileSync('.env.example', 'utf8').split('\n');
+    for (const key of Object.keys(envSchema.shape)) {
+      const at = lines.findIndex((l) => l.startsWith(`#${key}=`) || l.startsWith(`${key}=`));
+      expect(at, key).toBeGreaterThan(0);
+      expect(lines[at - 1], key).toMatch(/^# \S/);
+    }
+  });
+
+  it('reads MQTT over TLS only with both files, and only for the embedded broker', () => {
+    expect(readConfig({ MQTT_TLS_CERT: 'c.pem', MQTT_TLS_KEY: 'k.pem' }, '/srv').mqttTls).toEqual({
+      certFile: '/srv/c.pem',
+      keyFile: '/srv/k.pem',
+      port: 8883,
+    });
+    expect(() => readConfig({ MQTT_TLS_CERT: 'c.pem' })).toThrow(/MQTT_TLS_KEY go together/);
+    expect(() =>
+      readConfig({ MQTT_TLS_CERT: 'c.pem', MQTT_TLS_KEY: 'k.pem', MQTT_URL: 'mqtt://x:1883' }),
+    ).toThrow(/with MQTT_URL, set up TLS at that broker/);
   });
 });
