@@ -108,7 +108,9 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: JSON_BODY_LIMIT_BYTES,
-    trustProxy: false,
+    // Only the configured proxies' X-Forwarded-For names the client (sign-in throttling counts
+    // by address); from anyone else the socket's own address counts.
+    trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
     // The envelope names what went wrong; Fastify's own 4xx logging would only repeat it.
     logController: new LogController({ disableRequestLogging: true }),
     ...options,
