@@ -26,6 +26,7 @@ import { translate } from './http/messages';
 import { isSameSite } from './http/origin';
 import { registerConsole } from './http/staticConsole';
 import { ingestRoutes } from './ingest/routes';
+import { emqxRoutes } from './brokerAuth/emqxRoutes';
 import { opsRoutes } from './ops/routes';
 import { systemRoutes } from './system/routes';
 import { Refusal } from './refusal';
@@ -232,5 +233,7 @@ export async function buildApp(
   );
   // The operators' endpoints (/metrics, /ops/backup): beside /api, with tokens of their own.
   await app.register(opsRoutes(ctx));
+  // EMQX's HTTP authentication and authorization of gateways, with a secret of their own.
+  await app.register(emqxRoutes(ctx));
   return app;
 }
