@@ -26,6 +26,7 @@ import { translate } from './http/messages';
 import { isSameSite } from './http/origin';
 import { registerConsole } from './http/staticConsole';
 import { ingestRoutes } from './ingest/routes';
+import { emqxRoutes } from './brokerAuth/emqxRoutes';
 import { opsRoutes } from './ops/routes';
 import { systemRoutes } from './system/routes';
 import { Refusal } from './refusal';
@@ -108,7 +109,9 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: JSON_BODY_LIMIT_BYTES,
-    trustProxy: false,
+    // Only the configured proxies' X-Forwarded-For names the client (sign-in throttling counts
+    // by address); from anyone else the socket's own address counts.
+    trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
     // The envelope names what went wrong; Fastify's own 4xx logging would only repeat it.
     logController: new LogController({ disableRequestLogging: true }),
     ...options,
@@ -230,5 +233,7 @@ export async function buildApp(
   );
   // The operators' endpoints (/metrics, /ops/backup): beside /api, with tokens of their own.
   await app.register(opsRoutes(ctx));
+  // EMQX's HTTP authentication and authorization of gateways, with a secret of their own.
+  await app.register(emqxRoutes(ctx));
   return app;
 }

@@ -1,8 +1,14 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_COMPLETENESS_MIN_PERCENT } from '../src/contract/completeness';
 import { EDITIONS, type Edition } from '../src/contract/editions';
 import { badAllowEntry } from './devices/mediaAddress';
+import {
+  brokerAuthConfigOf,
+  brokerAuthEnvSchema,
+  type BrokerAuthConfig,
+} from './brokerAuth/config';
 import { notifyConfigOf, notifyEnvSchema, type NotifyConfig } from './notify/config';
 
 export interface Config {
@@ -76,6 +82,13 @@ export interface Config {
   mediaUrl: string | null;
   /** Hosts and CIDR ranges the camera relay may fetch although private or local. */
   mediaAllow: string[];
+  /** Gateways' accounts at an external broker: Mosquitto's dynamic security, or EMQX's HTTP calls. */
+  brokerAuth: BrokerAuthConfig;
+  /**
+   * Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (addresses and CIDR
+   * ranges); from anyone else the request's own address counts. Empty: none.
+   */
+  trustedProxies: string[];
 }
 
 export interface MqttTls {
@@ -214,7 +227,25 @@ export const envSchema = z.object({
       message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .default('warn'),
+  ROOST_TRUSTED_PROXIES: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((e) => e.trim())
+        .filter((e) => e !== ''),
+    )
+    .superRefine((entries, ctx) => {
+      const bad = entries.find((e) => !isAddressOrRange(e));
+      if (bad)
+        ctx.addIssue({
+          code: 'custom',
+          message: `ROOST_TRUSTED_PROXIES: "${bad}" is not an IP address or a CIDR range`,
+        });
+    })
+    .optional(),
   ...notifyEnvSchema.shape,
+  ...brokerAuthEnvSchema.shape,
 });
 
 /** Reads and checks every variable (the README's table) once. Empty strings count as unset. */
@@ -243,8 +274,10 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
         : 'MQTT_TLS_CERT is for the embedded broker, which MQTT_PORT=0 turns off',
     );
   let notify: NotifyConfig;
+  let brokerAuth: BrokerAuthConfig;
   try {
     notify = notifyConfigOf(e);
+    brokerAuth = brokerAuthConfigOf(e, e.MQTT_URL);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
@@ -291,7 +324,20 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     backupToken: e.ROOST_BACKUP_TOKEN ?? null,
     mediaUrl: e.ROOST_MEDIA_URL ?? null,
     mediaAllow: e.ROOST_MEDIA_ALLOW ?? [],
+    brokerAuth,
+    trustedProxies: e.ROOST_TRUSTED_PROXIES ?? [],
   };
+}
+
+/** `10.0.0.5`, `::1`, `10.0.0.0/8`, `fd00::/8`: what Fastify's trustProxy takes. */
+function isAddressOrRange(entry: string): boolean {
+  const [address, bits, extra] = entry.split('/');
+  if (extra !== undefined || !address) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d{1,3}$/.test(bits) && n <= (family === 4 ? 32 : 128);
 }
 
 function validTimeZone(zone: string): boolean {

@@ -13,6 +13,8 @@ import { openDatabase } from './db/open';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker';
 import { embeddedPublish, type GatewayPublish } from './envcontrol/publish';
 import { startExternalIngest } from './mqtt/externalIngest';
+import { DynsecSync, type DriftReport } from './brokerAuth/dynsecSync';
+import { secretBoxFrom } from './devices/secrets';
 import type { GatewayInbox } from './mqtt/inbox';
 import { CommandReplyPort } from './mqtt/replyPort';
 import { GatewayDirectory } from './ingest/gatewayDirectory';
@@ -51,6 +53,8 @@ export interface RunningRoost {
   /** This process's Prometheus registry and series (served at /metrics). */
   metrics: RoostMetrics;
   boot: BootstrapResult;
+  /** What the start's check of Mosquitto's gateway accounts found and mended (null: not managed). */
+  brokerDrift: DriftReport | null;
   /** Stops taking requests, lets running ones finish, closes the broker and the database. */
   close(): Promise<void>;
 }
@@ -100,6 +104,8 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
     let publish: GatewayPublish | null = null;
     let broker: EmbeddedBroker | null = null;
     let moved = false;
+    let brokerAccounts: DynsecSync | undefined;
+    let brokerDrift: DriftReport | null = null;
     if (config.mqttUrl) {
       const external = await startExternalIngest({
         url: config.mqttUrl,
@@ -115,6 +121,23 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       cleanups.push(() => external.close());
       mqttState = () => (external.connected() ? 'ok' : 'down');
       publish = (topic, payload) => external.publish(topic, payload);
+      const dynsec = config.brokerAuth.dynsec;
+      if (dynsec) {
+        const started = await DynsecSync.start({
+          ...dynsec,
+          db: database.db,
+          box: secretBoxFrom(process.env, config.dataDir),
+          log,
+        }).catch((error: Error) => {
+          throw new StartError(
+            `Cannot manage Mosquitto's gateway accounts as ROOST_DYNSEC_USER: ${error.message}`,
+          );
+        });
+        cleanups.push(() => started.sync.close());
+        started.sync.logDrift(started.drift);
+        brokerAccounts = started.sync;
+        brokerDrift = started.drift;
+      }
     } else {
       ({ broker, moved } = await startBroker(config, { ingest, replies }, events));
       const started = broker;
@@ -142,6 +165,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
         ingest,
         events,
         metrics,
+        brokerAccounts,
       },
       { loggerInstance: log },
     );
@@ -218,6 +242,7 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
       app,
       database,
       boot,
+      brokerDrift,
       ingest,
       replies,
       events,

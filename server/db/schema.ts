@@ -150,6 +150,12 @@ export const gateways = pgTable(
     simCard: text('sim_card').notNull().default(''),
     /** sha256 of the device token; the token itself is shown once and never stored. */
     tokenHash: text('token_hash').notNull(),
+    /**
+     * The device token sealed with the server's secret key (AES-256-GCM), kept only while Roost
+     * manages an external Mosquitto's accounts: it must be able to give a gateway's password to
+     * a broker that lost it. Null otherwise.
+     */
+    brokerSecret: text('broker_secret'),
     /** Seconds between readings the gateway promises; 3 × this without data means offline. */
     intervalSeconds: integer('interval_seconds').notNull().default(60),
     createdAt: createdAt(),

@@ -5,6 +5,7 @@ import type { Session } from '../auth/sessions';
 import type { IngestPipeline } from '../ingest/pipeline';
 import type { ServerEvents } from '../events';
 import type { RoostMetrics } from '../ops/metrics';
+import type { DynsecSync } from '../brokerAuth/dynsecSync';
 import { LOG_SOURCES, type LogSource } from '../../src/contract/domain';
 import type { RoleKey } from '../../src/contract/roles';
 import { ApiError } from './errors';
@@ -22,6 +23,8 @@ export interface AppContext {
   events: ServerEvents;
   /** The process's Prometheus registry, served at /metrics (absent in apps built for tests). */
   metrics?: RoostMetrics;
+  /** With an external Mosquitto Roost manages: gateways' accounts there follow every change. */
+  brokerAccounts?: DynsecSync;
 }
 
 declare module 'fastify' {

@@ -51,6 +51,23 @@ describe('reading the runtime environment variables', () => {
     expect(readConfig({ MQTT_URL: 'mqtt://127.0.0.1:1883' }).mqttPort).toBeNull();
   });
 
+  it('reads the proxies to trust and the broker accounts Roost keeps', () => {
+    const c = readConfig({
+      ROOST_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8, fd00::/8',
+      MQTT_URL: 'mqtts://roost:secret@broker.example.com:8883',
+      ROOST_DYNSEC_USER: 'roost-admin',
+      ROOST_DYNSEC_PASSWORD: 'admin-password',
+    });
+    expect(c.trustedProxies).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8']);
+    // The plugin's administrator signs in at the same broker, never as Roost's ingest user.
+    expect(c.brokerAuth.dynsec).toEqual({
+      url: 'mqtts://broker.example.com:8883',
+      username: 'roost-admin',
+      password: 'admin-password',
+    });
+    expect(readConfig({}).trustedProxies).toEqual([]);
+  });
+
   it.each([
     [{ PORT: '70000' }, 'PORT must be 0–65535'],
     [{ MQTT_PORT: 'x' }, 'MQTT_PORT must be a port number'],
@@ -60,6 +77,16 @@ describe('reading the runtime environment variables', () => {
     ],
     [{ ROOST_EDITION: 'acme' }, 'ROOST_EDITION must be one of default, lihua, huanan'],
     [{ ROOST_CAPTCHA: 'maybe' }, 'ROOST_CAPTCHA must be on or off'],
+    [
+      { ROOST_TRUSTED_PROXIES: '127.0.0.1, nginx.local' },
+      'ROOST_TRUSTED_PROXIES: "nginx.local" is not an IP address or a CIDR range',
+    ],
+    [{ ROOST_TRUSTED_PROXIES: '10.0.0.0/33' }, 'ROOST_TRUSTED_PROXIES: "10.0.0.0/33"'],
+    [
+      { ROOST_DYNSEC_USER: 'admin', ROOST_DYNSEC_PASSWORD: 'x' },
+      'ROOST_DYNSEC_USER needs MQTT_URL',
+    ],
+    [{ ROOST_EMQX_SECRET: 'short' }, 'ROOST_EMQX_SECRET must have at least 16 characters'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL must be a URL starting with redis:// or rediss://'],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);

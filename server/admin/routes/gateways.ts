@@ -26,6 +26,8 @@ import { FARM_ADMIN_ROLES, houseForChange, nodeForChange } from './farms';
 
 export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): RoutePlugin {
   const { db } = ctx.database;
+  // With a Mosquitto Roost manages, every gateway change reaches it before the answer.
+  const accounts = ctx.brokerAccounts;
   return async (app) => {
     /** The houses of one farm with their gateway (never its token) and open flock. */
     app.get(
@@ -111,9 +113,15 @@ export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): RoutePlugin 
           const token = newToken();
           const [row] = await db
             .insert(gateways)
-            .values({ ...values, houseId: house.id, tokenHash: hashToken(token) })
+            .values({
+              ...values,
+              houseId: house.id,
+              tokenHash: hashToken(token),
+              brokerSecret: accounts?.seal(token) ?? null,
+            })
             .returning()
             .catch(conflictAs('admin.networkIdTaken', { budget: taken, userId }));
+          await accounts?.gatewaySaved(row!.networkId, token);
           result = { id: row!.id, networkId: row!.networkId, token };
         } else {
           if (!existing || existing.id !== input.id) throw new ApiError(404, 'admin.notFound');
@@ -125,6 +133,11 @@ export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): RoutePlugin 
           // A renamed gateway must not keep signing in under its old network id.
           ctx.ingest.directory.forget(existing.networkId);
           void ctx.events.emit('gatewayRevoked', existing.networkId);
+          if (accounts && existing.networkId !== input.networkId) {
+            await accounts.gatewayRemoved(existing.networkId);
+            if (existing.brokerSecret)
+              await accounts.gatewaySaved(input.networkId, accounts.open(existing.brokerSecret));
+          }
           result = { id: existing.id, networkId: input.networkId };
         }
         await logChange(db, request, {
@@ -158,11 +171,13 @@ export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): RoutePlugin 
         const token = newToken();
         await db
           .update(gateways)
-          .set({ tokenHash: hashToken(token) })
+          .set({ tokenHash: hashToken(token), brokerSecret: accounts?.seal(token) ?? null })
           .where(eq(gateways.id, id));
         // The ingest caches gateways for up to 30 s; the old token must stop working now.
         ctx.ingest.directory.forget(gateway.networkId);
         void ctx.events.emit('gatewayRevoked', gateway.networkId);
+        // At Mosquitto too: the new password ends the session signed in with the old one.
+        await accounts?.gatewaySaved(gateway.networkId, token);
         await logChange(db, request, {
           function: 'gateway.rotateToken',
           operation: { key: 'rotateDeviceToken', params: {} },
@@ -188,6 +203,7 @@ export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): RoutePlugin 
         await db.delete(gateways).where(eq(gateways.id, id));
         ctx.ingest.directory.forget(gateway.networkId);
         void ctx.events.emit('gatewayRevoked', gateway.networkId);
+        await accounts?.gatewayRemoved(gateway.networkId);
         await logChange(db, request, {
           function: 'gateway.delete',
           operation: { key: 'deleteGateway', params: {} },

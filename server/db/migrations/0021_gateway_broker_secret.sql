@@ -1,0 +1,1 @@
+ALTER TABLE "gateways" ADD COLUMN "broker_secret" text;
