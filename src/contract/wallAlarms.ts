@@ -29,7 +29,5 @@ export function worstFirst(
   a: Pick<Alarm, 'severity' | 'raisedAt' | 'id'>,
   b: Pick<Alarm, 'severity' | 'raisedAt' | 'id'>,
 ): number {
-  return (
-    rank(a) - rank(b) || Date.parse(a.raisedAt) - Date.parse(b.raisedAt) || a.id - b.id
-  );
+  return rank(a) - rank(b) || Date.parse(a.raisedAt) - Date.parse(b.raisedAt) || a.id - b.id;
 }

@@ -29,7 +29,15 @@ describe.each(testDatabaseTargets())('the wall’s open alarms on $name', (targe
        values ($1, $2, $3, $4, $5, $6, 31.5, 30, now() - make_interval(mins => $7::int),
          case when $6 = 'cleared' then now() - make_interval(mins => $7::int - 1) end,
          case when $6 = 'cleared' then 'condition' end)`,
-      [house.id, house.farm_id, cause, `s${minutesAgo}`, severity, cleared ? 'cleared' : 'active', minutesAgo],
+      [
+        house.id,
+        house.farm_id,
+        cause,
+        `s${minutesAgo}`,
+        severity,
+        cleared ? 'cleared' : 'active',
+        minutesAgo,
+      ],
     );
   };
 

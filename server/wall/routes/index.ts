@@ -165,7 +165,8 @@ export function wallRoutes(ctx: AppContext): RoutePlugin {
       {
         ...VIEW,
         schema: {
-          summary: 'The open alarms in scope, worst first, and the one cleared last when none is open',
+          summary:
+            'The open alarms in scope, worst first, and the one cleared last when none is open',
           response: answers(wallOpenAlarmsSchema),
         },
       },

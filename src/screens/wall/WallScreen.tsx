@@ -9,6 +9,8 @@ import { StaleBanner, WallHeader } from './WallHeader';
 import { WallMap } from './WallMap';
 import { WallCounters, WallLegend, WallTicker, WallToday } from './WallPanels';
 import { WallStore, type WallSources } from './WallStore';
+import { WallAlarmList } from './WallAlarmList';
+import { OpenAlarms } from './openAlarms';
 import './screen.css';
 
 /** `?language=1` is English, `0` Chinese; anything else keeps the console's. */
@@ -47,13 +49,17 @@ export const WallScreen = observer(function WallScreen({
   }, [language, i18n]);
   useEffect(() => store.setLanguage(i18n.language === 'zh' ? 'zh' : 'en'), [store, i18n.language]);
 
+  const [open] = useState(() => new OpenAlarms(sources.api));
+
   useEffect(() => {
     store.start();
+    open.start(sources.alarms, () => sources.live.state === 'live');
     return () => {
       store.stop();
+      open.stop();
       sound.dispose();
     };
-  }, [store, sound]);
+  }, [store, open, sound, sources]);
 
   return (
     <div
@@ -81,6 +87,7 @@ export const WallScreen = observer(function WallScreen({
         <MapLegendList store={store} />
       </main>
       <aside className="roost-wall__right">
+        <WallAlarmList store={store} open={open} />
         <WallTicker store={store} />
       </aside>
     </div>
