@@ -140,7 +140,7 @@ describe('what is wrong now, on the wall', () => {
       // The oldest critical was raised 30 + 13·17 = 251 minutes ago (ages move by the minute).
       expect(rows[0]!.age).toMatch(/^4 h 1[01] min$/);
       expect(rows[0]!.text).toContain('Temperature too high');
-      expect(rows[0]!.text).toContain('33.4 ℃ (limit 30 ℃)');
+      expect(rows[0]!.text).toContain('33.4\u00a0℃ (limit 30\u00a0℃)');
       expect(rows[0]!.ack).toBe('Not acknowledged');
       const acknowledged = rows.find((r) => r.acknowledged);
       if (acknowledged) expect(acknowledged.ack).toBe('Acknowledged by Wang Fang');
@@ -166,7 +166,7 @@ describe('what is wrong now, on the wall', () => {
       const row = page.locator(`[data-testid="wall-alarms"] li[data-alarm-id="${raised!.id}"]`);
       await row.waitFor({ timeout: LIVE_WAIT.timeout });
       expect(await row.locator('[data-testid="alarm-age"]').textContent()).toBe('just now');
-      expect(await row.textContent()).toContain('45 ℃');
+      expect(await row.textContent()).toContain('45\u00a0℃');
 
       // An operator acknowledges it in the console: the wall names them.
       const login = await fetch(`${server.url}/api/login`, {

@@ -93,6 +93,31 @@ describe.each(testDatabaseTargets())('the wall’s open alarms on $name', (targe
     expect(scoped.alarms.every((a) => a.farmId === farmOfUser)).toBe(true);
   });
 
+  it('answers a kiosk link with the open alarms of its chosen farms only', async () => {
+    const [farm] = await t.database.query<{ id: number }>(
+      `select farm_id as id from alarms where state <> 'cleared' group by farm_id order by farm_id limit 1`,
+    );
+    const admin = await t.signIn('admin');
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/wall/kiosk/create',
+      headers: { authorization: `Bearer ${admin}` },
+      payload: { name: 'Control room', allFarms: false, farmIds: [farm!.id] },
+    });
+    expect(created.statusCode).toBe(200);
+    const { token } = bodyOf<{ token: string }>(created).data;
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/wall/alarms',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.statusCode).toBe(200);
+    const open = wallOpenAlarmsSchema.parse(bodyOf(res).data);
+    expect(open.alarms.length).toBeGreaterThan(0);
+    expect(open.alarms.every((a) => a.farmId === farm!.id)).toBe(true);
+    expect(open.total).toBe(open.alarms.length);
+  });
+
   it('refuses a request that is neither signed in nor a kiosk link', async () => {
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/wall/alarms' });
     expect(anonymous.statusCode).toBe(401);

@@ -29,10 +29,12 @@ export function valueText(t: TFunction, alarm: Alarm): string {
     METRICS.find((m) => m.key === alarm.subject) ??
     METRICS.find((m) => m.key === METRIC_OF_CAUSE[alarm.cause]);
   if (metric && alarm.value !== null) {
-    const value = measure(alarm.value, metric.unit);
+    // A figure and its unit stay on one line.
+    const whole = (n: number) => measure(n, metric.unit).replace(' ', '\u00a0');
+    const value = whole(alarm.value);
     return alarm.limit === null
       ? value
-      : t('wall.open.valueLimit', { value, limit: measure(alarm.limit, metric.unit) });
+      : t('wall.open.valueLimit', { value, limit: whole(alarm.limit) });
   }
   return alarm.text ?? '';
 }

@@ -49,17 +49,21 @@ export const WallScreen = observer(function WallScreen({
   }, [language, i18n]);
   useEffect(() => store.setLanguage(i18n.language === 'zh' ? 'zh' : 'en'), [store, i18n.language]);
 
-  const [open] = useState(() => new OpenAlarms(sources.api));
+  // Made once with the wall, like the store: the sources object is new on each parent render.
+  const [open] = useState(() => {
+    const list = new OpenAlarms(sources.api);
+    return { list, start: () => list.start(sources.alarms, () => sources.live.state === 'live') };
+  });
 
   useEffect(() => {
     store.start();
-    open.start(sources.alarms, () => sources.live.state === 'live');
+    open.start();
     return () => {
       store.stop();
-      open.stop();
+      open.list.stop();
       sound.dispose();
     };
-  }, [store, open, sound, sources]);
+  }, [store, open, sound]);
 
   return (
     <div
@@ -87,7 +91,7 @@ export const WallScreen = observer(function WallScreen({
         <MapLegendList store={store} />
       </main>
       <aside className="roost-wall__right">
-        <WallAlarmList store={store} open={open} />
+        <WallAlarmList store={store} open={open.list} />
         <WallTicker store={store} />
       </aside>
     </div>
