@@ -30,8 +30,17 @@ export class AlarmStore {
   /** Bumped on each live silence change this user may see: an open silences page reloads. */
   silenceChanges = 0;
 
+  /** Who hears each live alarm event as it comes (the wall keeps its own list of open alarms). */
+  private readonly listeners = new Set<(kind: AlarmEventKind, alarm: Alarm) => void>();
+
   constructor() {
-    makeAutoObservable(this, { byId: false });
+    makeAutoObservable<AlarmStore, 'listeners'>(this, { byId: false, listeners: false });
+  }
+
+  /** Calls `listener` with every live alarm event from now on; answers how to stop. */
+  onEvent(listener: (kind: AlarmEventKind, alarm: Alarm) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   setActiveCount(count: number): void {
@@ -59,6 +68,7 @@ export class AlarmStore {
       this.total += 1;
     }
     if (alarm.state === 'cleared') this.forgetIfCleared(alarm.id);
+    for (const listener of this.listeners) listener(kind, alarm);
   }
 
   upsert(alarm: Alarm): void {

@@ -16,6 +16,8 @@ import { canSeeFarm, scopeOf, type Scope } from '../../auth/scope';
 import { findSession } from '../../auth/sessions';
 import { findKiosk, isKioskToken } from '../kiosk';
 import { kioskRoutes } from './kiosk';
+import { openAlarmsOfScope } from '../wallAlarms';
+import { wallOpenAlarmsSchema } from '../../../src/contract/wallAlarms';
 import { alarmsTodayOf, openAlarmCountOf } from '../../alarms/summaries';
 import { overviewJsonOf } from '../../houses/overview.sql';
 import { wallFarms, wallHouses } from '../wallQueries';
@@ -155,6 +157,22 @@ export function wallRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const { scope } = viewer(request);
         return ok(request, reply, await alarmsTodayOf(database, scope, ctx.config.timeZone));
+      },
+    );
+
+    app.get(
+      '/wall/alarms',
+      {
+        ...VIEW,
+        schema: {
+          summary:
+            'The open alarms in scope, worst first, and the one cleared last when none is open',
+          response: answers(wallOpenAlarmsSchema),
+        },
+      },
+      async (request, reply) => {
+        const { scope } = viewer(request);
+        return ok(request, reply, await openAlarmsOfScope(database, scope));
       },
     );
 

@@ -9,6 +9,8 @@ import { StaleBanner, WallHeader } from './WallHeader';
 import { WallMap } from './WallMap';
 import { WallCounters, WallLegend, WallTicker, WallToday } from './WallPanels';
 import { WallStore, type WallSources } from './WallStore';
+import { WallAlarmList } from './WallAlarmList';
+import { OpenAlarms } from './openAlarms';
 import './screen.css';
 
 /** `?language=1` is English, `0` Chinese; anything else keeps the console's. */
@@ -47,13 +49,21 @@ export const WallScreen = observer(function WallScreen({
   }, [language, i18n]);
   useEffect(() => store.setLanguage(i18n.language === 'zh' ? 'zh' : 'en'), [store, i18n.language]);
 
+  // Made once with the wall, like the store: the sources object is new on each parent render.
+  const [open] = useState(() => {
+    const list = new OpenAlarms(sources.api);
+    return { list, start: () => list.start(sources.alarms, () => sources.live.state === 'live') };
+  });
+
   useEffect(() => {
     store.start();
+    open.start();
     return () => {
       store.stop();
+      open.list.stop();
       sound.dispose();
     };
-  }, [store, sound]);
+  }, [store, open, sound]);
 
   return (
     <div
@@ -81,6 +91,7 @@ export const WallScreen = observer(function WallScreen({
         <MapLegendList store={store} />
       </main>
       <aside className="roost-wall__right">
+        <WallAlarmList store={store} open={open.list} />
         <WallTicker store={store} />
       </aside>
     </div>

@@ -25,6 +25,7 @@ import {
   TODAY_POLL_MS,
 } from './constants';
 import { AlarmChanges } from './alarmChanges';
+import { type AlarmFeed } from './openAlarms';
 import { LiveTally } from './liveTally';
 import { IdMarks } from './idMarks';
 import { FarmViewList, type ViewChanges } from './farmViewList';
@@ -62,7 +63,11 @@ export interface WallSources {
   houses: WallHouses;
   live: Pick<LiveStore, 'state' | 'lastUpdateAt'>;
   /** The alarms live events brought (src/realtime feeds them): an acknowledgement stops a pulse. */
-  alarms?: { readonly byId: { values(): Iterable<Pick<Alarm, 'state'>> } };
+  alarms?: {
+    readonly byId: { values(): Iterable<Pick<Alarm, 'state'>> };
+    /** Each live alarm event as it comes: the list of open alarms is kept from them. */
+    onEvent?: AlarmFeed['onEvent'];
+  };
   /** Called for alarms raised while the wall runs (the audible alert): per batch, the first raise of each severity. */
   onRaised?: (change: AlarmChange) => void;
 }
