@@ -1,5 +1,6 @@
 import { ALARM_CAUSE_NAMES, type Alarm, type AlarmCause } from '../../src/contract/alarms';
 import { METRIC_BY_KEY } from '../../src/contract/metrics';
+import { alarmConcern, CODED_VALUE_CAUSES } from '../../src/contract/alarmWords';
 import { measure } from '../../src/i18n/numbers';
 import type { Notification } from '../alarms/channels';
 
@@ -75,7 +76,14 @@ export function valueText(
 }
 
 export function alarmParts(alarm: Alarm, locale: NotifyLocale, timeZone: string): AlarmParts {
-  const value = alarm.value !== null ? valueText(alarm, locale) : (alarm.text ?? '');
+  // A measured value with its limit; otherwise (or a coded value, a device's state) what the
+  // alarm concerns in words, never the controller's code or English text.
+  const value =
+    alarm.value !== null && !CODED_VALUE_CAUSES.has(alarm.cause)
+      ? valueText(alarm, locale)
+      : alarm.text !== null || alarm.value !== null || alarm.cause === 'controllerAlarm'
+        ? alarmConcern(alarm, locale)
+        : '';
   return {
     severity: SEVERITY_NAMES[locale][alarm.severity],
     farm: alarm.farmName,

@@ -6,9 +6,10 @@ import { useTranslation } from 'react-i18next';
 export interface ConfirmSave {
   /**
    * Asks "Save the changes?" and runs `save` only when the person says yes; `name` (a farm, a
-   * breed, a day) is named in the question.
+   * breed, a day) is named in the question. `adding`: the save makes a new entry, which replaces
+   * nothing: the question asks whether to add it.
    */
-  ask(save: () => void, name?: string): void;
+  ask(save: () => void, name?: string, adding?: boolean): void;
   /** The question itself: render it once in the component that asks. */
   dialog: ReactElement;
 }
@@ -36,14 +37,21 @@ export interface SaveQuestion {
  */
 export function useConfirmSave(question?: SaveQuestion): ConfirmSave {
   const { t } = useTranslation();
-  const [pending, setPending] = useState<{ save: () => void; name?: string } | null>(null);
+  const [pending, setPending] = useState<{
+    save: () => void;
+    name?: string;
+    adding?: boolean;
+  } | null>(null);
   const dialog = (
     <Alert
       isOpen={pending !== null}
       className={question?.className ?? 'roost-confirm-save'}
       intent={question?.intent ?? Intent.PRIMARY}
       icon={question?.icon ?? <FloppyDiskIcon />}
-      confirmButtonText={question?.confirm ?? t('forms.confirmSave.confirm')}
+      confirmButtonText={
+        question?.confirm ??
+        (pending?.adding ? t('forms.confirmAdd.confirm') : t('forms.confirmSave.confirm'))
+      }
       cancelButtonText={t('forms.confirmSave.cancel')}
       canEscapeKeyCancel
       onCancel={() => setPending(null)}
@@ -54,15 +62,20 @@ export function useConfirmSave(question?: SaveQuestion): ConfirmSave {
       }}
     >
       <p data-testid="confirm-save">
-        <strong>{question?.title ?? t('forms.confirmSave.title')}</strong>
+        <strong>
+          {question?.title ??
+            (pending?.adding ? t('forms.confirmAdd.title') : t('forms.confirmSave.title'))}
+        </strong>
       </p>
       <p>
         {question?.text ??
-          (pending?.name
-            ? t('forms.confirmSave.textNamed', { name: pending.name })
-            : t('forms.confirmSave.text'))}
+          (pending?.adding
+            ? t('forms.confirmAdd.text')
+            : pending?.name
+              ? t('forms.confirmSave.textNamed', { name: pending.name })
+              : t('forms.confirmSave.text'))}
       </p>
     </Alert>
   );
-  return { ask: (save, name) => setPending({ save, name }), dialog };
+  return { ask: (save, name, adding) => setPending({ save, name, adding }), dialog };
 }

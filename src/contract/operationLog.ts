@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALARM_CAUSE_NAMES, ALARM_CAUSES } from './alarms';
-import { metricLabel } from './metrics';
+import { subjectName } from './alarmWords';
+import { isRoleKey, ROLE_KEYS, ROLE_NAMES } from './roles';
 
 /**
  * The operation log stores what happened as keys and parameters, never as sentences, so one
@@ -164,10 +165,17 @@ export const OPERATION_KEYS = [...FIXED_KEYS, ...Object.keys(PARAM_OPERATION_TEX
 export type OperationKey = FixedOperationKey | keyof typeof PARAM_OPERATION_TEXTS;
 export const operationKeySchema = z.enum(OPERATION_KEYS);
 
+/** Fixed operations that also say which role the user was given. */
+const USER_KEYS = ['createUser', 'updateUser'] as const;
+const PLAIN_FIXED_KEYS = FIXED_KEYS.filter(
+  (k) => !(USER_KEYS as readonly string[]).includes(k),
+) as [FixedOperationKey, ...FixedOperationKey[]];
+
 const idParam = z.number().int();
 /** Each operation with the parameters it is recorded with. */
 export const operationSchema = z.discriminatedUnion('key', [
-  z.object({ key: z.enum(FIXED_KEYS), params: z.object({}).strict() }),
+  z.object({ key: z.enum(PLAIN_FIXED_KEYS), params: z.object({}).strict() }),
+  z.object({ key: z.enum(USER_KEYS), params: z.object({ role: z.enum(ROLE_KEYS) }).strict() }),
   z.object({
     key: z.literal('alarm'),
     params: z.object({ cause: z.string(), metric: z.string().optional(), id: idParam }),
@@ -238,8 +246,8 @@ export function renderOperation(
       const name = (ALARM_CAUSES as readonly string[]).includes(cause)
         ? ALARM_CAUSE_NAMES[lang][cause as keyof (typeof ALARM_CAUSE_NAMES)['en']]
         : cause;
-      const metric = str(params.metric);
-      return `${name}${metric ? ` · ${metricLabel(metric, lang)}` : ''} #${id}`;
+      const subject = str(params.metric);
+      return `${name}${subject ? ` · ${subjectName(subject, lang)}` : ''} #${id}`;
     }
     case 'alarmInput':
       return `DI ${str(params.code)} #${id}`;
@@ -263,6 +271,13 @@ export function renderOperation(
       return `${str(params.values)} #${str(params.command).slice(0, 8)}`;
     case 'upgradeCommand':
       return `${lang === 'zh' ? '升级到' : 'to'} ${str(params.version)} #${str(params.command).slice(0, 8)}`;
+    case 'createUser':
+    case 'updateUser': {
+      // Rows of older builds carry no role (their remark held its key).
+      const role = str(params.role);
+      const name = isRoleKey(role) ? ` · ${ROLE_NAMES[lang][role]}` : '';
+      return `${FIXED_OPERATION_TEXTS[key][lang]}${name}`;
+    }
     default:
       return Object.hasOwn(FIXED_OPERATION_TEXTS, key)
         ? FIXED_OPERATION_TEXTS[key as FixedOperationKey][lang]

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_MODES } from '../../src/contract/domain';
-import { alarmSubject, alarmText, modeText } from '../../src/console/houses/format';
+import { alarmText, modeText } from '../../src/console/houses/format';
+import { alarmConcern } from '../../src/contract/alarmWords';
 import { aliveText } from '../../src/i18n/numbers';
 import { createI18n } from '../../src/i18n';
 
@@ -71,18 +72,18 @@ describe('what a house card says', () => {
       [zh, 'zh'],
     ] as const) {
       for (const alarm of [unplugged, probe, fans, stuck]) {
-        for (const text of [alarmText(t, lang, alarm), alarmSubject(t, lang, alarm)])
+        for (const text of [alarmText(t, lang, alarm), alarmConcern(alarm, lang)])
           expect(text).not.toMatch(/notConnected|probe_3|_disconnected|fan_failure|\bco2\b/);
       }
     }
     expect(alarmText(en, 'en', unplugged)).toMatch(/^Sensor fault: .*\(Not connected\)$/);
     expect(alarmText(zh, 'zh', unplugged)).toMatch(/（未接入）$/);
-    expect(alarmSubject(zh, 'zh', probe)).toBe('温度探头 3 未接入');
-    expect(alarmSubject(en, 'en', probe)).toBe('Temperature probe 3 not connected');
-    expect(alarmSubject(zh, 'zh', fans)).toBe('风机故障');
+    expect(alarmConcern(probe, 'zh')).toBe('温度探头 3 未接入');
+    expect(alarmConcern(probe, 'en')).toBe('Temperature probe 3 not connected');
+    expect(alarmConcern(fans, 'zh')).toBe('风机故障');
     // An alarm input's content is what a person typed: it is shown as it is.
     const input = { ...probe, cause: 'diInput', subject: 'di_1', text: 'Door open' } as const;
-    expect(alarmSubject(zh, 'zh', input)).toBe('Door open');
+    expect(alarmConcern(input, 'zh')).toBe('Door open');
   });
 
   it('counts the birds alive as each language does: the whole number in en, in 万 in zh', () => {

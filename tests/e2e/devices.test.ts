@@ -135,6 +135,11 @@ describe('devices in the console', () => {
     await page.getByTestId('concentrator-code').fill('C7');
     await page.getByTestId('concentrator-name').fill('Line controller');
     await page.getByTestId('concentrator-save').click();
+    // A new entry replaces nothing: the question asks whether to add it.
+    const question = page.locator('.roost-confirm-save');
+    await question.waitFor();
+    expect(await question.innerText()).toContain('Add this entry?');
+    expect(await question.innerText()).not.toMatch(/replace/i);
     await confirmSave(page);
     await page.getByTestId('concentrator-C7').waitFor();
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en';
 import { zh } from '../../src/i18n/zh';
+import { createI18n } from '../../src/i18n';
 
 type Tree = { readonly [key: string]: string | Tree };
 
@@ -59,5 +60,16 @@ describe('translations', () => {
   it('names the product by its given title in both languages', () => {
     expect(en.app.title).toBe('IoT data management platform');
     expect(zh.app.title).toBe('物联网数据管理平台');
+  });
+});
+
+describe('counts read as each language counts', () => {
+  it('says one concentrator and 0 devices in en, 台 in zh', () => {
+    const en = createI18n('en').t;
+    const zh = createI18n('zh').t;
+    expect(en('devices.manage.concentratorCount', { count: 1 })).toBe('1 concentrator');
+    expect(en('devices.manage.concentratorCount', { count: 0 })).toBe('0 concentrators');
+    expect(en('devices.manage.terminalCount', { count: 1 })).toBe('1 device');
+    expect(zh('devices.manage.terminalCount', { count: 1 })).toBe('设备 1 台');
   });
 });

@@ -68,6 +68,22 @@ describe('the operation log texts', () => {
     expect(renderOperation('somethingNew', {}, 'zh')).toBe('somethingNew');
   });
 
+  it('names devices, controller codes and roles in the reader’s language, never by their code', () => {
+    const fan = { cause: 'deviceError', metric: 'fan_1', id: 4 };
+    expect(renderOperation('alarm', fan, 'en')).toBe('Device error · Fan 1 #4');
+    expect(renderOperation('alarm', fan, 'zh')).toBe('设备故障 · 风机 1 #4');
+    const probe = { cause: 'controllerAlarm', metric: 'probe_3_disconnected', id: 5 };
+    expect(renderOperation('alarm', probe, 'zh')).toBe('控制器报警 · 温度探头 3 未接入 #5');
+    const fans = { cause: 'controllerAlarm', metric: 'fan_failure', id: 6 };
+    expect(renderOperation('alarm', fans, 'en')).toBe('Controller alarm · Fan failure #6');
+    expect(renderOperation('createUser', { role: 'shack_manager' }, 'en')).toBe(
+      'Add user · House manager',
+    );
+    expect(renderOperation('updateUser', { role: 'farm_manager' }, 'zh')).toBe(
+      '编辑用户 · 场区管理员',
+    );
+  });
+
   it('labels functions by key, and finds keys from a label typed in either language', () => {
     expect(functionLabel('farm.update', 'zh')).toBe('编辑养殖场');
     expect(functionLabel('farm.update', 'en')).toBe('Edit farm');

@@ -42,3 +42,28 @@ describe('numbers in alarm messages: one rule for units and precision', () => {
     expect(valueOf(alarmOf('sensorStuck', 'nh3', 12.25, null), 'en')).toBe('12.3 ppm');
   });
 });
+
+describe('codes in alarm messages are said in the reader’s language', () => {
+  it('says what a device’s error state means and what a controller’s code and a sentinel say', () => {
+    const fan = alarmOf('deviceError', 'fan_1', 3, null);
+    expect(valueOf(fan, 'en')).toBe('Fan 1: Error (state 3)');
+    expect(valueOf(fan, 'zh')).toBe('风机 1：故障（状态 3）');
+    const probe: Alarm = {
+      ...NOTE.alarm,
+      cause: 'controllerAlarm',
+      subject: 'probe_3_disconnected',
+      value: null,
+      limit: null,
+      text: 'Temperature probe 3 not connected',
+    };
+    expect(valueOf(probe, 'zh')).toBe('温度探头 3 未接入');
+    const unplugged: Alarm = {
+      ...probe,
+      cause: 'sensorFault',
+      subject: 'co2',
+      text: 'notConnected',
+    };
+    expect(valueOf(unplugged, 'en')).toMatch(/^CO2.* \(Not connected\)$/);
+    expect(valueOf(unplugged, 'zh')).toMatch(/（未接入）$/);
+  });
+});

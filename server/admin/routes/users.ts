@@ -195,9 +195,10 @@ export function adminUserRoutes(ctx: AppContext, taken: TakenBudget): RoutePlugi
           function: 'user.save',
           operation:
             input.id === undefined
-              ? { key: 'createUser', params: {} }
-              : { key: 'updateUser', params: {} },
-          remark: `${input.username} (${input.roleKey})`,
+              ? { key: 'createUser', params: { role: input.roleKey } }
+              : { key: 'updateUser', params: { role: input.roleKey } },
+          // The role is a parameter, named in the reader's language when the log is shown.
+          remark: input.username,
         });
         return ok(request, reply, { id }, 'admin.saved');
       },

@@ -17,7 +17,7 @@ import {
 import { showSuccessToast } from '../toaster';
 import { useStores } from '../useStores';
 import { AcknowledgeButton } from './AcknowledgeButton';
-import { alarmSubject } from '../houses/format';
+import { alarmConcern, CODED_VALUE_CAUSES } from '../../contract/alarmWords';
 import { ListTable } from '../ListTable';
 import { formatTime, formatValue } from './format';
 import './alarms.css';
@@ -214,7 +214,7 @@ const AlarmRowView = observer(function AlarmRowView({ alarm: a }: { alarm: Alarm
   const { api, alarms, session } = useStores();
   // A threshold's subject is its metric, which the cause already names; its value and limit
   // have a column of their own.
-  const subject = a.limit === null ? alarmSubject(t, i18n.language === 'zh' ? 'zh' : 'en', a) : '';
+  const subject = a.limit === null ? alarmConcern(a, i18n.language) : '';
   const clear = async () => {
     try {
       await alarms.clear(api, a.id);
@@ -236,7 +236,10 @@ const AlarmRowView = observer(function AlarmRowView({ alarm: a }: { alarm: Alarm
         {t(`alarms.cause.${a.cause}`)}
         {subject && <span className={Classes.TEXT_MUTED}>{` · ${subject}`}</span>}
       </td>
-      <td className="roost-alarms__nowrap">{formatValue(a.value, a.limit)}</td>
+      <td className="roost-alarms__nowrap">
+        {/* A device's state is a code the subject says in words. */}
+        {CODED_VALUE_CAUSES.has(a.cause) ? '' : formatValue(a.value, a.limit)}
+      </td>
       <td className="roost-alarms__nowrap">
         {t(`alarms.state.${a.state}`)}
         {a.silenced && (

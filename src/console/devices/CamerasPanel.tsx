@@ -64,7 +64,8 @@ function CameraDialog(props: {
       form={form}
       onSave={(v) => props.onSave(camera ? { ...v, id: camera.id } : v)}
       onClose={props.onClose}
-      confirmName={title}
+      confirmName={camera?.name}
+      adding={!camera}
       className="roost-devices__dialog"
       saveTestId="camera-save"
     >

@@ -44,7 +44,8 @@ export function ConcentratorDialog({
       form={form}
       onSave={(v) => onSave(concentrator ? { ...v, id: concentrator.id } : v)}
       onClose={onClose}
-      confirmName={title}
+      confirmName={concentrator?.name}
+      adding={!concentrator}
       className="roost-devices__dialog"
       saveTestId="concentrator-save"
     >

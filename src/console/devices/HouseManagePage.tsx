@@ -63,10 +63,10 @@ const HouseRow = observer(function HouseRow({
       </td>
       <td>
         {summary &&
-          t('devices.manage.counts', {
-            concentrators: summary.concentrators,
-            terminals: summary.terminals,
-          })}
+          `${t('devices.manage.concentratorCount', { count: summary.concentrators })} · ${t(
+            'devices.manage.terminalCount',
+            { count: summary.terminals },
+          )}`}
         {summary && summary.faults > 0 && (
           <Tag intent={Intent.DANGER} minimal className="roost-devices__tag">
             {t('devices.manage.faults', { count: summary.faults })}

@@ -49,7 +49,8 @@ export function PlanDialog({ houseId, plan, devices, onSave, onClose }: PlanDial
       form={form}
       onSave={(v) => onSave(plan ? { ...v, id: plan.id } : v)}
       onClose={onClose}
-      confirmName={title}
+      confirmName={plan?.content}
+      adding={!plan}
       className="roost-devices__dialog"
       saveTestId="plan-save"
     >

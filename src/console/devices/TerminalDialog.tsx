@@ -92,7 +92,8 @@ export function TerminalDialog({
       form={form}
       onSave={(v) => onSave(device ? { ...v, id: device.id } : v)}
       onClose={onClose}
-      confirmName={title}
+      confirmName={device?.name}
+      adding={!device}
       className="roost-devices__dialog"
       saveTestId="terminal-save"
     >

@@ -23,6 +23,8 @@ export interface FormDialogProps<Input extends FieldValues, Output> {
   onClosed?(): void;
   /** Named in the question before the save (the entry edited); none: a general question. */
   confirmName?: string;
+  /** The save adds a new entry: the question asks whether to add it (it replaces nothing). */
+  adding?: boolean;
   /** A question of its own before the save, in place of "Save the changes?". */
   question?: SaveQuestion;
   icon?: ReactElement;
@@ -53,6 +55,7 @@ export function FormDialog<Input extends FieldValues, Output>({
   onOpening,
   onClosed,
   confirmName,
+  adding,
   question,
   icon,
   className,
@@ -70,7 +73,9 @@ export function FormDialog<Input extends FieldValues, Output>({
     const saved = await onSave(values).finally(() => setBusy(false));
     if (saved) onClose();
   };
-  const ask = form.handleSubmit((values) => confirmSave.ask(() => void save(values), confirmName));
+  const ask = form.handleSubmit((values) =>
+    confirmSave.ask(() => void save(values), confirmName, adding),
+  );
   return (
     <Dialog
       isOpen={isOpen}

@@ -1,12 +1,8 @@
 import { type TFunction } from 'i18next';
 import { runModeKey } from '../../contract/domain';
 import { type AlarmCause } from '../../contract/alarms';
-import {
-  deviceTypeOf,
-  METRIC_BY_KEY,
-  metricLabel,
-  type SentinelKind,
-} from '../../contract/metrics';
+import { METRIC_BY_KEY, type SentinelKind } from '../../contract/metrics';
+import { alarmConcern, CODED_VALUE_CAUSES } from '../../contract/alarmWords';
 import { formatClock, formatDateTime } from '../../i18n/dates';
 import { formatNumber } from '../../i18n/numbers';
 import { STALE_AFTER_MS } from '../../stores/houseStatus';
@@ -64,52 +60,13 @@ interface AlarmLike {
   text: string | null;
 }
 
-/** What an alarm is about in words: a metric's or a device's name, never its key. */
-export function subjectText(t: TFunction, language: 'en' | 'zh', subject: string): string {
-  if (METRIC_BY_KEY.has(subject)) return metricLabel(subject, language);
-  const device = deviceTypeOf(subject);
-  return device ? `${t(`houses.device.${device}`)} ${subject.split('_').at(-1)}` : subject;
-}
-
-const SENTINEL_KINDS: ReadonlySet<string> = new Set<SentinelKind>([
-  'notConnected',
-  'notConfigured',
-  'notEntered',
-  'error',
-]);
-
-/** The codes a controller sends for the alarms it raises itself, in words; null if unknown. */
-function controllerAlarmText(t: TFunction, code: string): string | null {
-  const probe = /^probe_(\d+)_disconnected$/.exec(code);
-  if (probe) return t('houses.controllerAlarm.probeDisconnected', { n: Number(probe[1]) });
-  if (code === 'fan_failure') return t('houses.controllerAlarm.fanFailure');
-  if (code === 'high_temperature') return t('houses.controllerAlarm.highTemperature');
-  return null;
-}
-
-/**
- * What an alarm concerns, in words, without its value: a sensor fault's metric and what its
- * sentinel means, a known controller code in the reader's language, else the text a person
- * typed (an alarm input's content) or the controller sent, else the subject's name.
- */
-export function alarmSubject(t: TFunction, language: 'en' | 'zh', alarm: AlarmLike): string {
-  const subject = alarm.subject ? subjectText(t, language, alarm.subject) : '';
-  if (alarm.cause === 'controllerAlarm' && alarm.subject) {
-    const known = controllerAlarmText(t, alarm.subject);
-    if (known) return known;
-  }
-  if (alarm.cause === 'sensorFault' && alarm.text && SENTINEL_KINDS.has(alarm.text)) {
-    const state = t(`houses.sentinel.${alarm.text as SentinelKind}`);
-    return t('houses.sensorState', { metric: subject, state });
-  }
-  return alarm.text ?? subject;
-}
-
 /** The alarm's detail: what it concerns, then its value and limit when it has them. */
 export function alarmDetail(t: TFunction, language: 'en' | 'zh', alarm: AlarmLike): string {
-  const value = alarm.value === null ? '' : ` ${formatNumber(alarm.value)}`;
+  // A coded value (a device's state) is said in words by the subject, not printed as a number.
+  const coded = CODED_VALUE_CAUSES.has(alarm.cause);
+  const value = alarm.value === null || coded ? '' : ` ${formatNumber(alarm.value)}`;
   const limit = alarm.limit === null ? '' : ` / ${formatNumber(alarm.limit)}`;
-  return `${alarmSubject(t, language, alarm)}${value}${limit}`.trim();
+  return `${alarmConcern(alarm, language)}${value}${limit}`.trim();
 }
 
 /** An alarm in one line, for cards and lists: its cause in words, then its detail. */

@@ -1,3 +1,4 @@
+import { ROLE_NAMES } from '../../contract/roles';
 import { type TextTree } from '../textTree';
 
 /**
@@ -82,13 +83,7 @@ export const adminEn = {
     resetPwd: 'Reset password',
     resetConfirm: 'Reset the password of “{{name}}”? Their sessions end at once.',
     resetDone: 'Reset succeeded. The new password, shown once:',
-    roles: {
-      administrator: 'Administrator',
-      company_manager: 'Company manager',
-      area_manager: 'Area manager',
-      farm_manager: 'Farm manager',
-      shack_manager: 'House manager',
-    },
+    roles: ROLE_NAMES.en,
   },
   farm: {
     title: 'Farm tree',
@@ -274,13 +269,7 @@ export const adminZh: TextTree<typeof adminEn> = {
     resetPwd: '重置密码',
     resetConfirm: '重置“{{name}}”的密码？其登录会立即失效。',
     resetDone: '重置成功。新密码仅显示一次：',
-    roles: {
-      administrator: '管理员',
-      company_manager: '公司管理员',
-      area_manager: '区域管理员',
-      farm_manager: '场区管理员',
-      shack_manager: '栏舍管理员',
-    },
+    roles: ROLE_NAMES.zh,
   },
   farm: {
     title: '场区树',

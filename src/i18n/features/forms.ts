@@ -20,6 +20,12 @@ export const formsEn = {
     confirm: 'Save',
     cancel: 'Cancel',
   },
+  /** Before a new entry is stored: it replaces nothing. */
+  confirmAdd: {
+    title: 'Add this entry?',
+    text: 'It is stored and takes effect at once.',
+    confirm: 'Add',
+  },
   action: { save: 'Save', cancel: 'Cancel' },
   /** A field's problem where the contract's schema has no message of its own. */
   error: {
@@ -43,6 +49,11 @@ export const formsZh: TextTree<typeof formsEn> = {
     textNamed: '对 {{name}} 的修改将替换当前保存的内容并立即生效。',
     confirm: '保存',
     cancel: '取消',
+  },
+  confirmAdd: {
+    title: '确定新增吗？',
+    text: '新增后立即保存并生效。',
+    confirm: '新增',
   },
   action: { save: '保存', cancel: '取消' },
   error: {

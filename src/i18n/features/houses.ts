@@ -1,3 +1,9 @@
+import {
+  CONTROLLER_ALARM_NAMES,
+  DEVICE_STATE_NAMES,
+  DEVICE_TYPE_NAMES,
+  SENTINEL_NAMES,
+} from '../../contract/alarmWords';
 import { type TextTree } from '../textTree';
 import { completenessEn, completenessZh } from './completeness';
 
@@ -34,34 +40,11 @@ export const housesEn = {
     externalStop: 'External stop',
     undefined: 'Undefined',
   },
-  sentinel: {
-    notConnected: 'Not connected',
-    notConfigured: 'Not configured',
-    notEntered: 'Not entered',
-    error: 'Error',
-  },
-  /** A sensor fault's detail: the metric's name and what its sentinel means. */
-  sensorState: '{{metric}} ({{state}})',
+  sentinel: SENTINEL_NAMES.en,
   /** The alarms a controller raises itself, by the code it sends. */
-  controllerAlarm: {
-    probeDisconnected: 'Temperature probe {{n}} not connected',
-    fanFailure: 'Fan failure',
-    highTemperature: 'Indoor temperature over the alarm limit',
-  },
-  deviceState: { s0: 'Off', s1: 'On', s2: 'Reverse', s3: 'Error' },
-  device: {
-    variable_fan: 'Variable fan',
-    inverter_fan: 'Inverter fan',
-    fan: 'Fan',
-    cooling_pad: 'Cooling pad',
-    inlet: 'Inlet',
-    light: 'Light',
-    heater: 'Heater',
-    sprayer: 'Sprayer',
-    feed_hopper: 'Feed hopper',
-    feeder: 'Feeder',
-    manure_scraper: 'Manure scraper',
-  },
+  controllerAlarm: CONTROLLER_ALARM_NAMES.en,
+  deviceState: DEVICE_STATE_NAMES.en,
+  device: DEVICE_TYPE_NAMES.en,
   chart: {
     noData: 'No readings in this period',
     name: 'Chart of {{series}}',
@@ -213,32 +196,10 @@ export const housesZh: TextTree<typeof housesEn> = {
     externalStop: '外部停止',
     undefined: '未定义',
   },
-  sentinel: {
-    notConnected: '未接入',
-    notConfigured: '未配置',
-    notEntered: '未录入',
-    error: '异常',
-  },
-  sensorState: '{{metric}}（{{state}}）',
-  controllerAlarm: {
-    probeDisconnected: '温度探头 {{n}} 未接入',
-    fanFailure: '风机故障',
-    highTemperature: '栏舍内温度超过报警限值',
-  },
-  deviceState: { s0: '关', s1: '开', s2: '反转', s3: '故障' },
-  device: {
-    variable_fan: '变速风机',
-    inverter_fan: '变频风机',
-    fan: '风机',
-    cooling_pad: '水帘',
-    inlet: '小窗/卷帘',
-    light: '灯光',
-    heater: '加热',
-    sprayer: '喷雾',
-    feed_hopper: '料塔',
-    feeder: '喂料',
-    manure_scraper: '刮粪机',
-  },
+  sentinel: SENTINEL_NAMES.zh,
+  controllerAlarm: CONTROLLER_ALARM_NAMES.zh,
+  deviceState: DEVICE_STATE_NAMES.zh,
+  device: DEVICE_TYPE_NAMES.zh,
   chart: {
     noData: '此时段暂无数据',
     name: '{{series}}图表',
