@@ -26,6 +26,7 @@ export interface Config {
    * its credentials, else the embedded broker's port on the host name the edge asked.
    */
   edgeMqttUrl: string | null;
+  /**
    * MQTT over TLS on the embedded broker, for gateways reaching it over the internet: on when a
    * certificate and key file are given. The files are re-read when they change (renewals).
    */
