@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { waitFor } from '../helpers/waitFor';
 import {
   mbpollRead,
   mbpollWrite,
+  freeDevicePort,
   startDevice,
   startEdge,
   startSerialPair,
@@ -15,7 +17,8 @@ import {
   type DeviceData,
 } from './edgeProcesses';
 
-const PORT = 41021;
+/** The Modbus TCP device's port, free on this machine (set before anything starts). */
+let PORT = 0;
 /** Poll and reading interval of this test's edge: 1 s. */
 const POLL_MS = 1000;
 
@@ -32,7 +35,7 @@ const COLLECTOR: DeviceData = { input: { 0: 182, 1: 701, 2: 2100, 3: 125, 4: 30,
 const target = testDatabaseTargets()[0]!;
 
 describe('Roost Edge against Modbus devices (pymodbus over TCP and RTU)', () => {
-  const dir = mkdtempSync('/tmp/h-edge/edge-test-');
+  const dir = mkdtempSync(path.join(tmpdir(), 'roost-edge-test-'));
   let t: TestRoost;
   let admin: string;
   let controller: Child;
@@ -75,6 +78,7 @@ describe('Roost Edge against Modbus devices (pymodbus over TCP and RTU)', () => 
   };
 
   beforeAll(async () => {
+    PORT = await freeDevicePort();
     t = await startTestRoost(target);
     admin = await t.signIn('admin');
     const demo = t.roost.boot.demoGateways!.filter((g) => g.farmName === 'Weifang Broiler Farm');

@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -71,7 +72,46 @@ export async function startDevice(
   ];
   const device = track(spawn('/usr/bin/python3', args, { stdio: ['ignore', 'pipe', 'pipe'] }));
   await device.waitFor(/serving/, 20_000);
+  // The script says so before its server has bound the port: wait until it takes connections.
+  if ('tcp' in where) await acceptsConnections(device, where.tcp);
   return device;
+}
+
+/**
+ * A free port for a Modbus device, below the kernel's range of ephemeral ports: while the device
+ * is away the edge keeps connecting to it, and a connection to 127.0.0.1 from an ephemeral port
+ * equal to the one it calls connects the socket to itself, holding the port the device needs.
+ */
+export async function freeDevicePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+}
+
+async function acceptsConnections(device: Child, port: number): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (device.child.exitCode !== null)
+      throw new Error(`the Modbus device exited:\n${device.output()}`);
+    if (Date.now() - start > 20_000)
+      throw new Error(`the Modbus device does not listen on ${port}:\n${device.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** A pseudo-terminal pair (socat): an RS-485 line in a box, one end for each side. */

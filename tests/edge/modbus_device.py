@@ -87,7 +87,12 @@ def main():
     context = ModbusServerContext(slaves=units, single=False)
     print("serving", flush=True)
     if args.tcp:
-        asyncio.run(StartAsyncTcpServer(context=context, address=("127.0.0.1", args.tcp)))
+        # A device restarted on its port must bind while its old connections are in TIME_WAIT.
+        asyncio.run(
+            StartAsyncTcpServer(
+                context=context, address=("127.0.0.1", args.tcp), allow_reuse_address=True
+            )
+        )
     elif args.rtu:
         asyncio.run(
             StartAsyncSerialServer(

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -5,9 +6,10 @@ import { testDatabaseTargets } from '../helpers/databases';
 import { startFaultProxy } from '../helpers/faultProxy';
 import { startTestRoost } from '../helpers/testRoost';
 import { waitFor } from '../helpers/waitFor';
-import { startDevice, startEdge } from './edgeProcesses';
+import { freeDevicePort, startDevice, startEdge } from './edgeProcesses';
 
-const PORT = 41031;
+/** The Modbus TCP device's port, free on this machine (set before anything starts). */
+let PORT = 0;
 /**
  * Scaled down from "10 minutes at a 5 s poll" (120 readings) to 24 s at a 1 s poll (24
  * readings), with a SIGKILL and a restart of the edge in the middle of it.
@@ -15,11 +17,12 @@ const PORT = 41031;
 const OUTAGE_MS = 24_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const dir = mkdtempSync('/tmp/h-edge/outage-');
+const dir = mkdtempSync(path.join(tmpdir(), 'roost-edge-outage-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('Roost Edge through a broker outage', () => {
   it('stores every reading of the outage once and in order, through a SIGKILL of the edge', async () => {
+    PORT = await freeDevicePort();
     const t = await startTestRoost(testDatabaseTargets()[0]!);
     const proxy = await startFaultProxy({ host: '127.0.0.1', port: t.roost.mqttPort! });
     const device = await startDevice(dir, { tcp: PORT }, { input: { 0: 215, 1: 600, 2: 900 } });
