@@ -231,6 +231,7 @@ const TABLES = [
   'maintenance_history',
   'upgrade_files',
   'cameras',
+  'gateway_enrol_codes',
 ] as const;
 
 /** Every row of every table an admin endpoint may touch, to prove a refusal changed nothing. */
