@@ -104,6 +104,10 @@ export const FIELD_NAMES: Record<string, { en: string; zh: string }> = {
   metrics: { en: 'Measurements', zh: '测量项' },
   min: { en: 'Minimum', zh: '最小值' },
   minDurationSeconds: { en: 'Minimum duration (s)', zh: '最短持续（秒）' },
+  followController: {
+    en: 'Follow the controller’s alarm limits',
+    zh: '采用控制器的报警限值',
+  },
   mobile: { en: 'Mobile', zh: '手机' },
   model: { en: 'Model', zh: '型号' },
   month: { en: 'Month', zh: '月份' },
