@@ -13,11 +13,23 @@ import { estimateBinHours, readBinLevels, type BinReading } from './feedBin';
 import { limitsOfFlocks } from './warningLimits';
 import { earlyWarningConditions, type EarlyWarningCause } from './warningRules';
 
-/** The bin's estimate, with the flock's last recorded day's feed as the rate when no fall is seen. */
-function binOf(readings: BinReading[] | undefined, days: readonly KpiDay[], nowMs: number) {
+/**
+ * The bin's estimate. Without a fall long enough to judge, the rate is the flock's daily feed:
+ * its last recorded day's, or else (a flock just placed, nothing entered yet) the breed
+ * standard's for today's age times the birds placed, as a feed mill plans a delivery.
+ */
+function binOf(
+  readings: BinReading[] | undefined,
+  days: readonly KpiDay[],
+  nowMs: number,
+  headCount: number,
+) {
   if (!readings) return null;
   const fed = [...days].reverse().find((d) => d.recorded && d.feedPerBirdG !== null && d.alive);
-  const dailyKg = fed ? (fed.feedPerBirdG! * fed.alive!) / 1000 : null;
+  let dailyKg = fed ? (fed.feedPerBirdG! * fed.alive!) / 1000 : null;
+  const today = days.at(-1);
+  if (dailyKg === null && today?.standard.feedPerBirdG)
+    dailyKg = (today.standard.feedPerBirdG * (today.alive ?? headCount)) / 1000;
   return estimateBinHours(readings, nowMs, dailyKg);
 }
 
@@ -84,7 +96,7 @@ export async function evaluateDailyWarnings(
         days,
         openCauses,
         limits.get(flock.id) ?? DEFAULT_WARNING_LIMITS,
-        binOf(bins.get(flock.houseId), days, nowMs),
+        binOf(bins.get(flock.houseId), days, nowMs, flock.headCount),
       ).map((w) => ({
         cause: w.cause,
         subject: '',

@@ -59,4 +59,31 @@ describe.each(testDatabaseTargets())('the feed-running-out warning on $name', (t
     const after = await binAlarms();
     expect(after.map((a) => a.state)).toEqual(['cleared']);
   });
+
+  it("a flock just placed, with no day entered and no fall yet, is judged at its breed's standard feed", async () => {
+    const house = await demoHouse(t.database, 'Gaocheng Broiler Farm', 'House 5');
+    const [flock] = await t.database.query<{ head_count: number }>(
+      `select head_count from flocks where house_id = $1 and closed_on is null`,
+      [house.houseId],
+    );
+    expect(flock?.head_count).toBeGreaterThan(0);
+    const now = Date.now();
+    // One reading only: no fall to judge a rate from, and the demo's flock has no day entered.
+    const stored = await t.ingest.submitTelemetry(house.networkId, {
+      ts: now - 60_000,
+      metrics: { feed_bin: 100 },
+    });
+    expect(stored.status).toBe('stored');
+    await t.ingest.drain();
+    await checkEarlyWarnings(ctx, new Date(now));
+    const [alarm] = await t.database.query<{ state: string; value: number; text: string }>(
+      `select state, value, text from alarms where house_id = $1 and cause = 'feedBinLow'`,
+      [house.houseId],
+    );
+    // 100 kg against thousands of birds eating the standard's grams a day: hours, not days.
+    expect(alarm?.state).toBe('active');
+    expect(alarm!.value).toBeGreaterThan(0);
+    expect(alarm!.value).toBeLessThan(24);
+    expect(alarm!.text).toMatch(/^100 kg, ≈ \d+(\.\d)? h \(< 24 h\)$/);
+  });
 });
