@@ -85,12 +85,23 @@ describe('system management pages', () => {
     const row = page.getByTestId('org-LOST');
     await row.waitFor();
     // The server deletes it, but the console never hears back (as when its request times out).
+    let serverAnswer: (text: string) => void = () => undefined;
+    const answered = new Promise<string>((resolve) => (serverAnswer = resolve));
     await page.route('**/api/org/delete', async (route) => {
-      await route.fetch();
+      const response = await route.fetch();
+      serverAnswer(await response.text());
       await route.abort('timedout');
     });
     await row.getByRole('button', { name: 'Delete' }).click();
+    // The list is read again after the failure: the only list request after the confirmation.
+    const reread = page.waitForResponse((r) => r.url().includes('/api/org/list'), {
+      timeout: 60_000,
+    });
     await page.locator('.bp6-alert').getByRole('button', { name: 'Delete' }).click();
+    expect(await answered).toContain('"success":true');
+    const list = await reread;
+    expect(list.status()).toBe(200);
+    expect(await list.text()).not.toContain('"LOST"');
     await row.waitFor({ state: 'detached' });
     await context.close();
   });
