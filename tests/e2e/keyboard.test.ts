@@ -134,4 +134,26 @@ describe('the console by keyboard alone', () => {
     await page.keyboard.press('Escape');
     await context.close();
   });
+
+  it("names a toast's close button and the date picker's buttons in zh, none in English", async () => {
+    const { context, page } = await openSignedIn(browser, server.url, 'admin', {
+      language: 'zh',
+    });
+    await page.goto(`${server.url}/production/input`);
+    await page.getByTestId('day-grid').locator('tbody tr').first().waitFor();
+    // An empty day refused: a toast, with Blueprint's own close button.
+    await page.getByTestId('save-day').click();
+    const toastClose = page.locator('.bp6-toast button').last();
+    await toastClose.waitFor();
+    await expect.poll(() => toastClose.getAttribute('aria-label')).toBe('关闭');
+    await page.getByRole('button', { name: '选择日期', exact: true }).click();
+    await page.getByTestId('date-calendar').waitFor();
+    // Every name a screen reader gives the toast and the calendar is Chinese or digits.
+    const names = await page
+      .locator('.bp6-toast-container [aria-label], [data-testid="date-calendar"] [aria-label]')
+      .evaluateAll((all) => all.map((e) => e.getAttribute('aria-label') ?? ''));
+    expect(names.length).toBeGreaterThan(28);
+    expect(names.filter((name) => /[A-Za-z]/.test(name))).toEqual([]);
+    await context.close();
+  });
 });

@@ -114,6 +114,18 @@ describe('Daily Business in the browser', () => {
     await page.locator('.bp6-toast', { hasText: 'Value to send must not be empty' }).waitFor();
     expect(await page.locator('.roost-confirm-save').count()).toBe(0);
     expect(await cell(page, 'House 4', 'Feed (kg)').getAttribute('aria-invalid')).toBe('true');
+    // Said on the page, naming the house and the cell: a tablet shows no tooltip, and the toast goes.
+    const problems = page.getByTestId('input-problems');
+    expect(await problems.innerText()).toContain('House 4: enter Feed (kg)');
+    await cell(page, 'House 4', 'Deaths AM').fill('x');
+    await page.getByTestId('save-day').click();
+    await expect
+      .poll(() => problems.innerText())
+      .toContain('House 4: Deaths AM must be a number of 0 or more');
+    await cell(page, 'House 4', 'Deaths AM').fill('1');
+    await cell(page, 'House 4', 'Feed (kg)').fill('1000');
+    // Mended cells take their line away.
+    await problems.waitFor({ state: 'detached' });
 
     const zh = await openInput('farm', 'zh');
     const feed = zh.getByRole('textbox', { name: 'House 4 耗料（kg）', exact: true });
@@ -121,6 +133,9 @@ describe('Daily Business in the browser', () => {
     await feed.fill('');
     await zh.getByTestId('save-day').click();
     await zh.locator('.bp6-toast', { hasText: '发送的值不能为空' }).waitFor();
+    expect(await zh.getByTestId('input-problems').innerText()).toContain(
+      'House 4：请填写下午死亡、上午淘汰、下午淘汰和耗料（kg）',
+    );
   });
 
   it('a house manager sees and enters only its houses; a user without the operation permission only reads', async () => {

@@ -10,6 +10,7 @@ import { NOTIFICATION_MS, showSuccessToast, showToast } from '../toaster';
 import { useStores } from '../useStores';
 import { FarmHousePicker } from './FarmHousePicker';
 import { HouseMonthView } from './HouseMonthView';
+import { INPUT_PROBLEMS_ID, InputProblems } from './InputProblems';
 import { todayIso } from './productionFormat';
 import './production.css';
 import { DateInput } from '../forms/DateInput';
@@ -116,6 +117,7 @@ export const DataInputPage = observer(function DataInputPage() {
       ) : (
         <Callout intent={Intent.PRIMARY}>{t('production.input.readOnly')}</Callout>
       )}
+      <InputProblems grid={grid} errors={store.errors} />
       <ScrollRegion className="roost-production__scroll" label={t('route.productionInput')}>
         <HTMLTable
           compact
@@ -164,6 +166,7 @@ export const DataInputPage = observer(function DataInputPage() {
                         data-cell={`${r}:${column}`}
                         aria-label={`${row.houseName} ${t(`production.field.${c}`)}`}
                         aria-invalid={error ? true : undefined}
+                        aria-describedby={error ? INPUT_PROBLEMS_ID : undefined}
                         title={
                           error
                             ? t(

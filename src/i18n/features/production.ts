@@ -37,6 +37,11 @@ export const productionEn = {
     missingCount: 'Days missing: {{count}}',
     noneMissing: 'No day missing',
     empty: 'No house of this farm is in your scope',
+    problem: {
+      title: 'The day is not saved yet',
+      required: '{{house}}: enter {{fields}}',
+      invalid: '{{house}}: {{fields}} must be a number of 0 or more',
+    },
   },
   warnings: {
     title: 'Early warnings',
@@ -187,6 +192,11 @@ export const productionZh: TextTree<typeof productionEn> = {
     missingCount: '缺失 {{count}} 天',
     noneMissing: '没有缺失的日期',
     empty: '您的权限范围内没有该养殖场的栏舍',
+    problem: {
+      title: '当天数据尚未保存',
+      required: '{{house}}：请填写{{fields}}',
+      invalid: '{{house}}：{{fields}}须为 0 或更大的数字',
+    },
   },
   warnings: {
     title: '预警设置',
