@@ -31,10 +31,12 @@ async function dynsecFinding(
   const where = new URL(dynsec.url).host;
   let control: DynsecControl;
   try {
-    control = await withTimeout(
-      DynsecControl.connect(dynsec.url, dynsec.username, dynsec.password),
-      'Mosquitto did not answer',
-    );
+    const connecting = DynsecControl.connect(dynsec.url, dynsec.username, dynsec.password);
+    control = await withTimeout(connecting, 'Mosquitto did not answer').catch((error: Error) => {
+      // A connection that comes after the doctor gave up must not keep it running.
+      void connecting.then((late) => late.close()).catch(() => undefined);
+      throw error;
+    });
   } catch (error) {
     const message = (error as Error).message;
     // Signed in, but not allowed to hear the plugin's answers: not its administrator.
