@@ -51,7 +51,10 @@ export interface ServerEventMap {
    * status may have said "online" before it subscribed, or say nothing yet.
    */
   gatewayListening: number;
-  /** A gateway's token was rotated, or the gateway changed or was deleted: its network id. */
+  /**
+   * A gateway's token was rotated, or the gateway changed or was deleted: its network id. The
+   * sender waits for the listeners, so every process has been told before its answer goes.
+   */
   gatewayRevoked: string;
   /** Who may see what changed (users, houses, farms): sockets are re-scoped; null is anyone. */
   scopesChanged: { userIds: readonly number[] } | null;
@@ -97,7 +100,7 @@ const DELIVERY: { readonly [K in ServerEventName]: Delivery } = {
   gatewayReported: 'now',
   commandsQueued: 'now',
   gatewayListening: 'now',
-  gatewayRevoked: 'now',
+  gatewayRevoked: 'inTurn',
   scopesChanged: 'inTurn',
   silencesChanged: 'now',
 };

@@ -14,6 +14,7 @@ import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker';
 import { embeddedPublish, type GatewayPublish } from './envcontrol/publish';
 import { startExternalIngest } from './mqtt/externalIngest';
 import { DynsecSync, type DriftReport } from './brokerAuth/dynsecSync';
+import { EmqxSessions } from './brokerAuth/emqxSessions';
 import { secretBoxFrom } from './devices/secrets';
 import type { GatewayInbox } from './mqtt/inbox';
 import { CommandReplyPort } from './mqtt/replyPort';
@@ -21,6 +22,7 @@ import { GatewayDirectory } from './ingest/gatewayDirectory';
 import { startMaintenance, type Maintenance } from './ingest/maintenance';
 import { startWarningTick } from './production/warningTick';
 import { IngestPipeline } from './ingest/pipeline';
+import { shareRevocations } from './ingest/revocations';
 import { LiveHub } from './live/hub';
 import { wireAlarms } from './alarms/wiring';
 import { wireCommands } from './envcontrol/wiring';
@@ -95,6 +97,20 @@ export async function startRoost(config: Config): Promise<RunningRoost> {
     const events = new ServerEvents(log);
     const ingest = new IngestPipeline(database, new GatewayDirectory(database.db), events, log);
     cleanups.push(() => ingest.drain());
+    const emqxApi = config.brokerAuth.emqxApi;
+    if (emqxApi) {
+      const sessions = new EmqxSessions(emqxApi, log);
+      events.on('gatewayRevoked', (networkId) => sessions.revoked(networkId));
+    }
+    if (config.redisUrl) {
+      const revocations = await shareRevocations({
+        redisUrl: config.redisUrl,
+        events,
+        directory: ingest.directory,
+        log,
+      });
+      cleanups.push(() => revocations.close());
+    }
     // The gateways' answers to commands, handed by the broker to the command side once it runs.
     const replies = new CommandReplyPort((networkId, reason, detail) =>
       ingest.rejected(networkId, reason, detail),

@@ -9,6 +9,17 @@ export interface BrokerAuthConfig {
   dynsec: { url: string; username: string; password: string } | null;
   /** With EMQX: the shared secret its HTTP authentication and authorization calls carry. */
   emqxSecret: string | null;
+  /**
+   * With EMQX: its REST API (base address, API key and secret), through which Roost ends the
+   * open sessions of a gateway whose token was rotated or that was deleted. Null: not cut.
+   */
+  emqxApi: EmqxApiConfig | null;
+}
+
+export interface EmqxApiConfig {
+  url: string;
+  key: string;
+  secret: string;
 }
 
 const secret = (name: string) =>
@@ -21,6 +32,14 @@ export const brokerAuthEnvSchema = z.object({
   ROOST_DYNSEC_USER: z.string().trim().min(1).optional(),
   ROOST_DYNSEC_PASSWORD: z.string().min(1).optional(),
   ROOST_EMQX_SECRET: secret('ROOST_EMQX_SECRET').optional(),
+  ROOST_EMQX_API_URL: z
+    .string()
+    .refine((v) => /^https?:\/\/[^/]/.test(v) && URL.canParse(v), {
+      message: 'ROOST_EMQX_API_URL must be a URL starting with http:// or https://',
+    })
+    .optional(),
+  ROOST_EMQX_API_KEY: z.string().trim().min(1).optional(),
+  ROOST_EMQX_API_SECRET: z.string().min(1).optional(),
 });
 
 /** Throws a one-line message for a start that cannot work. */
@@ -43,5 +62,18 @@ export function brokerAuthConfigOf(
       password: e.ROOST_DYNSEC_PASSWORD,
     };
   }
-  return { dynsec, emqxSecret: e.ROOST_EMQX_SECRET ?? null };
+  let emqxApi: EmqxApiConfig | null = null;
+  const api = [e.ROOST_EMQX_API_URL, e.ROOST_EMQX_API_KEY, e.ROOST_EMQX_API_SECRET];
+  if (api.some(Boolean)) {
+    if (!api.every(Boolean))
+      throw new Error(
+        'ROOST_EMQX_API_URL, ROOST_EMQX_API_KEY and ROOST_EMQX_API_SECRET go together',
+      );
+    emqxApi = {
+      url: e.ROOST_EMQX_API_URL!.replace(/\/+$/, ''),
+      key: e.ROOST_EMQX_API_KEY!,
+      secret: e.ROOST_EMQX_API_SECRET!,
+    };
+  }
+  return { dynsec, emqxSecret: e.ROOST_EMQX_SECRET ?? null, emqxApi };
 }

@@ -29,6 +29,11 @@ const EXTRAS_BATCH_MS = 5;
 
 export class GatewayDirectory {
   private readonly cache = new Map<string, { info: GatewayInfo | null; until: number }>();
+  /**
+   * Counts `forget` calls: a read that was under way when a gateway was forgotten may hold the
+   * row from before the change (its old token), so its answer is used once and not kept.
+   */
+  private forgets = 0;
   private readonly extras = new Map<number, { ranges: ExtraRanges | null; until: number }>();
   /** Reads of a house's extra parameters under way; `forgetHouse` drops one so its answer is not kept. */
   private readonly loadingExtras = new Map<number, Promise<ExtraRanges | null>>();
@@ -45,6 +50,7 @@ export class GatewayDirectory {
     if (networkId.includes('\u0000')) return null;
     const hit = this.cache.get(networkId);
     if (hit && hit.until > now) return hit.info;
+    const forgetsBefore = this.forgets;
     const [row] = await this.db
       .select({
         gatewayId: gateways.id,
@@ -59,6 +65,7 @@ export class GatewayDirectory {
       .where(eq(gateways.networkId, networkId))
       .limit(1);
     const info = row ?? null;
+    if (this.forgets !== forgetsBefore) return info;
     // Bounded: junk ids must not grow the cache without limit.
     if (this.cache.size > 50_000) this.cache.clear();
     this.cache.set(networkId, { info, until: now + (info ? FOUND_TTL_MS : MISSING_TTL_MS) });
@@ -75,6 +82,7 @@ export class GatewayDirectory {
   }
 
   forget(networkId: string): void {
+    this.forgets += 1;
     this.cache.delete(networkId);
   }
 

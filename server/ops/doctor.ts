@@ -8,6 +8,7 @@ import pg from 'pg';
 import { ConfigError, readConfig, type Config } from '../config';
 import { migrationState } from '../db/migrationState';
 import { secretBoxFrom } from '../devices/secrets';
+import { brokerAuthFindings } from './doctorBrokerAuth';
 
 /**
  * `npm run doctor`: checks a configuration before a start, on the machine it will run on, and
@@ -41,6 +42,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv, cwd = process.cwd()): Pr
   findings.push(...certificate(config));
   findings.push(await database(config));
   findings.push(await broker(config));
+  findings.push(...(await brokerAuthFindings(config)));
   findings.push(publicAddress(config));
   return findings;
 }

@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { listening } from '../helpers/listening';
 import { freePort } from '../helpers/processes';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -113,21 +113,4 @@ export async function startKitNginx(upstreams: [string, string], dist: string): 
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-async function listening(port: number): Promise<void> {
-  const until = Date.now() + 10_000;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > until) throw new Error(`nothing listens on ${port}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

@@ -150,7 +150,7 @@ export function enrolRoutes(ctx: AppContext): RoutePlugin {
         }
         // The ingest caches gateways for up to 30 s; the old token must stop working now.
         ctx.ingest.directory.forget(enrolled.networkId);
-        void ctx.events.emit('gatewayRevoked', enrolled.networkId);
+        await ctx.events.emit('gatewayRevoked', enrolled.networkId);
         const [house] =
           enrolled.houseId === null
             ? []

@@ -132,7 +132,7 @@ export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): RoutePlugin 
             .catch(conflictAs('admin.networkIdTaken', { budget: taken, userId }));
           // A renamed gateway must not keep signing in under its old network id.
           ctx.ingest.directory.forget(existing.networkId);
-          void ctx.events.emit('gatewayRevoked', existing.networkId);
+          await ctx.events.emit('gatewayRevoked', existing.networkId);
           if (accounts && existing.networkId !== input.networkId) {
             await accounts.gatewayRemoved(existing.networkId);
             if (existing.brokerSecret)
@@ -175,7 +175,7 @@ export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): RoutePlugin 
           .where(eq(gateways.id, id));
         // The ingest caches gateways for up to 30 s; the old token must stop working now.
         ctx.ingest.directory.forget(gateway.networkId);
-        void ctx.events.emit('gatewayRevoked', gateway.networkId);
+        await ctx.events.emit('gatewayRevoked', gateway.networkId);
         // At Mosquitto too: the new password ends the session signed in with the old one.
         await accounts?.gatewaySaved(gateway.networkId, token);
         await logChange(db, request, {
@@ -202,7 +202,7 @@ export function gatewayRoutes(ctx: AppContext, taken: TakenBudget): RoutePlugin 
         const house = await houseForChange(db, request, gateway.houseId);
         await db.delete(gateways).where(eq(gateways.id, id));
         ctx.ingest.directory.forget(gateway.networkId);
-        void ctx.events.emit('gatewayRevoked', gateway.networkId);
+        await ctx.events.emit('gatewayRevoked', gateway.networkId);
         await accounts?.gatewayRemoved(gateway.networkId);
         await logChange(db, request, {
           function: 'gateway.delete',
