@@ -7,7 +7,7 @@ import type { Database, Db } from '../db/client';
 import { gatewayCommands } from '../db/envcontrolSchema';
 import type { ServerEvents } from '../events';
 import { writeOperationLog } from '../oplog';
-import { readCommands } from './commandRows';
+import { paramsOfGateway, readCommands } from './commandRows';
 
 export interface CommandTarget {
   houseId: number;
@@ -119,22 +119,38 @@ export interface QueueRequest extends CommandBatch<CommandTarget> {
  * yet is superseded: its values are carried into the new one (the newer value wins), so the
  * gateway gets one message with everything still asked of it.
  */
-export function queueConfig(
+export async function queueConfig(
   database: Database,
   events: ServerEvents,
   request: QueueRequest,
 ): Promise<Command[]> {
+  // What each gateway last reported for the asked keys, so the log says "35 ℃ → 33 ℃".
+  const reported = new Map<number, Record<string, number>>();
+  for (const gatewayId of new Set(request.targets.map((t) => t.gatewayId)))
+    reported.set(gatewayId, await paramsOfGateway(database.db, gatewayId));
+  const beforeOf = (gatewayId: number) => {
+    const held = reported.get(gatewayId) ?? {};
+    return Object.fromEntries(
+      Object.keys(request.params)
+        .filter((key) => Object.hasOwn(held, key))
+        .map((key) => [key, held[key]]),
+    );
+  };
   return enqueueCommands(
     database,
     events,
     {
       kind: 'config',
       params: (_target, older) => Object.assign({}, ...older, request.params),
-      log: (_target, id) => ({
+      log: (target, id) => ({
         function: 'envcontrol.send',
         operation: {
           key: 'configCommand',
-          params: { command: id, values: JSON.stringify(request.params) },
+          params: {
+            command: id,
+            values: JSON.stringify(request.params),
+            before: JSON.stringify(beforeOf(target.gatewayId)),
+          },
         },
       }),
     },

@@ -11,8 +11,8 @@ import { toCsv } from '../export/csv';
 import type { Scope } from '../auth/scope';
 import type { Db } from '../db/client';
 import { paramChanges } from '../db/envcontrolSchema';
-import { houses } from '../db/schema';
-import { formatDateTime } from '../export/cells';
+import { farms, houses } from '../db/schema';
+import { formatDateTime, timeHeading } from '../export/cells';
 import { translate } from '../http/messages';
 
 type RecordFilters = z.infer<typeof paramChangeExportQuerySchema>;
@@ -45,6 +45,7 @@ export async function readRecords(
     .select({
       id: c.id,
       houseId: c.houseId,
+      farmName: farms.name,
       houseName: houses.name,
       at: c.at,
       source: c.source,
@@ -55,6 +56,7 @@ export async function readRecords(
     })
     .from(c)
     .innerJoin(houses, eq(houses.id, c.houseId))
+    .innerJoin(farms, eq(farms.id, houses.farmId))
     .where(where)
     .orderBy(desc(c.at), desc(c.id))
     .limit(limit)
@@ -71,15 +73,32 @@ export async function countRecords(db: Db, where: SQL | undefined): Promise<numb
   return row?.n ?? 0;
 }
 
-const COLUMNS = ['at', 'house', 'source', 'operator', 'parameter', 'old', 'new', 'unit'] as const;
+const COLUMNS = [
+  'at',
+  'farm',
+  'house',
+  'source',
+  'operator',
+  'parameter',
+  'old',
+  'new',
+  'unit',
+] as const;
 
-/** Modify records as CSV in the reader's language: one row per change, old → new. */
+/**
+ * Modify records as CSV in the reader's language: one row per change, old → new, with the
+ * house's farm, and times in the installation's zone, which the time heading names.
+ */
 export function recordsCsv(rows: readonly ParamChange[], locale: Locale, timeZone: string): Buffer {
-  const header = COLUMNS.map((c) => translate(`envcontrol.recordCol.${c}`, locale));
+  const header = COLUMNS.map((c) => {
+    const label = translate(`envcontrol.recordCol.${c}`, locale);
+    return c === 'at' ? timeHeading(label, timeZone) : label;
+  });
   const cells = rows.map((r) => {
     const spec = PARAM_BY_KEY.get(r.key);
     return [
       formatDateTime(new Date(r.at), timeZone),
+      r.farmName,
       r.houseName,
       translate(`envcontrol.recordSource.${r.source}`, locale),
       r.operator || translate('envcontrol.recordSource.controller', locale),

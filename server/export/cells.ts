@@ -39,3 +39,23 @@ export function formatDateTime(date: Date, timeZone: string): string {
   }
   return format.format(date);
 }
+
+/**
+ * The zone an export's times are written in, for its time column's heading: "Asia/Shanghai
+ * UTC+08:00". Pages show times in the browser's zone and exports in the installation's, so a
+ * spreadsheet says which it is rather than leave a reader abroad an hour or eight off.
+ */
+export function zoneLabel(timeZone: string, at: Date = new Date()): string {
+  const offset =
+    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+      .formatToParts(at)
+      .find((p) => p.type === 'timeZoneName')
+      ?.value.replace('GMT', 'UTC') ?? 'UTC';
+  // Intl writes the zero offset as a bare "GMT".
+  return `${timeZone} ${offset === 'UTC' ? 'UTC+00:00' : offset}`;
+}
+
+/** A time column's heading with the zone its cells are in: "Time (Asia/Shanghai UTC+08:00)". */
+export function timeHeading(label: string, timeZone: string, at: Date = new Date()): string {
+  return `${label} (${zoneLabel(timeZone, at)})`;
+}

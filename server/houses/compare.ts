@@ -11,6 +11,7 @@ import { alignByAge } from './alignByAge';
 import { readTrends } from './readTrend.sql';
 import type { Cell, ExportTable } from './exportTable';
 import { formatTime } from './exportTable';
+import { timeHeading } from '../export/cells';
 
 export interface CompareInput {
   houseIds: number[];
@@ -107,7 +108,7 @@ export function comparisonTable(
   ].sort((a, b) => a - b);
   return {
     header: [
-      byAge ? headers.age : headers.time,
+      byAge ? headers.age : timeHeading(headers.time, timeZone),
       ...comparison.houses.map((h) => `${h.farmName} / ${h.houseName}`),
       ...(byAge ? comparison.standards.map((s) => `${headers.standard}${s.breedName}`) : []),
     ],

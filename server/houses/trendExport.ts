@@ -3,6 +3,7 @@ import { METRIC_BY_KEY } from '../../src/contract/metrics';
 import type { Database } from '../db/client';
 import { extrasOfHouse, readExtraTrends } from '../devices/extraStore';
 import { Refusal } from '../refusal';
+import { timeHeading } from '../export/cells';
 import { formatTime, type Cell, type ExportTable } from './exportTable';
 import { readTrend, type HouseTrendQuery } from './readTrend.sql';
 
@@ -92,7 +93,10 @@ export async function trendExportTable(
   const parts = PART_HEADER[locale];
   const empty: [null, null, null] = [null, null, null];
   return {
-    header: [TIME_HEADER[locale], ...columns.flatMap((c) => parts.map((p) => `${c.label} ${p}`))],
+    header: [
+      timeHeading(TIME_HEADER[locale], timeZone),
+      ...columns.flatMap((c) => parts.map((p) => `${c.label} ${p}`)),
+    ],
     rows: [...times]
       .sort((a, b) => a - b)
       .map((t): Cell[] => [

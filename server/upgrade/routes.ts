@@ -3,10 +3,10 @@ import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { gatewayCommands } from '../db/envcontrolSchema';
 import { gatewayUpgrades, upgradeFiles } from '../db/upgradeSchema';
 import { sessionOf, sourceOf, tokenOf, type AppContext } from '../http/context';
-import { ok } from '../http/envelope';
+import { localeOf, ok } from '../http/envelope';
 import { ApiError } from '../http/errors';
 import { ANY_ROLE, answers, fileAnswer, type RoutePlugin } from '../http/routeSchema';
-import { GATEWAY_TYPES, isGatewayTypeKey } from '../../src/contract/gatewayTypes';
+import { gatewayTypeName } from '../../src/contract/gatewayTypes';
 import {
   fileFitsType,
   hasSuffix,
@@ -136,7 +136,7 @@ export function upgradeRoutes(ctx: AppContext): RoutePlugin {
           if (!fileFitsType(file, typeKey))
             throw new Refusal('invalid', 'upgrade.wrongType', {
               house: house.houseName,
-              model: typeKey !== null && isGatewayTypeKey(typeKey) ? GATEWAY_TYPES[typeKey] : '—',
+              model: typeKey === null ? '—' : gatewayTypeName(typeKey, localeOf(request)),
             });
           if (house.version === file.version) {
             upToDate.push(Number(house.houseId));

@@ -76,8 +76,16 @@ export const CONTROLLER_ALARM_NAMES = {
 } as const;
 
 const WORDS = {
-  en: { state: (name: string, n: number) => `${name} (state ${n})`, sep: ': ' },
-  zh: { state: (name: string, n: number) => `${name}（状态 ${n}）`, sep: '：' },
+  en: {
+    state: (name: string, n: number) => `${name} (state ${n})`,
+    sep: ': ',
+    unknownCode: (code: string) => `Controller code “${code}” (not in Roost’s list)`,
+  },
+  zh: {
+    state: (name: string, n: number) => `${name}（状态 ${n}）`,
+    sep: '：',
+    unknownCode: (code: string) => `控制器代码“${code}”（Roost 未收录）`,
+  },
 } as const;
 
 const langOf = (locale: string): Lang => (locale.startsWith('zh') ? 'zh' : 'en');
@@ -109,6 +117,15 @@ export function controllerAlarmName(code: string, locale: string): string | null
   return null;
 }
 
+/**
+ * A controller's alarm code in words, always: a code this build does not know is said to be a
+ * controller's alarm, with the code a service person can look up, never the bare code.
+ */
+export function controllerAlarmWords(code: string, locale: string): string {
+  const lang = langOf(locale);
+  return controllerAlarmName(code, lang) ?? WORDS[lang].unknownCode(code);
+}
+
 /** What an alarm is about by its subject key: a metric's, a device's or a controller code's name. */
 export function subjectName(subject: string, locale: string): string {
   const lang = langOf(locale);
@@ -138,6 +155,8 @@ export function alarmConcern(alarm: AlarmConcern, locale: string): string {
   if (alarm.cause === 'controllerAlarm' && alarm.subject) {
     const known = controllerAlarmName(alarm.subject, lang);
     if (known) return known;
+    // The controller's own text where it sent one; else the code, said to be one.
+    return alarm.text ?? WORDS[lang].unknownCode(alarm.subject);
   }
   if (alarm.cause === 'sensorFault' && alarm.text) {
     const state = sentinelName(alarm.text, lang);

@@ -228,6 +228,8 @@ export const PARAM_SOURCES = ['console', 'local'] as const;
 export const paramChangeSchema = z.object({
   id: z.number().int(),
   houseId: z.number().int(),
+  /** The house's farm: two farms often have a "House 1" each. */
+  farmName: z.string(),
   houseName: z.string(),
   at: z.string(),
   source: z.enum(PARAM_SOURCES),

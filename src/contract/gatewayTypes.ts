@@ -37,3 +37,21 @@ export function gatewayKind(key: GatewayTypeKey): 'controller' | 'collector' | '
   if (key === 31 || key === 28 || key === 36) return 'collector';
   return 'controller';
 }
+
+/**
+ * Types named by what they are rather than by a model number, in each language (a model name
+ * such as "AC2000 PLUS" reads the same in both).
+ */
+const DESCRIBED_TYPES: Partial<Record<GatewayTypeKey, { en: string; zh: string }>> = {
+  21: { en: 'Collector alarm unit', zh: '采集报警器' },
+  31: { en: 'Control gateway', zh: '控制网关' },
+};
+
+/** A gateway type as the reader's language names it; a key this build does not know as itself. */
+export function gatewayTypeName(key: number | null | undefined, locale: string): string {
+  if (key === null || key === undefined) return '';
+  if (!isGatewayTypeKey(key)) return String(key);
+  const described = DESCRIBED_TYPES[key];
+  if (described) return locale.startsWith('zh') ? described.zh : described.en;
+  return GATEWAY_TYPES[key];
+}

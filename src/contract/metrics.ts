@@ -139,7 +139,8 @@ export const METRICS: readonly MetricDefinition[] = [
   },
   {
     key: 'water',
-    unit: 'kg',
+    // Litres, as Data Input and the daily records count water: one unit on every page.
+    unit: 'L',
     label: { en: 'Water', zh: '饮水量' },
     min: 0,
     max: 100_000,

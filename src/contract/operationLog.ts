@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALARM_CAUSE_NAMES, ALARM_CAUSES } from './alarms';
-import { subjectName } from './alarmWords';
+import { controllerAlarmWords, subjectName } from './alarmWords';
+import { settingsInWords } from './settingWords';
 import { isRoleKey, ROLE_KEYS, ROLE_NAMES } from './roles';
 
 /**
@@ -182,9 +183,16 @@ export const operationSchema = z.discriminatedUnion('key', [
   }),
   z.object({ key: z.literal('alarmInput'), params: z.object({ code: z.string(), id: idParam }) }),
   z.object({ key: z.literal('alarmPhone'), params: z.object({ phone: z.string(), id: idParam }) }),
-  z.object({ key: z.literal('alarmLimits'), params: z.object({ value: z.string() }) }),
+  // `before`: the settings as they were, where known, so the log can say "35 ℃ → 33 ℃".
+  z.object({
+    key: z.literal('alarmLimits'),
+    params: z.object({ value: z.string(), before: z.string().optional() }),
+  }),
   z.object({ key: z.literal('text'), params: z.object({ text: z.string() }) }),
-  z.object({ key: z.literal('warningLimits'), params: z.object({ value: z.string() }) }),
+  z.object({
+    key: z.literal('warningLimits'),
+    params: z.object({ value: z.string(), before: z.string().optional() }),
+  }),
   z.object({ key: z.literal('dailyRecord'), params: z.object({ day: z.string(), id: idParam }) }),
   z.object({
     key: z.literal('flockTask'),
@@ -192,7 +200,7 @@ export const operationSchema = z.discriminatedUnion('key', [
   }),
   z.object({
     key: z.literal('configCommand'),
-    params: z.object({ command: z.string(), values: z.string() }),
+    params: z.object({ command: z.string(), values: z.string(), before: z.string().optional() }),
   }),
   z.object({
     key: z.literal('upgradeCommand'),
@@ -228,6 +236,8 @@ export function functionKeysMatching(text: string, locale: string): FunctionKey[
 }
 
 const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? `${v}` : '');
+const beforeOf = (params: Record<string, unknown>) =>
+  typeof params.before === 'string' ? params.before : undefined;
 
 /**
  * A recorded operation in a language. Parameters are read leniently (rows come from the
@@ -247,7 +257,11 @@ export function renderOperation(
         ? ALARM_CAUSE_NAMES[lang][cause as keyof (typeof ALARM_CAUSE_NAMES)['en']]
         : cause;
       const subject = str(params.metric);
-      return `${name}${subject ? ` · ${subjectName(subject, lang)}` : ''} #${id}`;
+      const what =
+        cause === 'controllerAlarm'
+          ? controllerAlarmWords(subject, lang)
+          : subjectName(subject, lang);
+      return `${name}${subject ? ` · ${what}` : ''} #${id}`;
     }
     case 'alarmInput':
       return `DI ${str(params.code)} #${id}`;
@@ -255,8 +269,7 @@ export function renderOperation(
       return `${str(params.phone)} #${id}`;
     case 'alarmLimits':
     case 'warningLimits':
-      // The limits as saved (JSON): numbers read the same in every language.
-      return str(params.value);
+      return settingsInWords(key, str(params.value), beforeOf(params), lang);
     case 'text':
       return str(params.text);
     case 'dailyRecord':
@@ -267,8 +280,7 @@ export function renderOperation(
       return `${str(params.content)} · ${state} #${id}`;
     }
     case 'configCommand':
-      // The values as asked (JSON of parameter keys): numbers read the same in every language.
-      return `${str(params.values)} #${str(params.command).slice(0, 8)}`;
+      return `${settingsInWords(key, str(params.values), beforeOf(params), lang)} #${str(params.command).slice(0, 8)}`;
     case 'upgradeCommand':
       return `${lang === 'zh' ? '升级到' : 'to'} ${str(params.version)} #${str(params.command).slice(0, 8)}`;
     case 'createUser':

@@ -58,3 +58,15 @@ export const PROVINCES: readonly Province[] = TABLE.map(([adcode, nameZh, nameEn
 
 export const provinceByAdcode = (adcode: string | null | undefined): Province | undefined =>
   PROVINCES.find((p) => p.adcode === adcode);
+
+/**
+ * A farm's province as the reader's language names it. Farms store the Chinese name (as DataV
+ * writes it); an English reader gets the English name. A name this table does not hold (typed
+ * by hand, another country's) reads as stored.
+ */
+export function provinceLabel(stored: string | null | undefined, locale: string): string {
+  if (!stored) return '';
+  const province = PROVINCES.find((p) => p.nameZh === stored || p.adcode === stored);
+  if (!province) return stored;
+  return locale.startsWith('zh') ? province.nameZh : province.nameEn;
+}

@@ -66,12 +66,13 @@ export function tenThousands(count: number | null): string {
 }
 
 /**
- * The birds alive in the scope, as each language counts them: Chinese farmers count in 万
- * (10,000, the label says so), English readers read the whole number ("Alive (10K)" with
- * "12.85" had to be explained).
+ * A count of birds as each language counts them, the one rule for every page: Chinese farmers
+ * count in 万 (10,000, the label says so), English readers read the whole number ("Alive (10K)"
+ * with "12.85" had to be explained).
  */
-export function aliveText(language: string, count: number): string {
-  if (normaliseLocale(language) === 'zh') return (count / 10_000).toFixed(2);
+export function aliveText(language: string, count: number | null): string {
+  if (count === null) return NO_FIGURE;
+  if (normaliseLocale(language) === 'zh') return tenThousands(count);
   return grouped(Math.round(count), 'en');
 }
 

@@ -108,7 +108,8 @@ describe.each(testDatabaseTargets())('operation log on $name', (target) => {
     expect(res.status).toBe(200);
     expect(res.res.headers['content-type']).toContain('text/csv');
     const text = res.res.body;
-    expect(text.startsWith('\uFEFF"日期","操作人"')).toBe(true);
+    // The times' zone is named: pages show the browser's, exports the installation's.
+    expect(text.startsWith('\uFEFF"日期 (Asia/Shanghai UTC+08:00)","操作人"')).toBe(true);
     for (const value of DANGEROUS) expect(text).toContain(`"'${value.replace(/"/g, '""')}"`);
     expect(text).not.toMatch(/(^|,)"[=+\-@]/m);
   });
@@ -158,7 +159,7 @@ describe.each(testDatabaseTargets())('operation log on $name', (target) => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
-    expect(sheet.getRow(1).getCell(1).value).toBe('Date');
+    expect(sheet.getRow(1).getCell(1).value).toBe('Date (Asia/Shanghai UTC+08:00)');
     const remarks: unknown[] = [];
     sheet.eachRow((row, n) => {
       if (n > 1) remarks.push(row.getCell(6).value);

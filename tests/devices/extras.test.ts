@@ -141,7 +141,7 @@ describe.each(testDatabaseTargets())('extra parameters through ingest on $name',
     const dustAvg = header.indexOf('Dust (mg/m³) avg');
     expect(header).toEqual(
       expect.arrayContaining([
-        'Time',
+        'Time (Asia/Shanghai UTC+08:00)',
         'Indoor temperature (℃) avg',
         'Dust (mg/m³) max',
         'Scale (kg) min',
@@ -157,7 +157,7 @@ describe.each(testDatabaseTargets())('extra parameters through ingest on $name',
     const sheet = book.worksheets[0]!;
     expect(sheet.getRow(1).values).toEqual([
       undefined,
-      '时间',
+      '时间 (Asia/Shanghai UTC+08:00)',
       'Dust (mg/m³) 平均',
       'Dust (mg/m³) 最低',
       'Dust (mg/m³) 最高',

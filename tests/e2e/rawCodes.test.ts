@@ -25,6 +25,26 @@ beforeAll(async () => {
       operation: { key: 'alarm', params: { cause, metric, id } },
       source: 'other',
     });
+  // Saved settings, as the routes record them: the JSON of keys and values, and before.
+  await writeOperationLog(server.roost.database.db, {
+    operator: roost,
+    function: 'envcontrol.send',
+    operation: {
+      key: 'configCommand',
+      params: {
+        command: '8f0c2d1e-0000-4000-8000-000000000000',
+        values: '{"alarm_temp_high":33}',
+        before: '{"alarm_temp_high":35}',
+      },
+    },
+    source: 'other',
+  });
+  await writeOperationLog(server.roost.database.db, {
+    operator: roost,
+    function: 'alarm.raise',
+    operation: { key: 'alarm', params: { cause: 'controllerAlarm', metric: 'err_17', id: 4 } },
+    source: 'other',
+  });
   const login = await fetch(`${server.url}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -67,7 +87,8 @@ describe('the operation log shows no stored key to people', () => {
 });
 
 /** Codes a gateway or the role table stores, which a person must never be shown. */
-const RAW = /fan_1|probe_3_disconnected|fan_failure|shack_manager|\bdeviceError\b/;
+const RAW =
+  /fan_1|probe_3_disconnected|fan_failure|shack_manager|\bdeviceError\b|alarm_temp_high|\{"|· err_17/;
 
 describe('the operation log words devices, controller codes and roles', () => {
   for (const language of ['en', 'zh'] as const) {
@@ -80,6 +101,8 @@ describe('the operation log words devices, controller codes and roles', () => {
       expect(shown.filter((line) => RAW.test(line))).toEqual([]);
       const fan = language === 'zh' ? '设备故障 · 风机 1 #1' : 'Device error · Fan 1 #1';
       expect(shown.some((line) => line.includes(fan))).toBe(true);
+      const limit = language === 'zh' ? '高温报警 35 ℃ → 33 ℃' : 'High temperature 35 ℃ → 33 ℃';
+      expect(shown.some((line) => line.includes(limit))).toBe(true);
       await context.close();
 
       const csv = await fetch(`${server.url}/api/log/export?format=csv`, {
@@ -92,6 +115,7 @@ describe('the operation log words devices, controller codes and roles', () => {
       expect(rows.filter((row) => RAW.test(row))).toEqual([]);
       const probe = language === 'zh' ? '温度探头 3 未接入' : 'Temperature probe 3 not connected';
       expect(rows.some((row) => row.includes(probe))).toBe(true);
+      expect(rows.some((row) => row.includes(limit))).toBe(true);
       const role = language === 'zh' ? '新增用户 · 栏舍管理员' : 'Add user · House manager';
       expect(rows.some((row) => row.includes(role))).toBe(true);
     });

@@ -85,9 +85,11 @@ describe.each(testDatabaseTargets())('modify records on $name', (target) => {
       .trim()
       .split('\r\n');
     expect(lines).toEqual([
-      '"Time","House","Source","By","Parameter","Old value","New value","Unit"',
-      '"2026-11-21 09:00:00","House 1","At the controller","Controller","Heating offset","2.5","3","℃"',
-      '"2026-11-20 08:00:00","House 1","Console","Wang Li","Heating offset","1","2.5","℃"',
+      // The farm beside the house (two farms often have a "House 1"), and the zone the times
+      // are in, which pages show in the browser's zone.
+      '"Time (Asia/Shanghai UTC+08:00)","Farm","House","Source","By","Parameter","Old value","New value","Unit"',
+      '"2026-11-21 09:00:00","Weifang Broiler Farm","House 1","At the controller","Controller","Heating offset","2.5","3","℃"',
+      '"2026-11-20 08:00:00","Weifang Broiler Farm","House 1","Console","Wang Li","Heating offset","1","2.5","℃"',
     ]);
     const zh = await call(
       t,
@@ -101,7 +103,9 @@ describe.each(testDatabaseTargets())('modify records on $name', (target) => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(zhLines[0]).toBe('"时间","栏舍","来源","操作人","参数","原值","新值","单位"');
+    expect(zhLines[0]).toBe(
+      '"时间 (Asia/Shanghai UTC+08:00)","养殖场","栏舍","来源","操作人","参数","原值","新值","单位"',
+    );
     expect(zhLines[1]).toContain('"每日光照时长","18","20","h"');
     // Outside the scope: like a house that does not exist.
     expect(

@@ -46,5 +46,9 @@ describe('the one number formatter', () => {
     expect(aliveText('zh', 128_450)).toBe('12.85');
     expect(aliveText('zh-CN', 128_450)).toBe('12.85');
     expect(aliveText('en', 128_450.4)).toBe('128,450');
+    // One rule for every page (Home, Flocks, the KPI table): small flocks keep their digits.
+    expect(aliveText('zh', 45_000)).toBe('4.500');
+    expect(aliveText('en', 45_000)).toBe('45,000');
+    expect(aliveText('en', null)).toBe(NO_FIGURE);
   });
 });

@@ -60,9 +60,8 @@ describe('the operation log texts', () => {
     expect(renderOperation('alarmPhone', { phone: '13800138000', id: 3 }, 'en')).toBe(
       '13800138000 #3',
     );
-    expect(renderOperation('alarmLimits', { value: '{"temperatureHigh":30}' }, 'zh')).toBe(
-      '{"temperatureHigh":30}',
-    );
+    // A row whose value is not an object of settings (an older build's) reads as recorded.
+    expect(renderOperation('alarmLimits', { value: 'as recorded' }, 'zh')).toBe('as recorded');
     expect(renderOperation('text', { text: 'as recorded' }, 'zh')).toBe('as recorded');
     // A key this build does not know reads as recorded rather than failing.
     expect(renderOperation('somethingNew', {}, 'zh')).toBe('somethingNew');
@@ -81,6 +80,59 @@ describe('the operation log texts', () => {
     );
     expect(renderOperation('updateUser', { role: 'farm_manager' }, 'zh')).toBe(
       '编辑用户 · 场区管理员',
+    );
+  });
+
+  it('says saved settings in words with their units, and what they were before', () => {
+    const command = '8f0c2d1e-0000-4000-8000-000000000000';
+    const sent = {
+      command,
+      values: JSON.stringify({ alarm_temp_high: 33, light_hours: 16 }),
+      before: JSON.stringify({ alarm_temp_high: 35, light_hours: 16 }),
+    };
+    expect(renderOperation('configCommand', sent, 'en')).toBe(
+      'High temperature 35 ℃ → 33 ℃; Light hours a day 16 h #8f0c2d1e',
+    );
+    expect(renderOperation('configCommand', sent, 'zh')).toBe(
+      '高温报警 35 ℃ → 33 ℃；每日光照时长 16 h #8f0c2d1e',
+    );
+    const limits = {
+      value: JSON.stringify({ followController: true, co2Max: 3000, humidityMax: 80 }),
+      before: JSON.stringify({ co2Max: 2500 }),
+    };
+    expect(renderOperation('alarmLimits', limits, 'en')).toBe(
+      'Follow the controller’s alarm limits on; CO₂ maximum 2500 ppm → 3000 ppm; Humidity maximum 80 %',
+    );
+    expect(renderOperation('alarmLimits', limits, 'zh')).toBe(
+      '采用控制器的报警限值 开；二氧化碳上限 2500 ppm → 3000 ppm；湿度上限 80 %',
+    );
+    const warnings = {
+      value: JSON.stringify({ waterDrop: false, feedBinHours: 12 }),
+      before: JSON.stringify({ waterDrop: true, feedBinHours: 12 }),
+    };
+    expect(renderOperation('warningLimits', warnings, 'en')).toBe(
+      'Water drop warning on → off; Feed bin empty within 12 h',
+    );
+    expect(renderOperation('warningLimits', warnings, 'zh')).toBe(
+      '饮水下降预警 开 → 关；料塔预计排空 12 h',
+    );
+    // Rows written before the log kept what a setting was: the new values alone.
+    expect(renderOperation('alarmLimits', { value: '{"nh3Max":25}' }, 'en')).toBe(
+      'NH₃ maximum 25 ppm',
+    );
+    // A key this build has no words for is called a setting, with its key.
+    expect(renderOperation('configCommand', { command, values: '{"x_new":1}' }, 'zh')).toBe(
+      '参数“x_new” 1 #8f0c2d1e',
+    );
+  });
+
+  it('says a controller alarm code it does not know is one, never the bare code', () => {
+    const odd = { cause: 'controllerAlarm', metric: 'err_17', id: 9 };
+    expect(renderOperation('alarm', odd, 'en')).toBe(
+      'Controller alarm · Controller code “err_17” (not in Roost’s list) #9',
+    );
+    expect(renderOperation('alarm', odd, 'zh')).toBe(
+      '控制器报警 · 控制器代码“err_17”（Roost 未收录） #9',
     );
   });
 

@@ -26,6 +26,7 @@ import {
 } from '../../../src/contract/operationLog';
 import { containsPattern } from '../access';
 import { toCsv } from '../../export/csv';
+import { timeHeading } from '../../export/cells';
 import { formatDateTime, toXlsx } from '../spreadsheet';
 
 type LogFilters = ReturnType<typeof logQuerySchema.parse>;
@@ -151,7 +152,10 @@ export function logRoutes(ctx: AppContext): RoutePlugin {
           .orderBy(desc(operationLogs.at), desc(operationLogs.id))
           .limit(EXPORT_MAX_ROWS);
         const locale = localeOf(request);
-        const header = LOG_COLUMNS.map((c) => translate(`admin.logCol.${c}`, locale));
+        const header = LOG_COLUMNS.map((c) => {
+          const label = translate(`admin.logCol.${c}`, locale);
+          return c === 'at' ? timeHeading(label, timeZone) : label;
+        });
         const sourceText = (s: string) =>
           `admin.source.${s}` in SOURCE_KEYS
             ? translate(SOURCE_KEYS[`admin.source.${s}` as keyof typeof SOURCE_KEYS], locale)

@@ -104,6 +104,11 @@ export function settingsRoutes(ctx: AppContext): RoutePlugin {
           .where(eq(houses.id, v.houseId));
         if (!house || !canSeeHouse(await scopeFor(request), v.houseId))
           throw new ApiError(404, 'http.notFound');
+        // The limits as they were, so the log can say what changed ("3 ℃ → 2 ℃").
+        const [was] = await database.db
+          .select({ limits: alarmLimits.limits })
+          .from(alarmLimits)
+          .where(eq(alarmLimits.houseId, v.houseId));
         await database.db
           .insert(alarmLimits)
           .values({ houseId: v.houseId, limits: v.limits })
@@ -114,7 +119,10 @@ export function settingsRoutes(ctx: AppContext): RoutePlugin {
         await log(
           request,
           'alarm.limits',
-          { key: 'alarmLimits', params: { value: JSON.stringify(v.limits) } },
+          {
+            key: 'alarmLimits',
+            params: { value: JSON.stringify(v.limits), before: JSON.stringify(was?.limits ?? {}) },
+          },
           house,
         );
         void ctx.events.emit('alarmRulesChanged', v.houseId);

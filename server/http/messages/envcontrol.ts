@@ -40,6 +40,7 @@ export const ENVCONTROL_MESSAGES = {
     zh: '网关未及时返回设备日志，请重试。',
   },
   'envcontrol.recordCol.at': { en: 'Time', zh: '时间' },
+  'envcontrol.recordCol.farm': { en: 'Farm', zh: '养殖场' },
   'envcontrol.recordCol.house': { en: 'House', zh: '栏舍' },
   'envcontrol.recordCol.source': { en: 'Source', zh: '来源' },
   'envcontrol.recordCol.operator': { en: 'By', zh: '操作人' },

@@ -75,9 +75,10 @@ export function warningLimitRoutes(ctx: AppContext): RoutePlugin {
       effective: resolveWarningLimits(breed, limits),
     };
   };
-  const logged = (limits: WarningLimits) => ({
+  // With the limits as they were, so the log can say what changed ("25 % → 20 %").
+  const logged = (limits: WarningLimits, before: WarningLimits) => ({
     key: 'warningLimits' as const,
-    params: { value: JSON.stringify(limits) },
+    params: { value: JSON.stringify(limits), before: JSON.stringify(before) },
   });
 
   return async (app) => {
@@ -115,11 +116,12 @@ export function warningLimitRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const { breedId, limits } = request.body;
         const breed = await breedForChange(database.db, request, breedId);
+        const before = await readBreedLimits(database, breedId);
         await saveBreedLimits(database, breedId, limits);
         await writeOperationLog(database.db, {
           operator: operator(request),
           function: 'production.warnings.breed',
-          operation: logged(limits),
+          operation: logged(limits, before),
           remark: breed.name,
           source: sourceOf(request),
         });
@@ -156,11 +158,12 @@ export function warningLimitRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const { houseId, limits } = request.body;
         const house = await houseOf(request, houseId);
+        const before = await readHouseLimits(database, houseId);
         await saveHouseLimits(database, houseId, limits);
         await writeOperationLog(database.db, {
           operator: operator(request),
           function: 'production.warnings.house',
-          operation: logged(limits),
+          operation: logged(limits, before),
           house: { id: house.id, name: house.name },
           source: sourceOf(request),
         });

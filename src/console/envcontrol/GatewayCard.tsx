@@ -1,18 +1,18 @@
 import { Card, H5, HTMLTable, Intent, Tag } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
-import { GATEWAY_TYPES, isGatewayTypeKey } from '../../contract/gatewayTypes';
+import { gatewayTypeName } from '../../contract/gatewayTypes';
+import { provinceLabel } from '../../contract/provinces';
 import { type EnvControlStore } from '../../stores/EnvControlStore';
 import { duration, formatTime } from './format';
 
 /** The house's gateway: what it is, whether it is online, and whether its settings are in sync. */
 export const GatewayCard = observer(function GatewayCard({ store }: { store: EnvControlStore }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const details = store.details;
   if (!details) return null;
   const gw = details.gateway;
-  const type =
-    gw && isGatewayTypeKey(gw.typeKey) ? GATEWAY_TYPES[gw.typeKey] : String(gw?.typeKey ?? '');
+  const type = gatewayTypeName(gw?.typeKey, i18n.language);
   const network =
     gw?.network === 'wired' || gw?.network === 'wireless'
       ? t(`envcontrol.gateway.${gw.network}`)
@@ -22,7 +22,7 @@ export const GatewayCard = observer(function GatewayCard({ store }: { store: Env
     [t('envcontrol.gateway.version'), gw?.version ?? ''],
     [t('envcontrol.gateway.networkId'), gw?.networkId ?? ''],
     [t('envcontrol.gateway.simCard'), gw?.simCard ?? ''],
-    [t('envcontrol.gateway.province'), details.province],
+    [t('envcontrol.gateway.province'), provinceLabel(details.province, i18n.language)],
     [t('envcontrol.gateway.farm'), details.farmName],
     [t('envcontrol.gateway.breed'), details.breedName ?? '—'],
     [t('envcontrol.gateway.number'), gw?.number ?? ''],

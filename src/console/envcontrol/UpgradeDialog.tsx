@@ -13,7 +13,7 @@ import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { type TFunction } from 'i18next';
 import { FINAL_STATES, type Command } from '../../contract/envcontrol';
-import { GATEWAY_TYPES, isGatewayTypeKey } from '../../contract/gatewayTypes';
+import { gatewayTypeName } from '../../contract/gatewayTypes';
 import { UPGRADE_NO_UPDATE } from '../../contract/gateway';
 import { fileFitsType } from '../../contract/upgrade';
 import { type EnvControlStore } from '../../stores/EnvControlStore';
@@ -101,7 +101,7 @@ export interface UpgradeDialogProps {
  */
 export const UpgradeDialog = observer(function UpgradeDialog(props: UpgradeDialogProps) {
   const { store, onClose, onUpgrade } = props;
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [sha256, setSha256] = useState('');
   const [confirming, setConfirming] = useState(false);
   useEffect(() => {
@@ -110,7 +110,7 @@ export const UpgradeDialog = observer(function UpgradeDialog(props: UpgradeDialo
   const details = store.details;
   const current = details?.gateway?.version ?? '';
   const typeKey = details?.gateway?.typeKey ?? null;
-  const model = typeKey !== null && isGatewayTypeKey(typeKey) ? GATEWAY_TYPES[typeKey] : '—';
+  const model = typeKey === null ? '—' : gatewayTypeName(typeKey, i18n.language);
   const files = store.upgradeFiles.filter((f) => fileFitsType(f, typeKey));
   const file = files.find((f) => f.sha256 === sha256);
   return (

@@ -15,7 +15,7 @@ import { CloudUploadIcon, TrashIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { GATEWAY_TYPES, isGatewayTypeKey } from '../../contract/gatewayTypes';
+import { GATEWAY_TYPES, gatewayTypeName } from '../../contract/gatewayTypes';
 import { upgradeFileSchema, type UpgradeFile } from '../../contract/upgrade';
 import { formatDateTime } from '../../i18n/dates';
 import { uploadFile } from '../../stores/AdminFiles';
@@ -26,12 +26,13 @@ import { useConfirmSave } from '../useConfirmSave';
 import { useStores } from '../useStores';
 
 /** The gateway models an upgrade file can be for, by name. */
-const MODELS = Object.entries(GATEWAY_TYPES)
-  .map(([key, name]) => ({ key: Number(key), name }))
-  .sort((a, b) => a.name.localeCompare(b.name));
+const modelsIn = (language: string) =>
+  Object.keys(GATEWAY_TYPES)
+    .map((key) => ({ key: Number(key), name: gatewayTypeName(Number(key), language) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 
-const modelNames = (keys: readonly number[]) =>
-  keys.map((k) => (isGatewayTypeKey(k) ? GATEWAY_TYPES[k] : String(k))).join(', ');
+const modelNames = (keys: readonly number[], language: string) =>
+  keys.map((k) => gatewayTypeName(k, language)).join(', ');
 
 /** 1.2 MB, 340 KB, 17 B: enough to tell files apart at a glance. */
 function sizeText(bytes: number): string {
@@ -48,7 +49,7 @@ function sizeText(bytes: number): string {
  * API never disagree about the rules.
  */
 export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const stores = useStores();
   const { api, session, ui } = stores;
   const confirm = useConfirmSave();
@@ -139,7 +140,7 @@ export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
                   <td>{f.version}</td>
                   <td className="roost-envcontrol__nowrap">{f.fileName}</td>
                   <td className="roost-envcontrol__nowrap">{sizeText(f.size)}</td>
-                  <td>{modelNames(f.typeKeys)}</td>
+                  <td>{modelNames(f.typeKeys, i18n.language)}</td>
                   <td className="roost-envcontrol__nowrap">{formatDateTime(f.uploadedAt)}</td>
                   <td>
                     <Button
@@ -191,7 +192,7 @@ export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
         </FormGroup>
         <FormGroup label={t('gatewayOps.files.models')}>
           <div className="roost-envcontrol__models" data-testid="upgrade-file-models">
-            {MODELS.map((m) => (
+            {modelsIn(i18n.language).map((m) => (
               <Checkbox
                 key={m.key}
                 inline

@@ -15,14 +15,14 @@ import { KpiCharts } from './KpiCharts';
 import { ExportButtons } from './ExportButtons';
 import { KpiTable } from './KpiTable';
 import { WarningLimitsCard } from './WarningLimitsCard';
-import { figure, tenThousands } from '../../i18n/numbers';
+import { aliveText, figure } from '../../i18n/numbers';
 import './production.css';
 
 type AnyText = Parameters<typeof reminderText>[0];
 
 /** /production/flocks: a house's flocks, one flock's KPIs against the breed standard, the day's tasks. */
 export const FlocksPage = observer(function FlocksPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api, session } = useStores();
   const [store] = useState(() => new FlocksStore(api));
   const [compare] = useState(() => new FlockCompareStore(api));
@@ -114,7 +114,7 @@ export const FlocksPage = observer(function FlocksPage() {
                 <td>{f.placedOn}</td>
                 <td>{f.closedOn ?? t('production.flocks.open')}</td>
                 <td>{f.breedName ?? '—'}</td>
-                <td>{tenThousands(f.headCount)}</td>
+                <td>{aliveText(i18n.language, f.headCount)}</td>
               </tr>
             ))}
           </tbody>
@@ -126,7 +126,7 @@ export const FlocksPage = observer(function FlocksPage() {
           <div className="roost-production__cards" data-testid="kpi-cards">
             <Stat
               label={t('production.kpi.alive')}
-              value={tenThousands(kpis.toDate.alive)}
+              value={aliveText(i18n.language, kpis.toDate.alive)}
               testId="kpi-alive"
             />
             <Stat

@@ -7,17 +7,17 @@ import {
   type KpiDay,
 } from '../../contract/production';
 import { ScrollRegion } from '../ScrollRegion';
-import { figure, tenThousands } from '../../i18n/numbers';
+import { aliveText, figure } from '../../i18n/numbers';
 
 interface Column {
   key: string;
-  value: (d: KpiDay) => string;
+  value: (d: KpiDay, language: string) => string;
   layer?: boolean;
   feed?: FeedMeasure;
 }
 
 const COLUMNS: readonly Column[] = [
-  { key: 'alive', value: (d) => tenThousands(d.alive) },
+  { key: 'alive', value: (d, language) => aliveText(language, d.alive) },
   { key: 'mortalityPct', value: (d) => figure(d.mortalityPct, 2) },
   { key: 'bodyWeightG', value: (d) => figure(d.bodyWeightG, 0) },
   { key: 'dailyGainG', value: (d) => figure(d.dailyGainG, 1) },
@@ -41,7 +41,7 @@ const columnsOf = (layer: boolean, feed: FeedMeasure) =>
 
 /** The flock's days, newest first; a missing day says so instead of showing zeros. */
 export function KpiTable({ kpis }: { kpis: FlockKpis }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const columns = columnsOf(kpis.flock.layer, feedMeasureOf(kpis));
   return (
     <ScrollRegion className="roost-production__scroll" label={t('production.flocks.days')}>
@@ -61,7 +61,7 @@ export function KpiTable({ kpis }: { kpis: FlockKpis }) {
               <td>{d.day}</td>
               <td>{d.ageDay}</td>
               {d.recorded ? (
-                columns.map((c) => <td key={c.key}>{c.value(d)}</td>)
+                columns.map((c) => <td key={c.key}>{c.value(d, i18n.language)}</td>)
               ) : (
                 <td colSpan={columns.length} className="roost-production__missing">
                   {t('production.flocks.missingDay')}

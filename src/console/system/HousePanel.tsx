@@ -12,7 +12,7 @@ import {
 } from '@blueprintjs/icons';
 import { useTranslation } from 'react-i18next';
 import { type FarmNode, type GatewayTokenResult, type HouseRow } from '../../contract/admin';
-import { GATEWAY_TYPES } from '../../contract/gatewayTypes';
+import { GATEWAY_TYPES, gatewayTypeName } from '../../contract/gatewayTypes';
 import { useStores } from '../useStores';
 import { ConfirmDelete } from './parts/ConfirmDelete';
 import { FieldsDialog, numberOrUndefined, type FieldSpec } from './parts/FieldsDialog';
@@ -100,9 +100,9 @@ export const HousePanel = observer(function HousePanel({ farm, onChanged }: Hous
           {
             key: 'typeKey',
             label: t('admin.house.gatewayType'),
-            options: Object.entries(GATEWAY_TYPES).map(([k, name]) => ({
+            options: Object.keys(GATEWAY_TYPES).map((k) => ({
               value: k,
-              label: `${k} ${name}`,
+              label: `${k} ${gatewayTypeName(Number(k), i18n.language)}`,
             })),
           },
           { key: 'version', label: t('admin.house.version') },
@@ -225,8 +225,7 @@ export const HousePanel = observer(function HousePanel({ farm, onChanged }: Hous
                       {h.gateway.networkId} · {h.gateway.version}
                     </div>
                     <div className={Classes.TEXT_MUTED}>
-                      {h.gateway.typeKey}{' '}
-                      {GATEWAY_TYPES[h.gateway.typeKey as keyof typeof GATEWAY_TYPES] ?? ''}
+                      {h.gateway.typeKey} {gatewayTypeName(h.gateway.typeKey, i18n.language)}
                     </div>
                   </>
                 )}

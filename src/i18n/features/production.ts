@@ -69,7 +69,7 @@ export const productionEn = {
     placed: 'Placed',
     closed: 'Closed',
     open: 'Open',
-    headCount: 'Placed (× 10,000 birds)',
+    headCount: 'Placed (birds)',
     breed: 'Breed',
     age: 'Age',
     days: 'Days',
@@ -85,7 +85,7 @@ export const productionEn = {
     missingDay: 'missing',
   },
   kpi: {
-    alive: 'Alive (× 10,000 birds)',
+    alive: 'Alive (birds)',
     mortalityPct: 'Mortality (%)',
     livabilityPct: 'Livability (%)',
     bodyWeightG: 'Body weight (g)',

@@ -2,7 +2,7 @@ import { Card, Classes, H5, Tag } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { deviceTypeOf, METRICS, metricLabel } from '../../../contract/metrics';
-import { GATEWAY_TYPES, isGatewayTypeKey } from '../../../contract/gatewayTypes';
+import { gatewayTypeName } from '../../../contract/gatewayTypes';
 import { type House } from '../../../stores/HousesStore';
 import { formatTime, metricText, modeText } from '../format';
 import { formatNumber, percent } from '../../../i18n/numbers';
@@ -139,7 +139,7 @@ export const FlockCard = observer(function FlockCard({ house }: { house: House }
 });
 
 export const GatewayCard = observer(function GatewayCard({ house }: { house: House }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { live } = house;
   return (
     <Card data-testid="monitor-gateway">
@@ -147,11 +147,7 @@ export const GatewayCard = observer(function GatewayCard({ house }: { house: Hou
       <div className="roost-monitor__list">
         <span>{t('houses.monitor.gatewayType')}</span>
         <span>
-          {house.gatewayType === null
-            ? '—'
-            : isGatewayTypeKey(house.gatewayType)
-              ? GATEWAY_TYPES[house.gatewayType]
-              : String(house.gatewayType)}
+          {house.gatewayType === null ? '—' : gatewayTypeName(house.gatewayType, i18n.language)}
         </span>
         <span>{t('houses.monitor.version')}</span>
         <span>{live.gatewayVersion ?? '—'}</span>
