@@ -4,6 +4,7 @@ import { benchAlarms } from './alarms';
 import { benchCommands } from './commands';
 import { benchScale } from './scale';
 import { benchDemoHistory } from './demoHistory';
+import { benchEdge } from './edge';
 import { benchFoundation } from './foundation';
 import { benchFuzz } from './fuzz';
 import { benchLatency, benchSoak, benchThroughput } from './ingest';
@@ -26,7 +27,8 @@ import { benchWall } from './wall';
  * flocks over their whole lives), `commands` (remote configuration with 1,000 gateways
  * connected), `runtime` (the devices' run times counted from a batch) and `scale` (20,000 houses on PostgreSQL, BENCH_SCALE_HOUSES) run only when named too, and so does `fuzz` (BENCH_FUZZ_REQUESTS generated requests
  * to every /api route, default 100,000), and `reportFlood` (one gateway's hostile config/reports
- * against honest gateways' acknowledgements, BENCH_FLOOD_ROUNDS, default 6).
+ * against honest gateways' acknowledgements, BENCH_FLOOD_ROUNDS, default 6), and `edge` (Roost
+ * Edge polling 50 Modbus devices, and its backfill of a day beside the server's ingest).
  */
 const only = new Set(
   (process.env.BENCH_ONLY ?? 'foundation,history,ingest,latency,trend,alarms,soak').split(','),
@@ -212,6 +214,20 @@ async function main(): Promise<void> {
         'goal 0',
         `${f.serverErrors} over`,
       );
+  }
+  if (only.has('edge')) {
+    console.log('Roost Edge: 50 Modbus devices of 40 registers every 5 s, and a day of backfill');
+    const e = await benchEdge();
+    results.edge = e;
+    row('edge CPU (share of one core)', `${e.cpuShareOfOneCore}`);
+    row('edge RSS', `${e.rssMiB} MiB`);
+    row('Modbus round trip p50 / p99', `${e.roundTripP50Ms} / ${e.roundTripP99Ms} ms`);
+    row(
+      `backfill of ${e.backfillReadings} readings`,
+      `${e.backfillPerSecond} /s`,
+      'the server’s ingest rate',
+      ratioOf(e.backfillPerSecond, e.ingestPerSecond, `ingest ${e.ingestPerSecond} /s`),
+    );
   }
   if (only.has('reportFlood')) {
     console.log("A gateway's config/report flood (20 × 200 KB at once) against 8 honest gateways");

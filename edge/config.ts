@@ -60,6 +60,8 @@ export const edgeConfigSchema = z
       .strict()
       .default({ maxMegabytes: 512, maxAgeHours: 24 * 30 }),
     version: z.string().max(40).default('roost-edge 1.0'),
+    /** A line of figures in the log this often: requests, round trips, each store's counts. */
+    statsMinutes: z.number().min(0.1).max(1440).default(60),
     houses: z.array(houseSchema).min(1),
   })
   .strict();
@@ -101,6 +103,7 @@ export interface EdgeSettings {
   maxBytes: number;
   maxAgeMs: number;
   version: string;
+  statsMs: number;
   houses: HouseSettings[];
 }
 
@@ -205,6 +208,7 @@ export function loadSettings(configFile: string): EdgeSettings {
     maxBytes: config.buffer.maxMegabytes * 1024 * 1024,
     maxAgeMs: config.buffer.maxAgeHours * 3600_000,
     version: config.version,
+    statsMs: config.statsMinutes * 60_000,
     houses,
   };
 }

@@ -26,6 +26,9 @@ export interface HouseContext {
   recentLog(lines: number): string[];
 }
 
+/** The controller alarm that says the store dropped readings. */
+export const DROP_ALARM = 'edge_store_dropped';
+
 /** Answers already given, by command id: a resent command gets the same answer, applied once. */
 const ANSWERS_KEPT = 500;
 
@@ -42,6 +45,9 @@ export class House {
   private readonly totals = new Map<string, number>();
   private readonly answers = new Map<string, unknown>();
   private reportedThisConnection = false;
+  /** Drops of the store already told to Roost, and whether its alarm is open there. */
+  private droppedTold = 0;
+  private dropAlarm = false;
   private busy: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -109,8 +115,35 @@ export class House {
     return Object.assign({}, ...this.devices.map((d) => d.params ?? {})) as Record<string, number>;
   }
 
+  /**
+   * Readings the bounded store dropped reach Roost as a controller alarm of the house, with the
+   * counts in its text, so a gap nobody can fill is explained where the gap is seen. It ends
+   * once the backlog is sent: nothing more is being lost.
+   */
+  private tellDrops(): void {
+    const c = this.store.counters;
+    const dropped = c.droppedForSize + c.droppedForAge;
+    if (dropped > this.droppedTold) {
+      this.droppedTold = dropped;
+      this.dropAlarm = true;
+      const text = `Roost Edge dropped ${dropped} stored readings since it started: ${c.droppedForSize} (store full), ${c.droppedForAge} (older than the age limit)`;
+      this.ctx.log(`${this.settings.name}: ${text}`);
+      this.link.keep('event', {
+        ts: Date.now(),
+        kind: 'alarm',
+        code: DROP_ALARM,
+        active: true,
+        text,
+      });
+    } else if (this.dropAlarm && this.link.connected && this.store.size <= 1) {
+      this.dropAlarm = false;
+      this.link.keep('event', { ts: Date.now(), kind: 'alarm', code: DROP_ALARM, active: false });
+    }
+  }
+
   /** One reading of the house: what each device last read; a silent device's metrics as faults. */
   private reading(): void {
+    this.tellDrops();
     const metrics: Record<string, number> = {};
     let mode: number | undefined;
     for (const d of this.devices) {

@@ -4,6 +4,7 @@ import { House } from './house';
 import { EdgeFileError } from './loadFile';
 import { ModbusLine } from './modbus';
 import { loadProfile } from './profile';
+import { EdgeStats } from './stats';
 
 /**
  * Roost Edge: serves one or more houses' Modbus controllers to Roost as gateways.
@@ -24,6 +25,7 @@ async function run(configFile: string): Promise<number> {
   const settings = loadSettings(configFile);
   const lines = new Map<string, ModbusLine>();
   const ca = readCa(settings.caFile);
+  const stats = new EdgeStats();
   const houses = settings.houses.map(
     (h) =>
       new House(h, {
@@ -37,7 +39,7 @@ async function run(configFile: string): Promise<number> {
           lines.set(key, line);
           return line;
         },
-        newLine: (d) => new ModbusLine(d.transport),
+        newLine: (d) => new ModbusLine(d.transport, stats),
         log,
         recentLog: (n) => recent.slice(-n).map((l) => l.slice(0, 500)),
       }),
@@ -49,10 +51,23 @@ async function run(configFile: string): Promise<number> {
     );
   }
   log('roost-edge running');
+  const statsTimer = setInterval(() => {
+    const s = stats.take();
+    log(
+      `stats: ${s.requests} requests, ${s.failed} failed, round trip p50 ${s.p50Ms} ms p99 ${s.p99Ms} ms`,
+    );
+    for (const h of houses) {
+      const c = h.store.counters;
+      log(
+        `stats: ${h.settings.name}: ${h.store.size} waiting, ${c.sent} sent, dropped ${c.droppedForSize} (store full) ${c.droppedForAge} (too old)`,
+      );
+    }
+  }, settings.statsMs);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  clearInterval(statsTimer);
   log('roost-edge stopping');
   await Promise.all(houses.map((h) => h.stop()));
   for (const line of lines.values()) line.close();

@@ -1,5 +1,6 @@
 import ModbusRTU from 'modbus-serial';
 import type { ReadBlock } from './registers';
+import type { EdgeStats } from './stats';
 
 /** Where a device is reached: a TCP address (a controller or a serial server), or a serial line. */
 export type Transport =
@@ -87,7 +88,10 @@ export class ModbusLine {
   private client: ModbusRTU | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly transport: Transport) {}
+  constructor(
+    readonly transport: Transport,
+    private readonly stats?: EdgeStats,
+  ) {}
 
   /** Runs `job` with the line to itself, for unit `unitId`, with `timeoutMs` per request. */
   run<T>(unitId: number, timeoutMs: number, job: (client: ModbusRTU) => Promise<T>): Promise<T> {
@@ -99,10 +103,14 @@ export class ModbusLine {
           const client = await this.open(timeoutMs);
           client.setID(unitId);
           client.setTimeout(timeoutMs);
-          return await job(client);
+          const sent = performance.now();
+          const answer = await job(client);
+          this.stats?.answered(performance.now() - sent);
+          return answer;
         });
       } catch (error) {
         const failure = describeFailure(error, timeoutMs);
+        this.stats?.failure();
         // An exception is an answer: the line is fine. Anything else may have left it confused.
         if (failure.exception === undefined) this.close();
         throw failure;

@@ -9,6 +9,7 @@ import { apiReferenceEn } from './features/apiReference';
 import { notifyEn } from './features/notify';
 import { wallEn } from './features/wall';
 import { formsEn } from './features/forms';
+import { edgeEn } from './features/edge';
 import { gatewayOpsEn } from './features/gatewayOps';
 
 /**
@@ -162,4 +163,5 @@ export const en = {
   envcontrol: envcontrolEn,
   forms: formsEn,
   gatewayOps: gatewayOpsEn,
+  edge: edgeEn,
 } as const;

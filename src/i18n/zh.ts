@@ -9,6 +9,7 @@ import { apiReferenceZh } from './features/apiReference';
 import { notifyZh } from './features/notify';
 import { wallZh } from './features/wall';
 import { formsZh } from './features/forms';
+import { edgeZh } from './features/edge';
 import { gatewayOpsZh } from './features/gatewayOps';
 import { type Translation } from './types';
 
@@ -158,4 +159,5 @@ export const zh: Translation = {
   envcontrol: envcontrolZh,
   forms: formsZh,
   gatewayOps: gatewayOpsZh,
+  edge: edgeZh,
 };

@@ -15,6 +15,7 @@ import { type FarmNode, type GatewayTokenResult, type HouseRow } from '../../con
 import { GATEWAY_TYPES, gatewayTypeName } from '../../contract/gatewayTypes';
 import { useStores } from '../useStores';
 import { ConfirmDelete } from './parts/ConfirmDelete';
+import { EnrolCodeButton } from './parts/EnrolCode';
 import { FieldsDialog, numberOrUndefined, type FieldSpec } from './parts/FieldsDialog';
 import { notifySuccess, quietly } from './parts/notify';
 import { formatDate } from '../../i18n/dates';
@@ -267,6 +268,13 @@ export const HousePanel = observer(function HousePanel({ farm, onChanged }: Hous
                       aria-label={t('admin.house.rotate')}
                       title={t('admin.house.rotate')}
                       onClick={() => setRotating(h)}
+                    />
+                  )}
+                  {operate && h.gateway && (
+                    <EnrolCodeButton
+                      gatewayId={h.gateway.id}
+                      houseName={h.name}
+                      make={(id) => system.enrolCode(id)}
                     />
                   )}
                   {operate && h.flock && (

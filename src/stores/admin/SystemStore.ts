@@ -1,6 +1,7 @@
 import { makeAutoObservable, observable, runInAction } from 'mobx';
 import { type z } from 'zod';
 import { type ApiClient } from '../../api/client';
+import { enrolCodeSchema, type EnrolCode } from '../../contract/enrol';
 import { pagedSchema } from '../../contract/paged';
 import {
   type AssignableOptions,
@@ -196,6 +197,11 @@ export class SystemStore {
       body: { id: gatewayId },
       schema: gatewayTokenSchema,
     });
+  }
+
+  /** A single-use code Roost Edge trades for this gateway's credentials, shown once. */
+  enrolCode(gatewayId: number): Promise<EnrolCode> {
+    return this.api.put('/gateway/enrolCode', { body: { id: gatewayId }, schema: enrolCodeSchema });
   }
 
   startFlock(input: FlockStart): Promise<IdAnswer> {
