@@ -40,7 +40,9 @@ describe('unit spellings', () => {
   it('a count in ten thousands says so in words ("Alive (10K)" had to be explained)', () => {
     const unexplained = texts(en).filter(([, text]) => /\b10K\b/i.test(text));
     expect(unexplained).toEqual([]);
-    expect(en.production.kpi.alive).toBe('Alive (× 10,000 birds)');
+    // English counts birds whole ("45,000"); Chinese reads them in 万只, and its heading says so.
+    expect(en.production.kpi.alive).toBe('Alive (birds)');
+    expect(zh.production.kpi.alive).toBe('存栏数（万只）');
   });
 
   it('would catch the spellings the console mixed', () => {
