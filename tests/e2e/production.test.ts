@@ -133,9 +133,9 @@ describe('Daily Business in the browser', () => {
     await feed.fill('');
     await zh.getByTestId('save-day').click();
     await zh.locator('.bp6-toast', { hasText: '发送的值不能为空' }).waitFor();
-    expect(await zh.getByTestId('input-problems').innerText()).toContain(
-      'House 4：请填写下午死亡、上午淘汰、下午淘汰和耗料（kg）',
-    );
+    await expect
+      .poll(() => zh.getByTestId('input-problems').innerText())
+      .toContain('House 4：请填写下午死亡、上午淘汰、下午淘汰和耗料（kg）');
   });
 
   it('a house manager sees and enters only its houses; a user without the operation permission only reads', async () => {
