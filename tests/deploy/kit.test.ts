@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,7 @@ import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Command, GatewayDetails } from '../../src/contract/envcontrol';
 import type { HouseUpdated } from '../../src/contract/live';
@@ -16,6 +18,7 @@ import { startSimulator, type RunningSimulator } from '../../server/simulator/si
 import { testDatabaseTargets } from '../helpers/databases';
 import { freePort, runServer, type ServerProcess } from '../helpers/processes';
 import { waitFor } from '../helpers/waitFor';
+import { launchBrowser, signIn } from '../e2e/harness';
 import { startKitMosquitto, type KitMosquitto } from './kitMosquitto';
 import { startKitNginx, type KitNginx } from './kitNginx';
 
@@ -51,6 +54,7 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)('the deployment kit, end to 
   let dataDir: string;
   let sim: RunningSimulator | null = null;
   let socket: Socket | null = null;
+  let browser: Browser | null = null;
   let admin: string;
   let gateway: DemoGateway & { gatewayId: number };
   const clients: MqttClient[] = [];
@@ -115,6 +119,13 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)('the deployment kit, end to 
     });
 
   beforeAll(async () => {
+    // The processes serve the console from the repository's build, as the kit's unit does.
+    if (!existsSync(path.join(ROOT, 'dist/index.html')))
+      execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build'], {
+        cwd: ROOT,
+        stdio: 'ignore',
+      });
+    browser = await launchBrowser();
     const postgres = testDatabaseTargets().find((t) => t.name === 'postgres')!;
     const created = await postgres.create();
     drop = created.drop;
@@ -176,6 +187,7 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)('the deployment kit, end to 
   }, 420_000);
 
   afterAll(async () => {
+    await browser?.close();
     socket?.disconnect();
     for (const c of clients) c.end(true);
     await sim?.stop();
@@ -221,6 +233,27 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)('the deployment kit, end to 
       socket!.once('connect', () => resolve());
       socket!.once('connect_error', reject);
     });
+    // And a real browser, signed in over https through nginx: its live stream is a WebSocket
+    // (wss) that carries the house's reading.
+    const origin = `https://localhost:${nginx.httpsPort}`;
+    const context = await browser!.newContext({ ignoreHTTPSErrors: true });
+    const page = await context.newPage();
+    const sockets: string[] = [];
+    const framesOfHouse: string[] = [];
+    page.on('websocket', (ws) => {
+      sockets.push(ws.url());
+      ws.on('framereceived', ({ payload }) => {
+        const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+        if (
+          text.includes('"house:updated"') &&
+          new RegExp(`"houseId":${gateway.houseId}[,}]`).test(text) &&
+          text.includes('"temperature"')
+        )
+          framesOfHouse.push(text);
+      });
+    });
+    await signIn(page, origin, 'admin');
+    expect(page.url().startsWith(`${origin}/`)).toBe(true);
     sim = await startSimulator({
       url: `mqtts://127.0.0.1:${mosquitto.tlsPort}`,
       ca: mosquitto.cert,
@@ -230,6 +263,11 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)('the deployment kit, end to 
       controller: { applyDelayMs: [50, 200], localChangeChance: 0 },
     });
     await waitFor(() => (temperatures.length > 0 ? true : undefined), 20_000);
+    await waitFor(() => (framesOfHouse.length > 0 ? true : undefined), 20_000);
+    expect(sockets.some((u) => u.startsWith(`wss://localhost:${nginx.httpsPort}/socket.io/`))).toBe(
+      true,
+    );
+    await context.close();
 
     // The controller has reported its parameters: it listens for commands.
     const house = () =>
@@ -252,7 +290,7 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)('the deployment kit, end to 
     expect(applied.readBack).toEqual({ heat_offset: 2.5 });
     await sim.stop();
     sim = null;
-  });
+  }, 120_000);
 
   it('ends a rotated gateway’s session within 5 s, refuses its old password, then a deleted one', async () => {
     const old = await rotate();
