@@ -136,7 +136,8 @@ describe.each(testDatabaseTargets())('operation log keys migration on $name', (t
       '网关离线 #7',
       'DI 2 #5',
       '13800138000 #3',
-      '{"temperatureHigh":30}',
+      // Saved settings read as words; a key no catalogue knows is named as one, never raw JSON.
+      '参数“temperatureHigh” 30',
       'set target temperature',
     ]);
     // Every fixed text has a rendering of its own in both languages, never the bare key.
