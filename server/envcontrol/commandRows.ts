@@ -128,6 +128,19 @@ export async function paramsOfGateway(db: Db, gatewayId: number): Promise<Record
   return row ? json(row.params) : {};
 }
 
+/** The last reported parameters of several gateways, in one read; a gateway without any is left out. */
+export async function paramsOfGateways(
+  db: Db,
+  gatewayIds: readonly number[],
+): Promise<Map<number, Record<string, number>>> {
+  if (gatewayIds.length === 0) return new Map();
+  const rows = await db
+    .select({ gatewayId: gatewayParams.gatewayId, params: gatewayParams.params })
+    .from(gatewayParams)
+    .where(inArray(gatewayParams.gatewayId, [...gatewayIds]));
+  return new Map(rows.map((r) => [r.gatewayId, json(r.params)]));
+}
+
 /** Same keys, same values. */
 function sameValues(a: Record<string, number>, b: Record<string, number>): boolean {
   const keys = Object.keys(a);

@@ -7,7 +7,7 @@ import type { Database, Db } from '../db/client';
 import { gatewayCommands } from '../db/envcontrolSchema';
 import type { ServerEvents } from '../events';
 import { writeOperationLog } from '../oplog';
-import { paramsOfGateway, readCommands } from './commandRows';
+import { paramsOfGateways, readCommands } from './commandRows';
 
 export interface CommandTarget {
   houseId: number;
@@ -125,9 +125,9 @@ export async function queueConfig(
   request: QueueRequest,
 ): Promise<Command[]> {
   // What each gateway last reported for the asked keys, so the log says "35 ℃ → 33 ℃".
-  const reported = new Map<number, Record<string, number>>();
-  for (const gatewayId of new Set(request.targets.map((t) => t.gatewayId)))
-    reported.set(gatewayId, await paramsOfGateway(database.db, gatewayId));
+  const reported = await paramsOfGateways(database.db, [
+    ...new Set(request.targets.map((t) => t.gatewayId)),
+  ]);
   const beforeOf = (gatewayId: number) => {
     const held = reported.get(gatewayId) ?? {};
     return Object.fromEntries(
