@@ -140,7 +140,7 @@ describe.each(testDatabaseTargets())('role × endpoint matrix on $name', (target
       return;
     }
     expect(res.status, `${method} ${req.url}: ${res.body}`).toBe(200);
-    row.endpoint.check?.[row.role]?.(res.data, res.body, f);
+    await row.endpoint.check?.[row.role]?.(res.data, res.body, f);
     if (method === 'GET') {
       expect(after, 'a read changes nothing').toEqual(before);
       return;

@@ -19,7 +19,7 @@ export interface Outside {
 }
 
 /** What a successful read must not show the role (the read's own scope check). */
-export type Check = (data: unknown, body: string, f: Fixtures) => void;
+export type Check = (data: unknown, body: string, f: Fixtures) => void | Promise<void>;
 
 export interface Endpoint {
   method: Method;

@@ -18,6 +18,8 @@ import { findKiosk, isKioskToken } from '../kiosk';
 import { kioskRoutes } from './kiosk';
 import { openAlarmsOfScope } from '../wallAlarms';
 import { wallOpenAlarmsSchema } from '../../../src/contract/wallAlarms';
+import { wallProductionSchema } from '../../../src/contract/wallProduction';
+import { wallProductionOf } from '../wallProduction';
 import { alarmsTodayOf, openAlarmCountOf } from '../../alarms/summaries';
 import { overviewJsonOf } from '../../houses/overview.sql';
 import { wallFarms, wallHouses } from '../wallQueries';
@@ -173,6 +175,22 @@ export function wallRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const { scope } = viewer(request);
         return ok(request, reply, await openAlarmsOfScope(database, scope));
+      },
+    );
+
+    app.get(
+      '/wall/production',
+      {
+        ...VIEW,
+        schema: {
+          summary:
+            "The day's production and power in scope: mortality against the breed standard, feed, water and electricity against yesterday, today's cost",
+          response: answers(wallProductionSchema),
+        },
+      },
+      async (request, reply) => {
+        const { scope } = viewer(request);
+        return ok(request, reply, await wallProductionOf(database, scope, ctx.config.timeZone));
       },
     );
 

@@ -8,6 +8,7 @@ import { DrillPanel, MapLegendList } from './DrillPanel';
 import { StaleBanner, WallHeader } from './WallHeader';
 import { WallMap } from './WallMap';
 import { WallCounters, WallLegend, WallTicker, WallToday } from './WallPanels';
+import { WallProductionPanel } from './WallProduction';
 import { WallStore, type WallSources } from './WallStore';
 import { WallAlarmList } from './WallAlarmList';
 import { OpenAlarms } from './openAlarms';
@@ -92,6 +93,7 @@ export const WallScreen = observer(function WallScreen({
       </main>
       <aside className="roost-wall__right">
         <WallAlarmList store={store} open={open.list} />
+        <WallProductionPanel store={store} />
         <WallTicker store={store} />
       </aside>
     </div>

@@ -12,6 +12,7 @@ import { type HouseChanges, type LiveChangeFilter } from '../../stores/houseChan
 import { type ApiClient } from '../../api/client';
 import { alarmTodaySchema, type Alarm, type AlarmToday } from '../../contract/alarms';
 import { wallMapSchema, type WallFarm } from '../../contract/wall';
+import { wallProductionSchema, type WallProduction } from '../../contract/wallProduction';
 import { type LiveStore } from '../../stores/LiveStore';
 import { type ChinaCityCollection } from '../geo/geoTypes';
 import {
@@ -93,6 +94,8 @@ export class WallStore {
   farms: WallFarm[] = [];
   regions: Regions | null = null;
   today: AlarmToday | null = null;
+  /** The day's production and power of the scope; null until read (or on an old server). */
+  production: WallProduction | null = null;
   ticker: TickerEntry[] = [];
   selectedRegion: string | null = null;
   selectedFarmId: number | null = null;
@@ -134,6 +137,7 @@ export class WallStore {
       farms: observableRef,
       regions: observableRef,
       today: observableRef,
+      production: observableRef,
       ticker: observableRef,
       tickerEmpty: computed,
       selectedRegion: observable,
@@ -223,7 +227,12 @@ export class WallStore {
       }),
       CLOCK_TICK_MS,
     );
-    const today = setInterval(() => void this.loadToday(), TODAY_POLL_MS);
+    // Production and power change with a saved record or a metered hour, which no live event
+    // carries: they are read again on the wall's existing 30 s refresh, not on a timer of their own.
+    const today = setInterval(() => {
+      void this.loadToday();
+      void this.loadProduction();
+    }, TODAY_POLL_MS);
     this.disposers.push(
       () => clearInterval(tick),
       () => clearInterval(today),
@@ -302,11 +311,13 @@ export class WallStore {
           if (!live) return;
           void this.loadFarms();
           void this.loadToday();
+          void this.loadProduction();
         },
       ),
     );
     void this.loadFarms();
     void this.loadToday();
+    void this.loadProduction();
   }
 
   stop(): void {
@@ -371,6 +382,18 @@ export class WallStore {
       action(() => (this.today = today))();
     } catch {
       // 404 (no alarm engine yet) or an outage: the panel shows its empty state.
+    }
+  }
+
+  async loadProduction(): Promise<void> {
+    try {
+      const production = await this.sources.api.get('/wall/production', {
+        schema: wallProductionSchema,
+        ...polled,
+      });
+      action(() => (this.production = production))();
+    } catch {
+      // An outage: the panel keeps what it showed, and the stale banner tells the wall.
     }
   }
 
