@@ -17,7 +17,7 @@ import {
 import { FEED_BIN_CODE } from '../../src/contract/earlyWarnings';
 import { terminalDevices } from '../db/devicesSchema';
 import { BIN_CAPACITY_KG } from '../simulator/feedBin';
-import { assignDemoStories, type DemoStory } from './stories';
+import { assignDemoStories, FEED_STORY_AGE_DAYS, type DemoStory } from './stories';
 import { hashPassword } from '../auth/password';
 import { hashToken, newToken } from '../auth/tokens';
 import { BROILER, LAYER, type BreedStandard } from './breedStandards';
@@ -151,7 +151,15 @@ export async function seedDemo(
         });
         // Ages spread over the whole cycle so the demo shows young and old flocks at once.
         const broiler = farm.breed === 'broiler';
-        const age = broiler ? 1 + ((houseIndex * 7) % 42) : 120 + ((houseIndex * 37) % 330);
+        // The second-last house of each broiler farm weighs its feed bin: the feed warning's demo.
+        const feedBin = broiler && n === farm.houses - 1;
+        // The first of them tells the feed story (assignDemoStories): its flock eats in earnest.
+        const feedStory = feedBin && !demoGateways.some((g) => g.feedBin);
+        const age = feedStory
+          ? FEED_STORY_AGE_DAYS
+          : broiler
+            ? 1 + ((houseIndex * 7) % 42)
+            : 120 + ((houseIndex * 37) % 330);
         const ageAtPlacement = broiler ? 1 : 112;
         const placedOn = isoDate(new Date(now.getTime() - (age - ageAtPlacement) * DAY_MS));
         const headCount = broiler
@@ -161,8 +169,6 @@ export async function seedDemo(
         await tx
           .insert(flocks)
           .values({ houseId: house.id, breedId, placedOn, ageAtPlacement, headCount });
-        // The second-last house of each broiler farm weighs its feed bin: the feed warning's demo.
-        const feedBin = broiler && n === farm.houses - 1;
         if (feedBin)
           await tx.insert(terminalDevices).values({
             houseId: house.id,

@@ -10,7 +10,7 @@ import type { DemoDay } from './history/dailyRecords';
  * - feedOffStandard: a feed line stopped for hours yesterday, about 22 % under the standard;
  * - weightGainSlow: the last 48 hours' gain about a third of the 48 hours before;
  * - feedBinLow: the bin's delivery is late, under a day of feed left at the start (the simulator's
- *   LATE_DELIVERY_HOURS).
+ *   LATE_DELIVERY_HOURS, at the flock's daily feed); its flock is FEED_STORY_AGE_DAYS old.
  */
 export type DemoStory = EarlyWarning;
 
@@ -19,6 +19,12 @@ export const STORY_WATER_FACTOR = 0.6;
 const STORY_FEED_FACTOR = 0.78;
 /** The last gain as a share of the one before: well under the default 50 % limit. */
 const STORY_GAIN_SHARE = 0.35;
+/**
+ * The feed story's flock is this old (days) at the demo's start: three-week broilers eat over
+ * 100 kg an hour, so a bin's fall is plain within the first hours and the standard's feed is
+ * real (a flock placed today eats a few grams a bird, and its bin would last for days).
+ */
+export const FEED_STORY_AGE_DAYS = 21;
 /** A story house's flock is at least this old (days) yesterday, so it has been weighed before. */
 const MIN_AGE_DAYS = 12;
 

@@ -11,8 +11,19 @@ const STALL_TIMEOUT_MS = 5_000;
 /** Each hop is checked again; a gateway needs one or two (http → https, a login-free alias). */
 const MAX_REDIRECTS = 3;
 
-/** The upstream did not give a usable answer (connect, headers, status, size). */
-export class MediaUnreachable extends Error {}
+/**
+ * The upstream did not give a usable answer (connect, headers, status, size); `status` is the
+ * HTTP status where the gateway did answer, so a missing stream or a refused login can be told
+ * apart from a gateway that is down.
+ */
+export class MediaUnreachable extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null = null,
+  ) {
+    super(message);
+  }
+}
 
 /** Connects to the address that was checked, never to what a second lookup might return. */
 function pinned({ address, family }: ResolvedAddress): LookupFunction {
@@ -77,7 +88,7 @@ export async function openMedia(
     }
     if (status < 200 || status >= 300) {
       response.destroy();
-      throw new MediaUnreachable(`status ${status}`);
+      throw new MediaUnreachable(`status ${status}`, status);
     }
     return response;
   }

@@ -5,8 +5,9 @@ import { telemetryExtra } from '../db/devicesSchema';
 
 /**
  * How long a feed bin lasts, from its measured level (a terminal device's `feed_bin` extra
- * parameter, kg). The fall since the last refill over the recent hours gives the rate; with too
- * short a fall to judge (just refilled), the flock's daily feed does. Pure but for the read.
+ * parameter, kg). The fall since the last refill over the recent hours gives the rate, or the
+ * flock's daily feed where that is faster (a night's fall, or too short a fall to judge just
+ * after a refill). Pure but for the read.
  */
 
 export interface BinReading {
@@ -48,11 +49,14 @@ export function estimateBinHours(
   }
   const first = recent[start]!;
   const span = last.ts - first.ts;
-  let kgPerHour: number | null = null;
-  if (span >= MIN_FALL_MS && first.kg > last.kg)
-    kgPerHour = (first.kg - last.kg) / (span / 3_600_000);
-  else if (dailyFeedKg !== null && dailyFeedKg > 0) kgPerHour = dailyFeedKg / 24;
-  if (kgPerHour === null || kgPerHour <= 0) return null;
+  const measured =
+    span >= MIN_FALL_MS && first.kg > last.kg ? (first.kg - last.kg) / (span / 3_600_000) : 0;
+  // Birds hardly eat while the lights are off: a fall measured over a dark night is slower than
+  // the day's feed, and judged alone it would stretch the bin's hours past the warning (and back
+  // under it at dawn). The faster of the two is what the bin has to feed.
+  const daily = dailyFeedKg !== null && dailyFeedKg > 0 ? dailyFeedKg / 24 : 0;
+  const kgPerHour = Math.max(measured, daily);
+  if (kgPerHour <= 0) return null;
   return { levelKg: last.kg, kgPerHour, hoursLeft: Math.max(0, last.kg) / kgPerHour };
 }
 

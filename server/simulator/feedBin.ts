@@ -20,7 +20,7 @@ export class SimulatedBin {
 
   /**
    * `fill` (0…1): how full the bin is when the simulation starts. `low`: a late delivery, the bin
-   * holding only `hours` of feed at the rate of the moment at `atMs` (the demo's feed story).
+   * holding only `hours` of the flock's daily feed at `atMs` (the demo's feed story).
    */
   constructor(
     fill: number,
@@ -29,16 +29,23 @@ export class SimulatedBin {
     this.level = BIN_CAPACITY_KG * Math.min(1, Math.max(0.05, fill));
   }
 
-  /** The flock ate `kg` over `dtMs` up to `atMs`: the level after, refilled when it ran low. */
-  take(kg: number, dtMs: number, atMs: number): number {
+  /**
+   * The flock ate `kg` over `dtMs` up to `atMs`: the level after, refilled when it ran low.
+   * `dailyKgPerMs`: what the flock eats over a whole day, per ms (its standard at its age).
+   */
+  take(kg: number, dtMs: number, atMs: number, dailyKgPerMs = 0): number {
     if (dtMs > 0) {
       // The first meal sets the rate: a rate creeping up from nothing would hold back refills.
       const weight = this.rate === 0 ? 1 : Math.min(1, dtMs / RATE_LAG_MS);
       this.rate += (kg / dtMs - this.rate) * weight;
     }
     this.level = Math.max(0, this.level - kg);
-    if (this.low && atMs >= this.low.atMs && this.rate > 0) {
-      this.level = this.rate * this.low.hours * 3_600_000;
+    if (this.low && atMs >= this.low.atMs && dailyKgPerMs > 0) {
+      // Hours at the day's average, as the feed mill and the early warning count them: the
+      // smoothed rate of the moment swings with the lights (birds hardly eat in the dark), and
+      // a level set from it could last a day and more. The delivery judges by the same average.
+      this.rate = dailyKgPerMs;
+      this.level = dailyKgPerMs * this.low.hours * 3_600_000;
       this.low = null;
     }
     if (this.rate > 0 && this.level < this.rate * REFILL_AT_HOURS * 3_600_000)

@@ -370,7 +370,13 @@ export class HouseModel {
     water *= 1 + 0.04 * Math.max(0, overshootC);
     metrics.water = round(Math.max(0, water * (1 + 0.03 * this.random.normal())), 2);
     metrics.feed = round(Math.max(0, feed * (1 + 0.03 * this.random.normal())), 2);
-    if (this.bin) metrics[FEED_BIN_CODE] = this.bin.take(metrics.feed, dtMs, ts);
+    if (this.bin)
+      metrics[FEED_BIN_CODE] = this.bin.take(
+        metrics.feed,
+        dtMs,
+        ts,
+        (alive * targets.feedPerHead) / 1000 / DAY_MS,
+      );
 
     const mortality =
       dailyMortality(standard, startAge) * (faults.heatRiseC > 0 ? HEAT_MORTALITY_FACTOR : 1);

@@ -61,6 +61,46 @@ export const upgradeUploadQuerySchema = z.object({
   typeKeys: upgradeTypeKeysSchema,
 });
 
+/** What is wrong with an upload before it is sent: the key of the server's own refusal. */
+export type UpgradeUploadProblem =
+  | { key: 'fileSuffix'; name: string; bare: string }
+  | {
+      key:
+        | 'fileNameInvalid'
+        | 'fileEmpty'
+        | 'fileTooLarge'
+        | 'versionMissing'
+        | 'versionInvalid'
+        | 'typeMissing';
+    };
+
+/**
+ * The upload's rules in the order the server applies them (query, then name, suffix, size), so
+ * the console refuses at once, with the server's words, what the server would refuse after the
+ * whole file had travelled: null when the server would store it.
+ */
+export function upgradeUploadProblem(
+  file: { name: string; size: number },
+  version: string,
+  typeKeys: readonly number[],
+): UpgradeUploadProblem | null {
+  const v = upgradeVersionSchema.safeParse(version);
+  if (!v.success)
+    return {
+      key:
+        v.error.issues[0]?.message === 'upgrade.versionMissing'
+          ? 'versionMissing'
+          : 'versionInvalid',
+    };
+  if (typeKeys.length === 0) return { key: 'typeMissing' };
+  if (!upgradeFileNameSchema.safeParse(file.name).success) return { key: 'fileNameInvalid' };
+  if (hasSuffix(file.name))
+    return { key: 'fileSuffix', name: file.name, bare: withoutSuffix(file.name) };
+  if (file.size === 0) return { key: 'fileEmpty' };
+  if (file.size > UPGRADE_FILE_MAX_BYTES) return { key: 'fileTooLarge' };
+  return null;
+}
+
 /** Whether a file may be sent to a gateway of this type (a file names the types it is for). */
 export function fileFitsType(
   file: { typeKeys: readonly number[] },

@@ -287,6 +287,28 @@ describe.each(testDatabaseTargets())('the camera relay on $name', (target) => {
     expect(answer).toEqual({ status: 200, bytes: 1000, cut: true });
   }, 20_000);
 
+  it('says why there is no video: a stream the gateway does not have, one it refuses', async () => {
+    const answer = async (file: string, locale: string) => {
+      const res = await t.app.inject({
+        url: `/api/camera/play/${cams.wf1}/${file}`,
+        headers: { authorization: tokens.farm, locale },
+      });
+      return { status: res.statusCode, msg: res.json<{ msg: string }>().msg };
+    };
+    // The gateway answers 404: the stream path is wrong (or the camera is not sending).
+    expect(await answer('missing.m3u8', 'en')).toEqual({
+      status: 404,
+      msg: "The media gateway has no such stream: check the camera's stream path (and that the camera is sending).",
+    });
+    expect((await answer('missing.m3u8', 'zh')).msg).toMatch(/^媒体网关上没有该视频流/);
+    // The gateway wants a login the relay does not give: refused, not "does not answer".
+    const locked = await answer('locked.m3u8', 'en');
+    expect(locked.status).toBe(403);
+    expect(locked.msg).toMatch(/^The media gateway refused to give this stream/);
+    expect((await answer('locked.m3u8', 'zh')).msg).toMatch(/^媒体网关拒绝提供该视频流/);
+    // A gateway that does not answer stays "does not answer" (the slow gateway's test).
+  });
+
   it('a 500 MB upstream body is streamed under its cap (memory grows < 20 MB); a leaving client drops the upstream', async () => {
     const { port } = new URL(await listening());
     const path = `/api/camera/play/${cams.wf1}/big.ts`;

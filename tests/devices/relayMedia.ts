@@ -35,7 +35,8 @@ function generate(res: ServerResponse, total: number, state: MediaServer['stream
 /**
  * `/<folder>/index.m3u8` answers `#EXTM3U <folder>` (each folder its own content); special files:
  * `big.ts` (500 MB, chunked), `declared.ts` (500 MB announced), `slowhead.m3u8` (headers after
- * 6 s), `stall.ts` (some bytes, then nothing for 6 s), `hop.m3u8` (a redirect to `redirect.to`).
+ * 6 s), `stall.ts` (some bytes, then nothing for 6 s), `hop.m3u8` (a redirect to `redirect.to`),
+ * `missing.m3u8` (404) and `locked.m3u8` (401).
  */
 export async function startMediaServer(): Promise<MediaServer> {
   const state = { bytes: 0, closed: false };
@@ -65,6 +66,9 @@ export async function startMediaServer(): Promise<MediaServer> {
       return void res.on('close', () => clearTimeout(timer));
     }
     if (file === 'hop.m3u8') return void res.writeHead(302, { location: redirect.to }).end();
+    // A stream path the gateway does not have, and one it wants a login for.
+    if (file === 'missing.m3u8') return void res.writeHead(404).end('stream not found');
+    if (file === 'locked.m3u8') return void res.writeHead(401).end('unauthorized');
     const folder = path.slice(0, path.lastIndexOf('/'));
     res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' });
     res.end(`#EXTM3U ${folder} ${file}\n`);

@@ -21,6 +21,8 @@ let streamDir: string;
 let houseId = 0;
 /** A house of the same farm without cameras. */
 let bareHouseId = 0;
+/** A house whose cameras' gateway answers without a stream: the "No video" reasons. */
+let reasonsHouseId = 0;
 const SHOTS = process.env.SHOTS_DIR;
 
 /**
@@ -42,6 +44,8 @@ beforeAll(async () => {
   streamDir = await makeStream();
   media = createServer((req, res) => {
     const name = path.basename(new URL(req.url ?? '/', 'http://x').pathname);
+    // A stream this gateway keeps behind a login.
+    if (name === 'locked.m3u8') return void res.writeHead(401).end();
     const type = name.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t';
     const stream = createReadStream(path.join(streamDir, name));
     stream.on('error', () => res.writeHead(404).end());
@@ -67,6 +71,11 @@ beforeAll(async () => {
      where f.name = 'Weifang Broiler Farm' and h.name = 'House 2'`,
   );
   bareHouseId = bare!.id;
+  const [third] = await server.roost.database.query<{ id: number }>(
+    `select h.id from houses h join farms f on f.id = h.farm_id
+     where f.name = 'Weifang Broiler Farm' and h.name = 'House 3'`,
+  );
+  reasonsHouseId = third!.id;
   const login = await fetch(`${server.url}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -78,12 +87,28 @@ beforeAll(async () => {
   for (const [name, code, streamUrl] of [
     ['Gate camera', 'GATE', `http://127.0.0.1:${port}/gate/index.m3u8`],
     ['Dead camera', 'DEAD', `http://127.0.0.1:${dead}/dead/index.m3u8`],
-  ] as const) {
+  ] as const)
+    await addCamera(houseId, name, code, streamUrl);
+  // In a house of their own (the other tests count House 1's cameras): the gateway answers, but
+  // has no stream at this path (404) or refuses to give it (401).
+  await addCamera(
+    reasonsHouseId,
+    'Wrong path camera',
+    'WRONG',
+    `http://127.0.0.1:${port}/gate/missing.m3u8`,
+  );
+  await addCamera(
+    reasonsHouseId,
+    'Locked camera',
+    'LOCKED',
+    `http://127.0.0.1:${port}/gate/locked.m3u8`,
+  );
+  async function addCamera(house: number, name: string, code: string, streamUrl: string) {
     const res = await fetch(`${server.url}/api/camera/create`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({
-        houseId,
+        houseId: house,
         name,
         code,
         vendor: 'hikvision',
@@ -169,6 +194,33 @@ it('the house monitor plays a camera stream (video time advances) and shows "No 
   if (SHOTS)
     await page.getByTestId('camera-grid').screenshot({ path: `${SHOTS}/monitor-en-1440.png` });
   await context.close();
+});
+
+it('"No video" says what the media gateway answered: no such stream (check the path) or refused, not "does not answer"; in English and Chinese', async () => {
+  const reasons = {
+    en: {
+      'Wrong path camera': "The media gateway has no such stream: check the camera's stream path",
+      'Locked camera': 'The media gateway refused to give the stream: check its access settings',
+    },
+    zh: {
+      'Wrong path camera': '媒体网关上没有该视频流：请检查摄像头的视频流路径',
+      'Locked camera': '媒体网关拒绝提供该视频流：请检查其访问设置',
+    },
+  } as const;
+  for (const language of ['en', 'zh'] as const) {
+    const { page, context } = await openSignedIn(browser, server.url, 'farm', {
+      language,
+      viewport: language === 'en' ? { width: 1440, height: 900 } : { width: 390, height: 844 },
+    });
+    await page.goto(`${server.url}/shack/status/monitor?houseId=${reasonsHouseId}`);
+    for (const [name, reason] of Object.entries(reasons[language])) {
+      const cam = tile(page, name);
+      await expect.poll(() => cam.getAttribute('data-state'), { timeout: 10_000 }).toBe('noVideo');
+      await expect.poll(() => cam.getByTestId('camera-reason').textContent()).toBe(reason);
+    }
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/reasons-${language}.png`, fullPage: true });
+    await context.close();
+  }
 });
 
 it('in Chinese on a phone: 无视频 for the dead address, the live one plays', async () => {

@@ -28,12 +28,16 @@ async function openHouseSetting(page: Page): Promise<void> {
   await page.getByTestId('page-envControl').waitFor();
 }
 
-/** Fills the upload form and answers the confirmation, as an administrator does it. */
+/**
+ * Fills the upload form and sends it, as an administrator does it; `asks`: a file of this name
+ * and version is listed already, so the console asks first (and is answered yes).
+ */
 async function upload(
   page: Page,
   file: { name: string; bytes: Buffer },
   version: string,
   models: readonly string[],
+  asks = false,
 ): Promise<void> {
   await page.locator('#upgrade-file-input').setInputFiles({
     name: file.name,
@@ -46,8 +50,18 @@ async function upload(
   for (const box of await boxes.locator('input:checked').all()) await box.uncheck({ force: true });
   for (const model of models) await boxes.getByLabel(model, { exact: true }).check({ force: true });
   await page.getByTestId('upgrade-file-upload').click();
-  await confirmSave(page);
+  if (asks) await confirmSave(page);
 }
+
+/** The uploads that reached the server (a file the console refuses never does). */
+function uploadsSent(page: Page): string[] {
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/upgrade/uploadFile')) sent.push(r.url());
+  });
+  return sent;
+}
+const question = (page: Page) => page.locator('.roost-confirm-save');
 
 /** The card with its list as a fresh console of this size and language lays it out. */
 async function shootFresh(
@@ -73,7 +87,9 @@ describe('House Setting: upgrade files', () => {
     await openHouseSetting(page);
     const card = page.getByTestId('upgrade-files');
     await card.waitFor();
+    const sent = uploadsSent(page);
 
+    // A new file is uploaded at once: nothing is replaced, so nothing is asked.
     await upload(page, { name: 'IEC12_2_9_0', bytes: Buffer.alloc(300_000, 7) }, '2.9.0', [
       'iEC12',
       'iEC22 series',
@@ -86,6 +102,8 @@ describe('House Setting: upgrade files', () => {
     expect(text).toContain('293 KB');
     // The form is empty again, ready for the next file.
     expect(await page.getByTestId('upgrade-file-version').inputValue()).toBe('');
+    expect(await question(page).count()).toBe(0);
+    expect(sent).toHaveLength(1);
 
     await upload(page, { name: 'fw.bin', bytes: Buffer.from('firmware') }, '3.0.0', ['iEC12']);
     await expect
@@ -107,8 +125,26 @@ describe('House Setting: upgrade files', () => {
     await upload(page, { name: 'modelless', bytes: Buffer.from('x') }, '3.0.3', []);
     await expect.poll(() => refusal(page)).toBe('Choose the gateway type(s) the file is for.');
 
-    // None of the refused files was stored.
+    // None of the refused files was stored, nor even sent, and none was asked about.
     expect(await card.getByTestId('upgrade-file-row').count()).toBe(1);
+    expect(sent).toHaveLength(1);
+    expect(await question(page).count()).toBe(0);
+
+    // The same name and version again: now the console asks, naming the stored file; no
+    // answers "no" and nothing is sent, yes uploads it.
+    await upload(page, { name: 'IEC12_2_9_0', bytes: Buffer.alloc(1000, 9) }, '2.9.0', ['iEC12']);
+    await question(page).waitFor();
+    expect(await question(page).textContent()).toContain('IEC12_2_9_0 (2.9.0) is stored already');
+    await page.screenshot({ path: `${SHOTS}/same-en-1440.png`, fullPage: true });
+    await question(page).getByRole('button', { name: 'Cancel' }).click();
+    await question(page).waitFor({ state: 'detached' });
+    expect(sent).toHaveLength(1);
+    await page.getByTestId('upgrade-file-upload').click();
+    await confirmSave(page);
+    await expect
+      .poll(() => card.getByTestId('upgrade-file-row').filter({ hasText: 'IEC12_2_9_0' }).count())
+      .toBe(2);
+    expect(sent).toHaveLength(2);
     await context.close();
     await shootFresh('en', { width: 390, height: 844 }, 'files-en-390');
   });

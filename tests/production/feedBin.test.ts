@@ -30,6 +30,19 @@ describe('the feed bin estimate', () => {
     expect(estimateBinHours(refilled, NOW, null)).toBeNull();
   });
 
+  it("a night's slow fall does not stretch the bin: the flock's daily feed judges when faster", () => {
+    // 1600 → 1580 kg over 4 dark hours (5 kg/h), but the flock eats 2400 kg a day (100 kg/h).
+    const night = levels([1600, 1595, 1590, 1585, 1580]);
+    expect(estimateBinHours(night, NOW, null)?.hoursLeft).toBe(316);
+    expect(estimateBinHours(night, NOW, 2400)).toEqual({
+      levelKg: 1580,
+      kgPerHour: 100,
+      hoursLeft: 15.8,
+    });
+    // A fall faster than the daily feed is the one to go by.
+    expect(estimateBinHours(levels([2000, 1900, 1800, 1700, 1600]), NOW, 1200)?.hoursLeft).toBe(16);
+  });
+
   it('a level older than three hours says nothing', () => {
     const old = [
       { ts: NOW - 8 * H, kg: 900 },

@@ -19,11 +19,12 @@ describe.each(testDatabaseTargets())('the feed-running-out warning on $name', (t
   afterAll(() => t?.close());
 
   it('a bin level falling to under 24 h of feed raises once; the refill clears it', async () => {
-    const house = await demoHouse(t.database, 'Weifang Broiler Farm', 'House 7');
+    // A young flock (its standard feed far under the 100 kg/h fall below): the fall judges.
+    const house = await demoHouse(t.database, 'Tieling Broiler Farm', 'House 5');
     // The demo gave this house's feed bin a level sensor: a terminal device whose extra
     // parameter is the level in kg.
     const [sensor] = await t.database.query<{ extras: unknown }>(
-      `select extras from terminal_devices where house_id = $1 and code = 'BIN-7'`,
+      `select extras from terminal_devices where house_id = $1 and code = 'BIN-5'`,
       [house.houseId],
     );
     expect(JSON.stringify(sensor?.extras)).toContain('"code":"feed_bin"');

@@ -1,5 +1,6 @@
 import { DEMO_FARMS, DEMO_GATEWAY_TYPES } from '../../server/demo/demoFarms';
 import type { DemoGateway } from '../../server/demo/seed';
+import { FEED_STORY_AGE_DAYS } from '../../server/demo/stories';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -13,7 +14,13 @@ export function demoFleet(now: number): DemoGateway[] {
   DEMO_FARMS.forEach((farm, farmIndex) => {
     for (let n = 1; n <= farm.houses; n += 1, houseIndex += 1) {
       const broiler = farm.breed === 'broiler';
-      const age = broiler ? 1 + ((houseIndex * 7) % 42) : 120 + ((houseIndex * 37) % 330);
+      // The first broiler farm's second-last house tells the feed story (seed.ts).
+      const feedStory = broiler && farmIndex === 0 && n === farm.houses - 1;
+      const age = feedStory
+        ? FEED_STORY_AGE_DAYS
+        : broiler
+          ? 1 + ((houseIndex * 7) % 42)
+          : 120 + ((houseIndex * 37) % 330);
       const ageAtPlacement = broiler ? 1 : 112;
       const placedOn = new Date(now - (age - ageAtPlacement) * DAY_MS).toISOString().slice(0, 10);
       list.push({

@@ -6,7 +6,7 @@ import { Refusal } from '../../refusal';
 import type { DeviceContext } from '../access';
 import { onMediaGateway, readCameras } from '../cameras';
 import { MediaAddressRefused, type MediaAddressRule } from '../mediaAddress';
-import { byteCap, openMedia } from '../mediaFetch';
+import { byteCap, MediaUnreachable, openMedia } from '../mediaFetch';
 
 /**
  * Size caps, so one answer cannot take the server's memory or bandwidth: a live HLS playlist is
@@ -38,6 +38,19 @@ const HLS_MEDIA_TYPES = [
   'video/mp4',
   'application/octet-stream',
 ] as const;
+
+/**
+ * Why the media gateway gave no stream, as the console's "No video" reason needs it (it reads
+ * the status): the gateway answered that it has no such stream (404, a wrong stream path or a
+ * camera not pushing), refused Roost (401/403: it wants a login the relay does not send, or denies Roost's address), or did not answer at all.
+ */
+function refusalOfUpstream(error: unknown): Refusal {
+  const status = error instanceof MediaUnreachable ? error.status : null;
+  if (status === 404 || status === 410) return new Refusal('notFound', 'devices.streamNotFound');
+  if (status === 401 || status === 403)
+    return new Refusal('forbidden', 'devices.streamAuthRefused');
+  return new Refusal('unprocessable', 'devices.streamUnreachable');
+}
 
 /** The file part and query of `/…/camera/play/{id}/{file}?{query}`; null if not a plain file. */
 export function playFileOf(rawUrl: string): { file: string; query: string } | null {
@@ -107,7 +120,7 @@ export function cameraPlayRoutes(
         } catch (error) {
           if (error instanceof MediaAddressRefused)
             throw new Refusal('unprocessable', 'devices.streamForbidden');
-          throw new Refusal('unprocessable', 'devices.streamUnreachable');
+          throw refusalOfUpstream(error);
         }
         const max = /\.m3u8$/i.test(wanted.file) ? PLAYLIST_MAX_BYTES : SEGMENT_MAX_BYTES;
         const declared = Number(upstream.headers['content-length'] ?? NaN);

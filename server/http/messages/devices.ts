@@ -14,6 +14,14 @@ export const DEVICES_MESSAGES = {
     en: "The camera's media gateway does not answer.",
     zh: '摄像头的媒体网关无响应。',
   },
+  'devices.streamNotFound': {
+    en: "The media gateway has no such stream: check the camera's stream path (and that the camera is sending).",
+    zh: '媒体网关上没有该视频流：请检查摄像头的视频流路径（以及摄像头是否在推流）。',
+  },
+  'devices.streamAuthRefused': {
+    en: 'The media gateway refused to give this stream (it asks for a login or does not allow Roost): check its access settings.',
+    zh: '媒体网关拒绝提供该视频流（需要登录或不允许 Roost 访问）：请检查其访问设置。',
+  },
   'devices.streamForbidden': {
     en: "This installation does not allow fetching the camera's address (see ROOST_MEDIA_ALLOW).",
     zh: '本系统不允许访问该摄像头的地址（见 ROOST_MEDIA_ALLOW）。',

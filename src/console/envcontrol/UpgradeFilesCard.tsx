@@ -11,12 +11,12 @@ import {
   InputGroup,
   Intent,
 } from '@blueprintjs/core';
-import { CloudUploadIcon, TrashIcon } from '@blueprintjs/icons';
+import { CloudUploadIcon, DuplicateIcon, TrashIcon } from '@blueprintjs/icons';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { GATEWAY_TYPES, gatewayTypeName } from '../../contract/gatewayTypes';
-import { upgradeFileSchema, type UpgradeFile } from '../../contract/upgrade';
+import { upgradeFileSchema, upgradeUploadProblem, type UpgradeFile } from '../../contract/upgrade';
 import { formatDateTime } from '../../i18n/dates';
 import { uploadFile } from '../../stores/AdminFiles';
 import { ScrollRegion } from '../ScrollRegion';
@@ -43,19 +43,28 @@ function sizeText(bytes: number): string {
 
 /**
  * Upgrade files, for administrators (the only ones the server lets upload, list or delete
- * them): the stored files, each with its delete, and a form to add one. The server decides
- * what is refused (a suffix, an empty file, over 5 MB, no gateway model; a delete while an
- * upgrade installs the file) and its message is shown as it wrote it, so the console and the
- * API never disagree about the rules.
+ * them): the stored files, each with its delete, and a form to add one. The upload is checked
+ * first by the contract's rules (a suffix, an empty file, over 5 MB, no gateway model: the
+ * server's own checks and words); a refusal only the server can make (a delete while an upgrade
+ * installs the file) is shown as it wrote it. A new file is uploaded without a question; only
+ * one whose name and version are listed already asks first.
  */
 export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
   const { t, i18n } = useTranslation();
   const stores = useStores();
   const { api, session, ui } = stores;
-  const confirm = useConfirmSave();
   const [files, setFiles] = useState<UpgradeFile[]>([]);
   const [file, setFile] = useState<File | null>(null);
   const [version, setVersion] = useState('');
+  // Asked only when a file of this name and version is listed already: anything else is new.
+  const confirm = useConfirmSave({
+    title: t('gatewayOps.files.same.title', { name: file?.name ?? '', version: version.trim() }),
+    text: t('gatewayOps.files.same.text'),
+    confirm: t('gatewayOps.files.same.confirm'),
+    icon: <DuplicateIcon />,
+    intent: Intent.PRIMARY,
+    className: 'roost-confirm-save',
+  });
   const [models, setModels] = useState<number[]>([]);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -164,7 +173,16 @@ export const UpgradeFilesCard = observer(function UpgradeFilesCard() {
         className="roost-envcontrol__upload"
         onSubmit={(event) => {
           event.preventDefault();
-          if (file) confirm.ask(() => void upload(file), file.name);
+          if (!file) return;
+          // The server's rules first, so a wrong file is not sent (up to 5 MB) only to be refused.
+          const problem = upgradeUploadProblem(file, version.trim(), models);
+          if (problem) {
+            setRefusal(t(`gatewayOps.files.problem.${problem.key}`, problem));
+            return;
+          }
+          const same = files.some((f) => f.fileName === file.name && f.version === version.trim());
+          if (same) confirm.ask(() => void upload(file));
+          else void upload(file);
         }}
       >
         <FormGroup label={t('gatewayOps.files.file')} labelFor="upgrade-file-input">

@@ -143,6 +143,8 @@ export const devicesEn = {
     reason: {
       noAddress: 'No stream address and no media gateway set',
       unreachable: 'The media gateway does not answer',
+      notFound: "The media gateway has no such stream: check the camera's stream path",
+      refused: 'The media gateway refused to give the stream: check its access settings',
       timeout: 'The stream sent no picture in a few seconds',
       unsupported: 'This browser cannot play the stream',
     },
@@ -289,6 +291,8 @@ export const devicesZh: TextTree<typeof devicesEn> = {
     reason: {
       noAddress: '未设置视频流地址或媒体网关',
       unreachable: '媒体网关无响应',
+      notFound: '媒体网关上没有该视频流：请检查摄像头的视频流路径',
+      refused: '媒体网关拒绝提供该视频流：请检查其访问设置',
       timeout: '视频流几秒内没有画面',
       unsupported: '此浏览器无法播放该视频流',
     },

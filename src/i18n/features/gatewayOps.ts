@@ -46,6 +46,23 @@ export const gatewayOpsEn = {
     uploaded: 'Upgrade file saved',
     deleteNamed: 'Delete {{name}}',
     deleted: 'Upgrade file deleted',
+    // The server's refusals (server/http/messages/upgrade.ts), checked before the upload.
+    problem: {
+      fileSuffix: 'An upgrade file has no suffix: rename {{name}} to {{bare}}.',
+      fileNameInvalid:
+        'The file name must be 1 to 100 characters, without control characters, / or \\.',
+      fileEmpty: 'The upgrade file is empty.',
+      fileTooLarge: 'The upgrade file is larger than 5 MB.',
+      versionMissing: 'Enter the version of the file.',
+      versionInvalid:
+        'The version may hold letters, digits, dots, dashes and underscores (at most 32).',
+      typeMissing: 'Choose the gateway type(s) the file is for.',
+    },
+    same: {
+      title: '{{name}} ({{version}}) is stored already',
+      text: 'Upload this file as well? It is listed beside the stored one (the same content is kept once); gateways get the file you send them.',
+      confirm: 'Upload',
+    },
   },
   log: {
     title: 'Device log',
@@ -141,6 +158,20 @@ export const gatewayOpsZh: TextTree<typeof gatewayOpsEn> = {
     uploaded: '升级文件已保存',
     deleteNamed: '删除 {{name}}',
     deleted: '升级文件已删除',
+    problem: {
+      fileSuffix: '升级文件不能带后缀：请将 {{name}} 重命名为 {{bare}}。',
+      fileNameInvalid: '文件名须为 1 到 100 个字符，不能包含控制字符、/ 或 \\。',
+      fileEmpty: '升级文件为空。',
+      fileTooLarge: '升级文件不能超过 5MB。',
+      versionMissing: '请输入文件版本。',
+      versionInvalid: '版本只能包含字母、数字、点、横线和下划线（最多 32 个字符）。',
+      typeMissing: '请选择文件适用的网关类型。',
+    },
+    same: {
+      title: '已存有 {{name}}（{{version}}）',
+      text: '仍要上传此文件吗？它将与已存的文件并列显示（内容相同则只保留一份）；网关安装的是您下发的那个文件。',
+      confirm: '上传',
+    },
   },
   log: {
     title: '设备日志',

@@ -14,7 +14,18 @@ export const NO_VIDEO_MS = 6_000;
 /** The player's module, fetched on first use (one request for all tiles, cached after). */
 const loadHls = () => import('hls.js').then((module) => module.default);
 
-type Reason = 'noAddress' | 'unreachable' | 'timeout' | 'unsupported';
+type Reason = 'noAddress' | 'unreachable' | 'notFound' | 'refused' | 'timeout' | 'unsupported';
+
+/**
+ * The reason for a failed load, from the relay's status (server/devices/routes/cameraPlay.ts):
+ * 404 the media gateway has no such stream, 403 it refused to give it, anything else (422: it
+ * did not answer, or no answer at all) unreachable.
+ */
+function reasonOfStatus(status: number | undefined): Reason {
+  if (status === 404) return 'notFound';
+  if (status === 403) return 'refused';
+  return 'unreachable';
+}
 type TileState = { kind: 'loading' } | { kind: 'playing' } | { kind: 'noVideo'; reason: Reason };
 
 const listSchema = z.object({ rows: z.array(cameraSchema) });
@@ -75,7 +86,11 @@ function CameraTile({ camera, api }: { camera: Camera; api: ApiClient }) {
         hls = player;
         player.on(Player.Events.ERROR, (_event, data) => {
           if (data.fatal)
-            fail(data.type === Player.ErrorTypes.NETWORK_ERROR ? 'unreachable' : 'timeout');
+            fail(
+              data.type === Player.ErrorTypes.NETWORK_ERROR
+                ? reasonOfStatus(data.response?.code)
+                : 'timeout',
+            );
         });
         player.on(Player.Events.MANIFEST_PARSED, () => {
           void element.play().catch(() => undefined);
