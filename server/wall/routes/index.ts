@@ -18,6 +18,8 @@ import { findKiosk, isKioskToken } from '../kiosk';
 import { kioskRoutes } from './kiosk';
 import { openAlarmsOfScope } from '../wallAlarms';
 import { wallOpenAlarmsSchema } from '../../../src/contract/wallAlarms';
+import { wallNightQuerySchema, wallNightSchema } from '../../../src/contract/wallNight';
+import { readWallNight } from '../wallNight.sql';
 import { alarmsTodayOf, openAlarmCountOf } from '../../alarms/summaries';
 import { overviewJsonOf } from '../../houses/overview.sql';
 import { wallFarms, wallHouses } from '../wallQueries';
@@ -173,6 +175,24 @@ export function wallRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const { scope } = viewer(request);
         return ok(request, reply, await openAlarmsOfScope(database, scope));
+      },
+    );
+
+    app.get(
+      '/wall/night',
+      {
+        ...VIEW,
+        schema: {
+          summary:
+            "Alarms raised and cleared per hour in scope, the last 24 hours beside the day before's",
+          querystring: wallNightQuerySchema,
+          response: answers(wallNightSchema),
+        },
+      },
+      async (request, reply) => {
+        const { scope } = viewer(request);
+        const timeZone = request.query.timeZone ?? ctx.config.timeZone;
+        return ok(request, reply, await readWallNight(database, scope, timeZone));
       },
     );
 
