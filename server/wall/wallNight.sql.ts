@@ -10,6 +10,7 @@ import {
 import { ALARM_SEVERITIES, type AlarmSeverity } from '../../src/contract/alarms';
 
 interface NightRow {
+  now_ms: number;
   hour_ms: number;
   midnight_ms: number;
   /** Hours after the current hour's start: 0 is the current hour, -47 the first of yesterday's. */
@@ -49,7 +50,8 @@ export async function readWallNight(
               e.kind, e.severity, count(*)::int as n
        from e, b group by 1, 2, 3
      )
-     select (extract(epoch from b.hour_start) * 1000)::float8 as hour_ms,
+     select (extract(epoch from now()) * 1000)::float8 as now_ms,
+            (extract(epoch from b.hour_start) * 1000)::float8 as hour_ms,
             (extract(epoch from b.midnight) * 1000)::float8 as midnight_ms,
             g.slot, g.kind, g.severity, g.n
      from b left join g on g.slot <= 0`,
@@ -68,6 +70,7 @@ export async function readWallNight(
   const first = rows[0]!;
   const night = {
     timeZone,
+    asOf: new Date(Number(first.now_ms)).toISOString(),
     hourStart: new Date(Number(first.hour_ms)).toISOString(),
     midnight: new Date(Number(first.midnight_ms)).toISOString(),
     today,

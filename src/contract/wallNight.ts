@@ -5,7 +5,7 @@ import { isTimeZone } from './domain';
 /** The hours the night's story shows: the current one and the 23 before it. */
 export const WALL_NIGHT_HOURS = 24;
 export const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+export const DAY_MS = 24 * HOUR_MS;
 
 /**
  * GET /api/wall/night's input: the viewer's time zone (the browser's own), which decides where
@@ -40,6 +40,8 @@ export type NightTotals = z.infer<typeof totalsSchema>;
  */
 export const wallNightSchema = z.object({
   timeZone: z.string(),
+  /** The server's clock when it counted: a live event heard during the read counts if later. */
+  asOf: z.string(),
   /** When the current (last) hour began. */
   hourStart: z.string(),
   /** When the viewer's day began. */

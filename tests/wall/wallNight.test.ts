@@ -48,9 +48,10 @@ describe.each(testDatabaseTargets())('the wall’s night story on $name', (targe
   beforeAll(async () => {
     t = await createTestApp(target);
     await t.database.query(`delete from alarms`);
-    [house] = await t.database.query<{ id: number; farm_id: number }>(
+    const [first] = await t.database.query<{ id: number; farm_id: number }>(
       `select id, farm_id from houses order by id limit 1`,
     );
+    house = first!;
   });
   afterAll(() => t?.close());
 
