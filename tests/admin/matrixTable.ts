@@ -5,7 +5,7 @@ import { COMPLETENESS_ENDPOINTS, REMINDER_ENDPOINTS } from './matrixReminders';
 import { NOTIFY_ENDPOINTS } from './matrixNotify';
 import { ENVCONTROL_ENDPOINTS } from './matrixEnvcontrol';
 import { UPGRADE_ENDPOINTS } from './matrixUpgrade';
-import { WALL_ENDPOINTS } from './matrixWall';
+import { WALL_NIGHT_ENDPOINTS } from './matrixWallNight';
 import {
   DEVICE_ENDPOINTS,
   DEVICE_EXTRA_ENDPOINTS,
@@ -323,7 +323,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...DEVICE_EXTRA_ENDPOINTS,
   ...UPGRADE_ENDPOINTS,
   ...CAMERA_PLAY_ENDPOINTS,
-  ...WALL_ENDPOINTS,
+  ...WALL_NIGHT_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log
   {

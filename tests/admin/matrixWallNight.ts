@@ -1,4 +1,4 @@
-/** The wall's reads in the role × endpoint matrix: every role, the alarms of its scope only. */
+/** The wall's night story in the role × endpoint matrix: every role, the alarms of its scope only. */
 import { countOf, type WallNight } from '../../src/contract/wallNight';
 import type { Fixtures, Role } from './matrixFixtures';
 import { ALL, OUTSIDE_HOUSE, type Endpoint } from './matrixShared';
@@ -21,7 +21,7 @@ const onlyAlarmOutside = async (f: Fixtures, role: Role) => {
   return { url: '/wall/night' };
 };
 
-export const WALL_ENDPOINTS: Endpoint[] = [
+export const WALL_NIGHT_ENDPOINTS: Endpoint[] = [
   {
     method: 'GET',
     path: '/wall/night',
