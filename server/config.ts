@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_COMPLETENESS_MIN_PERCENT } from '../src/contract/completeness';
 import { EDITIONS, type Edition } from '../src/contract/editions';
+import { isTimeZone } from '../src/contract/domain';
 import { badAllowEntry } from './devices/mediaAddress';
 import {
   brokerAuthConfigOf,
@@ -175,7 +176,7 @@ export const envSchema = z.object({
     .optional(),
   ROOST_TIMEZONE: z
     .string()
-    .refine(validTimeZone, {
+    .refine(isTimeZone, {
       message: 'ROOST_TIMEZONE must be an IANA time zone such as Asia/Shanghai',
     })
     .default('Asia/Shanghai'),
@@ -339,13 +340,4 @@ function isAddressOrRange(entry: string): boolean {
   if (bits === undefined) return true;
   const n = Number(bits);
   return /^\d{1,3}$/.test(bits) && n <= (family === 4 ? 32 : 128);
-}
-
-function validTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -56,6 +56,8 @@ export const alarms = pgTable(
       .where(sql`${t.state} <> 'cleared'`),
     index('alarms_house_raised_idx').on(t.houseId, t.raisedAt),
     index('alarms_raised_idx').on(t.raisedAt),
+    // The wall's night timeline counts clears by the hour: an alarm raised long ago may clear now.
+    index('alarms_cleared_idx').on(t.clearedAt),
   ],
 );
 

@@ -39,3 +39,13 @@ export type MapType = (typeof MAP_TYPES)[number];
 /** Operation log sources. */
 export const LOG_SOURCES = ['computer', 'mobile', 'other'] as const;
 export type LogSource = (typeof LOG_SOURCES)[number];
+
+/** Whether the runtime knows `zone` as an IANA time zone (Node, browsers and PostgreSQL share the names). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -6,6 +6,7 @@ import { NOTIFY_ENDPOINTS } from './matrixNotify';
 import { ENVCONTROL_ENDPOINTS } from './matrixEnvcontrol';
 import { UPGRADE_ENDPOINTS } from './matrixUpgrade';
 import { WALL_ENDPOINTS } from './matrixWall';
+import { WALL_NIGHT_ENDPOINTS } from './matrixWallNight';
 import {
   DEVICE_ENDPOINTS,
   DEVICE_EXTRA_ENDPOINTS,
@@ -324,6 +325,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...UPGRADE_ENDPOINTS,
   ...CAMERA_PLAY_ENDPOINTS,
   ...WALL_ENDPOINTS,
+  ...WALL_NIGHT_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log
   {

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
-import mqtt, { type MqttClient } from 'mqtt';
-import { hashToken } from '../../server/auth/tokens';
+import { type MqttClient } from 'mqtt';
 import { DEMO_PASSWORD } from '../../server/demo/demoFarms';
-import { disableNagle } from '../../server/mqtt/noDelay';
 import { freePort } from '../helpers/processes';
 import { LIVE_WAIT, launchBrowser, signIn, startServer, type TestServer } from './harness';
-import { collectErrors } from './wallHelpers';
+import { collectErrors, connectGateway } from './wallHelpers';
 
 let server: TestServer;
 let browser: Browser;
@@ -79,44 +77,14 @@ const moreOf = async (page: Page) => {
   return (await more.count()) === 0 ? 0 : Number(/\d+/.exec((await more.textContent()) ?? '')![0]);
 };
 
-/** One gateway of a demo house connected, its alarm rules without the waiting minute. */
-async function connectGateway(): Promise<{ networkId: string; houseId: number }> {
-  const { database } = server.roost;
-  const [row] = await database.query<{ id: number; network_id: string; house_id: number }>(
-    `select id, network_id, house_id from gateways order by id desc limit 1`,
-  );
-  await database.query(
-    `insert into alarm_limits (house_id, limits) values ($1, '{"minDurationSeconds":0,"clearHoldSeconds":0}'::jsonb)
-     on conflict (house_id) do update set limits = excluded.limits`,
-    [row!.house_id],
-  );
-  const token = `wall-alarms-${row!.id}`;
-  await database.query(`update gateways set token_hash = $1 where id = $2`, [
-    hashToken(token),
-    row!.id,
-  ]);
-  server.roost.ingest.directory.forget(row!.network_id);
-  client = mqtt.connect(`mqtt://127.0.0.1:${server.roost.mqttPort}`, {
-    username: row!.network_id,
-    password: token,
-    clientId: `wall-alarms-${row!.network_id}`,
-    reconnectPeriod: 0,
-  });
-  disableNagle(client);
-  await new Promise<void>((resolve, reject) => {
-    client!.once('connect', () => resolve());
-    client!.once('error', reject);
-  });
-  return { networkId: row!.network_id, houseId: row!.house_id };
-}
-
 describe('what is wrong now, on the wall', () => {
   it(
     'lists the open alarms of the night worst first with their age and acknowledgement, and follows raises and acknowledgements live',
     { timeout: 300_000 },
     async () => {
       await pastAlarms();
-      const gateway = await connectGateway();
+      const gateway = await connectGateway(server);
+      client = gateway.client;
       const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
       const page = await context.newPage();
       const errors = collectErrors(page);

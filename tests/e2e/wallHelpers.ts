@@ -1,4 +1,8 @@
+import mqtt, { type MqttClient } from 'mqtt';
 import { type Page } from 'playwright-core';
+import { hashToken } from '../../server/auth/tokens';
+import { disableNagle } from '../../server/mqtt/noDelay';
+import { type TestServer } from './harness';
 
 /** Page console errors and uncaught exceptions; a test fails when any is left. */
 export function collectErrors(page: Page, ignore: RegExp[] = []): string[] {
@@ -70,4 +74,40 @@ export async function pixelOf(
     x: box.x + box.width / 2 + point.x - center.x,
     y: box.y + box.height / 2 + point.y - center.y,
   };
+}
+
+/**
+ * One gateway of a demo house connected over MQTT, its alarm rules without the waiting minute:
+ * a reading it publishes raises (or clears) an alarm at once. The caller ends the client.
+ */
+export async function connectGateway(
+  server: TestServer,
+): Promise<{ networkId: string; houseId: number; client: MqttClient }> {
+  const { database } = server.roost;
+  const [row] = await database.query<{ id: number; network_id: string; house_id: number }>(
+    `select id, network_id, house_id from gateways order by id desc limit 1`,
+  );
+  await database.query(
+    `insert into alarm_limits (house_id, limits) values ($1, '{"minDurationSeconds":0,"clearHoldSeconds":0}'::jsonb)
+     on conflict (house_id) do update set limits = excluded.limits`,
+    [row!.house_id],
+  );
+  const token = `wall-alarms-${row!.id}`;
+  await database.query(`update gateways set token_hash = $1 where id = $2`, [
+    hashToken(token),
+    row!.id,
+  ]);
+  server.roost.ingest.directory.forget(row!.network_id);
+  const client = mqtt.connect(`mqtt://127.0.0.1:${server.roost.mqttPort}`, {
+    username: row!.network_id,
+    password: token,
+    clientId: `wall-alarms-${row!.network_id}`,
+    reconnectPeriod: 0,
+  });
+  disableNagle(client);
+  await new Promise<void>((resolve, reject) => {
+    client.once('connect', () => resolve());
+    client.once('error', reject);
+  });
+  return { networkId: row!.network_id, houseId: row!.house_id, client };
 }

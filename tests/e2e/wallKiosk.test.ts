@@ -74,6 +74,8 @@ describe('wall kiosk link', () => {
       expect(await kiosk.getByTestId('wall-count-total').getByTestId('value').textContent()).toBe(
         String(houses[0]!.n),
       );
+      // The night's story reads through the link too (its request is on the kiosk's list).
+      await kiosk.getByTestId('night-chart').waitFor({ timeout: LIVE_WAIT.timeout });
       // Drilling to the farm lists its houses, but they lead nowhere (no console monitor).
       const point = await pixelOf(kiosk, [farm!.longitude, farm!.latitude]);
       await kiosk.mouse.click(point.x, point.y);

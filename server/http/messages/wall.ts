@@ -2,6 +2,10 @@ import type { Locale } from '../../../src/contract/envelope';
 
 /** Server messages of this feature, both languages; keys are prefixed `wall.`. */
 export const WALL_MESSAGES = {
+  'wall.badTimeZone': {
+    en: 'This time zone is unknown: use a name such as Asia/Shanghai.',
+    zh: '未知的时区：请使用如 Asia/Shanghai 的时区名称。',
+  },
   'wall.farmNotFound': { en: 'This farm does not exist.', zh: '该养殖场不存在。' },
   'wall.kioskNameRequired': { en: 'Enter a name for the link.', zh: '请输入链接名称。' },
   'wall.kioskScopeRequired': {

@@ -20,6 +20,8 @@ import { openAlarmsOfScope } from '../wallAlarms';
 import { wallOpenAlarmsSchema } from '../../../src/contract/wallAlarms';
 import { wallProductionSchema } from '../../../src/contract/wallProduction';
 import { wallProductionOf } from '../wallProduction';
+import { wallNightQuerySchema, wallNightSchema } from '../../../src/contract/wallNight';
+import { readWallNight } from '../wallNight.sql';
 import { alarmsTodayOf, openAlarmCountOf } from '../../alarms/summaries';
 import { overviewJsonOf } from '../../houses/overview.sql';
 import { wallFarms, wallHouses } from '../wallQueries';
@@ -191,6 +193,24 @@ export function wallRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const { scope } = viewer(request);
         return ok(request, reply, await wallProductionOf(database, scope, ctx.config.timeZone));
+      },
+    );
+
+    app.get(
+      '/wall/night',
+      {
+        ...VIEW,
+        schema: {
+          summary:
+            "Alarms raised and cleared per hour in scope, the last 24 hours beside the day before's",
+          querystring: wallNightQuerySchema,
+          response: answers(wallNightSchema),
+        },
+      },
+      async (request, reply) => {
+        const { scope } = viewer(request);
+        const timeZone = request.query.timeZone ?? ctx.config.timeZone;
+        return ok(request, reply, await readWallNight(database, scope, timeZone));
       },
     );
 

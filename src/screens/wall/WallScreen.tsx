@@ -12,6 +12,8 @@ import { WallProductionPanel } from './WallProduction';
 import { WallStore, type WallSources } from './WallStore';
 import { WallAlarmList } from './WallAlarmList';
 import { OpenAlarms } from './openAlarms';
+import { NightStory } from './nightStory';
+import { WallNight } from './WallNight';
 import './screen.css';
 
 /** `?language=1` is English, `0` Chinese; anything else keeps the console's. */
@@ -55,16 +57,25 @@ export const WallScreen = observer(function WallScreen({
     const list = new OpenAlarms(sources.api);
     return { list, start: () => list.start(sources.alarms, () => sources.live.state === 'live') };
   });
+  const [night] = useState(() => {
+    const story = new NightStory(sources.api, () => store.now);
+    return {
+      story,
+      start: () => story.start(sources.alarms, () => sources.live.state === 'live'),
+    };
+  });
 
   useEffect(() => {
     store.start();
     open.start();
+    night.start();
     return () => {
       store.stop();
       open.list.stop();
+      night.story.stop();
       sound.dispose();
     };
-  }, [store, open, sound]);
+  }, [store, open, night, sound]);
 
   return (
     <div
@@ -79,6 +90,7 @@ export const WallScreen = observer(function WallScreen({
       <aside className="roost-wall__left">
         <WallCounters store={store} />
         <WallToday store={store} />
+        <WallNight story={night.story} />
         <WallLegend />
       </aside>
       <main className="roost-wall__center">

@@ -1,0 +1,1 @@
+CREATE INDEX "alarms_cleared_idx" ON "alarms" USING btree ("cleared_at");

@@ -1,0 +1,40 @@
+/** The wall's night story in the role × endpoint matrix: every role, the alarms of its scope only. */
+import { countOf, type WallNight } from '../../src/contract/wallNight';
+import type { Fixtures, Role } from './matrixFixtures';
+import { ALL, OUTSIDE_HOUSE, type Endpoint } from './matrixShared';
+
+const SCOPED = ['company', 'area', 'farm', 'shack'] as const;
+
+/**
+ * Leaves one alarm, raised now, in a house the role may not see (for an administrator, in one
+ * every role sees): a night story that counts it shows what is outside the scope.
+ */
+const onlyAlarmOutside = async (f: Fixtures, role: Role) => {
+  const house = role === 'admin' ? f.house.wf1 : f.house[OUTSIDE_HOUSE[role].house];
+  await f.make.query(`delete from alarms`);
+  await f.make.query(
+    `insert into alarms (house_id, farm_id, cause, subject, severity, state, raised_at)
+     select id, farm_id, 'temperatureHigh', 'matrix', 'critical', 'active', now()
+     from houses where id = $1`,
+    [house],
+  );
+  return { url: '/wall/night' };
+};
+
+export const WALL_NIGHT_ENDPOINTS: Endpoint[] = [
+  {
+    method: 'GET',
+    path: '/wall/night',
+    roles: ALL,
+    inside: Object.fromEntries(ALL.map((r) => [r, (f: Fixtures) => onlyAlarmOutside(f, r)])),
+    check: Object.fromEntries(
+      SCOPED.map((role) => [
+        role,
+        (data: unknown) => {
+          const raised = (data as WallNight).today.reduce((n, h) => n + countOf(h.raised), 0);
+          if (raised !== 0) throw new Error(`${role} counts an alarm outside its scope`);
+        },
+      ]),
+    ),
+  },
+];
