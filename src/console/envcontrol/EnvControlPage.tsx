@@ -23,6 +23,7 @@ import { ParamsCard } from './ParamsCard';
 import { SendDialog } from './SendDialog';
 import { UpgradeDialog, UpgradeStatus } from './UpgradeDialog';
 import { UpgradeFilesCard } from './UpgradeFilesCard';
+import { useExecutionToast } from './useExecutionToast';
 import './envcontrol.css';
 
 /** /envcontrol/index: House Setting — a house's gateway, its parameters and their commands. */
@@ -38,6 +39,7 @@ export const EnvControlPage = observer(function EnvControlPage() {
   const [pasting, setPasting] = useState(false);
   const [auto, setAuto] = useState(false);
   const [upgrading, setUpgrading] = useState(false);
+  const noteSent = useExecutionToast(store);
 
   useEffect(() => {
     if (houseId !== null) void store.load(houseId).catch(() => undefined);
@@ -67,7 +69,7 @@ export const EnvControlPage = observer(function EnvControlPage() {
   const send = async (alsoTo: number[]) => {
     setSending(false);
     try {
-      await store.send(alsoTo);
+      noteSent(await store.send(alsoTo));
     } catch {
       return;
     }
