@@ -103,4 +103,15 @@ describe('the tab strip', () => {
       page.getByTestId('tab-context-menu').getByTestId('tab-close').count(),
     ).resolves.toBe(0);
   });
+
+  it('gives the AI6000 page, opened from House Setting and not in the menu, a tab of its own', async () => {
+    // A reload: the tabs visited before are forgotten, the affixed home tab comes back.
+    await page.goto(`${server.url}/envcontrol/ai6000`);
+    await page.getByTestId('page-ai6000').waitFor();
+    await expect.poll(tabs).toEqual(['/dashboard', '/envcontrol/ai6000']);
+    await expect.poll(activeTab).toBe('/envcontrol/ai6000');
+    expect(await page.locator('[data-path="/envcontrol/ai6000"]').textContent()).toContain(
+      'AI6000',
+    );
+  });
 });

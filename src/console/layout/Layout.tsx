@@ -30,7 +30,10 @@ function useResponsiveSidebar(): void {
   }, [pathname, ui]);
 }
 
-/** Every visited table route becomes a tab; affixed ones are there from the start. */
+/**
+ * Every visited table route becomes a tab, those kept out of the menu too (AI6000), unless
+ * flagged noTab; affixed ones are there from the start.
+ */
 function useVisitedTabs(): void {
   const { tabs, permission } = useStores();
   const location = useLocation();
@@ -52,7 +55,7 @@ function useVisitedTabs(): void {
   const handle = matches.at(-1)?.handle as RouteHandle | undefined;
   useEffect(() => {
     const route = handle?.route;
-    if (!handle || !route?.titleKey || route.hidden) return;
+    if (!handle || !route?.titleKey || route.noTab) return;
     tabs.addView({
       path: handle.fullPath,
       fullPath: `${location.pathname}${location.search}`,
