@@ -1,12 +1,13 @@
 import { observer } from 'mobx-react-lite';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useMatches } from 'react-router-dom';
+import { useLocation, useMatches } from 'react-router-dom';
 import { ChangePasswordDialog } from '../password/ChangePasswordDialog';
 import { ProgressBar } from '../ProgressBar';
 import { type RouteHandle } from '../routeHandle';
 import { resolveRoutes } from '../routeLookup';
 import { useStores } from '../useStores';
+import { KeptPages } from './KeptPages';
 import { Navbar } from './Navbar';
 import { SettingsPanel } from './SettingsPanel';
 import { Sidebar } from './Sidebar';
@@ -132,7 +133,7 @@ export const Layout = observer(function Layout() {
         </header>
         <main className="roost-content" id="content" ref={mainRef} tabIndex={-1}>
           <Suspense fallback={<ProgressBar active />}>
-            <Outlet />
+            <KeptPages />
           </Suspense>
         </main>
       </div>
