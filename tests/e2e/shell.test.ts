@@ -163,12 +163,13 @@ describe('the console in Chromium', () => {
       const domain = new URL(server.url).hostname;
       // Both credential cookies are there, but the server knows no such token: the guard's
       // question "who is signed in?" answers 401.
+      const cookies: Record<string, string> = {
+        'Admin-Token': 'not-a-token',
+        'Admin-UserId': '1',
+        language,
+      };
       await context.addCookies(
-        [
-          ['Admin-Token', 'not-a-token'],
-          ['Admin-UserId', '1'],
-          ['language', language],
-        ].map(([name, value]) => ({ name, value, domain, path: '/' })),
+        Object.entries(cookies).map(([name, value]) => ({ name, value, domain, path: '/' })),
       );
       await page.goto(`${server.url}/log/index`);
       await toast(page, words).waitFor();
