@@ -30,8 +30,12 @@ export async function signOut(api: ApiClient): Promise<void> {
  * GET /api/user/getCurrent. Answered as `unknown`: the session store checks the role itself,
  * because a missing role has its own message ("role incorrect").
  */
+/**
+ * GET /api/user/getCurrent. Its 401 is not the client's lost session (sign out, reload, "Login
+ * failed"): the navigation guard asked it and tells "Verification failed, please login again".
+ */
 export function fetchCurrentUser(api: ApiClient): Promise<unknown> {
-  return api.get('/user/getCurrent');
+  return api.get('/user/getCurrent', { quiet: (error) => error.kind === 'unauthorized' });
 }
 
 /**

@@ -36,7 +36,12 @@ function sessionMayStillHold(error: unknown): boolean {
 
 /** What the user is told when the current user cannot be loaded. */
 function failureMessage(error: unknown, t: TFunction): string | null {
-  if (isApiError(error)) return error.shown ? null : error.message || t('login.verificationFailed');
+  if (isApiError(error)) {
+    if (error.shown) return null;
+    // A refused token: the spec's words, not the server's "session has ended".
+    if (error.kind === 'unauthorized') return t('login.verificationFailed');
+    return error.message || t('login.verificationFailed');
+  }
   if (error instanceof SessionError) return t(error.reason);
   return t('login.verificationFailed');
 }

@@ -34,6 +34,8 @@ export class ListActions<Row> {
   editing: Row | 'new' | null = null;
   /** The row the delete confirmation asks about, null while it is closed. */
   deleting: Row | null = null;
+  /** The page has been shown before: a kept tab (src/console/layout/KeptPages.tsx). */
+  private shownBefore = false;
 
   /**
    * `notify` tells the user a change went through (a toast in the console). Without `deletes`
@@ -46,7 +48,7 @@ export class ListActions<Row> {
   ) {
     // The rows stay the list's own objects (a reference, not an observable copy); the methods
     // are bound, so a page hands `actions.closeEdit` to a dialog as it is.
-    makeAutoObservable<this, 'notify'>(
+    makeAutoObservable<this, 'notify' | 'shownBefore'>(
       this,
       {
         editing: observableRef,
@@ -54,6 +56,7 @@ export class ListActions<Row> {
         list: false,
         notify: false,
         deletes: false,
+        shownBefore: false,
       },
       { autoBind: true },
     );
@@ -62,6 +65,18 @@ export class ListActions<Row> {
   /** Page 1 with the filters as they stand: the Search button, Enter, and the first visit. */
   search(): Promise<unknown> {
     return quietly(() => this.list.load(1));
+  }
+
+  /**
+   * The page is shown: page 1 the first time; a kept tab shown again reads the list page it
+   * was left on afresh, so the user comes back to where they were.
+   */
+  shown(): Promise<unknown> {
+    if (!this.shownBefore) {
+      this.shownBefore = true;
+      return this.search();
+    }
+    return quietly(() => this.list.load());
   }
 
   /** A key pressed in a filter field: Enter searches (resolved once the page is read). */
@@ -118,7 +133,8 @@ export class ListActions<Row> {
 }
 
 /**
- * A list page's actions on its list, which is read (page 1) when the page opens. `deletes` is
+ * A list page's actions on its list, which is read (page 1) when the page opens, and read again
+ * at the page it was on when a kept tab shows it again. `deletes` is
  * taken at the first render: its functions reach stores, never the page's render state.
  */
 export function useListActions<Row>(
@@ -134,6 +150,6 @@ export function useListActions<Row>(
         deletes,
       ),
   );
-  useEffect(() => void actions.search(), [actions]);
+  useEffect(() => void actions.shown(), [actions]);
   return actions;
 }

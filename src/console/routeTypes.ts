@@ -22,8 +22,10 @@ export interface ConsoleRoute extends RouteRule {
   icon?: ComponentType<SVGIconProps>;
   roles?: readonly RoleKey[];
   component?: LazyPage;
-  /** Not in the menu. */
+  /** Not in the menu (it may still have a tab, as AI6000 opened from House Setting has). */
   hidden?: boolean;
+  /** Never a tab of the strip: sign-in, the redirect of a tab refresh, 404. */
+  noTab?: boolean;
   /** An affixed tab that cannot be closed. */
   affix?: boolean;
   /** Never kept in the cached views. */

@@ -89,7 +89,7 @@ export function createConsoleRouter(context: GuardContext) {
           Component: LoginPage,
           loader: preload(LoginPage),
           handle: {
-            route: { path: LOGIN_PATH, titleKey: 'login', hidden: true },
+            route: { path: LOGIN_PATH, titleKey: 'login', hidden: true, noTab: true },
             fullPath: LOGIN_PATH,
           },
         },
@@ -104,7 +104,13 @@ export function createConsoleRouter(context: GuardContext) {
               path: '/redirect/*',
               Component: RedirectPage,
               handle: {
-                route: { path: '/redirect', titleKey: 'redirect', hidden: true, noCache: true },
+                route: {
+                  path: '/redirect',
+                  titleKey: 'redirect',
+                  hidden: true,
+                  noTab: true,
+                  noCache: true,
+                },
                 fullPath: '/redirect',
               },
             },

@@ -305,6 +305,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     path: NOT_FOUND_PATH,
     titleKey: 'notFound',
     hidden: true,
+    noTab: true,
     noCache: true,
     component: lazyPage(
       () => import('./pages/NotFoundPage'),

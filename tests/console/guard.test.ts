@@ -72,14 +72,15 @@ describe('the navigation guard', () => {
     expect(cookies.get('Admin-Token')).toBeUndefined();
   });
 
-  it('ends the session once, without a second message, when the token is no longer valid', async () => {
-    const { guard, stores, shown, signedOut } = setup({
+  it('ends the session once and says "Verification failed" (spec §4) when the token is no longer valid', async () => {
+    const { guard, stores, shown, signedOut, errors } = setup({
       'GET /user/getCurrent': () => refuse(401, 'Your session has ended.'),
     });
     await expect(guard('/log/index')).resolves.toBe('/');
     expect(stores.session.hasCredentials).toBe(false);
-    expect(signedOut).toEqual(['Login failed, please try again']);
-    expect(shown).toEqual([]);
+    // Not the client's lost-session path (reload with "Login failed"): the guard tells it.
+    expect(signedOut).toEqual([]);
+    expect([...errors, ...shown]).toEqual(['t:login.verificationFailed']);
   });
 
   it('ends the session and says why when the server refuses the user for another reason', async () => {

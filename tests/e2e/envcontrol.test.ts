@@ -82,6 +82,14 @@ describe('House Setting', () => {
     await expect
       .poll(() => admin.page.getByTestId('record-row').first().textContent(), LIVE_WAIT)
       .toContain('→ 3.5');
+    // The console that sent it is told the controller applied it (spec §8).
+    await admin.page.locator('.bp6-toast', { hasText: 'Execution succeeded' }).waitFor(LIVE_WAIT);
+
+    // And in Chinese, when the zh console sends.
+    await company.page.getByTestId('param-heat_offset').locator('input').fill('3');
+    await company.page.getByTestId('envcontrol-send').click();
+    await company.page.getByTestId('envcontrol-confirm').click();
+    await company.page.locator('.bp6-toast', { hasText: '执行成功' }).waitFor(LIVE_WAIT);
     await admin.page.screenshot({ path: `${SHOTS}/applied-en-1440.png`, fullPage: true });
     await company.page.screenshot({ path: `${SHOTS}/applied-zh-1440.png`, fullPage: true });
     await admin.context.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
-import { launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
+import { demoHouse, launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
 
 let server: TestServer;
 let browser: Browser;
@@ -154,6 +154,34 @@ describe('the console by keyboard alone', () => {
       .evaluateAll((all) => all.map((e) => e.getAttribute('aria-label') ?? ''));
     expect(names.length).toBeGreaterThan(28);
     expect(names.filter((name) => /[A-Za-z]/.test(name))).toEqual([]);
+    await context.close();
+  });
+
+  it('House Setting gives focus back: to Send after Escape in its dialog, to the edited field after sending', async () => {
+    const house = await demoHouse(server, 'House 1');
+    const { context, page } = await openSignedIn(browser, server.url, 'admin');
+    await page.goto(`${server.url}/envcontrol/index?houseId=${house.id}`);
+    const field = page.getByTestId('param-heat_offset').locator('input');
+    await field.fill('3.5');
+    const inDialog = () => page.evaluate(() => !!document.activeElement?.closest('.bp6-overlay'));
+    const dialog = page.getByTestId('envcontrol-send-dialog');
+
+    await page.getByTestId('envcontrol-send').click();
+    await expect.poll(inDialog).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => focused(page)).toBe('envcontrol-send');
+
+    // Sent, the change is no longer a draft and Send is disabled: focus goes to the field.
+    await page.keyboard.press('Enter');
+    await expect.poll(inDialog).toBe(true);
+    await page.getByTestId('envcontrol-confirm').click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect
+      .poll(() =>
+        page.evaluate(() => !!document.activeElement?.closest('[data-testid="param-heat_offset"]')),
+      )
+      .toBe(true);
     await context.close();
   });
 });

@@ -154,6 +154,33 @@ describe('the console in Chromium', () => {
     await expect.poll(() => tokenOf(context)).toBeUndefined();
   });
 
+  it('says "Verification failed, please login again" when the stored token is refused at a reload (en, zh)', async () => {
+    for (const [language, words] of [
+      ['en', 'Verification failed, please login again'],
+      ['zh', '验证失败，请重新登录'],
+    ] as const) {
+      await open();
+      const domain = new URL(server.url).hostname;
+      // Both credential cookies are there, but the server knows no such token: the guard's
+      // question "who is signed in?" answers 401.
+      const cookies: Record<string, string> = {
+        'Admin-Token': 'not-a-token',
+        'Admin-UserId': '1',
+        language,
+      };
+      await context.addCookies(
+        Object.entries(cookies).map(([name, value]) => ({ name, value, domain, path: '/' })),
+      );
+      await page.goto(`${server.url}/log/index`);
+      await toast(page, words).waitFor();
+      await page.getByTestId('login-page').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/login');
+      expect(await tokenOf(context)).toBeUndefined();
+      await context.close();
+      expect(pageErrors).toEqual([]);
+    }
+  });
+
   it('signs the user out when an API answer carries code 401', async () => {
     await open();
     await signIn(page, server.url, 'farm');

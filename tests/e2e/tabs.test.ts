@@ -103,4 +103,47 @@ describe('the tab strip', () => {
       page.getByTestId('tab-context-menu').getByTestId('tab-close').count(),
     ).resolves.toBe(0);
   });
+
+  it('gives the AI6000 page, opened from House Setting and not in the menu, a tab of its own', async () => {
+    // A reload: the tabs visited before are forgotten, the affixed home tab comes back.
+    await page.goto(`${server.url}/envcontrol/ai6000`);
+    await page.getByTestId('page-ai6000').waitFor();
+    await expect.poll(tabs).toEqual(['/dashboard', '/envcontrol/ai6000']);
+    await expect.poll(activeTab).toBe('/envcontrol/ai6000');
+    expect(await page.locator('[data-path="/envcontrol/ai6000"]').textContent()).toContain(
+      'AI6000',
+    );
+  });
+
+  it('keeps a page’s filter and list page when the user leaves by a tab and comes back; a closed tab’s page starts afresh', async () => {
+    // Three pages of the operation log: copies of the sign-ins.
+    await server.roost.database.query(
+      `insert into operation_logs (at, operator_id, operator_name, function, operation)
+       select l.at, l.operator_id, l.operator_name, l.function, l.operation
+       from (select * from operation_logs where operation = 'signIn' limit 1) l,
+            generate_series(1, 45)`,
+    );
+    const tab = (path: string) => page.locator(`[data-testid="tab"][data-path="${path}"]`);
+    const operator = page.locator('#log-operator');
+    const pageOf = () => page.locator('.roost-admin__pager').textContent();
+    await page.reload();
+    await expect.poll(pageOf).toContain('Page 1 of 3');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(pageOf).toContain('Page 2 of 3');
+    await operator.fill('Demo');
+
+    await tab('/dashboard').click();
+    await page.getByTestId('page-dashboard').waitFor();
+    await tab('/log/index').click();
+    await page.getByTestId('page-log').waitFor();
+    expect(await operator.inputValue()).toBe('Demo');
+    expect(await pageOf()).toContain('Page 2 of 3');
+
+    await tab('/dashboard').click();
+    await page.locator('[data-path="/log/index"] [data-testid="tab-close-button"]').click();
+    await page.getByTestId('menu-/log/index').click();
+    await page.getByTestId('page-log').waitFor();
+    await expect.poll(pageOf).toContain('Page 1 of 3');
+    expect(await operator.inputValue()).toBe('');
+  });
 });

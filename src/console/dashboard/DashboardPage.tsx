@@ -100,7 +100,13 @@ const Attention = observer(function Attention() {
   return (
     <Card>
       <H5>{t('houses.home.attention')}</H5>
-      <HTMLTable compact interactive style={{ width: '100%' }} data-testid="attention">
+      <HTMLTable
+        compact
+        interactive
+        className="roost-attention"
+        style={{ width: '100%' }}
+        data-testid="attention"
+      >
         <tbody>
           {list.map((house) => {
             const dev = targetDeviation(house.live);

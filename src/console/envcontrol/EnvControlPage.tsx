@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, HTMLSelect, InputGroup, Intent, NonIdealState } from '@blueprintjs/core';
 import {
   AutomaticUpdatesIcon,
@@ -23,6 +23,7 @@ import { ParamsCard } from './ParamsCard';
 import { SendDialog } from './SendDialog';
 import { UpgradeDialog, UpgradeStatus } from './UpgradeDialog';
 import { UpgradeFilesCard } from './UpgradeFilesCard';
+import { useExecutionToast } from './useExecutionToast';
 import './envcontrol.css';
 
 /** /envcontrol/index: House Setting — a house's gateway, its parameters and their commands. */
@@ -38,6 +39,21 @@ export const EnvControlPage = observer(function EnvControlPage() {
   const [pasting, setPasting] = useState(false);
   const [auto, setAuto] = useState(false);
   const [upgrading, setUpgrading] = useState(false);
+  const noteSent = useExecutionToast(store);
+  const pageRef = useRef<HTMLDivElement>(null);
+  const sendButtonRef = useRef<HTMLButtonElement>(null);
+  // The send dialog is unmounted when it closes, so Blueprint cannot give focus back and it
+  // fell to <body>: where it goes is set when the dialog closes and done once it has gone.
+  const focusAfterSend = useRef<(() => void) | null>(null);
+  useEffect(() => {
+    if (sending) return;
+    focusAfterSend.current?.();
+    focusAfterSend.current = null;
+  }, [sending]);
+  const closeSendDialog = () => {
+    focusAfterSend.current = () => sendButtonRef.current?.focus();
+    setSending(false);
+  };
 
   useEffect(() => {
     if (houseId !== null) void store.load(houseId).catch(() => undefined);
@@ -65,9 +81,14 @@ export const EnvControlPage = observer(function EnvControlPage() {
     : [];
 
   const send = async (alsoTo: number[]) => {
+    // Sent, the change is no longer a draft and Send is disabled: focus goes to the field of
+    // the first parameter changed.
+    const edited = store.diff[0]?.spec.key;
+    focusAfterSend.current = () =>
+      pageRef.current?.querySelector<HTMLElement>(`[data-testid="param-${edited}"] input`)?.focus();
     setSending(false);
     try {
-      await store.send(alsoTo);
+      noteSent(await store.send(alsoTo));
     } catch {
       return;
     }
@@ -102,7 +123,7 @@ export const EnvControlPage = observer(function EnvControlPage() {
   };
 
   return (
-    <div className="roost-page" data-testid="page-envControl">
+    <div className="roost-page" data-testid="page-envControl" ref={pageRef}>
       <div className="roost-envcontrol__bar">
         <InputGroup
           leftIcon={<SearchIcon />}
@@ -178,6 +199,7 @@ export const EnvControlPage = observer(function EnvControlPage() {
                     // it would grow under the pointer when they arrive.
                     disabled={!store.canSubmit || !houses.loaded}
                     onClick={() => setSending(true)}
+                    ref={sendButtonRef}
                     data-testid="envcontrol-send"
                   >
                     {t('envcontrol.actions.send')}
@@ -229,7 +251,7 @@ export const EnvControlPage = observer(function EnvControlPage() {
           store={store}
           farmHouses={farmHouses}
           farmName={details.farmName}
-          onClose={() => setSending(false)}
+          onClose={closeSendDialog}
           onSend={(alsoTo) => void send(alsoTo)}
         />
       )}

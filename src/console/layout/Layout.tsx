@@ -1,12 +1,13 @@
 import { observer } from 'mobx-react-lite';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useMatches } from 'react-router-dom';
+import { useLocation, useMatches } from 'react-router-dom';
 import { ChangePasswordDialog } from '../password/ChangePasswordDialog';
 import { ProgressBar } from '../ProgressBar';
 import { type RouteHandle } from '../routeHandle';
 import { resolveRoutes } from '../routeLookup';
 import { useStores } from '../useStores';
+import { KeptPages } from './KeptPages';
 import { Navbar } from './Navbar';
 import { SettingsPanel } from './SettingsPanel';
 import { Sidebar } from './Sidebar';
@@ -30,7 +31,10 @@ function useResponsiveSidebar(): void {
   }, [pathname, ui]);
 }
 
-/** Every visited table route becomes a tab; affixed ones are there from the start. */
+/**
+ * Every visited table route becomes a tab, those kept out of the menu too (AI6000), unless
+ * flagged noTab; affixed ones are there from the start.
+ */
 function useVisitedTabs(): void {
   const { tabs, permission } = useStores();
   const location = useLocation();
@@ -52,7 +56,7 @@ function useVisitedTabs(): void {
   const handle = matches.at(-1)?.handle as RouteHandle | undefined;
   useEffect(() => {
     const route = handle?.route;
-    if (!handle || !route?.titleKey || route.hidden) return;
+    if (!handle || !route?.titleKey || route.noTab) return;
     tabs.addView({
       path: handle.fullPath,
       fullPath: `${location.pathname}${location.search}`,
@@ -129,7 +133,7 @@ export const Layout = observer(function Layout() {
         </header>
         <main className="roost-content" id="content" ref={mainRef} tabIndex={-1}>
           <Suspense fallback={<ProgressBar active />}>
-            <Outlet />
+            <KeptPages />
           </Suspense>
         </main>
       </div>

@@ -91,6 +91,7 @@ export const envcontrolEn = {
     confirm: 'Send',
     cancel: 'Cancel',
     sent: 'Send success',
+    executed: 'Execution succeeded',
     autoConfig: 'Auto config',
     autoConfirm:
       'Auto config fills the temperature curve, alarm limits and lighting from the breed standard of this flock. Check the values before sending them.',
@@ -226,6 +227,7 @@ export const envcontrolZh: TextTree<typeof envcontrolEn> = {
     confirm: '发送',
     cancel: '取消',
     sent: '发送成功',
+    executed: '执行成功',
     autoConfig: '自动配置',
     autoConfirm: '自动配置将按本批次的品种标准填写温度曲线、报警限值和光照程序。发送前请核对数值。',
     autoDone: '设置成功',
