@@ -99,7 +99,7 @@ for (const db of testDatabaseTargets())
     describe('enrolling a Roost Edge with a code from the console', () => {
       it('writes the credentials with mode 0600, merged with other houses, and never prints the token', async () => {
         expect(server.roost.database.kind).toBe(db.name);
-    const config = path.join(dir, 'edge.json');
+        const config = path.join(dir, 'edge.json');
         const credentials = path.join(dir, 'edge.credentials.json');
         const other = { networkId: 'other', token: 'kept', mqttUrl: 'mqtt://elsewhere:1883' };
         await writeFile(credentials, JSON.stringify({ houses: { 'House 9': other } }));
