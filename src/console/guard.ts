@@ -38,7 +38,7 @@ function sessionMayStillHold(error: unknown): boolean {
 function failureMessage(error: unknown, t: TFunction): string | null {
   if (isApiError(error)) {
     if (error.shown) return null;
-    // A refused token: the spec's words, not the server's "session has ended".
+    // A refused token: the product's own words for it, not the server's "session has ended".
     if (error.kind === 'unauthorized') return t('login.verificationFailed');
     return error.message || t('login.verificationFailed');
   }

@@ -72,7 +72,7 @@ describe('the navigation guard', () => {
     expect(cookies.get('Admin-Token')).toBeUndefined();
   });
 
-  it('ends the session once and says "Verification failed" (spec §4) when the token is no longer valid', async () => {
+  it('ends the session once and says "Verification failed" when the token is no longer valid', async () => {
     const { guard, stores, shown, signedOut, errors } = setup({
       'GET /user/getCurrent': () => refuse(401, 'Your session has ended.'),
     });

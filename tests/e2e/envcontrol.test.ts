@@ -82,7 +82,7 @@ describe('House Setting', () => {
     await expect
       .poll(() => admin.page.getByTestId('record-row').first().textContent(), LIVE_WAIT)
       .toContain('→ 3.5');
-    // The console that sent it is told the controller applied it (spec §8).
+    // The console that sent it is told the controller applied it.
     await admin.page.locator('.bp6-toast', { hasText: 'Execution succeeded' }).waitFor(LIVE_WAIT);
 
     // And in Chinese, when the zh console sends.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import { demoHouse, launchBrowser, openSignedIn, startServer, type TestServer } from './harness';
 
-/** Issue #46 point 20: at 390 px Home's attention list and House Setting's online log fit. */
+/** At 390 px Home's attention list and House Setting's online log fit. */
 
 let server: TestServer;
 let browser: Browser;

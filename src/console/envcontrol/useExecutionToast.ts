@@ -6,7 +6,7 @@ import { type EnvControlStore } from '../../stores/EnvControlStore';
 import { showSuccessToast } from '../toaster';
 
 /**
- * "Execution succeeded" (spec §8) once a change this console sent reaches the controller:
+ * "Execution succeeded" once a change this console sent reaches the controller:
  * "Send success" only says the server took it; this says the gateway applied it. Other
  * consoles watching the house see the state change but did not send, so they are not told.
  * Answers the function that notes the commands of a send.

@@ -17,7 +17,7 @@ export const KEPT_PAGES = 8;
 
 /**
  * The page of the current route, and the pages of the other open tabs kept mounted but hidden
- * (spec §3/§4: visited and cached views), so a filter typed or a page of a list chosen is still
+ * (the visited and cached views of the tabs), so a filter typed or a page of a list chosen is still
  * there when the user comes back by the tab. Only tabs in the store's cached views are kept:
  * closing a tab or refreshing it drops its page, and noCache routes are never kept.
  */
