@@ -1,19 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser } from 'playwright-core';
-import { cutOffDay, shanghaiDay } from '../houses/completenessDay';
+import { cutOffDay, morningZone, shanghaiDay } from '../houses/completenessDay';
 import { LIVE_WAIT, launchBrowser, openPage, startServer, type TestServer } from './harness';
 
 let server: TestServer;
 let browser: Browser;
 let houseId: number;
-const yesterday = shanghaiDay(-1);
+// Where it is morning now, so the cut hours of yesterday are on the monitor's last-24-hour curve.
+const zone = morningZone();
+const yesterday = shanghaiDay(-1, zone.timeZone);
 const SHOTS = process.env.E2E_SHOTS_DIR;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([
     startServer({
       ROOST_SIMULATOR: 'off',
-      ROOST_TIMEZONE: 'Asia/Shanghai',
+      ROOST_TIMEZONE: zone.timeZone,
       ROOST_COMPLETENESS_MIN_PERCENT: '95',
     }),
     launchBrowser(),
@@ -30,6 +32,7 @@ beforeAll(async () => {
     ingest,
     { gatewayId: row!.gateway_id, networkId: row!.network_id },
     yesterday,
+    zone.offsetHours,
   );
 }, 180_000);
 afterAll(async () => {

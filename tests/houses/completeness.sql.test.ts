@@ -116,7 +116,7 @@ describe.each(testDatabaseTargets())('data completeness on $name', (target) => {
   it('without a window answers the last 7 days to today, and reads moments as their days', async () => {
     const week = await get<Completeness>(`/houses/completeness?houseIds=${house.houseId}`);
     expect(week.data.rows[0]!.days.map((d) => d.day)).toEqual(
-      [-6, -5, -4, -3, -2, -1, 0].map(shanghaiDay),
+      [-6, -5, -4, -3, -2, -1, 0].map((offset) => shanghaiDay(offset)),
     );
     const noon = Date.parse(`${yesterday}T12:00:00+08:00`);
     const moments = await get<Completeness>(
