@@ -27,6 +27,11 @@ export type WallFarm = z.infer<typeof wallFarmSchema>;
 /** GET /api/wall/map: the farms in the user's scope and the organisation's map type. */
 export const wallMapSchema = z.object({
   mapType: z.enum(MAP_TYPES),
+  /**
+   * The deployment's IANA zone (ROOST_TIMEZONE): the wall counts its days and hours in it, as
+   * every day the server keeps is counted, and writes its clock in it.
+   */
+  timeZone: z.string(),
   farms: z.array(wallFarmSchema),
 });
 export type WallMap = z.infer<typeof wallMapSchema>;

@@ -70,24 +70,116 @@ export function formatDate(value: Date | number | string | null | undefined): st
   return d ? `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` : '';
 }
 
+/** How a time is written: without seconds, or in a named zone rather than the browser's. */
+export interface ClockOptions {
+  seconds?: boolean;
+  /**
+   * An IANA zone to read the time in. The wall counts its days and hours in the deployment's
+   * zone (as every day of the server does), so its clock and hour labels are written in it too.
+   */
+  timeZone?: string;
+}
+
+/** One formatter per zone: building an Intl.DateTimeFormat costs far more than using one. */
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+/**
+ * A zone's offset from UTC by zone and UTC hour: a wall writes a time for each of its ticker's
+ * lines (up to 40 a second in a storm), and asking Intl for each costs more than the line.
+ * Offsets change on an hour's boundary in practice (summer time), so the hour is the key.
+ */
+const zoneOffsets = new Map<string, number>();
+
+function offsetOf(d: Date, timeZone: string): number {
+  const hour = Math.floor(d.getTime() / 3_600_000);
+  const key = `${timeZone}|${hour}`;
+  let offset = zoneOffsets.get(key);
+  if (offset === undefined) {
+    let format = zoneFormats.get(timeZone);
+    if (!format) {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      });
+      zoneFormats.set(timeZone, format);
+    }
+    const n: Record<string, number> = {};
+    const at = new Date(hour * 3_600_000);
+    for (const part of format.formatToParts(at))
+      if (part.type !== 'literal') n[part.type] = Number(part.value);
+    offset = Date.UTC(n.year!, n.month! - 1, n.day!, n.hour!, n.minute!, n.second!) - at.getTime();
+    // Bounded: a wall runs for weeks, one new hour at a time.
+    if (zoneOffsets.size > 256) zoneOffsets.clear();
+    zoneOffsets.set(key, offset);
+  }
+  return offset;
+}
+
+/** The calendar and clock figures of an instant in `timeZone` (an IANA name). */
+export function zonedParts(d: Date, timeZone: string) {
+  const local = new Date(d.getTime() + offsetOf(d, timeZone));
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
+  };
+}
+
+/** The figures of `d` in the browser's zone, or in `timeZone` when one is named. */
+function partsOf(d: Date, timeZone: string | undefined) {
+  if (timeZone) return zonedParts(d, timeZone);
+  return {
+    year: d.getFullYear(),
+    month: d.getMonth() + 1,
+    day: d.getDate(),
+    hour: d.getHours(),
+    minute: d.getMinutes(),
+    second: d.getSeconds(),
+  };
+}
+
 /** `14:03:05`, or `14:03` without seconds; '' for nothing. */
 export function formatClock(
   value: Date | number | string | null | undefined,
-  options: { seconds?: boolean } = {},
+  options: ClockOptions = {},
 ): string {
   const d = value === null || value === undefined || value === '' ? null : toDate(value);
   if (!d) return '';
-  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  return options.seconds === false ? hm : `${hm}:${pad(d.getSeconds())}`;
+  const p = partsOf(d, options.timeZone);
+  const hm = `${pad(p.hour)}:${pad(p.minute)}`;
+  return options.seconds === false ? hm : `${hm}:${pad(p.second)}`;
 }
 
 /** `2026-11-23 14:03:05` (or without seconds); '' for nothing. */
 export function formatDateTime(
   value: Date | number | string | null | undefined,
-  options: { seconds?: boolean } = {},
+  options: ClockOptions = {},
 ): string {
-  const date = formatDate(value);
-  return date && `${date} ${formatClock(value, options)}`;
+  if (!options.timeZone) {
+    const date = formatDate(value);
+    return date && `${date} ${formatClock(value, options)}`;
+  }
+  const d = value === null || value === undefined || value === '' ? null : toDate(value);
+  if (!d) return '';
+  const p = zonedParts(d, options.timeZone);
+  return `${p.year}-${pad(p.month)}-${pad(p.day)} ${formatClock(d, options)}`;
+}
+
+/** The browser's own zone, or null where the browser does not say. */
+export function browserTimeZone(): string | null {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+  } catch {
+    return null;
+  }
 }
 
 /** The parts of a typed date, any of 2026-11-23, 2026/11/23, 2026.11.23, 2026年11月23日. */

@@ -5,6 +5,14 @@ import { freePort } from '../helpers/processes';
 import { LIVE_WAIT, launchBrowser, signIn, startServer, type TestServer } from './harness';
 import { collectErrors, connectGateway } from './wallHelpers';
 
+/**
+ * The deployment's zone, and a browser far from it: the wall counts days and hours in the
+ * deployment's zone whatever the screen's browser says.
+ */
+const DEPLOYMENT_ZONE = 'Asia/Shanghai';
+const SHANGHAI_OFFSET = 8 * 3_600_000;
+const BROWSER_ZONE = 'America/New_York';
+
 let server: TestServer;
 let browser: Browser;
 let client: MqttClient | null = null;
@@ -12,7 +20,11 @@ let client: MqttClient | null = null;
 beforeAll(async () => {
   const mqttPort = await freePort();
   [server, browser] = await Promise.all([
-    startServer({ MQTT_PORT: String(mqttPort), ROOST_SIMULATOR: 'off' }),
+    startServer({
+      MQTT_PORT: String(mqttPort),
+      ROOST_SIMULATOR: 'off',
+      ROOST_TIMEZONE: DEPLOYMENT_ZONE,
+    }),
     launchBrowser(),
   ]);
 }, 180_000);
@@ -125,12 +137,26 @@ describe('the night’s story on the wall', () => {
       const at = await pastAlarms(Date.now());
       const gateway = await connectGateway(server);
       client = gateway.client;
-      const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+      const context = await browser.newContext({
+        viewport: { width: 1920, height: 1080 },
+        timezoneId: BROWSER_ZONE,
+      });
       const page = await context.newPage();
       const errors = collectErrors(page);
       await signIn(page, server.url, 'admin');
       await page.goto(`${server.url}/screenDatav/home?language=1`);
       await page.getByTestId('night-chart').waitFor();
+
+      // The clock is the deployment's, and says so on a browser elsewhere.
+      await expect.poll(() => page.getByTestId('wall-zone').textContent()).toBe('GMT+8');
+      // Its date and hour, read again if the hour turned between the two readings.
+      const shanghaiHour = () => {
+        const text = new Date(Date.now() + SHANGHAI_OFFSET).toISOString();
+        return `${text.slice(0, 10)} ${text.slice(11, 13)}`;
+      };
+      await expect
+        .poll(async () => (await page.getByTestId('wall-clock').textContent())!.slice(0, 13))
+        .toBe(shanghaiHour());
 
       const hours = await hoursOf(page);
       expect(hours).toHaveLength(24);
@@ -142,8 +168,13 @@ describe('the night’s story on the wall', () => {
         yesterdayRaised: 1,
       });
       expect(hours.reduce((n, h) => n + h.raised + h.cleared, 0)).toBe(2);
-      // The day's counts from this browser's midnight.
-      const midnight = new Date().setHours(0, 0, 0, 0);
+      // Every sixth hour is labelled with its clock in the deployment's zone.
+      const labels = await page.locator('.roost-wall__night-hours span').allTextContents();
+      expect(labels.length).toBeGreaterThan(0);
+      for (const label of labels) expect(label).toMatch(/^(00|06|12|18):00$/);
+      // The day's counts from the deployment's midnight, not the browser's.
+      const midnight =
+        Math.floor((Date.now() + SHANGHAI_OFFSET) / (24 * HOUR)) * 24 * HOUR - SHANGHAI_OFFSET;
       const since = (from: number, times: number[]) => times.filter((t) => t >= from).length;
       expect(await totalOf(page, 'today', 'raised')).toBe(since(midnight, [at.critical]));
       expect(await totalOf(page, 'today', 'cleared')).toBe(since(midnight, [at.cleared]));

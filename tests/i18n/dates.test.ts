@@ -7,6 +7,7 @@ import {
   formatDateTime,
   parseClockText,
   parseDateText,
+  zonedParts,
 } from '../../src/i18n/dates';
 
 // A local instant (the module writes the browser's zone): 23 November 2026, 14:03:05.
@@ -71,5 +72,18 @@ describe('the console date format', () => {
     expect(parseClockText('7:05')).toBe('07:05');
     for (const wrong of ['24:00', '7:60', '10:00 PM', '22', 'abc', ''])
       expect(parseClockText(wrong)).toBeNull();
+  });
+  it('writes a time in a named zone, across midnight and a change to summer time', () => {
+    // 16:05:07 UTC is five past midnight of the next day in Shanghai.
+    const lateUtc = Date.UTC(2026, 10, 28, 16, 5, 7);
+    expect(formatDateTime(lateUtc, { timeZone: 'Asia/Shanghai' })).toBe('2026-11-29 00:05:07');
+    expect(formatClock(lateUtc, { seconds: false, timeZone: 'UTC' })).toBe('16:05');
+    // London moves from 00:59:59 GMT to 02:00:00 BST at 01:00 UTC on 29 March 2026.
+    const london = { timeZone: 'Europe/London' };
+    expect(formatDateTime(Date.UTC(2026, 2, 29, 0, 59, 59), london)).toBe('2026-03-29 00:59:59');
+    expect(formatDateTime(Date.UTC(2026, 2, 29, 1, 0, 0), london)).toBe('2026-03-29 02:00:00');
+    // A half-hour zone.
+    expect(formatClock(Date.UTC(2026, 0, 1), { timeZone: 'Asia/Kolkata' })).toBe('05:30:00');
+    expect(zonedParts(new Date(lateUtc), 'Asia/Shanghai')).toMatchObject({ day: 29, hour: 0 });
   });
 });

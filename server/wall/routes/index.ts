@@ -88,7 +88,11 @@ export function wallRoutes(ctx: AppContext): RoutePlugin {
       },
       async (request, reply) => {
         const { scope, mapType } = viewer(request);
-        const data: WallMap = { mapType, farms: await wallFarms(database, scope) };
+        const data: WallMap = {
+          mapType,
+          timeZone: ctx.config.timeZone,
+          farms: await wallFarms(database, scope),
+        };
         return ok(request, reply, data);
       },
     );

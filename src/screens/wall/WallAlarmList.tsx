@@ -72,15 +72,25 @@ function AlarmRow({ alarm, now }: { alarm: Alarm; now: number }) {
 }
 
 /** The empty list says since when nothing is open, naming the alarm that ended last. */
-function NothingOpen({ open, now }: { open: OpenAlarms; now: number }) {
+function NothingOpen({
+  open,
+  now,
+  timeZone,
+}: {
+  open: OpenAlarms;
+  now: number;
+  timeZone: string | undefined;
+}) {
   const { t } = useTranslation();
   const last = open.lastCleared;
   if (!open.loaded) return <p className={Classes.TEXT_MUTED}>{t('wall.open.loading')}</p>;
   if (!last?.clearedAt) return <p data-testid="alarms-none">{t('wall.open.noneEver')}</p>;
-  const sameDay = new Date(last.clearedAt).toDateString() === new Date(now).toDateString();
-  const time = sameDay
-    ? formatClock(last.clearedAt, { seconds: false })
-    : formatDateTime(last.clearedAt, { seconds: false });
+  const options = { seconds: false, timeZone };
+  const dayOf = (at: string | number) => formatDateTime(at, options).slice(0, 10);
+  const time =
+    dayOf(last.clearedAt) === dayOf(now)
+      ? formatClock(last.clearedAt, options)
+      : formatDateTime(last.clearedAt, options);
   return (
     <p data-testid="alarms-none">
       {t('wall.open.noneSince', {
@@ -150,7 +160,9 @@ export const WallAlarmList = observer(function WallAlarmList({
           </span>
         )}
       </h2>
-      {open.list.length === 0 && <NothingOpen open={open} now={now} />}
+      {open.list.length === 0 && (
+        <NothingOpen open={open} now={now} timeZone={store.timeZone ?? undefined} />
+      )}
       <ul ref={list} className="roost-wall__alarms">
         {shown.map((alarm) => (
           <AlarmRow key={alarm.id} alarm={alarm} now={now} />

@@ -2,10 +2,10 @@ import { Button, Callout, Classes, Intent } from '@blueprintjs/core';
 import { VolumeOffIcon, VolumeUpIcon, WarningSignIcon } from '@blueprintjs/icons';
 import { reaction } from 'mobx';
 import { observer } from 'mobx-react-lite';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ALARM_SEVERITIES } from '../../contract/alarms';
-import { formatDateTime } from '../../i18n/dates';
+import { browserTimeZone, formatDateTime } from '../../i18n/dates';
 import { type AlertSound } from './alertSound';
 import { type WallPanelProps } from './WallPanels';
 
@@ -60,15 +60,19 @@ function ClockTime({ store }: WallPanelProps) {
   useEffect(
     () =>
       reaction(
-        () => store.now,
-        (at) => {
+        // The zone is known once the map is read: the clock is written again then, not a
+        // second later.
+        () => [store.now, store.timeZone] as const,
+        ([at, timeZone]) => {
           const element = ref.current;
           if (!element) return;
           const now = new Date(at);
           // The text node's data, not textContent: that would make a new node each second.
           const text = element.firstChild;
-          if (text instanceof Text) text.data = formatDateTime(now);
-          else element.textContent = formatDateTime(now);
+          // The deployment's zone, once known: the wall's days and hours are counted in it.
+          const written = formatDateTime(now, { timeZone: timeZone ?? undefined });
+          if (text instanceof Text) text.data = written;
+          else element.textContent = written;
           element.dateTime = now.toISOString();
         },
         { fireImmediately: true },
@@ -99,7 +103,10 @@ const WallClock = observer(function WallClock({ store }: WallPanelProps) {
           });
   return (
     <div className="roost-wall__clock">
-      <ClockTime store={store} />
+      <span className="roost-wall__clock-line">
+        <ClockTime store={store} />
+        <ZoneName zone={store.timeZone} />
+      </span>
       <span
         className={`roost-wall__fresh ${store.stale ? 'roost-wall__fresh--stale' : ''} ${Classes.TEXT_MUTED}`}
         data-testid="wall-freshness"
@@ -110,6 +117,29 @@ const WallClock = observer(function WallClock({ store }: WallPanelProps) {
     </div>
   );
 });
+
+/**
+ * The deployment's zone as an offset ("GMT+8"), beside the clock only when the screen's browser
+ * is in another zone: the clock, the night's hours and "today" are then not the room's own.
+ */
+function ZoneName({ zone }: { zone: string | null }) {
+  const shown = useMemo(() => (zone === null ? null : offsetName(zone)), [zone]);
+  if (zone === null || zone === browserTimeZone() || shown === null) return null;
+  return (
+    <span className={`roost-wall__zone ${Classes.TEXT_MUTED}`} data-testid="wall-zone" title={zone}>
+      {shown}
+    </span>
+  );
+}
+
+function offsetName(zone: string): string | null {
+  try {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'shortOffset' });
+    return parts.formatToParts(new Date()).find((p) => p.type === 'timeZoneName')?.value ?? null;
+  } catch {
+    return null;
+  }
+}
 
 /** Data older than a minute says so across the top of the map. */
 export const StaleBanner = observer(function StaleBanner({ store }: WallPanelProps) {

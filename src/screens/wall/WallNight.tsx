@@ -12,7 +12,7 @@ import {
   WALL_NIGHT_HOURS,
   type WallNight as Night,
 } from '../../contract/wallNight';
-import { formatClock } from '../../i18n/dates';
+import { formatClock, zonedParts } from '../../i18n/dates';
 import { STATE_HEX } from './constants';
 import { type NightStory } from './nightStory';
 import './night.css';
@@ -126,14 +126,15 @@ function HourLabels({ night }: { night: Night }) {
   const first = firstHour(night);
   const labels = night.today.flatMap((_, slot) => {
     const start = first + slot * HOUR_MS;
-    const named = new Date(start).getHours() % LABEL_EVERY === 0;
+    // Hours of the answer's zone (the deployment's), the zone the hours were counted in.
+    const named = zonedParts(new Date(start), night.timeZone).hour % LABEL_EVERY === 0;
     return named && slot > 1 && slot < WALL_NIGHT_HOURS - 2 ? [{ slot, start }] : [];
   });
   return (
     <div className={`roost-wall__night-hours ${Classes.TEXT_MUTED}`}>
       {labels.map(({ slot, start }) => (
         <span key={slot} style={{ left: `${(slot / WALL_NIGHT_HOURS) * 100}%` }}>
-          {formatClock(start, { seconds: false })}
+          {formatClock(start, { seconds: false, timeZone: night.timeZone })}
         </span>
       ))}
     </div>

@@ -123,7 +123,7 @@ export const WallTicker = observer(function WallTicker({ store }: WallPanelProps
   const labels = useTickerLabels();
   const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
-    const lines = new TickerLines(list.current!, labels);
+    const lines = new TickerLines(list.current!, labels, () => store.timeZone);
     const dispose = reaction(
       () => store.ticker,
       (entries) => lines.show(entries),

@@ -91,6 +91,8 @@ const polled = { quiet: () => true, background: true };
 /** The wall screen's own state: map data, drill-down, ticker, clock; bounded for weeks of running. */
 export class WallStore {
   mapType: '1' | '2' | null = null;
+  /** The deployment's zone, in which the wall counts days and hours; null until the map is read. */
+  timeZone: string | null = null;
   farms: WallFarm[] = [];
   regions: Regions | null = null;
   today: AlarmToday | null = null;
@@ -134,6 +136,7 @@ export class WallStore {
       alarmTotal: observable,
       pulseMarkers: computedStruct,
       mapType: observable,
+      timeZone: observable,
       farms: observableRef,
       regions: observableRef,
       today: observableRef,
@@ -363,6 +366,7 @@ export class WallStore {
         if (regions !== this.regions) this.places.forgetFarms();
         this.regions = regions;
         this.mapType = map.mapType;
+        this.timeZone = map.timeZone;
         this.farms = map.farms;
         // The fetched unacknowledged counts include every raise seen until now.
         this.raisedSince = new Set();

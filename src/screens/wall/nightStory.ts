@@ -16,15 +16,6 @@ import { type AlarmEventKind, type AlarmFeed } from './openAlarms';
 /** The events the story counts (an acknowledgement changes no count). */
 type Counted = Exclude<AlarmEventKind, 'acknowledged'>;
 
-/** The viewer's time zone: the browser's, where the wall's clock and hour labels are read. */
-export function viewerTimeZone(): string | undefined {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** `night` with one more alarm of `kind` counted at `at`, when `at` lies in its 48 hours. */
 export function countedIn(night: WallNight, kind: Counted, alarm: Alarm, at: number): WallNight {
   const first = Date.parse(night.hourStart) - (WALL_NIGHT_HOURS - 1) * HOUR_MS;
@@ -89,7 +80,6 @@ export class NightStory {
   constructor(
     private readonly api: ApiClient,
     private readonly clock: () => number,
-    private readonly timeZone = viewerTimeZone(),
   ) {
     makeObservable<NightStory, 'answer'>(this, {
       night: observableRef,
@@ -119,8 +109,8 @@ export class NightStory {
   async load(): Promise<void> {
     this.pending ??= [];
     try {
-      const query = this.timeZone ? `?timeZone=${encodeURIComponent(this.timeZone)}` : '';
-      const answer = await this.api.get(`/wall/night${query}`, {
+      // No zone asked: the hours are the deployment's, like every other day on the wall.
+      const answer = await this.api.get('/wall/night', {
         schema: wallNightSchema,
         quiet: () => true,
         background: true,

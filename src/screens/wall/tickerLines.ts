@@ -37,6 +37,8 @@ export class TickerLines {
   constructor(
     private readonly list: HTMLUListElement,
     private readonly labels: TickerLabels,
+    /** The zone the wall writes its times in (the deployment's), once known. */
+    private readonly timeZone: () => string | null = () => null,
   ) {}
 
   show(entries: readonly TickerEntry[]): void {
@@ -44,7 +46,7 @@ export class TickerLines {
       const entry = entries[i]!;
       const line = this.lines[i] ?? this.make(i);
       if (line.at !== entry.at) {
-        line.time.data = formatClock(entry.at);
+        line.time.data = formatClock(entry.at, { timeZone: this.timeZone() ?? undefined });
         line.at = entry.at;
       }
       write(line.name, entry.houseName);
