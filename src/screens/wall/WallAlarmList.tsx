@@ -114,7 +114,7 @@ export const WallAlarmList = observer(function WallAlarmList({
   store: WallStore;
   open: OpenAlarms;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [minute] = useState(() => computed(() => Math.floor(store.now / 60_000)));
   const now = minute.get() * 60_000;
   const panel = useRef<HTMLElement>(null);
@@ -123,8 +123,9 @@ export const WallAlarmList = observer(function WallAlarmList({
   const [fit, setFit] = useState(Infinity);
   const shown = open.list.slice(0, fit);
   const more = open.total - shown.length;
-  // A new list or a new size: every row drawn once, then as many kept as are whole.
-  useLayoutEffect(() => setFit(Infinity), [open.list]);
+  // A new list, size or language (Chinese rows wrap differently): every row drawn once, then
+  // as many kept as are whole.
+  useLayoutEffect(() => setFit(Infinity), [open.list, i18n.language]);
   useLayoutEffect(() => {
     // The panel's size comes from the grid, never from its rows (the list's would, in a loop).
     const element = panel.current;
@@ -149,7 +150,7 @@ export const WallAlarmList = observer(function WallAlarmList({
     const line = parseFloat(getComputedStyle(element).fontSize) * 0.8 * 2;
     const whole = rows.filter((row) => row.getBoundingClientRect().bottom <= bottom - line).length;
     setFit(Math.max(1, whole));
-  }, [fit, open.list]);
+  }, [fit, open.list, i18n.language]);
   return (
     <section ref={panel} className="roost-wall__panel roost-wall__open" data-testid="wall-alarms">
       <h2 className="roost-wall__heading">

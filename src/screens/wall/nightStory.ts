@@ -11,7 +11,7 @@ import {
   type WallNight,
   type WallNightHour,
 } from '../../contract/wallNight';
-import { type AlarmEventKind, type AlarmFeed } from './openAlarms';
+import { followAlarms, type AlarmEventKind, type AlarmFeed } from './openAlarms';
 
 /** The events the story counts (an acknowledgement changes no count). */
 type Counted = Exclude<AlarmEventKind, 'acknowledged'>;
@@ -90,16 +90,13 @@ export class NightStory {
   }
 
   start(feed: AlarmFeed | undefined, live: () => boolean): void {
-    const events = feed?.onEvent?.((kind, alarm) => this.apply(kind, alarm));
-    if (events) this.disposers.push(events);
     this.disposers.push(
-      reaction(live, (isLive) => isLive && void this.load()),
+      ...followAlarms(feed, live, this),
       reaction(
         () => Math.floor(this.clock() / 60_000),
         () => this.roll(),
       ),
     );
-    void this.load();
   }
 
   stop(): void {

@@ -11,6 +11,23 @@ export interface AlarmFeed {
   onEvent?(listener: (kind: AlarmEventKind, alarm: Alarm) => void): () => void;
 }
 
+/**
+ * How a wall panel built from alarms stays true: it hears every event of `feed`, and reads
+ * itself whole now and each time the connection comes back (`live()` turns true), since
+ * events were missed while it was down. Answers what stops it all.
+ */
+export function followAlarms(
+  feed: AlarmFeed | undefined,
+  live: () => boolean,
+  panel: { apply(kind: AlarmEventKind, alarm: Alarm): void; load(): Promise<void> },
+): (() => void)[] {
+  const disposers: (() => void)[] = [reaction(live, (isLive) => isLive && void panel.load())];
+  const events = feed?.onEvent?.((kind, alarm) => panel.apply(kind, alarm));
+  if (events) disposers.push(events);
+  void panel.load();
+  return disposers;
+}
+
 /** After a clear left fewer rows than are open, the list is read again once things settle. */
 const REFILL_DELAY_MS = 1_000;
 
@@ -46,15 +63,9 @@ export class OpenAlarms {
 
   /** Hears `feed` and reads the list now and each time `live()` becomes true again. */
   start(feed: AlarmFeed | undefined, live: () => boolean): void {
-    const events = feed?.onEvent?.((kind, alarm) => this.apply(kind, alarm));
-    if (events) this.disposers.push(events);
-    this.disposers.push(
-      reaction(live, (isLive) => isLive && void this.load()),
-      () => {
-        if (this.refill !== null) clearTimeout(this.refill);
-      },
-    );
-    void this.load();
+    this.disposers.push(...followAlarms(feed, live, this), () => {
+      if (this.refill !== null) clearTimeout(this.refill);
+    });
   }
 
   stop(): void {
