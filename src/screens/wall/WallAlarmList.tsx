@@ -121,6 +121,10 @@ export const WallAlarmList = observer(function WallAlarmList({
   const list = useRef<HTMLUListElement>(null);
   // How many rows fit: measured from the rows drawn, so no row is ever cut at the bottom.
   const [fit, setFit] = useState(Infinity);
+  // Each new size or font asks for a new measure, also when every row fitted before: a panel
+  // that shrinks (the production panel arriving under it) leaves fit at Infinity, and setting
+  // it to Infinity again would not measure at all.
+  const [measure, setMeasure] = useState(0);
   const shown = open.list.slice(0, fit);
   const more = open.total - shown.length;
   // A new list, size or language (Chinese rows wrap differently): every row drawn once, then
@@ -130,7 +134,10 @@ export const WallAlarmList = observer(function WallAlarmList({
     // The panel's size comes from the grid, never from its rows (the list's would, in a loop).
     const element = panel.current;
     if (!element) return;
-    const again = () => setFit(Infinity);
+    const again = () => {
+      setFit(Infinity);
+      setMeasure((n) => n + 1);
+    };
     const observer = new ResizeObserver(again);
     observer.observe(element);
     // A web font arriving changes how the rows wrap, not the panel's size.
@@ -150,7 +157,7 @@ export const WallAlarmList = observer(function WallAlarmList({
     const line = parseFloat(getComputedStyle(element).fontSize) * 0.8 * 2;
     const whole = rows.filter((row) => row.getBoundingClientRect().bottom <= bottom - line).length;
     setFit(Math.max(1, whole));
-  }, [fit, open.list, i18n.language]);
+  }, [fit, open.list, i18n.language, measure]);
   return (
     <section ref={panel} className="roost-wall__panel roost-wall__open" data-testid="wall-alarms">
       <h2 className="roost-wall__heading">

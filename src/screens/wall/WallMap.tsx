@@ -339,6 +339,9 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
           bounds: world ? WORLD_BOUNDS : CHINA_BOUNDS,
           fitBoundsOptions: { padding: FIT_PADDING_PX },
         }}
+        // The world is 512 px wide at zoom 0: a narrower map (a 1280-pixel wall's centre) needs
+        // to zoom below 0 to hold it whole, or the fit leaves its farms past the edge.
+        minZoom={-2}
         mapStyle={style}
         attributionControl={false}
         dragRotate={false}
@@ -347,6 +350,15 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
           setLoaded(true);
         }}
         onMoveEnd={(event) => setView(cameraOf(event.target))}
+        // A wall resized (made fullscreen, or moved to another screen) shows the whole map
+        // again, unless someone drilled in: the first fit was for the old size.
+        onResize={(event) => {
+          if (store.selectedFarmId !== null || store.selectedRegion !== null) return;
+          event.target.fitBounds(world ? WORLD_BOUNDS : CHINA_BOUNDS, {
+            padding: FIT_PADDING_PX,
+            duration: 0,
+          });
+        }}
       >
         <DeckOverlay
           overlayRef={overlayRef}

@@ -91,7 +91,6 @@ export const WallScreen = observer(function WallScreen({
         <WallCounters store={store} />
         <WallToday store={store} />
         <WallNight story={night.story} />
-        <WallLegend />
       </aside>
       <main className="roost-wall__center">
         <WallMap store={store} />
@@ -102,6 +101,7 @@ export const WallScreen = observer(function WallScreen({
           cameraApi={onOpenHouse ? sources.api : undefined}
         />
         <MapLegendList store={store} />
+        <WallLegend />
       </main>
       <aside className="roost-wall__right">
         <WallAlarmList store={store} open={open.list} />
