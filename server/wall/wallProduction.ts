@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Scope } from '../auth/scope';
 import type { Database } from '../db/client';
 import { addDays, standardAt, type TargetFacts } from '../production/kpi';
@@ -14,6 +13,7 @@ import {
   readTariffsOf,
   type FlockGroup,
 } from './wallProduction.sql';
+import { sharedPerScope } from './sharedReading';
 
 /**
  * Figures of a day's production change a few times an hour (a record saved, an hour metered):
@@ -21,13 +21,7 @@ import {
  * cost one set of statements, not ten.
  */
 const SHARED_FOR_MS = 15_000;
-const shared = new Map<string, { at: number; answer: Promise<WallProduction> }>();
-
-function scopeKey(scope: Scope): string {
-  if (scope.all) return 'all';
-  const ids = [...scope.houseIds].sort((a, b) => a - b).join(',');
-  return createHash('sha1').update(ids).digest('hex');
-}
+const shared = sharedPerScope<WallProduction>(SHARED_FOR_MS);
 
 /** The wall's production and power for `scope`, read at most once per SHARED_FOR_MS a scope. */
 export function wallProductionOf(
@@ -36,15 +30,7 @@ export function wallProductionOf(
   timeZone: string,
   now = new Date(),
 ): Promise<WallProduction> {
-  const key = scopeKey(scope);
-  const hit = shared.get(key);
-  if (hit && now.getTime() - hit.at < SHARED_FOR_MS) return hit.answer;
-  const answer = readWallProduction(database, scope, timeZone, now);
-  shared.set(key, { at: now.getTime(), answer });
-  // A failed reading is not shared: the next wall asks again.
-  answer.catch(() => shared.delete(key));
-  for (const [k, v] of shared) if (now.getTime() - v.at >= SHARED_FOR_MS) shared.delete(k);
-  return answer;
+  return shared(scope, now, () => readWallProduction(database, scope, timeZone, now));
 }
 
 export async function readWallProduction(

@@ -20,6 +20,9 @@ import { openAlarmsOfScope } from '../wallAlarms';
 import { wallOpenAlarmsSchema } from '../../../src/contract/wallAlarms';
 import { wallProductionSchema } from '../../../src/contract/wallProduction';
 import { wallProductionOf } from '../wallProduction';
+import { wallRankingSchema } from '../../../src/contract/wallRanking';
+import { wallRankingOf } from '../wallRanking';
+import { HouseRulesCache } from '../../alarms/houseRules';
 import { wallNightQuerySchema, wallNightSchema } from '../../../src/contract/wallNight';
 import { readWallNight } from '../wallNight.sql';
 import { alarmsTodayOf, openAlarmCountOf } from '../../alarms/summaries';
@@ -40,6 +43,8 @@ interface Viewer {
 export function wallRoutes(ctx: AppContext): RoutePlugin {
   const { database } = ctx;
   const viewers = new WeakMap<FastifyRequest, Viewer>();
+  // The houses' limits for the ranking, kept as the alarm engine keeps them (a minute or so).
+  const rankingRules = new HouseRulesCache(database, ctx.config.timeZone, () => new Date());
 
   const viewerOf = async (request: FastifyRequest): Promise<Viewer> => {
     const token = tokenOf(request);
@@ -197,6 +202,22 @@ export function wallRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const { scope } = viewer(request);
         return ok(request, reply, await wallProductionOf(database, scope, ctx.config.timeZone));
+      },
+    );
+
+    app.get(
+      '/wall/ranking',
+      {
+        ...VIEW,
+        schema: {
+          summary:
+            'The farms in scope whose houses are furthest from target now (temperature, humidity, CO2, NH3), by the alarm limits',
+          response: answers(wallRankingSchema),
+        },
+      },
+      async (request, reply) => {
+        const { scope } = viewer(request);
+        return ok(request, reply, await wallRankingOf(database, rankingRules, scope));
       },
     );
 

@@ -38,6 +38,14 @@ export const wallEn = {
     raised: 'raised',
     cleared: 'cleared',
   },
+  ranking: {
+    title: 'Who needs someone',
+    empty: 'Every farm on target, no alarm open',
+    alarms_one: '{{count}} alarm',
+    alarms_other: '{{count}} alarms',
+    onTarget: 'on target',
+    off: '{{house}} · {{metric}} {{value}}, {{way}} to the alarm limit',
+  },
   night: {
     title: 'Last 24 hours against yesterday',
     raised: 'Raised',
@@ -151,6 +159,13 @@ export const wallZh: TextTree<typeof wallEn> = {
     empty: '大屏打开以来暂无报警产生或解除',
     raised: '产生',
     cleared: '解除',
+  },
+  ranking: {
+    title: '需要关注的场区',
+    empty: '所有场区均在目标范围内，无未解除报警',
+    alarms_other: '{{count}} 条报警',
+    onTarget: '在目标范围内',
+    off: '{{house}} · {{metric}} {{value}}，已达报警限值的 {{way}}',
   },
   night: {
     title: '近 24 小时报警与昨日对比',

@@ -14,6 +14,7 @@ import { WallAlarmList } from './WallAlarmList';
 import { OpenAlarms } from './openAlarms';
 import { NightStory } from './nightStory';
 import { WallNight } from './WallNight';
+import { WallRanking } from './WallRanking';
 import './screen.css';
 
 /** `?language=1` is English, `0` Chinese; anything else keeps the console's. */
@@ -91,6 +92,7 @@ export const WallScreen = observer(function WallScreen({
         <WallCounters store={store} />
         <WallToday store={store} />
         <WallNight story={night.story} />
+        <WallRanking store={store} />
       </aside>
       <main className="roost-wall__center">
         <WallMap store={store} />

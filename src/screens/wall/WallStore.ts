@@ -25,6 +25,7 @@ import {
   TICKER_MAX_ENTRIES,
   TODAY_POLL_MS,
 } from './constants';
+import { FarmRanking } from './farmRanking';
 import { AlarmChanges } from './alarmChanges';
 import { type AlarmFeed } from './openAlarms';
 import { LiveTally } from './liveTally';
@@ -130,7 +131,11 @@ export class WallStore {
   /** The marker slot of each pulsing farm (see pulseMarkers). */
   private readonly pulseSlots = new Map<number, number>();
 
+  /** Farms by open alarms and distance from target; refreshed with production. */
+  readonly ranking: FarmRanking;
+
   constructor(private readonly sources: WallSources) {
+    this.ranking = new FarmRanking(sources.api, () => this.views);
     makeObservable<WallStore, 'applyHouses'>(this, {
       counters: observableRef,
       alarmTotal: observable,
@@ -235,6 +240,7 @@ export class WallStore {
     const today = setInterval(() => {
       void this.loadToday();
       void this.loadProduction();
+      void this.ranking.load();
     }, TODAY_POLL_MS);
     this.disposers.push(
       () => clearInterval(tick),
@@ -321,6 +327,7 @@ export class WallStore {
     void this.loadFarms();
     void this.loadToday();
     void this.loadProduction();
+    void this.ranking.load();
   }
 
   stop(): void {

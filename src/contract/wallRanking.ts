@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/** What "far from target" is read from: the air of a house. */
+export const RANKED_METRICS = ['temperature', 'humidity', 'co2', 'nh3'] as const;
+export type RankedMetric = (typeof RANKED_METRICS)[number];
+
+/** The most farms the ranking answers: a wall shows a handful; the rest only need to be behind. */
+export const WALL_RANKING_MAX = 200;
+
+/**
+ * One farm's house furthest from its target now: which reading, its target (null for a plain
+ * ceiling such as NH3's) and the alarm limit, and `share`, how far along the way from target to
+ * limit the reading is (0 at target, 1 at the limit, above 1 past it).
+ */
+export const wallFarmDistanceSchema = z.object({
+  farmId: z.number().int(),
+  houseId: z.number().int(),
+  houseName: z.string(),
+  metric: z.enum(RANKED_METRICS),
+  value: z.number(),
+  target: z.number().nullable(),
+  limit: z.number(),
+  share: z.number().nonnegative(),
+});
+export type WallFarmDistance = z.infer<typeof wallFarmDistanceSchema>;
+
+/** GET /api/wall/ranking: the farms in scope furthest from target, furthest first. */
+export const wallRankingSchema = z.object({
+  farms: z.array(wallFarmDistanceSchema).max(WALL_RANKING_MAX),
+  asOf: z.string(),
+});
+export type WallRanking = z.infer<typeof wallRankingSchema>;
+
+/** A farm as the ranking orders it: open alarms (live) first, then distance from target. */
+export interface RankedFarm {
+  farmId: number;
+  name: string;
+  alarmCount: number;
+  distance: WallFarmDistance | null;
+}
+
+/** Worst first: more open alarms, then further from target, then by name (stable). */
+export function rankFarms(farms: readonly RankedFarm[]): RankedFarm[] {
+  return [...farms].sort(
+    (a, b) =>
+      b.alarmCount - a.alarmCount ||
+      (b.distance?.share ?? 0) - (a.distance?.share ?? 0) ||
+      a.name.localeCompare(b.name),
+  );
+}

@@ -1,0 +1,82 @@
+import { Classes } from '@blueprintjs/core';
+import { observer } from 'mobx-react-lite';
+import { useLayoutEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { METRIC_BY_KEY, metricLabel } from '../../contract/metrics';
+import { type RankedFarm } from '../../contract/wallRanking';
+import { measure } from '../../i18n/numbers';
+import { type WallPanelProps } from './WallPanels';
+
+/**
+ * Rows that do not fit whole are hidden, not cut: measured after each render and each resize of
+ * the list (its height comes from the column, never from its rows).
+ */
+function useWholeRows(rows: unknown) {
+  const list = useRef<HTMLOListElement>(null);
+  useLayoutEffect(() => {
+    const element = list.current;
+    if (!element) return;
+    const hide = () => {
+      const bottom = element.getBoundingClientRect().bottom;
+      for (const row of element.children as HTMLCollectionOf<HTMLElement>) {
+        row.style.visibility = '';
+        if (row.getBoundingClientRect().bottom > bottom + 0.5) row.style.visibility = 'hidden';
+      }
+    };
+    hide();
+    const observer = new ResizeObserver(hide);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [rows]);
+  return list;
+}
+
+/**
+ * "Who needs someone": the farms with the most open alarms, then those furthest from target,
+ * each naming its worst house. Touching one drills the map into it, as the tour does.
+ */
+export const WallRanking = observer(function WallRanking({ store }: WallPanelProps) {
+  const { t, i18n } = useTranslation();
+  const zh = i18n.language === 'zh';
+  const farms = store.ranking.top;
+  /** "House 3 · Temperature 31.2 ℃, 64 % to the alarm limit", or "on target". */
+  const distanceText = ({ distance: d }: RankedFarm) =>
+    d
+      ? t('wall.ranking.off', {
+          house: d.houseName,
+          metric: metricLabel(d.metric, zh ? 'zh' : 'en'),
+          value: measure(d.value, METRIC_BY_KEY.get(d.metric)?.unit ?? ''),
+          way: `${Math.round(d.share * 100)} %`,
+        })
+      : t('wall.ranking.onTarget');
+  const list = useWholeRows([farms, i18n.language]);
+  return (
+    <section className="roost-wall__panel roost-wall__ranking" data-testid="wall-ranking">
+      <h2 className="roost-wall__heading">{t('wall.ranking.title')}</h2>
+      {farms.length === 0 && <p className={Classes.TEXT_MUTED}>{t('wall.ranking.empty')}</p>}
+      <ol ref={list}>
+        {farms.map((farm) => (
+          <li
+            key={farm.farmId}
+            data-testid="wall-ranking-row"
+            data-farm-id={farm.farmId}
+            data-alarms={farm.alarmCount}
+            data-selected={store.selectedFarmId === farm.farmId}
+          >
+            <button type="button" onClick={() => store.selectFarm(farm.farmId)}>
+              <span className="roost-wall__ranking-name">{farm.name}</span>
+              {farm.alarmCount > 0 && (
+                <span className="roost-wall__ranking-alarms">
+                  {t('wall.ranking.alarms', { count: farm.alarmCount })}
+                </span>
+              )}
+              <span className={`roost-wall__ranking-off ${Classes.TEXT_MUTED}`}>
+                {distanceText(farm)}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+});
