@@ -118,7 +118,7 @@ describe.each(testDatabaseTargets())('kiosk link panels and tour on $name', (tar
     expect(res.status).toBe(404);
   });
 
-  const INVALID: [string, object, string][] = [
+  const INVALID: [string, object, Parameters<typeof translate>[0]][] = [
     ['an unknown panel', { layout: { left: ['weather'], right: [] } }, 'wall.layoutPanelUnknown'],
     [
       'a panel twice',
