@@ -120,11 +120,7 @@ describe.each(testDatabaseTargets())('kiosk link panels and tour on $name', (tar
 
   const INVALID: [string, object, Parameters<typeof translate>[0]][] = [
     ['an unknown panel', { layout: { left: ['weather'], right: [] } }, 'wall.layoutPanelUnknown'],
-    [
-      'a panel twice',
-      { layout: { left: ['alarms'], right: ['alarms'] } },
-      'wall.layoutPanelTwice',
-    ],
+    ['a panel twice', { layout: { left: ['alarms'], right: ['alarms'] } }, 'wall.layoutPanelTwice'],
     ['no panel', { layout: { left: [], right: [] } }, 'wall.layoutEmpty'],
     ['a tour of 9 seconds', { tour: { seconds: 9, stops: ['overview'] } }, 'wall.tourSeconds'],
     ['a tour of 301 seconds', { tour: { seconds: 301, stops: ['overview'] } }, 'wall.tourSeconds'],
@@ -135,34 +131,37 @@ describe.each(testDatabaseTargets())('kiosk link panels and tour on $name', (tar
       'wall.tourPanelHidden',
     ],
   ];
-  it.each(INVALID)('refuses %s on creation and edit, in English and Chinese', async (_n, bad, key) => {
-    const { link } = await create({ name: 'Valid room' });
-    for (const locale of ['en', 'zh'] as const) {
-      const made = await call(
-        'POST',
-        '/wall/kiosk/create',
-        admin,
-        { name: 'Bad room', allFarms: true, ...bad },
-        locale,
+  it.each(INVALID)(
+    'refuses %s on creation and edit, in English and Chinese',
+    async (_n, bad, key) => {
+      const { link } = await create({ name: 'Valid room' });
+      for (const locale of ['en', 'zh'] as const) {
+        const made = await call(
+          'POST',
+          '/wall/kiosk/create',
+          admin,
+          { name: 'Bad room', allFarms: true, ...bad },
+          locale,
+        );
+        expect(made.status).toBe(400);
+        expect(made.body.msg).toContain(translate(key, locale));
+        const edited = await call(
+          'POST',
+          '/wall/kiosk/layout',
+          admin,
+          { id: link.id, layout: DEFAULT_WALL_LAYOUT, tour: null, ...bad },
+          locale,
+        );
+        expect(edited.status).toBe(400);
+        expect(edited.body.msg).toContain(translate(key, locale));
+      }
+      const [row] = await t.roost.database.query<{ layout: unknown }>(
+        `select layout from wall_kiosk_links where id = $1`,
+        [link.id],
       );
-      expect(made.status).toBe(400);
-      expect(made.body.msg).toContain(translate(key, locale));
-      const edited = await call(
-        'POST',
-        '/wall/kiosk/layout',
-        admin,
-        { id: link.id, layout: DEFAULT_WALL_LAYOUT, tour: null, ...bad },
-        locale,
-      );
-      expect(edited.status).toBe(400);
-      expect(edited.body.msg).toContain(translate(key, locale));
-    }
-    const [row] = await t.roost.database.query<{ layout: unknown }>(
-      `select layout from wall_kiosk_links where id = $1`,
-      [link.id],
-    );
-    expect(row!.layout).toEqual(DEFAULT_WALL_LAYOUT);
-  });
+      expect(row!.layout).toEqual(DEFAULT_WALL_LAYOUT);
+    },
+  );
 
   it('lets a kiosk token read its own panels and tour, and nothing of another link', async () => {
     const own = await create({ name: 'Own room', layout: LAYOUT, tour: TOUR });
@@ -179,8 +178,9 @@ describe.each(testDatabaseTargets())('kiosk link panels and tour on $name', (tar
       tour: TOUR,
     });
     expect(JSON.stringify(res.body.data)).not.toContain('Other room');
-    expect(kioskSelfSchema.parse((await call('GET', '/wall/kiosk/self', other.token)).body.data))
-      .toMatchObject({ name: 'Other room', tour: null });
+    expect(
+      kioskSelfSchema.parse((await call('GET', '/wall/kiosk/self', other.token)).body.data),
+    ).toMatchObject({ name: 'Other room', tour: null });
     // A kiosk token opens none of the console's kiosk administration.
     expect((await call('GET', '/wall/kiosk/list', own.token)).status).toBe(401);
     const edit = await call('POST', '/wall/kiosk/layout', own.token, {

@@ -21,7 +21,13 @@ function fakeWall(worst: number[]) {
 }
 
 const describePlace = (p: TourPlace | null) =>
-  p === null ? 'none' : p.kind === 'farm' ? `farm ${p.farmId}` : p.kind === 'panel' ? p.panel : 'overview';
+  p === null
+    ? 'none'
+    : p.kind === 'farm'
+      ? `farm ${p.farmId}`
+      : p.kind === 'panel'
+        ? p.panel
+        : 'overview';
 
 describe('the wall tour', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -59,7 +65,7 @@ describe('the wall tour', () => {
     tour.stop();
   });
 
-  it('takes the worst farms of the moment each round', () => {
+  it('takes the worst farms of the moment the tour gets to them', () => {
     const { wall, worst } = fakeWall([1]);
     const tour = new WallTourRunner(wall, { seconds: 10, stops: ['worstFarms'] });
     tour.start();

@@ -68,13 +68,11 @@ export const KioskWallPage = observer(function KioskWallPage() {
   useEffect(() => {
     if (!kiosk) return;
     let live = true;
-    kiosk.api
-      .get('/wall/kiosk/self', { schema: kioskSelfSchema, quiet: () => true })
-      .then(
-        (self) => live && setDisplay(self),
-        // Unreachable for now: the wall still opens, with the console's panels and no tour.
-        () => live && setDisplay({ layout: DEFAULT_WALL_LAYOUT, tour: null }),
-      );
+    kiosk.api.get('/wall/kiosk/self', { schema: kioskSelfSchema, quiet: () => true }).then(
+      (self) => live && setDisplay(self),
+      // Unreachable for now: the wall still opens, with the console's panels and no tour.
+      () => live && setDisplay({ layout: DEFAULT_WALL_LAYOUT, tour: null }),
+    );
     return () => {
       live = false;
     };

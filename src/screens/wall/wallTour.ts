@@ -8,9 +8,7 @@ export const TOUR_PAUSE_MS = 60_000;
 
 /** Where the tour is: the whole map, one farm drilled into, or a panel in the spotlight. */
 export type TourPlace =
-  | { kind: 'overview' }
-  | { kind: 'farm'; farmId: number }
-  | { kind: 'panel'; panel: WallPanelId };
+  { kind: 'overview' } | { kind: 'farm'; farmId: number } | { kind: 'panel'; panel: WallPanelId };
 
 /** What the tour moves: the wall's map and drill-down, and its ranking of farms. */
 export interface TourWall {
@@ -31,16 +29,17 @@ export function placesOf(stops: readonly WallTourStop[], worst: readonly number[
 }
 
 /**
- * The wall's tour: every `seconds` the next stop. A round is planned when it starts, so the
- * worst farms are those of that moment and a farm whose alarms clear mid-round is still shown
- * once. A touch pauses it for TOUR_PAUSE_MS from the last touch; then it goes on from the stop
- * after the one it was at.
+ * The wall's tour: every `seconds` the next stop. 'worstFarms' is expanded when the tour gets
+ * there, so the farms are those of that moment (at the first round after a load the map may
+ * not have its farms yet), and with no farm in alarm it is passed over. A touch pauses the tour
+ * for TOUR_PAUSE_MS from the last touch; then it goes on from the stop after the one it was at.
  */
 export class WallTourRunner {
   place: TourPlace | null = null;
   paused = false;
-  private round: TourPlace[] = [];
-  private index = -1;
+  /** The places left of the stop the tour is at (more than one for 'worstFarms'). */
+  private queue: TourPlace[] = [];
+  private stopIndex = -1;
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -77,14 +76,19 @@ export class WallTourRunner {
     this.step();
   }
 
-  private step(): void {
-    this.index += 1;
-    if (this.index >= this.round.length) {
-      this.round = placesOf(this.tour.stops, this.wall.worstFarmIds());
-      this.index = 0;
+  /** The next place: the rest of the current stop's, else the next stop's that has any. */
+  private next(): TourPlace {
+    const { stops } = this.tour;
+    for (let tries = 0; this.queue.length === 0 && tries < stops.length; tries += 1) {
+      this.stopIndex = (this.stopIndex + 1) % stops.length;
+      this.queue = placesOf([stops[this.stopIndex]!], this.wall.worstFarmIds());
     }
-    // A round of only 'worstFarms' with no farm in alarm: the whole map until there is one.
-    const place = this.round[this.index] ?? { kind: 'overview' };
+    // Only 'worstFarms' and no farm in alarm: the whole map until there is one.
+    return this.queue.shift() ?? { kind: 'overview' };
+  }
+
+  private step(): void {
+    const place = this.next();
     this.place = place;
     if (place.kind === 'farm') this.wall.selectFarm(place.farmId);
     else this.wall.reset();
