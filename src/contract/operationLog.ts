@@ -77,7 +77,7 @@ const FUNCTION_TEXTS = {
   'user.saveUserShacks': { en: 'Assign houses', zh: '分配栏舍' },
   'wall.kioskCreate': { en: 'Create wall link', zh: '创建大屏链接' },
   'wall.kioskRevoke': { en: 'Revoke wall link', zh: '撤销大屏链接' },
-  'wall.kioskLayout': { en: 'Wall link panels and tour', zh: '大屏链接面板与轮播' },
+  'wall.kiosk.layout': { en: 'Wall link panels and tour', zh: '大屏链接面板与轮播' },
   'notify.silence.create': { en: 'Silence alarm notifications', zh: '静默报警通知' },
   'notify.silence.end': { en: 'End silence', zh: '结束静默' },
   'notify.escalation.save': { en: 'Save escalation level', zh: '保存升级级别' },

@@ -102,7 +102,7 @@ describe.each(testDatabaseTargets())('kiosk link panels and tour on $name', (tar
       tour: null,
     });
     expect(kioskLinkSchema.parse(off.body.data).tour).toBeNull();
-    expect((await logsOf('wall.kioskLayout')).at(-1)!.remark).toBe(
+    expect((await logsOf('wall.kiosk.layout')).at(-1)!.remark).toBe(
       'Edited room (left counters,night | right alarms; no tour)',
     );
   });

@@ -107,7 +107,7 @@ export function kioskRoutes(ctx: AppContext): RoutePlugin {
         if (!link) throw new ApiError(404, 'wall.kioskNotFound');
         await writeOperationLog(database.db, {
           operator: { id: user.id, name: user.realName || user.username },
-          function: 'wall.kioskLayout',
+          function: 'wall.kiosk.layout',
           operation: { key: 'editKioskLayout', params: {} },
           remark: `${link.name} (${displayText(link)})`,
           source: sourceOf(request),
