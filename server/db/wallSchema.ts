@@ -2,6 +2,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   serial,
@@ -9,6 +10,7 @@ import {
   timestamp,
 } from 'drizzle-orm/pg-core';
 import { farms, organizations, users } from './schema';
+import { DEFAULT_WALL_LAYOUT, type WallLayout, type WallTour } from '../../src/contract/wallLayout';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -34,6 +36,10 @@ export const wallKioskLinks = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     lastUsedAt: at('last_used_at'),
     revokedAt: at('revoked_at'),
+    /** The panels beside the map, per column and in order; the scope's twin, but editable. */
+    layout: jsonb('layout').$type<WallLayout>().notNull().default(DEFAULT_WALL_LAYOUT),
+    /** The tour's seconds per stop and its stops; null: the wall stays where it is. */
+    tour: jsonb('tour').$type<WallTour>(),
   },
   (t) => [index('wall_kiosk_links_created_idx').on(t.createdAt)],
 );

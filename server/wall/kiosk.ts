@@ -4,7 +4,8 @@ import type { Scope } from '../auth/scope';
 import { farms, houses, organizations } from '../db/schema';
 import { wallKioskFarms, wallKioskLinks } from '../db/wallSchema';
 import { hashToken, newToken } from '../auth/tokens';
-import type { KioskLink } from '../../src/contract/wallKiosk';
+import type { KioskLink, KioskSelf } from '../../src/contract/wallKiosk';
+import type { WallDisplay } from '../../src/contract/wallLayout';
 
 /**
  * Kiosk tokens carry a prefix: the server tells them from session tokens without a lookup in
@@ -90,6 +91,8 @@ const LINK_FIELDS = {
   createdBy: wallKioskLinks.createdByName,
   createdAt: wallKioskLinks.createdAt,
   lastUsedAt: wallKioskLinks.lastUsedAt,
+  layout: wallKioskLinks.layout,
+  tour: wallKioskLinks.tour,
   farms: sql<
     KioskLink['farms']
   >`(select coalesce(json_agg(json_build_object('farmId', ${farms.id}, 'name', ${farms.name}) order by ${farms.name}), '[]'::json)
@@ -108,6 +111,8 @@ function presentLink(row: {
   createdAt: Date;
   lastUsedAt: Date | null;
   farms: KioskLink['farms'] | null;
+  layout: KioskLink['layout'];
+  tour: KioskLink['tour'];
 }): KioskLink {
   return {
     ...row,
@@ -133,6 +138,7 @@ export interface NewKiosk {
   farmIds: readonly number[];
   orgId: number | null;
   createdBy: { id: number; name: string };
+  display: WallDisplay;
 }
 
 /**
@@ -162,6 +168,8 @@ export async function createKiosk(
         allFarms: input.allFarms,
         createdById: input.createdBy.id,
         createdByName: input.createdBy.name,
+        layout: input.display.layout,
+        tour: input.display.tour,
       })
       .returning({ id: wallKioskLinks.id });
     const kioskId = row!.id;
@@ -187,5 +195,37 @@ export async function revokeKiosk(
     .set({ revokedAt: sql`now()` })
     .where(and(eq(wallKioskLinks.id, id), isNull(wallKioskLinks.revokedAt)))
     .returning({ name: wallKioskLinks.name, tokenHash: wallKioskLinks.tokenHash });
+  return row ?? null;
+}
+
+/** Changes a live link's panels and tour (never its scope); answers the link, or null. */
+export async function setKioskDisplay(
+  database: Database,
+  id: number,
+  display: WallDisplay,
+): Promise<KioskLink | null> {
+  const [changed] = await database.db
+    .update(wallKioskLinks)
+    .set({ layout: display.layout, tour: display.tour })
+    .where(and(eq(wallKioskLinks.id, id), isNull(wallKioskLinks.revokedAt)))
+    .returning({ id: wallKioskLinks.id });
+  if (!changed) return null;
+  const [row] = await database.db
+    .select(LINK_FIELDS)
+    .from(wallKioskLinks)
+    .where(eq(wallKioskLinks.id, id));
+  return presentLink(row!);
+}
+
+/** What a kiosk's own link shows: its name, panels and tour; read by the link's id alone. */
+export async function kioskSelf(database: Database, kioskId: number): Promise<KioskSelf | null> {
+  const [row] = await database.db
+    .select({
+      name: wallKioskLinks.name,
+      layout: wallKioskLinks.layout,
+      tour: wallKioskLinks.tour,
+    })
+    .from(wallKioskLinks)
+    .where(and(eq(wallKioskLinks.id, kioskId), isNull(wallKioskLinks.revokedAt)));
   return row ?? null;
 }

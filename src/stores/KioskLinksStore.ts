@@ -4,11 +4,13 @@ import { type ApiClient } from '../api/client';
 import { wallMapSchema, type WallFarm } from '../contract/wall';
 import {
   kioskCreatedSchema,
+  kioskLinkSchema,
   kioskListSchema,
   type KioskCreate,
   type KioskCreated,
   type KioskLink,
 } from '../contract/wallKiosk';
+import { type WallDisplay } from '../contract/wallLayout';
 import { LatestAsk } from './latestAsk';
 
 const revokedSchema = z.null();
@@ -53,6 +55,15 @@ export class KioskLinksStore {
     // The token is shown once: a failed reload (already toasted) must not lose it.
     await this.load().catch(() => undefined);
     return created;
+  }
+
+  /** Changes a link's panels and tour; a wall open with it takes them at its next load. */
+  async saveDisplay(id: number, display: WallDisplay): Promise<void> {
+    await this.api.post('/wall/kiosk/layout', {
+      body: { id, ...display },
+      schema: kioskLinkSchema,
+    });
+    await this.load();
   }
 
   async revoke(id: number): Promise<void> {

@@ -232,6 +232,7 @@ const TABLES = [
   'upgrade_files',
   'cameras',
   'gateway_enrol_codes',
+  'wall_kiosk_links',
 ] as const;
 
 /** Every row of every table an admin endpoint may touch, to prove a refusal changed nothing. */

@@ -41,6 +41,7 @@ export const ADMINISTRATION: ReadonlySet<string> = new Set([
   'POST /api/notify/prefs/save',
   'POST /api/wall/kiosk/create',
   'POST /api/wall/kiosk/revoke',
+  'POST /api/wall/kiosk/layout',
 ]);
 
 /** A twin's user name: the demo role's with this suffix. */

@@ -76,7 +76,8 @@ describe.each(testDatabaseTargets())('wall kiosk links on $name', (target) => {
     );
     expect(log).toContainEqual({
       function: 'wall.kioskCreate',
-      remark: 'Control room (all farms)',
+      remark:
+        'Control room (all farms; left counters,today,night,ranking,legend | right alarms,production,ticker; no tour)',
     });
   });
 

@@ -20,6 +20,13 @@ import { KIOSK_NAME_MAX, KIOSK_SCREEN_PATH, type KioskLink } from '../../contrac
 import { formatDateTime } from '../../i18n/dates';
 import { KioskLinksStore } from '../../stores/KioskLinksStore';
 import { useStores } from '../useStores';
+import {
+  DEFAULT_DISPLAY,
+  DisplaySummary,
+  KioskDisplayDialog,
+  KioskDisplayForm,
+} from './KioskDisplayForm';
+import type { WallDisplay } from '../../contract/wallLayout';
 
 /** The address a kiosk browser opens: the token in the fragment, never sent in a request. */
 export function kioskAddress(origin: string, language: 'en' | 'zh', token: string): string {
@@ -53,6 +60,8 @@ export const KioskLinksDialog = observer(function KioskLinksDialog({
   const [copied, setCopied] = useState(false);
   const [revoking, setRevoking] = useState<KioskLink | null>(null);
   const [busy, setBusy] = useState(false);
+  const [display, setDisplay] = useState<WallDisplay>(DEFAULT_DISPLAY);
+  const [editing, setEditing] = useState<KioskLink | null>(null);
 
   useEffect(() => {
     if (!isOpen) return;
@@ -68,11 +77,13 @@ export const KioskLinksDialog = observer(function KioskLinksDialog({
         name: name.trim(),
         allFarms,
         farmIds: allFarms ? [] : [...chosen],
+        ...display,
       });
       setCreated(kioskAddress(window.location.origin, ui.language, answer.token));
       setCopied(false);
       setName('');
       setChosen(new Set());
+      setDisplay(DEFAULT_DISPLAY);
     } catch {
       shown();
     } finally {
@@ -147,6 +158,7 @@ export const KioskLinksDialog = observer(function KioskLinksDialog({
             ))}
           </div>
         )}
+        <KioskDisplayForm value={display} onChange={setDisplay} />
         <Button
           intent={Intent.PRIMARY}
           text={t('wall.kiosk.create')}
@@ -186,6 +198,7 @@ export const KioskLinksDialog = observer(function KioskLinksDialog({
               <tr>
                 <th>{t('wall.kiosk.name')}</th>
                 <th>{t('wall.kiosk.scope')}</th>
+                <th>{t('wall.kiosk.display')}</th>
                 <th>{t('wall.kiosk.createdBy')}</th>
                 <th>{t('wall.kiosk.createdAt')}</th>
                 <th>{t('wall.kiosk.lastUsed')}</th>
@@ -200,6 +213,16 @@ export const KioskLinksDialog = observer(function KioskLinksDialog({
                     {link.allFarms
                       ? t('wall.kiosk.allFarms')
                       : link.farms.map((f) => f.name).join(', ')}
+                  </td>
+                  <td>
+                    <DisplaySummary link={link} />{' '}
+                    <Button
+                      size="small"
+                      variant="minimal"
+                      text={t('wall.kiosk.edit')}
+                      data-testid="kiosk-edit"
+                      onClick={() => setEditing(link)}
+                    />
                   </td>
                   <td>{link.createdBy}</td>
                   <td>{when(link.createdAt)}</td>
@@ -219,6 +242,13 @@ export const KioskLinksDialog = observer(function KioskLinksDialog({
           </HTMLTable>
         )}
       </DialogBody>
+      {editing && (
+        <KioskDisplayDialog
+          link={editing}
+          onSave={(next) => kiosks.saveDisplay(editing.id, next)}
+          onClose={() => setEditing(null)}
+        />
+      )}
       <Alert
         isOpen={revoking !== null}
         intent={Intent.DANGER}

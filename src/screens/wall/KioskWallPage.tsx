@@ -9,6 +9,8 @@ import { HousesStore } from '../../stores/HousesStore';
 import { LiveStore } from '../../stores/LiveStore';
 import { WallScreen } from './WallScreen';
 import { createKioskApi } from './kioskApi';
+import { kioskSelfSchema, type KioskSelf } from '../../contract/wallKiosk';
+import { DEFAULT_WALL_LAYOUT } from '../../contract/wallLayout';
 
 const API_TEXTS = {
   network: 'api.network',
@@ -60,6 +62,21 @@ export const KioskWallPage = observer(function KioskWallPage() {
       : null,
   );
   const ended = kiosk?.state.get() === 'ended';
+  // The link's panels and tour, read once per load: an edit shows at the wall's next load.
+  const [display, setDisplay] = useState<Pick<KioskSelf, 'layout' | 'tour'> | null>(null);
+
+  useEffect(() => {
+    if (!kiosk) return;
+    let live = true;
+    kiosk.api.get('/wall/kiosk/self', { schema: kioskSelfSchema, quiet: () => true }).then(
+      (self) => live && setDisplay(self),
+      // Unreachable for now: the wall still opens, with the console's panels and no tour.
+      () => live && setDisplay({ layout: DEFAULT_WALL_LAYOUT, tour: null }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [kiosk]);
 
   useEffect(() => {
     if (!kiosk || ended) return;
@@ -73,8 +90,11 @@ export const KioskWallPage = observer(function KioskWallPage() {
         {t(kiosk ? 'wall.kiosk.ended' : 'wall.kiosk.missing')}
       </div>
     );
+  if (!display) return null;
   return (
     <WallScreen
+      layout={display.layout}
+      tour={display.tour}
       sources={{
         api: kiosk.api,
         houses: kiosk.stores.houses,

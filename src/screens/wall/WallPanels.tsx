@@ -41,7 +41,7 @@ export const WallCounters = observer(function WallCounters({ store }: WallPanelP
   const { t, i18n } = useTranslation();
   const c = store.counters;
   return (
-    <section className="roost-wall__panel roost-wall__counters">
+    <section className="roost-wall__panel roost-wall__counters" data-testid="wall-counters">
       <Counter id="total" label={t('wall.counters.total')} value={String(c.total)} />
       <Counter
         id="online"

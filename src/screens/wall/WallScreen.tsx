@@ -7,15 +7,29 @@ import { AlertSound } from './alertSound';
 import { DrillPanel, MapLegendList } from './DrillPanel';
 import { StaleBanner, WallHeader } from './WallHeader';
 import { WallMap } from './WallMap';
-import { WallCounters, WallLegend, WallTicker, WallToday } from './WallPanels';
-import { WallProductionPanel } from './WallProduction';
 import { WallStore, type WallSources } from './WallStore';
-import { WallAlarmList } from './WallAlarmList';
 import { OpenAlarms } from './openAlarms';
 import { NightStory } from './nightStory';
-import { WallNight } from './WallNight';
-import { WallRanking } from './WallRanking';
+import {
+  DEFAULT_WALL_LAYOUT,
+  type WallLayout,
+  type WallPanelId,
+  type WallTour,
+} from '../../contract/wallLayout';
+import { WallLegend } from './WallPanels';
+import { PanelColumn } from './panelRegistry';
+import { TourPausedBadge } from './TourPausedBadge';
+import { WallTourRunner } from './wallTour';
+import { worstFarmIds } from './worstFarms';
 import './screen.css';
+
+/**
+ * The map's key ('legend') sits on the map, in its lower left corner, wherever a layout lists
+ * it: in a column it took the height the panels need at 1280×720. The columns hold the rest.
+ */
+const inColumn = (id: WallPanelId) => id !== 'legend';
+const showsLegendIn = (layout: WallLayout) =>
+  layout.left.includes('legend') || layout.right.includes('legend');
 
 /** `?language=1` is English, `0` Chinese; anything else keeps the console's. */
 export function languageOfQuery(value: string | null): 'en' | 'zh' | null {
@@ -29,6 +43,10 @@ export interface WallScreenProps {
   onOpenHouse?: (houseId: number) => void;
   /** A line under the title (the kiosk wall says it is read-only). */
   badge?: ReactNode;
+  /** The panels beside the map; a kiosk link's own, else the console's. */
+  layout?: WallLayout;
+  /** A kiosk link's tour, if it has one. */
+  tour?: WallTour | null;
 }
 
 /**
@@ -39,6 +57,8 @@ export const WallScreen = observer(function WallScreen({
   sources,
   onOpenHouse,
   badge,
+  layout = DEFAULT_WALL_LAYOUT,
+  tour = null,
 }: WallScreenProps) {
   const [params] = useSearchParams();
   const { i18n } = useTranslation();
@@ -66,6 +86,30 @@ export const WallScreen = observer(function WallScreen({
     };
   });
 
+  // Made once with the wall: a changed tour is read at the kiosk's next load.
+  const [runner] = useState(() =>
+    tour
+      ? new WallTourRunner(
+          {
+            reset: () => store.reset(),
+            selectFarm: (farmId) => store.selectFarm(farmId),
+            worstFarmIds: () => worstFarmIds(store.ranking.top),
+          },
+          tour,
+        )
+      : null,
+  );
+  useEffect(() => {
+    runner?.start();
+    return () => runner?.stop();
+  }, [runner]);
+  const touched = () => {
+    store.touch();
+    runner?.pause();
+  };
+  const spotlit = runner?.place?.kind === 'panel' ? runner.place.panel : null;
+  const panels = { store, night: night.story, open: open.list };
+
   useEffect(() => {
     store.start();
     open.start();
@@ -84,15 +128,13 @@ export const WallScreen = observer(function WallScreen({
       data-testid="screen-home"
       data-read-only={onOpenHouse === undefined}
       lang={i18n.language === 'zh' ? 'zh-CN' : 'en'}
-      onPointerDown={() => store.touch()}
-      onKeyDown={() => store.touch()}
+      data-spotlight={spotlit ?? undefined}
+      onPointerDown={touched}
+      onKeyDown={touched}
     >
       <WallHeader store={store} sound={sound} badge={badge} />
       <aside className="roost-wall__left">
-        <WallCounters store={store} />
-        <WallToday store={store} />
-        <WallNight story={night.story} />
-        <WallRanking store={store} />
+        <PanelColumn ids={layout.left.filter(inColumn)} sources={panels} spotlit={spotlit} />
       </aside>
       <main className="roost-wall__center">
         <WallMap store={store} />
@@ -103,13 +145,12 @@ export const WallScreen = observer(function WallScreen({
           cameraApi={onOpenHouse ? sources.api : undefined}
         />
         <MapLegendList store={store} />
-        <WallLegend />
+        {showsLegendIn(layout) && <WallLegend />}
       </main>
       <aside className="roost-wall__right">
-        <WallAlarmList store={store} open={open.list} />
-        <WallProductionPanel store={store} />
-        <WallTicker store={store} />
+        <PanelColumn ids={layout.right.filter(inColumn)} sources={panels} spotlit={spotlit} />
       </aside>
+      {runner?.paused && <TourPausedBadge />}
     </div>
   );
 });

@@ -11,7 +11,10 @@ const KIOSK_PATHS: ReadonlyArray<[RegExp, string | null]> = [
   [/^\/api\/overview\/listOverview\/$/, '/api/wall/houses'],
   [/^\/api\/overview\/alarmAmt\/$/, '/api/wall/alarmAmt'],
   [/^\/api\/alarm\/today$/, '/api/wall/today'],
-  [/^\/api\/wall\/(map|alarms|production|ranking|night|province\/\d+|farm\/\d+)$/, null],
+  [
+    /^\/api\/wall\/(map|alarms|production|ranking|night|kiosk\/self|province\/\d+|farm\/\d+)$/,
+    null,
+  ],
 ];
 
 /** The request's address on the kiosk's allow-list, or null. */

@@ -1,0 +1,2 @@
+ALTER TABLE "wall_kiosk_links" ADD COLUMN "layout" jsonb DEFAULT '{"left":["counters","today","night","ranking","legend"],"right":["alarms","production","ticker"]}'::jsonb NOT NULL;--> statement-breakpoint
+ALTER TABLE "wall_kiosk_links" ADD COLUMN "tour" jsonb;
