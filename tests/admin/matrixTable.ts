@@ -7,6 +7,7 @@ import { ENVCONTROL_ENDPOINTS } from './matrixEnvcontrol';
 import { UPGRADE_ENDPOINTS } from './matrixUpgrade';
 import { WALL_ENDPOINTS } from './matrixWall';
 import { WALL_NIGHT_ENDPOINTS } from './matrixWallNight';
+import { WALL_RANKING_ENDPOINTS } from './matrixWallRanking';
 import { KIOSK_ENDPOINTS } from './matrixKiosk';
 import {
   DEVICE_ENDPOINTS,
@@ -327,6 +328,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...CAMERA_PLAY_ENDPOINTS,
   ...WALL_ENDPOINTS,
   ...WALL_NIGHT_ENDPOINTS,
+  ...WALL_RANKING_ENDPOINTS,
   ...KIOSK_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log

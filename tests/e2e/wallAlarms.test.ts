@@ -117,8 +117,19 @@ describe('what is wrong now, on the wall', () => {
         expect(rows.every((r) => r.severity !== 'minor')).toBe(true);
       }
 
+      // Who needs someone: farms ranked by the open alarms their houses report live.
+      const [house] = await server.roost.database.query<{ farm_id: number }>(
+        `select farm_id from houses where id = $1`,
+        [gateway.houseId],
+      );
+      const rankingRow = page.locator(
+        `[data-testid="wall-ranking-row"][data-farm-id="${house!.farm_id}"]`,
+      );
+      const rankedAlarms = async () =>
+        (await rankingRow.count()) === 0 ? 0 : Number(await rankingRow.getAttribute('data-alarms'));
+      const alarmsBefore = await rankedAlarms();
       // A house far too hot: the engine raises a critical alarm, on the list at once (after the
-      // criticals open longer).
+      // criticals open longer), and its farm counts it in the ranking.
       await client!.publishAsync(
         `roost/v1/${gateway.networkId}/telemetry`,
         JSON.stringify({ ts: Date.now(), metrics: { temperature: 45 }, mode: 1 }),
@@ -135,6 +146,19 @@ describe('what is wrong now, on the wall', () => {
       await row.waitFor({ timeout: LIVE_WAIT.timeout });
       expect(await row.locator('[data-testid="alarm-age"]').textContent()).toBe('just now');
       expect(await row.textContent()).toContain('45\u00a0℃');
+      await expect.poll(rankedAlarms, LIVE_WAIT).toBe(alarmsBefore + 1);
+      // Worst first.
+      const ranked = await page
+        .getByTestId('wall-ranking-row')
+        .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-alarms'))));
+      expect(ranked.length).toBeGreaterThan(0);
+      expect([...ranked].sort((a, b) => b - a)).toEqual(ranked);
+
+      // Touching the farm in the ranking drills the map into it.
+      await rankingRow.click();
+      await expect.poll(() => rankingRow.getAttribute('data-selected'), LIVE_WAIT).toBe('true');
+      await page.getByTestId('wall-drill').waitFor({ timeout: LIVE_WAIT.timeout });
+      await page.mouse.click(5, 5);
 
       // An operator acknowledges it in the console: the wall names them.
       const login = await fetch(`${server.url}/api/login`, {
