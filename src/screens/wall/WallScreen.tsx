@@ -19,7 +19,7 @@ import {
 import { WallLegend } from './WallPanels';
 import { PanelColumn } from './panelRegistry';
 import { TourPausedBadge } from './TourPausedBadge';
-import { WallTourRunner } from './wallTour';
+import { placeName, WallTourRunner } from './wallTour';
 import { worstFarmIds } from './worstFarms';
 import './screen.css';
 
@@ -129,6 +129,7 @@ export const WallScreen = observer(function WallScreen({
       data-read-only={onOpenHouse === undefined}
       lang={i18n.language === 'zh' ? 'zh-CN' : 'en'}
       data-spotlight={spotlit ?? undefined}
+      data-tour-stop={placeName(runner?.place ?? null)}
       onPointerDown={touched}
       onKeyDown={touched}
     >

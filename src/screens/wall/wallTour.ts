@@ -10,6 +10,16 @@ export const TOUR_PAUSE_MS = 60_000;
 export type TourPlace =
   { kind: 'overview' } | { kind: 'farm'; farmId: number } | { kind: 'panel'; panel: WallPanelId };
 
+/** A place as words ("overview", "farm 12", "night"), for the wall's `data-tour-stop`. */
+export function placeName(place: TourPlace | null): string | undefined {
+  if (place === null) return undefined;
+  return place.kind === 'farm'
+    ? `farm ${place.farmId}`
+    : place.kind === 'panel'
+      ? place.panel
+      : 'overview';
+}
+
 /** What the tour moves: the wall's map and drill-down, and its ranking of farms. */
 export interface TourWall {
   reset(): void;
