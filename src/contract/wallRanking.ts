@@ -48,3 +48,23 @@ export function rankFarms(farms: readonly RankedFarm[]): RankedFarm[] {
       a.name.localeCompare(b.name),
   );
 }
+
+/** A drilled farm's houses draw their last hours of temperature, one point per step. */
+export const WALL_CURVE_HOURS = 6;
+export const WALL_CURVE_STEP_MS = 10 * 60_000;
+
+/** One house's curve: a point per step (null where it reported nothing) and its target now. */
+export const wallHouseCurveSchema = z.object({
+  houseId: z.number().int(),
+  target: z.number().nullable(),
+  temperature: z.array(z.number().nullable()),
+});
+export type WallHouseCurve = z.infer<typeof wallHouseCurveSchema>;
+
+/** GET /api/wall/farm/:farmId/curves: from `from` (ms), a point every WALL_CURVE_STEP_MS. */
+export const wallFarmCurvesSchema = z.object({
+  farmId: z.number().int(),
+  from: z.number(),
+  houses: z.array(wallHouseCurveSchema),
+});
+export type WallFarmCurves = z.infer<typeof wallFarmCurvesSchema>;

@@ -1,7 +1,7 @@
 /** The wall's farm ranking in the role × endpoint matrix: every role, its scope's houses only. */
-import type { WallRanking } from '../../src/contract/wallRanking';
+import type { WallFarmCurves, WallRanking } from '../../src/contract/wallRanking';
 import type { Fixtures, Role } from './matrixFixtures';
-import { ALL, OUTSIDE_HOUSE, type Endpoint } from './matrixShared';
+import { ALL, OUTSIDE_HOUSE, per, type Endpoint } from './matrixShared';
 
 const SCOPED = ['company', 'area', 'farm', 'shack'] as const;
 
@@ -41,5 +41,36 @@ export const WALL_RANKING_ENDPOINTS: Endpoint[] = [
         },
       ]),
     ),
+  },
+  {
+    method: 'GET',
+    path: '/wall/farm/:farmId/curves',
+    roles: ALL,
+    // Weifang: every role sees some of its houses (the shack manager not House 4).
+    inside: per((f) => ({ url: `/wall/farm/${f.node.weifang}/curves` }), ALL),
+    // Another farm's curves look like no farm at all; a shack of its own farm is left out.
+    outside: Object.fromEntries(
+      (['company', 'area', 'farm'] as const).map((role) => [
+        role,
+        [
+          {
+            why: OUTSIDE_HOUSE[role].why,
+            build: async (f: Fixtures) => {
+              const [house] = await f.make.query<{ farm_id: number }>(
+                `select farm_id from houses where id = $1`,
+                [f.house[OUTSIDE_HOUSE[role].house]],
+              );
+              return { url: `/wall/farm/${house!.farm_id}/curves` };
+            },
+          },
+        ],
+      ]),
+    ),
+    check: {
+      shack: (data: unknown, _body: string, f: Fixtures) => {
+        const houses = (data as WallFarmCurves).houses.map((h) => h.houseId);
+        if (houses.includes(f.house.wf4)) throw new Error('shack draws a house it was not given');
+      },
+    },
   },
 ];

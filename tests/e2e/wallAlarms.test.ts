@@ -158,6 +158,13 @@ describe('what is wrong now, on the wall', () => {
       await rankingRow.click();
       await expect.poll(() => rankingRow.getAttribute('data-selected'), LIVE_WAIT).toBe('true');
       await page.getByTestId('wall-drill').waitFor({ timeout: LIVE_WAIT.timeout });
+      // Its houses with their last hours: the hot house's reading is on its curve.
+      const curve = page.locator(
+        `[data-testid="drill-house"][data-house-id="${gateway.houseId}"] [data-testid="drill-curve"]`,
+      );
+      await curve.waitFor({ timeout: LIVE_WAIT.timeout });
+      expect(Number(await curve.getAttribute('data-points'))).toBeGreaterThanOrEqual(1);
+      await page.screenshot({ path: '.tmp/wall-shots/wall-ranking-drill-1920-en.png' });
       await page.mouse.click(5, 5);
 
       // An operator acknowledges it in the console: the wall names them.

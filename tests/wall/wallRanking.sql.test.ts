@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wallRankingSchema } from '../../src/contract/wallRanking';
+import {
+  WALL_CURVE_HOURS,
+  WALL_CURVE_STEP_MS,
+  wallFarmCurvesSchema,
+  wallRankingSchema,
+} from '../../src/contract/wallRanking';
+import { farmCurves } from '../../server/wall/wallCurves';
 import { HouseRulesCache } from '../../server/alarms/houseRules';
 import { scopeOf } from '../../server/auth/scope';
 import { findSession } from '../../server/auth/sessions';
@@ -105,5 +111,43 @@ describe.each(testDatabaseTargets())('the wall’s farm ranking on $name', (targ
     const answer = wallRankingSchema.parse(bodyOf(res).data);
     expect(answer.farms.map((f) => f.farmId)).toEqual([mine.farm_id]);
     expect((await get()).statusCode).toBe(401);
+  });
+  it('draws a drilled farm’s last hours: a mean per 10 minutes, gaps kept, the target now', async () => {
+    const step = WALL_CURVE_STEP_MS;
+    const now = Date.now();
+    const base = Math.floor(now / step) * step - 3 * step;
+    await t.database.query(
+      `insert into telemetry (gateway_id, house_id, ts, temperature)
+       select (select min(id) from gateways), $1, t, v from unnest($2::timestamptz[], $3::real[]) u(t, v)`,
+      [
+        mine.id,
+        [base + 60_000, base + 120_000, base + step + 60_000].map((at) => new Date(at)),
+        [20, 22, 25],
+      ],
+    );
+    const rules = new HouseRulesCache(t.database, TZ, () => new Date());
+    const curves = await farmCurves(t.database, rules, { all: true }, mine.farm_id, TZ, now);
+    const curve = curves.houses.find((h) => h.houseId === mine.id)!;
+    expect(curve.temperature).toHaveLength((WALL_CURVE_HOURS * 3_600_000) / step);
+    const at = (base - curves.from) / step;
+    expect(curve.temperature.slice(at - 1, at + 3)).toEqual([null, 21, 25, null]);
+    expect(curve.temperature.filter((v) => v !== null)).toHaveLength(2);
+    const target = (await rules.get([mine.id])).get(mine.id)!.targetTemperature;
+    expect(curve.target).toBe(target);
+  });
+
+  it('answers a farm’s curves in scope only', async () => {
+    const get = (farmId: number) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/wall/farm/${farmId}/curves`,
+        headers: { authorization: `Bearer ${farmToken}` },
+      });
+    const own = await get(mine.farm_id);
+    expect(own.statusCode).toBe(200);
+    expect(wallFarmCurvesSchema.parse(bodyOf(own).data).houses.map((h) => h.houseId)).toContain(
+      mine.id,
+    );
+    expect((await get(other.farm_id)).statusCode).toBe(404);
   });
 });

@@ -20,7 +20,8 @@ import { openAlarmsOfScope } from '../wallAlarms';
 import { wallOpenAlarmsSchema } from '../../../src/contract/wallAlarms';
 import { wallProductionSchema } from '../../../src/contract/wallProduction';
 import { wallProductionOf } from '../wallProduction';
-import { wallRankingSchema } from '../../../src/contract/wallRanking';
+import { wallFarmCurvesSchema, wallRankingSchema } from '../../../src/contract/wallRanking';
+import { farmCurves } from '../wallCurves';
 import { wallRankingOf } from '../wallRanking';
 import { HouseRulesCache } from '../../alarms/houseRules';
 import { wallNightQuerySchema, wallNightSchema } from '../../../src/contract/wallNight';
@@ -202,6 +203,30 @@ export function wallRoutes(ctx: AppContext): RoutePlugin {
       async (request, reply) => {
         const { scope } = viewer(request);
         return ok(request, reply, await wallProductionOf(database, scope, ctx.config.timeZone));
+      },
+    );
+
+    app.get(
+      '/wall/farm/:farmId/curves',
+      {
+        ...VIEW,
+        schema: {
+          summary:
+            "A farm's houses' last 6 hours of temperature, a mean per 10 minutes, with each house's target now",
+          params: wallFarmParamsSchema,
+          response: answers(wallFarmCurvesSchema),
+        },
+      },
+      async (request, reply) => {
+        const { farmId } = request.params;
+        const { scope } = viewer(request);
+        // Outside the scope looks like not existing, as the farm itself does.
+        if (!canSeeFarm(scope, farmId)) throw new ApiError(404, 'wall.farmNotFound');
+        return ok(
+          request,
+          reply,
+          await farmCurves(database, rankingRules, scope, farmId, ctx.config.timeZone),
+        );
       },
     );
 

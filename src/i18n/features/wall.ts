@@ -45,6 +45,7 @@ export const wallEn = {
     alarms_other: '{{count}} alarms',
     onTarget: 'on target',
     off: '{{house}} · {{metric}} {{value}}, {{way}} to the alarm limit',
+    past: '{{house}} · {{metric}} {{value}}, past its alarm limit {{limit}}',
   },
   night: {
     title: 'Last 24 hours against yesterday',
@@ -201,6 +202,7 @@ export const wallZh: TextTree<typeof wallEn> = {
     alarms_other: '{{count}} 条报警',
     onTarget: '在目标范围内',
     off: '{{house}} · {{metric}} {{value}}，已达报警限值的 {{way}}',
+    past: '{{house}} · {{metric}} {{value}}，已超过报警限值 {{limit}}',
   },
   night: {
     title: '近 24 小时报警与昨日对比',

@@ -12,6 +12,8 @@ import { MAX_LISTED_FARMS, STATE_HEX } from './constants';
 import { FarmLines } from './farmLines';
 import { houseState, type WallHouseInput } from './wallModel';
 import { everyChange, type WallStore } from './WallStore';
+import { HouseCurve } from './HouseCurve';
+import { type WallHouseCurve } from '../../contract/wallRanking';
 
 /** The console page a house opens on (coordinated with the house pages: exactly this query). */
 export function monitorUrl(houseId: number): string {
@@ -69,9 +71,11 @@ const FarmRow = observer(function FarmRow({
 
 const HouseRow = observer(function HouseRow({
   house,
+  curve,
   onOpen,
 }: {
   house: WallHouseInput;
+  curve: WallHouseCurve | null;
   onOpen?: (houseId: number) => void;
 }) {
   const { t } = useTranslation();
@@ -82,6 +86,7 @@ const HouseRow = observer(function HouseRow({
     <>
       <Dot color={STATE_HEX[state]} />
       <span className="roost-wall__row-name">{house.houseName}</span>
+      <HouseCurve curve={curve} />
       <span data-testid="drill-temperature">
         {temperature === undefined ? NO_FIGURE : `${figure(temperature)} ℃`}
       </span>
@@ -146,7 +151,12 @@ export const DrillPanel = observer(function DrillPanel({
           <p className={Classes.TEXT_MUTED}>{t('wall.drill.houses', { count: houses.length })}</p>
           <ul className="roost-wall__list">
             {houses.map((house) => (
-              <HouseRow key={house.houseId} house={house} onOpen={onOpenHouse} />
+              <HouseRow
+                key={house.houseId}
+                house={house}
+                curve={store.curves.of(farm.farmId, house.houseId)}
+                onOpen={onOpenHouse}
+              />
             ))}
           </ul>
           {cameraApi && <CameraGrid api={cameraApi} houseIds={houses.map((h) => h.houseId)} />}

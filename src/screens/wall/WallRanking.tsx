@@ -42,10 +42,11 @@ export const WallRanking = observer(function WallRanking({ store }: WallPanelPro
   /** "House 3 · Temperature 31.2 ℃, 64 % to the alarm limit", or "on target". */
   const distanceText = ({ distance: d }: RankedFarm) =>
     d
-      ? t('wall.ranking.off', {
+      ? t(d.share >= 1 ? 'wall.ranking.past' : 'wall.ranking.off', {
           house: d.houseName,
           metric: metricLabel(d.metric, zh ? 'zh' : 'en'),
           value: measure(d.value, METRIC_BY_KEY.get(d.metric)?.unit ?? ''),
+          limit: measure(d.limit, METRIC_BY_KEY.get(d.metric)?.unit ?? ''),
           way: `${Math.round(d.share * 100)} %`,
         })
       : t('wall.ranking.onTarget');

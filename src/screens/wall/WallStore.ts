@@ -26,6 +26,7 @@ import {
   TODAY_POLL_MS,
 } from './constants';
 import { FarmRanking } from './farmRanking';
+import { FarmCurves } from './farmCurves';
 import { AlarmChanges } from './alarmChanges';
 import { type AlarmFeed } from './openAlarms';
 import { LiveTally } from './liveTally';
@@ -133,9 +134,12 @@ export class WallStore {
 
   /** Farms by open alarms and distance from target; refreshed with production. */
   readonly ranking: FarmRanking;
+  /** The drilled farm's houses' last hours, for their small curves. */
+  readonly curves: FarmCurves;
 
   constructor(private readonly sources: WallSources) {
     this.ranking = new FarmRanking(sources.api, () => this.views);
+    this.curves = new FarmCurves(sources.api);
     makeObservable<WallStore, 'applyHouses'>(this, {
       counters: observableRef,
       alarmTotal: observable,
@@ -241,10 +245,15 @@ export class WallStore {
       void this.loadToday();
       void this.loadProduction();
       void this.ranking.load();
+      if (this.selectedFarmId !== null) void this.curves.load(this.selectedFarmId);
     }, TODAY_POLL_MS);
     this.disposers.push(
       () => clearInterval(tick),
       () => clearInterval(today),
+      reaction(
+        () => this.selectedFarmId,
+        (farmId) => void this.curves.load(farmId),
+      ),
     );
     // The wall draws houses by their state and lists readings only of the drilled farm's houses:
     // the rest bring their status only, a fraction of what 10,000 changing houses send.

@@ -12,7 +12,7 @@ const KIOSK_PATHS: ReadonlyArray<[RegExp, string | null]> = [
   [/^\/api\/overview\/alarmAmt\/$/, '/api/wall/alarmAmt'],
   [/^\/api\/alarm\/today$/, '/api/wall/today'],
   [
-    /^\/api\/wall\/(map|alarms|production|ranking|night|kiosk\/self|province\/\d+|farm\/\d+)$/,
+    /^\/api\/wall\/(map|alarms|production|ranking|night|kiosk\/self|province\/\d+|farm\/\d+(?:\/curves)?)$/,
     null,
   ],
 ];
