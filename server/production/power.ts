@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { zonedParts } from '../../src/i18n/dates';
 import type { PowerAnswer, Tariff } from '../../src/contract/production';
 import { canSeeFarm, canSeeHouse, type Scope } from '../auth/scope';
 import type { Database } from '../db/client';
@@ -83,12 +84,7 @@ export async function powerPlace(
 
 /** The hour of `now` on the installation's clock (0–23). */
 export function localHour(now: Date, timeZone: string): number {
-  const text = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    hour: '2-digit',
-    hourCycle: 'h23',
-  }).format(now);
-  return Number(text);
+  return zonedParts(now, timeZone).hour;
 }
 
 /** Bills nothing when no tariff is set, so the kWh figures still come out of one calculation. */

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { zonedParts } from '../../src/i18n/dates';
 import type {
   FarmDay,
   FlockSummary,
@@ -29,7 +30,8 @@ type DayInput = z.output<typeof dayRecordInputSchema>;
 
 /** The installation's calendar day of `now` (the day a farmer enters data for). */
 export function localDay(now: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone }).format(now);
+  const p = zonedParts(now, timeZone);
+  return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
 }
 
 /** A flock is a layer flock when its breed's standard has a laying rate. */

@@ -137,7 +137,7 @@ describe.each(testDatabaseTargets())('the wall’s farm ranking on $name', (targ
   });
 
   it('answers a farm’s curves in scope only', async () => {
-    const get = (farmId: number) =>
+    const get = (farmId: number | string) =>
       t.app.inject({
         method: 'GET',
         url: `/api/wall/farm/${farmId}/curves`,
@@ -149,5 +149,12 @@ describe.each(testDatabaseTargets())('the wall’s farm ranking on $name', (targ
       mine.id,
     );
     expect((await get(other.farm_id)).statusCode).toBe(404);
+    // A farm id that is no id is refused as bad input, not a failure of the server.
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/api/wall/farm/abc/curves',
+      headers: { authorization: `Bearer ${farmToken}` },
+    });
+    expect(bad.statusCode).toBe(400);
   });
 });
