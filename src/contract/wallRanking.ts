@@ -40,14 +40,10 @@ export interface RankedFarm {
 }
 
 /** Worst first: more open alarms, then further from target, then by name (stable). */
-export function rankFarms(farms: readonly RankedFarm[]): RankedFarm[] {
-  return [...farms].sort(
-    (a, b) =>
-      b.alarmCount - a.alarmCount ||
-      (b.distance?.share ?? 0) - (a.distance?.share ?? 0) ||
-      a.name.localeCompare(b.name),
-  );
-}
+export const compareFarms = (a: RankedFarm, b: RankedFarm): number =>
+  b.alarmCount - a.alarmCount ||
+  (b.distance?.share ?? 0) - (a.distance?.share ?? 0) ||
+  a.name.localeCompare(b.name);
 
 /** A drilled farm's houses draw their last hours of temperature, one point per step. */
 export const WALL_CURVE_HOURS = 6;

@@ -1,7 +1,7 @@
 import { action, computedStruct, makeObservable, observableRef } from 'mobx';
 import { type ApiClient } from '../../api/client';
 import {
-  rankFarms,
+  compareFarms,
   wallRankingSchema,
   type RankedFarm,
   type WallFarmDistance,
@@ -12,8 +12,8 @@ import { type FarmView } from './wallModel';
 /** How many farms the panel can name; the tour steps through the same ones. */
 export const RANKED_SHOWN = 8;
 
-/** One farm worse than another, as `rankFarms` orders them. */
-const worse = (a: RankedFarm, b: RankedFarm) => rankFarms([a, b])[0] === a && a !== b;
+/** One farm worse than another, as `compareFarms` orders them. */
+const worse = (a: RankedFarm, b: RankedFarm) => compareFarms(a, b) < 0;
 
 /**
  * "Who needs someone": farms by their open alarms, which the live stream keeps (a raise ranks
