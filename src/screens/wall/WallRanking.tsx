@@ -8,26 +8,29 @@ import { measure } from '../../i18n/numbers';
 import { type WallPanelProps } from './WallPanels';
 
 /**
- * Rows that do not fit whole are hidden, not cut: measured after each render and each resize of
- * the list (its height comes from the column, never from its rows).
+ * Rows that do not fit whole are hidden, not cut. The list's height comes from the column, never
+ * from its rows. A ResizeObserver on the list and on each row measures only when a size changes
+ * (a row's value changing every second does not), and after the browser's own layout, so it never
+ * forces one: the ranking re-renders with each status batch at 10,000 farms. A new order of rows
+ * observes them again, which measures once.
  */
-function useWholeRows(rows: unknown) {
+function useWholeRows(order: string) {
   const list = useRef<HTMLOListElement>(null);
   useLayoutEffect(() => {
     const element = list.current;
     if (!element) return;
+    const rows = [...(element.children as HTMLCollectionOf<HTMLElement>)];
     const hide = () => {
+      // Every place read before any row is written: one layout per pass.
       const bottom = element.getBoundingClientRect().bottom;
-      for (const row of element.children as HTMLCollectionOf<HTMLElement>) {
-        row.style.visibility = '';
-        if (row.getBoundingClientRect().bottom > bottom + 0.5) row.style.visibility = 'hidden';
-      }
+      const cut = rows.map((row) => row.getBoundingClientRect().bottom > bottom + 0.5);
+      rows.forEach((row, i) => (row.style.visibility = cut[i] ? 'hidden' : ''));
     };
-    hide();
     const observer = new ResizeObserver(hide);
     observer.observe(element);
+    for (const row of rows) observer.observe(row);
     return () => observer.disconnect();
-  }, [rows]);
+  }, [order]);
   return list;
 }
 
@@ -50,7 +53,7 @@ export const WallRanking = observer(function WallRanking({ store }: WallPanelPro
           way: `${Math.round(d.share * 100)} %`,
         })
       : t('wall.ranking.onTarget');
-  const list = useWholeRows([farms, i18n.language]);
+  const list = useWholeRows(farms.map((farm) => farm.farmId).join());
   return (
     <section className="roost-wall__panel roost-wall__ranking" data-testid="wall-ranking">
       <h2 className="roost-wall__heading">{t('wall.ranking.title')}</h2>
