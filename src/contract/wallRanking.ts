@@ -37,6 +37,8 @@ export interface RankedFarm {
   name: string;
   alarmCount: number;
   distance: WallFarmDistance | null;
+  /** Every house of the farm offline: no reading says whether it is on target. */
+  offline: boolean;
 }
 
 /** Worst first: more open alarms, then further from target, then by name (stable). */

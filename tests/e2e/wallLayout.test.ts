@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
+import { refreshHouseSummary } from '../../server/alarms/lifecycle.sql';
 import { launchBrowser, signIn, startServer, type TestServer } from './harness';
 import { collectErrors, openWall } from './wallHelpers';
 
@@ -21,6 +22,15 @@ beforeAll(async () => {
        case when id % 2 = 0 then now() end, case when id % 2 = 0 then 'Demo Administrator' end
      from houses order by id limit 12`,
   );
+  // Each house's open-alarm count and top alarm, as the alarm engine keeps them with each
+  // change: the map, the counters and the ranking read them.
+  const houses = await server.roost.database.query<{ id: number; farm_id: number }>(
+    `select id, farm_id from houses order by id limit 12`,
+  );
+  for (const house of houses)
+    await server.roost.database.transaction(({ query }) =>
+      refreshHouseSummary(query, house.id, house.farm_id),
+    );
 }, 180_000);
 afterAll(async () => {
   await browser?.close();

@@ -128,7 +128,12 @@ describe('the wall tour', () => {
       farm(4, 'D', 3),
       farm(5, 'E', 0),
     ];
-    const ranking = new FarmRanking({} as ApiClient, () => views);
+    // Farm 2's houses are all offline; farm 5's too, but it has a reading the server ranked.
+    const ranking = new FarmRanking(
+      {} as ApiClient,
+      () => views,
+      (farmId) => farmId === 2 || farmId === 5,
+    );
     const off = (farmId: number, share: number) => ({
       farmId,
       houseId: farmId * 10,
@@ -144,5 +149,7 @@ describe('the wall tour', () => {
     });
     expect(ranking.top.map((f) => f.farmId)).toEqual([3, 2, 4, 1, 5]);
     expect(worstFarmIds(ranking.top)).toEqual([3, 2, 4, 1]);
+    // A farm in alarm whose houses all went dark says so instead of "on target".
+    expect(ranking.top.filter((f) => f.offline).map((f) => f.farmId)).toEqual([2]);
   });
 });

@@ -43,16 +43,18 @@ export const WallRanking = observer(function WallRanking({ store }: WallPanelPro
   const zh = i18n.language === 'zh';
   const farms = store.ranking.top;
   /** "House 3 · Temperature 31.2 ℃, 64 % to the alarm limit", or "on target". */
-  const distanceText = ({ distance: d }: RankedFarm) =>
-    d
-      ? t(d.share >= 1 ? 'wall.ranking.past' : 'wall.ranking.off', {
-          house: d.houseName,
-          metric: metricLabel(d.metric, zh ? 'zh' : 'en'),
-          value: measure(d.value, METRIC_BY_KEY.get(d.metric)?.unit ?? ''),
-          limit: measure(d.limit, METRIC_BY_KEY.get(d.metric)?.unit ?? ''),
-          way: `${Math.round(d.share * 100)} %`,
-        })
-      : t('wall.ranking.onTarget');
+  const distanceText = ({ distance: d, offline }: RankedFarm) =>
+    offline
+      ? t('wall.ranking.offline')
+      : d
+        ? t(d.share >= 1 ? 'wall.ranking.past' : 'wall.ranking.off', {
+            house: d.houseName,
+            metric: metricLabel(d.metric, zh ? 'zh' : 'en'),
+            value: measure(d.value, METRIC_BY_KEY.get(d.metric)?.unit ?? ''),
+            limit: measure(d.limit, METRIC_BY_KEY.get(d.metric)?.unit ?? ''),
+            way: `${Math.round(d.share * 100)} %`,
+          })
+        : t('wall.ranking.onTarget');
   const list = useWholeRows(farms.map((farm) => farm.farmId).join());
   return (
     <section className="roost-wall__panel roost-wall__ranking" data-testid="wall-ranking">

@@ -138,7 +138,14 @@ export class WallStore {
   readonly curves: FarmCurves;
 
   constructor(private readonly sources: WallSources) {
-    this.ranking = new FarmRanking(sources.api, () => this.views);
+    this.ranking = new FarmRanking(
+      sources.api,
+      () => this.views,
+      (farmId) => {
+        const tally = this.tally.farm(farmId);
+        return tally !== undefined && tally.houses > 0 && tally.offline === tally.houses;
+      },
+    );
     this.curves = new FarmCurves(sources.api);
     makeObservable<WallStore, 'applyHouses'>(this, {
       counters: observableRef,

@@ -26,6 +26,8 @@ export class FarmRanking {
   constructor(
     private readonly api: ApiClient,
     private readonly views: () => readonly FarmView[],
+    /** Whether every house of a farm is offline (the live tally knows). */
+    private readonly allOffline: (farmId: number) => boolean,
   ) {
     makeObservable(this, {
       ranking: observableRef,
@@ -46,13 +48,22 @@ export class FarmRanking {
     for (const view of this.views()) {
       const distance = distances.get(view.farmId) ?? null;
       if (view.alarmCount === 0 && distance === null) continue;
-      const farm = { farmId: view.farmId, name: view.name, alarmCount: view.alarmCount, distance };
+      const farm = {
+        farmId: view.farmId,
+        name: view.name,
+        alarmCount: view.alarmCount,
+        distance,
+        offline: false,
+      };
       if (kept.length === RANKED_SHOWN && !worse(farm, kept[kept.length - 1]!)) continue;
       let at = kept.length;
       while (at > 0 && worse(farm, kept[at - 1]!)) at -= 1;
       kept.splice(at, 0, farm);
       if (kept.length > RANKED_SHOWN) kept.pop();
     }
+    // Asked of the few kept only: a farm in alarm whose houses all went dark says so.
+    for (const farm of kept)
+      farm.offline = distances.has(farm.farmId) ? false : this.allOffline(farm.farmId);
     return kept;
   }
 
