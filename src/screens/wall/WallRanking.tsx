@@ -1,36 +1,19 @@
 import { Classes } from '@blueprintjs/core';
 import { observer } from 'mobx-react-lite';
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { METRIC_BY_KEY, metricLabel } from '../../contract/metrics';
 import { type RankedFarm } from '../../contract/wallRanking';
 import { measure } from '../../i18n/numbers';
 import { type WallPanelProps } from './WallPanels';
+import { WholeRows } from './wholeRows';
 
-/**
- * Rows that do not fit whole are hidden, not cut. The list's height comes from the column, never
- * from its rows. A ResizeObserver on the list and on each row measures only when a size changes
- * (a row's value changing every second does not), and after the browser's own layout, so it never
- * forces one: the ranking re-renders with each status batch at 10,000 farms. A new order of rows
- * observes them again, which measures once.
- */
+/** The ranking's rows that fit whole (WholeRows), checked again when their order changes. */
 function useWholeRows(order: string) {
   const list = useRef<HTMLOListElement>(null);
-  useLayoutEffect(() => {
-    const element = list.current;
-    if (!element) return;
-    const rows = [...(element.children as HTMLCollectionOf<HTMLElement>)];
-    const hide = () => {
-      // Every place read before any row is written: one layout per pass.
-      const bottom = element.getBoundingClientRect().bottom;
-      const cut = rows.map((row) => row.getBoundingClientRect().bottom > bottom + 0.5);
-      rows.forEach((row, i) => (row.style.visibility = cut[i] ? 'hidden' : ''));
-    };
-    const observer = new ResizeObserver(hide);
-    observer.observe(element);
-    for (const row of rows) observer.observe(row);
-    return () => observer.disconnect();
-  }, [order]);
+  const [rows] = useState(() => new WholeRows());
+  useLayoutEffect(() => (list.current ? rows.attach(list.current) : undefined), [rows]);
+  useLayoutEffect(() => rows.rowsChanged(), [rows, order]);
   return list;
 }
 
