@@ -1,4 +1,4 @@
-import { action, computedStruct, makeObservable, observableRef } from 'mobx';
+import { action, computed, computedStruct, makeObservable, observableRef } from 'mobx';
 import { type ApiClient } from '../../api/client';
 import {
   compareFarms,
@@ -32,6 +32,7 @@ export class FarmRanking {
     makeObservable(this, {
       ranking: observableRef,
       top: computedStruct,
+      distances: computed,
       load: action,
     });
   }
@@ -42,20 +43,25 @@ export class FarmRanking {
    * second's update.
    */
   get top(): RankedFarm[] {
-    const distances = new Map<number, WallFarmDistance>();
-    for (const d of this.ranking?.farms ?? []) distances.set(d.farmId, d);
+    const distances = this.distances;
     const kept: RankedFarm[] = [];
+    // Each farm is first compared as this one reused object: most are not kept, and 10,000 new
+    // objects a second would be garbage for nothing.
+    const probe: RankedFarm = {
+      farmId: 0,
+      name: '',
+      alarmCount: 0,
+      distance: null,
+      offline: false,
+    };
     for (const view of this.views()) {
       const distance = distances.get(view.farmId) ?? null;
       if (view.alarmCount === 0 && distance === null) continue;
-      const farm = {
-        farmId: view.farmId,
-        name: view.name,
-        alarmCount: view.alarmCount,
-        distance,
-        offline: false,
-      };
-      if (kept.length === RANKED_SHOWN && !worse(farm, kept[kept.length - 1]!)) continue;
+      probe.name = view.name;
+      probe.alarmCount = view.alarmCount;
+      probe.distance = distance;
+      if (kept.length === RANKED_SHOWN && !worse(probe, kept[kept.length - 1]!)) continue;
+      const farm = { ...probe, farmId: view.farmId };
       let at = kept.length;
       while (at > 0 && worse(farm, kept[at - 1]!)) at -= 1;
       kept.splice(at, 0, farm);
@@ -65,6 +71,11 @@ export class FarmRanking {
     for (const farm of kept)
       farm.offline = distances.has(farm.farmId) ? false : this.allOffline(farm.farmId);
     return kept;
+  }
+
+  /** The server's distances by farm, made again only when a new ranking is read. */
+  get distances(): ReadonlyMap<number, WallFarmDistance> {
+    return new Map((this.ranking?.farms ?? []).map((d) => [d.farmId, d]));
   }
 
   async load(): Promise<void> {
