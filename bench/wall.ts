@@ -4,6 +4,9 @@ import { chromium } from 'playwright-core';
 import { DEMO_PASSWORD } from '../server/demo/demoFarms';
 import type { HouseLiveState } from '../server/houses/state';
 import { STATUS_STRIDE } from '../src/contract/live';
+import { KIOSK_SCREEN_PATH } from '../src/contract/wallKiosk';
+import type { WallLayout } from '../src/contract/wallLayout';
+import { kioskToken, parseLayout } from './wallLayouts';
 import { startConsoleServer } from './consoleServer';
 import {
   perUpdateWindows,
@@ -25,6 +28,8 @@ import {
  * (BENCH_WALL_ALLOCATIONS_OF=old: only what dies in the old generation);
  * BENCH_WALL_SNAPSHOT=file.heapsnapshot keeps a heap snapshot;
  * BENCH_WALL_TRACE=file.json keeps the 10 s Chromium trace taken after the sample.
+ * BENCH_WALL_LAYOUT=counters,today,legend|ticker opens the wall of a kiosk link showing only
+ * those panels (left column, then right), instead of the administrator's full wall.
  */
 const FARMS = Number(process.env.BENCH_WALL_FARMS ?? 10_000);
 /** Long enough for the first snapshot, the map and the JIT to settle before measuring. */
@@ -112,7 +117,10 @@ export interface WallBenchResult {
 const pct = (sorted: number[], p: number) =>
   Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0) * 10) / 10;
 
-export async function benchWall(minutes: number): Promise<WallBenchResult> {
+export async function benchWall(
+  minutes: number,
+  layout: WallLayout | null = null,
+): Promise<WallBenchResult> {
   const roost = await startConsoleServer();
   const { database } = roost;
   await database.query(
@@ -174,13 +182,20 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
           if (r.target.getAttribute) states.push([performance.now(), r.target.getAttribute('data-live-state')]);
       }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-live-state'] });
     })()`);
-    await page.goto(`${roost.url}/login`);
-    await page.locator('input[name="username"]').fill('admin');
-    await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
-    await page.locator('input[name="code"]').fill('x');
-    await page.locator('button[type="submit"]').click();
-    await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-    await page.goto(`${roost.url}/screenDatav/home?language=1`);
+    if (layout) {
+      // A kiosk link of every farm showing only these panels: what each panel costs is the
+      // difference between two runs on the same machine.
+      const token = await kioskToken(roost.url, layout);
+      await page.goto(`${roost.url}${KIOSK_SCREEN_PATH}?language=1#${token}`);
+    } else {
+      await page.goto(`${roost.url}/login`);
+      await page.locator('input[name="username"]').fill('admin');
+      await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
+      await page.locator('input[name="code"]').fill('x');
+      await page.locator('button[type="submit"]').click();
+      await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+      await page.goto(`${roost.url}/screenDatav/home?language=1`);
+    }
     await page
       .locator('[data-testid="wall-map"][data-map-loaded="true"][data-deck-rendered="true"]')
       .waitFor({ timeout: 300_000 });
@@ -439,7 +454,8 @@ export async function benchWall(minutes: number): Promise<WallBenchResult> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  benchWall(Number(process.env.BENCH_WALL_MINUTES ?? 1)).then(
+  const layout = process.env.BENCH_WALL_LAYOUT;
+  benchWall(Number(process.env.BENCH_WALL_MINUTES ?? 1), layout ? parseLayout(layout) : null).then(
     (result) => {
       console.log(JSON.stringify(result, null, 2));
       mkdirSync('bench/results', { recursive: true });

@@ -36,41 +36,40 @@ function Counter({
   );
 }
 
+/** The counters' labels in one language: the counters render with every status batch. */
+function useCounterLabels() {
+  const { t } = useTranslation();
+  return useMemo(
+    () => ({
+      total: t('wall.counters.total'),
+      online: t('wall.counters.online'),
+      offline: t('wall.counters.offline'),
+      alarm: t('wall.counters.alarm'),
+      rate: t('wall.counters.alarmRate'),
+      alive: `${t('wall.counters.alive')} (${t('wall.counters.aliveUnit')})`,
+    }),
+    [t],
+  );
+}
+
 /** Houses total, online, offline, in alarm, alarm rate, and the live birds in 10K. */
 export const WallCounters = observer(function WallCounters({ store }: WallPanelProps) {
-  const { t, i18n } = useTranslation();
+  const { i18n } = useTranslation();
+  const label = useCounterLabels();
   const c = store.counters;
   return (
     <section className="roost-wall__panel roost-wall__counters" data-testid="wall-counters">
-      <Counter id="total" label={t('wall.counters.total')} value={String(c.total)} />
-      <Counter
-        id="online"
-        label={t('wall.counters.online')}
-        value={String(c.online)}
-        color={STATE_HEX.normal}
-      />
+      <Counter id="total" label={label.total} value={String(c.total)} />
+      <Counter id="online" label={label.online} value={String(c.online)} color={STATE_HEX.normal} />
       <Counter
         id="offline"
-        label={t('wall.counters.offline')}
+        label={label.offline}
         value={String(c.offline)}
         color={STATE_HEX.offline}
       />
-      <Counter
-        id="alarm"
-        label={t('wall.counters.alarm')}
-        value={String(c.alarm)}
-        color={STATE_HEX.alarm}
-      />
-      <Counter
-        id="rate"
-        label={t('wall.counters.alarmRate')}
-        value={`${grouped(c.alarmRate, i18n.language, 2)}%`}
-      />
-      <Counter
-        id="alive"
-        label={`${t('wall.counters.alive')} (${t('wall.counters.aliveUnit')})`}
-        value={grouped(c.alive10k, i18n.language, 2)}
-      />
+      <Counter id="alarm" label={label.alarm} value={String(c.alarm)} color={STATE_HEX.alarm} />
+      <Counter id="rate" label={label.rate} value={`${grouped(c.alarmRate, i18n.language, 2)}%`} />
+      <Counter id="alive" label={label.alive} value={grouped(c.alive10k, i18n.language, 2)} />
     </section>
   );
 });

@@ -8,12 +8,15 @@ import { measure } from '../../i18n/numbers';
 import { type WallPanelProps } from './WallPanels';
 import { WholeRows } from './wholeRows';
 
-/** The ranking's rows that fit whole (WholeRows), checked again when their order changes. */
-function useWholeRows(order: string) {
+/**
+ * The ranking's rows that fit whole (WholeRows), checked again when rows come or go. A row's
+ * new text that changes its height is the observer's to see.
+ */
+function useWholeRows(count: number) {
   const list = useRef<HTMLOListElement>(null);
   const [rows] = useState(() => new WholeRows());
   useLayoutEffect(() => (list.current ? rows.attach(list.current) : undefined), [rows]);
-  useLayoutEffect(() => rows.rowsChanged(), [rows, order]);
+  useLayoutEffect(() => rows.rowsChanged(), [rows, count]);
   return list;
 }
 
@@ -38,15 +41,18 @@ export const WallRanking = observer(function WallRanking({ store }: WallPanelPro
             way: `${Math.round(d.share * 100)} %`,
           })
         : t('wall.ranking.onTarget');
-  const list = useWholeRows(farms.map((farm) => farm.farmId).join());
+  const list = useWholeRows(farms.length);
   return (
     <section className="roost-wall__panel roost-wall__ranking" data-testid="wall-ranking">
       <h2 className="roost-wall__heading">{t('wall.ranking.title')}</h2>
       {farms.length === 0 && <p className={Classes.TEXT_MUTED}>{t('wall.ranking.empty')}</p>}
       <ol ref={list}>
-        {farms.map((farm) => (
+        {farms.map((farm, place) => (
+          // Kept by place, not by farm: at 10,000 farms the worst eight can change with every
+          // status batch, and rows keyed by farm were all removed and made again each second
+          // (each new row then measured by WholeRows' observer); a kept row changes its text.
           <li
-            key={farm.farmId}
+            key={place}
             data-testid="wall-ranking-row"
             data-farm-id={farm.farmId}
             data-alarms={farm.alarmCount}
