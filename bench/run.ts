@@ -15,6 +15,7 @@ import { benchRuntime } from './runtime';
 import { benchTrendQueries } from './trend';
 import { benchTransfer } from './transfer';
 import { benchWall } from './wall';
+import { benchWallLatency } from './wallLatency';
 
 /**
  * `npm run bench`: prints each figure beside the goal it is compared to and writes
@@ -23,7 +24,8 @@ import { benchWall } from './wall';
  * new demo's cold start; BENCH_SOAK_MINUTES (default 10) sets the memory soak. Three
  * parts run only when named, as they need `npm run build` and Chromium: `overview` (the
  * console's house grid with 5,000 houses), `transfer` (a first visit's bytes and a slow link)
- * and `wall` (the alarm wall, BENCH_WALL_MINUTES, default 30). `production` (the KPIs of 500
+ * and `wall` (the alarm wall, BENCH_WALL_MINUTES, default 30), and `wallLatency` (an alarm's
+ * publish → the wall's list, night and ranking, BENCH_WALL_LATENCY_RAISES, default 10). `production` (the KPIs of 500
  * flocks over their whole lives), `commands` (remote configuration with 1,000 gateways
  * connected), `runtime` (the devices' run times counted from a batch) and `scale` (20,000 houses on PostgreSQL, BENCH_SCALE_HOUSES) run only when named too, and so does `fuzz` (BENCH_FUZZ_REQUESTS generated requests
  * to every /api route, default 100,000), and `reportFlood` (one gateway's hostile config/reports
@@ -357,6 +359,33 @@ async function main(): Promise<void> {
       'end within 10 % of 5 min',
       w.heapMb.endVs5MinPct === null ? '' : `${w.heapMb.endVs5MinPct} % of 10 %`,
     );
+  }
+  if (only.has('wallLatency')) {
+    console.log('Wall screen: an alarm raised over MQTT → on the list, the night and the ranking');
+    const l = await benchWallLatency();
+    results.wallLatency = l;
+    const names = {
+      list: 'list',
+      nightTotal: 'night total',
+      nightChart: 'night chart',
+      ranking: 'ranking',
+    };
+    for (const [panel, name] of Object.entries(names) as Array<[keyof typeof names, string]>) {
+      const f = l.paintMs[panel];
+      row(
+        `publish → painted on the ${name} p50 / p95 / max`,
+        `${f.p50} / ${f.p95} / ${f.max} ms`,
+        'within 2 s',
+        `p95 ${ratioOf(f.p95, 2_000)}`,
+      );
+    }
+    row(
+      `publish → all four painted (${l.raises} raises, ${l.extraFarms} extra farms)`,
+      `${l.allPaintedMs.p50} / ${l.allPaintedMs.p95} / ${l.allPaintedMs.max} ms`,
+      'within 2 s',
+      `max ${ratioOf(l.allPaintedMs.max, 2_000)}`,
+    );
+    row('  raises not on every panel within 30 s', `${l.misses}`, 'goal 0', `${l.misses} over`);
   }
   const dir = path.resolve(import.meta.dirname, 'results');
   mkdirSync(dir, { recursive: true });
