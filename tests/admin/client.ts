@@ -31,12 +31,23 @@ async function userOfToken(t: TestApp, token: string) {
   return row;
 }
 
+/**
+ * Handlers that log under a key other than their path: the kiosk links' creation and
+ * revocation kept the keys they were first logged with (src/contract/operationLog.ts; old log
+ * rows carry them), while their layout edit logs as `wall.kiosk.layout`.
+ */
+const LOGGED_AS: Readonly<Record<string, string>> = {
+  'wall.kiosk.create': 'wall.kioskCreate',
+  'wall.kiosk.revoke': 'wall.kioskRevoke',
+};
+
 /** `/org/uploadLogo?id=3` → `org.uploadLogo`: every admin handler logs under its own path. */
 export function functionOf(url: string): string {
-  return url
+  const path = url
     .split('?')[0]!
     .replace(/^\/(api\/)?/, '')
     .replace(/\//g, '.');
+  return LOGGED_AS[path] ?? path;
 }
 
 /**

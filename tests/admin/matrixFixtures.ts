@@ -16,6 +16,8 @@ import type { RoleKey } from '../../src/contract/roles';
 import type { TestApp } from '../helpers/testApp';
 import type { Query } from '../../server/db/client';
 import { startAnsweringGateway } from './matrixGateway';
+import { createKiosk, revokeKiosk } from '../../server/wall/kiosk';
+import { DEFAULT_WALL_LAYOUT } from '../../src/contract/wallLayout';
 
 export type Role = 'admin' | 'company' | 'area' | 'farm' | 'shack';
 export const ROLES: readonly Role[] = ['admin', 'company', 'area', 'farm', 'shack'];
@@ -33,6 +35,18 @@ export interface Fixtures {
   gateway: Record<'tl1' | 'qy1', number>;
   user: Record<Role | 'southFarm' | 'tielingFarm' | 'gaochengShack', number>;
   breed: Record<'common' | 'own' | 'other', number>;
+  /**
+   * Two kiosk links of the wall and their tokens: a live one whose scope is Weifang alone
+   * (`farmId`), and a revoked one of every farm (its token must open nothing).
+   */
+  kiosk: {
+    live: string;
+    liveId: number;
+    name: string;
+    farmId: number;
+    revoked: string;
+    revokedId: number;
+  };
   /**
    * Weifang House 2 (inside every demo role's scope), its gateway connected through a real
    * broker and answering commands: started on first use (matrixGateway.ts).
@@ -159,6 +173,21 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
     },
   };
 
+  const kiosk = async (name: string, farmIds: number[]) => {
+    const created = await createKiosk(t.database, {
+      name,
+      allFarms: farmIds.length === 0,
+      farmIds,
+      orgId,
+      createdBy: { id: shack.id, name: 'matrix' },
+      display: { layout: DEFAULT_WALL_LAYOUT, tour: null },
+    });
+    return { id: created!.link.id, token: created!.token };
+  };
+  const live = await kiosk('Matrix Weifang wall', [node.weifang]);
+  const revoked = await kiosk('Matrix revoked wall', []);
+  await revokeKiosk(t.database, revoked.id);
+
   const [common] = await db.select().from(breeds).where(eq(breeds.isCommon, true));
   const answering = await houseId(node.weifang, 'House 2');
   let answeringStarted: Promise<number> | null = null;
@@ -182,6 +211,14 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
       common: common!.id,
       own: await make.breed(orgId),
       other: await make.breed(other!.id),
+    },
+    kiosk: {
+      live: live.token,
+      liveId: live.id,
+      name: 'Matrix Weifang wall',
+      farmId: node.weifang,
+      revoked: revoked.token,
+      revokedId: revoked.id,
     },
     answeringHouse: () =>
       (answeringStarted ??= startAnsweringGateway(t, answering).then(() => answering)),
@@ -233,6 +270,7 @@ const TABLES = [
   'cameras',
   'gateway_enrol_codes',
   'wall_kiosk_links',
+  'wall_kiosk_farms',
 ] as const;
 
 /** Every row of every table an admin endpoint may touch, to prove a refusal changed nothing. */
@@ -241,5 +279,9 @@ export async function snapshot(t: TestApp): Promise<Record<string, unknown[]>> {
   for (const table of TABLES)
     out[table] = await t.database.query(`select * from ${table} order by 1, 2`);
   out.sessions = await t.database.query('select token_hash, user_id from sessions order by 1');
+  // A kiosk's read notes when its link was last used (as a session's does), once a minute.
+  out.wall_kiosk_links = (out.wall_kiosk_links as Record<string, unknown>[]).map(
+    ({ last_used_at: _used, ...link }) => link,
+  );
   return out;
 }

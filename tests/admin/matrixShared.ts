@@ -21,15 +21,33 @@ export interface Outside {
 /** What a successful read must not show the role (the read's own scope check). */
 export type Check = (data: unknown, body: string, f: Fixtures) => void | Promise<void>;
 
+/**
+ * What a kiosk token may do on an endpoint (the kiosk column of the matrix). The token is that
+ * of Fixtures' live link, whose scope is one farm (`f.kiosk.farmId`, Weifang). Without this
+ * entry the endpoint refuses the token; with it, the revoked link's token is refused (401).
+ */
+export interface KioskAccess {
+  /** A request inside the link's farm that succeeds. */
+  inside: Build;
+  /** Requests about what the link may not see (another farm): 403 or 404. */
+  outside?: Outside[];
+  /** What the successful read must not show the link (another farm's data). */
+  check?: Check;
+}
+
 export interface Endpoint {
   method: Method;
   path: string;
-  /** Roles the endpoint is for; every other role gets the first inside request and a 403. */
+  /**
+   * Roles the endpoint is for; every other role gets the first inside request and a 403. Empty
+   * for a kiosk-only route: every user role then gets the kiosk's inside request.
+   */
   roles: readonly Role[];
   /** For each role of `roles`: a request inside its scope that succeeds. */
   inside: Partial<Record<Role, Build>>;
   outside?: Partial<Record<Role, Outside[]>>;
   check?: Partial<Record<Role, Check>>;
+  kiosk?: KioskAccess;
 }
 
 export const ALL: readonly Role[] = ['admin', 'company', 'area', 'farm', 'shack'];

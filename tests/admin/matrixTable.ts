@@ -9,6 +9,7 @@ import { WALL_ENDPOINTS } from './matrixWall';
 import { WALL_NIGHT_ENDPOINTS } from './matrixWallNight';
 import { WALL_RANKING_ENDPOINTS } from './matrixWallRanking';
 import { KIOSK_ENDPOINTS } from './matrixKiosk';
+import { WALL_READ_ENDPOINTS } from './matrixWallReads';
 import {
   DEVICE_ENDPOINTS,
   DEVICE_EXTRA_ENDPOINTS,
@@ -329,6 +330,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...WALL_ENDPOINTS,
   ...WALL_NIGHT_ENDPOINTS,
   ...WALL_RANKING_ENDPOINTS,
+  ...WALL_READ_ENDPOINTS,
   ...KIOSK_ENDPOINTS,
 
   // ---------------------------------------------------------------- operation log

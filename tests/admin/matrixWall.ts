@@ -22,6 +22,21 @@ function flocksOfScope(role: Role): Check {
   };
 }
 
+/** The kiosk link's wall counts the open flocks of its one farm, Weifang, and no others. */
+const flocksOfKiosk: Check = async (data, _body, f) => {
+  const { day, flockHouses } = (
+    data as { mortality: { yesterday: { day: string; flockHouses: number } } }
+  ).mortality.yesterday;
+  const [row] = await f.make.query<{ n: number }>(
+    `select count(*)::int as n from flocks join houses on houses.id = flocks.house_id
+     where houses.farm_id = $2 and placed_on <= $1::date and (closed_on is null or closed_on >= $1::date)`,
+    [day, f.kiosk.farmId],
+  );
+  const own = Number(row!.n);
+  if (own === 0 || flockHouses !== own)
+    throw new Error(`the kiosk counts ${flockHouses} open flocks, its farm has ${own}`);
+};
+
 /** The wall's reads: every role sees the wall of its own scope. */
 export const WALL_ENDPOINTS: Endpoint[] = [
   {
@@ -30,5 +45,6 @@ export const WALL_ENDPOINTS: Endpoint[] = [
     roles: ALL,
     inside: per(() => ({ url: '/wall/production' }), ALL),
     check: Object.fromEntries(ALL.map((r) => [r, flocksOfScope(r)])),
+    kiosk: { inside: () => ({ url: '/wall/production' }), check: flocksOfKiosk },
   },
 ];

@@ -2,6 +2,7 @@
 import { countOf, type WallNight } from '../../src/contract/wallNight';
 import type { Fixtures, Role } from './matrixFixtures';
 import { ALL, OUTSIDE_HOUSE, type Endpoint } from './matrixShared';
+import { alarmsFor } from './matrixWallReads';
 
 const SCOPED = ['company', 'area', 'farm', 'shack'] as const;
 
@@ -36,5 +37,16 @@ export const WALL_NIGHT_ENDPOINTS: Endpoint[] = [
         },
       ]),
     ),
+    // Weifang's alarm and Gaocheng's: the kiosk link of Weifang counts one.
+    kiosk: {
+      inside: async (f) => {
+        await alarmsFor(f, 'kiosk');
+        return { url: '/wall/night' };
+      },
+      check: (data) => {
+        const raised = (data as WallNight).today.reduce((n, h) => n + countOf(h.raised), 0);
+        if (raised !== 1) throw new Error(`the kiosk counts ${raised} alarms, its farm has 1`);
+      },
+    },
   },
 ];

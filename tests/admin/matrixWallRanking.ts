@@ -6,25 +6,32 @@ import { ALL, OUTSIDE_HOUSE, per, type Endpoint } from './matrixShared';
 const SCOPED = ['company', 'area', 'farm', 'shack'] as const;
 
 /**
- * Leaves one house online and far off target (its NH3 at 90 % of its limit), one the role may
- * not see (for an administrator, one every role sees); every other house offline, so ranks
- * nothing. A ranking that names it shows what is outside the scope.
+ * Leaves the houses named online and far off target (NH3 at 90 % of its limit), every other
+ * house offline, so ranks nothing.
  */
-const onlyHouseOffOutside = async (f: Fixtures, role: Role) => {
-  const house = role === 'admin' ? f.house.wf1 : f.house[OUTSIDE_HOUSE[role].house];
+const onlyHousesOff = async (f: Fixtures, houses: readonly number[]) => {
   await f.make.query(`update house_state set online = false`);
-  await f.make.query(
-    `insert into alarm_limits (house_id, limits) values ($1, '{"nh3Max": 20}'::jsonb)
-     on conflict (house_id) do update set limits = excluded.limits`,
-    [house],
-  );
-  await f.make.query(
-    `insert into house_state (house_id, online, metrics) values ($1, true, '{"nh3": 18}'::jsonb)
-     on conflict (house_id) do update set online = true, metrics = excluded.metrics`,
-    [house],
-  );
+  for (const house of houses) {
+    await f.make.query(
+      `insert into alarm_limits (house_id, limits) values ($1, '{"nh3Max": 20}'::jsonb)
+       on conflict (house_id) do update set limits = excluded.limits`,
+      [house],
+    );
+    await f.make.query(
+      `insert into house_state (house_id, online, metrics) values ($1, true, '{"nh3": 18}'::jsonb)
+       on conflict (house_id) do update set online = true, metrics = excluded.metrics`,
+      [house],
+    );
+  }
   return { url: '/wall/ranking' };
 };
+
+/**
+ * Leaves one house off target, one the role may not see (for an administrator, one every role
+ * sees): a ranking that names it shows what is outside the scope.
+ */
+const onlyHouseOffOutside = (f: Fixtures, role: Role) =>
+  onlyHousesOff(f, [role === 'admin' ? f.house.wf1 : f.house[OUTSIDE_HOUSE[role].house]]);
 
 export const WALL_RANKING_ENDPOINTS: Endpoint[] = [
   {
@@ -41,6 +48,17 @@ export const WALL_RANKING_ENDPOINTS: Endpoint[] = [
         },
       ]),
     ),
+    // A house of Weifang and one of Gaocheng off target: the kiosk link of Weifang ranks its
+    // own. The Weifang house is new: a ranking is shared by every wall of the same houses for
+    // 15 s, and the farm manager's (Weifang's houses too) was read a moment ago, ranking none.
+    kiosk: {
+      inside: async (f) => onlyHousesOff(f, [await f.make.house(f.kiosk.farmId), f.house.gc1]),
+      check: (data, _body, f) => {
+        const farms = (data as WallRanking).farms.map((x) => x.farmId);
+        if (farms.join() !== String(f.kiosk.farmId))
+          throw new Error(`the kiosk ranks ${farms.join()}`);
+      },
+    },
   },
   {
     method: 'GET',
@@ -71,6 +89,15 @@ export const WALL_RANKING_ENDPOINTS: Endpoint[] = [
         const houses = (data as WallFarmCurves).houses.map((h) => h.houseId);
         if (houses.includes(f.house.wf4)) throw new Error('shack draws a house it was not given');
       },
+    },
+    kiosk: {
+      inside: (f) => ({ url: `/wall/farm/${f.kiosk.farmId}/curves` }),
+      outside: [
+        {
+          why: 'a farm outside its link',
+          build: (f) => ({ url: `/wall/farm/${f.node.gaocheng}/curves` }),
+        },
+      ],
     },
   },
 ];
