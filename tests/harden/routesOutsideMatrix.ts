@@ -38,7 +38,4 @@ export const ROUTES_OUTSIDE_MATRIX: Readonly<Record<string, string>> = {
   'GET /api/houses/trend/export': 'tests/houses/compare.test.ts',
   'GET /api/overview/listOverview/': 'tests/admin/farms.test.ts, tests/harden/input.test.ts',
   'GET /api/trend/house': 'tests/ingest/ingest.test.ts, tests/houses/demoHistory.test.ts',
-  'GET /api/wall/kiosk/list': 'tests/wall/kiosk.test.ts',
-  'POST /api/wall/kiosk/create': 'tests/wall/kiosk.test.ts',
-  'POST /api/wall/kiosk/revoke': 'tests/wall/kiosk.test.ts',
 };
