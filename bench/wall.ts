@@ -148,6 +148,12 @@ export async function benchWall(
   let timer: NodeJS.Timeout | null = null;
   try {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    // A wall that never draws (twice in about ten kiosk runs, waiting for its map or for 'live')
+    // says why in the bench's output.
+    page.on('pageerror', (error) => console.log(`  page error: ${error.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') console.log(`  console error: ${m.text().slice(0, 300)}`);
+    });
     // Long tasks from the first paint on; the sample reads those after its start.
     await page.addInitScript(`(() => {
       const tasks = (window.__benchLongTasks = []);

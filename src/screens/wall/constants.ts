@@ -27,6 +27,8 @@ export const TICKER_MAX_ENTRIES = 40;
 export const MAP_REFETCH_DEBOUNCE_MS = 1_000;
 /** After an acknowledgement (one at a time, by hand) the farms are fetched again almost at once. */
 export const ACK_REFETCH_DELAY_MS = 100;
+/** A failed read of the farms is tried again after this (the server's busy answer asks for 5 s). */
+export const FARMS_RETRY_MS = 5_000;
 /** Today's alarms by cause change slowly; the console's own poll rate (30 s) is enough. */
 export const TODAY_POLL_MS = 30_000;
 /** Farm point radius at 1920 px wide: a base plus a term growing with the house count. */

@@ -1,4 +1,11 @@
-import { action, computed, computedStruct, makeObservable, observableRef } from 'mobx';
+import {
+  action,
+  compareStructural,
+  computed,
+  computedStruct,
+  makeObservable,
+  observableRef,
+} from 'mobx';
 import { type ApiClient } from '../../api/client';
 import {
   compareFarms,
@@ -85,7 +92,10 @@ export class FarmRanking {
         quiet: () => true,
         background: true,
       });
-      action(() => (this.ranking = ranking))();
+      // The same distances (the usual answer every 30 s; only its time moved): the top eight
+      // stay as they are, with no walk of every farm.
+      if (!compareStructural(ranking.farms, this.ranking?.farms))
+        action(() => (this.ranking = ranking))();
     } catch {
       // An outage: the alarms keep ranking live; the distances wait for the next refresh.
     }
