@@ -7,7 +7,11 @@ import { startRoost, type RunningRoost } from '../server/roost';
  * there), that serves the built console from BENCH_DIST_DIR (default dist/): what the browser
  * parts of the bench load. In memory on PGlite, or on the PostgreSQL database `databaseUrl`.
  */
-export async function startConsoleServer(databaseUrl?: string): Promise<RunningRoost> {
+export async function startConsoleServer(
+  databaseUrl?: string,
+  /** `broker`: the embedded MQTT broker on a free port, for gateways the bench connects. */
+  { broker = false }: { broker?: boolean } = {},
+): Promise<RunningRoost> {
   const config = readConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -20,5 +24,9 @@ export async function startConsoleServer(databaseUrl?: string): Promise<RunningR
     LOG_LEVEL: 'silent',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
-  return startRoost({ ...config, staticDir: path.resolve(process.env.BENCH_DIST_DIR ?? 'dist') });
+  return startRoost({
+    ...config,
+    ...(broker ? { mqttPort: 0 } : {}),
+    staticDir: path.resolve(process.env.BENCH_DIST_DIR ?? 'dist'),
+  });
 }

@@ -1,12 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-import { DEMO_PASSWORD } from '../server/demo/demoFarms';
-import type { HouseLiveState } from '../server/houses/state';
 import { STATUS_STRIDE } from '../src/contract/live';
-import { KIOSK_SCREEN_PATH } from '../src/contract/wallKiosk';
 import type { WallLayout } from '../src/contract/wallLayout';
-import { kioskToken, parseLayout } from './wallLayouts';
+import { parseLayout } from './wallLayouts';
+import {
+  addBenchFarms,
+  launchWallBrowser,
+  openBenchWall,
+  startWallLoad,
+  type WallLoad,
+} from './wallLoad';
 import { startConsoleServer } from './consoleServer';
 import {
   perUpdateWindows,
@@ -57,8 +60,6 @@ const TRACE_CATEGORIES = [
   // performance.mark: each status batch the page takes in (STATUS_MARK).
   'blink.user_timing',
 ];
-/** The 7 demo provinces: extra farms spread over them. */
-const PROVINCES = ['370000', '130000', '210000', '410000', '440000', '510000', '320000'];
 
 export interface WallBenchResult {
   at: string;
@@ -122,30 +123,11 @@ export async function benchWall(
   layout: WallLayout | null = null,
 ): Promise<WallBenchResult> {
   const roost = await startConsoleServer();
-  const { database } = roost;
-  await database.query(
-    `insert into farms (org_id, parent_id, level, name, province_adcode, province_name, longitude, latitude)
-     select (select id from organizations order by id limit 1), null, 'farm', 'Bench farm ' || g,
-       ($2::text[])[1 + g % 7], 'bench', 100 + random() * 22, 22 + random() * 20
-     from generate_series(1, $1::int) g`,
-    [FARMS, PROVINCES],
-  );
-  const houses = await database.query<{ id: number; farm_id: number }>(
-    `insert into houses (farm_id, name) select id, 'H' from farms where name like 'Bench farm %' returning id, farm_id`,
-  );
+  const houses = await addBenchFarms(roost, FARMS);
   console.log(`  ${FARMS} farms, ${houses.length} houses added`);
 
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-      '--js-flags=--expose-gc',
-    ],
-  });
-  let timer: NodeJS.Timeout | null = null;
+  const browser = await launchWallBrowser(['--js-flags=--expose-gc']);
+  let load: WallLoad | null = null;
   try {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
     // A wall that never draws (twice in about ten kiosk runs, waiting for its map or for 'live')
@@ -188,49 +170,12 @@ export async function benchWall(
           if (r.target.getAttribute) states.push([performance.now(), r.target.getAttribute('data-live-state')]);
       }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-live-state'] });
     })()`);
-    if (layout) {
-      // A kiosk link of every farm showing only these panels: what each panel costs is the
-      // difference between two runs on the same machine.
-      const token = await kioskToken(roost.url, layout);
-      await page.goto(`${roost.url}${KIOSK_SCREEN_PATH}?language=1#${token}`);
-    } else {
-      await page.goto(`${roost.url}/login`);
-      await page.locator('input[name="username"]').fill('admin');
-      await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
-      await page.locator('input[name="code"]').fill('x');
-      await page.locator('button[type="submit"]').click();
-      await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-      await page.goto(`${roost.url}/screenDatav/home?language=1`);
-    }
-    await page
-      .locator('[data-testid="wall-map"][data-map-loaded="true"][data-deck-rendered="true"]')
-      .waitFor({ timeout: 300_000 });
-    await page
-      .locator('[data-testid="wall-freshness"][data-live-state="live"]')
-      .waitFor({ timeout: 300_000 });
+    // With a layout, a kiosk link of every farm showing only those panels: what panels cost is
+    // the difference between two walls measured in turns (wallCompare.ts).
+    await openBenchWall(page, roost.url, layout);
 
-    let tick = 0;
     const startedAt = Date.now();
-    timer = setInterval(() => {
-      tick += 1;
-      const states: HouseLiveState[] = houses.map((h, i) => ({
-        houseId: h.id,
-        farmId: h.farm_id,
-        online: (i + tick) % 5 !== 0,
-        network: 'wired',
-        gatewayVersion: null,
-        onlineSince: null,
-        lastSeenAt: new Date(),
-        lastTs: new Date(),
-        mode: 1,
-        metrics: { temperature: 20 + ((i + tick) % 10) },
-        faults: {},
-        devices: {},
-        alarmCount: (i + tick) % 17 === 0 ? 1 : 0,
-        alarmTop: null,
-      }));
-      roost.live.publishStates(states);
-    }, UPDATE_EVERY_MS);
+    load = startWallLoad(roost, houses, { alarms: true });
     const until = (ms: number) => page.waitForTimeout(Math.max(0, startedAt + ms - Date.now()));
 
     const cdp = await page.context().newCDPSession(page);
@@ -323,7 +268,7 @@ export async function benchWall(
       return out;
     };
     const sampleStart = await page.evaluate<number>('performance.now()');
-    const ticksBefore = tick;
+    const ticksBefore = load.ticks();
     const scriptBefore = (await metricsNow()).script;
     const [sample, seconds] = await Promise.all([
       frames(FRAME_SAMPLE_MS).then((f) => f.sort((a, b) => a - b)),
@@ -331,7 +276,7 @@ export async function benchWall(
     ]);
     // The server shares this process and a loaded machine: its timer may publish less than
     // once a second. The script of the whole sample over the updates really published.
-    const published = tick - ticksBefore;
+    const published = load.ticks() - ticksBefore;
     const scriptPerPublished =
       Math.round((((await metricsNow()).script - scriptBefore) / Math.max(1, published)) * 10) / 10;
     const longTasks = await page.evaluate<Array<[number, number]>>(
@@ -453,7 +398,7 @@ export async function benchWall(
       note: 'headless Chromium on SwiftShader (software WebGL) on a shared, loaded 2-core machine: frame times are an upper bound',
     };
   } finally {
-    if (timer) clearInterval(timer);
+    load?.stop();
     await browser.close();
     await roost.close();
   }

@@ -1,14 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import mqtt, { type MqttClient } from 'mqtt';
-import { chromium } from 'playwright-core';
 import { hashToken } from '../server/auth/tokens';
-import { readConfig } from '../server/config';
-import { DEMO_PASSWORD } from '../server/demo/demoFarms';
-import type { HouseLiveState } from '../server/houses/state';
 import { disableNagle } from '../server/mqtt/noDelay';
-import { startRoost } from '../server/roost';
+import { startConsoleServer } from './consoleServer';
+import {
+  addBenchFarms,
+  launchWallBrowser,
+  openBenchWall,
+  startWallLoad,
+  type WallLoad,
+} from './wallLoad';
 
 /**
  * The wall issue's acceptance: "an alarm raised while the wall is open appears within 2 s on the
@@ -46,8 +48,6 @@ const PANELS = ['list', 'nightTotal', 'nightChart', 'ranking'] as const;
 type Panel = (typeof PANELS)[number];
 /** Date.now() per panel, or ms after the publish. */
 type Stamps = Partial<Record<Panel, number>>;
-/** The 7 demo provinces: extra farms spread over them. */
-const PROVINCES = ['370000', '130000', '210000', '410000', '440000', '510000', '320000'];
 
 interface Spread {
   p50: number;
@@ -120,34 +120,10 @@ const watch = (farmId: number) => `void (window.__latency = (() => {
 })())`;
 
 export async function benchWallLatency(): Promise<WallLatencyResult> {
-  // bench/consoleServer.ts's server, with the embedded broker on a free port: the raise comes
-  // over MQTT as a gateway's would.
-  const config = readConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: 'memory://',
-    ROOST_DEMO: '1',
-    ROOST_DEMO_HISTORY: 'off',
-    ROOST_CAPTCHA: 'off',
-    ROOST_SIMULATOR: 'off',
-    LOG_LEVEL: 'silent',
-  });
-  const staticDir = path.resolve(process.env.BENCH_DIST_DIR ?? 'dist');
-  const roost = await startRoost({ ...config, mqttPort: 0, staticDir });
+  // The raise comes over MQTT, as a gateway's would: the embedded broker is on.
+  const roost = await startConsoleServer(undefined, { broker: true });
   const { database } = roost;
-  let houses: Array<{ id: number; farm_id: number }> = [];
-  if (EXTRA_FARMS > 0) {
-    await database.query(
-      `insert into farms (org_id, parent_id, level, name, province_adcode, province_name, longitude, latitude)
-       select (select id from organizations order by id limit 1), null, 'farm', 'Bench farm ' || g,
-         ($2::text[])[1 + g % 7], 'bench', 100 + random() * 22, 22 + random() * 20
-       from generate_series(1, $1::int) g`,
-      [EXTRA_FARMS, PROVINCES],
-    );
-    houses = await database.query<{ id: number; farm_id: number }>(
-      `insert into houses (farm_id, name) select id, 'H' from farms where name like 'Bench farm %' returning id, farm_id`,
-    );
-  }
+  const houses = EXTRA_FARMS > 0 ? await addBenchFarms(roost, EXTRA_FARMS) : [];
   // One gateway on each of GATEWAYS demo farms, their rules raising at once (connectGateway's
   // setup, for chosen gateways rather than the last one). A young flock's target is over 24 ℃:
   // its low limit 20 ℃ below it, so the clear raises no temperatureLow in its place.
@@ -189,57 +165,17 @@ export async function benchWallLatency(): Promise<WallLatencyResult> {
       { qos: 1 },
     );
 
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-    ],
-  });
-  let timer: NodeJS.Timeout | null = null;
+  const browser = await launchWallBrowser();
+  let load: WallLoad | null = null;
   try {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
-    await page.goto(`${roost.url}/login`);
-    await page.locator('input[name="username"]').fill('admin');
-    await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
-    await page.locator('input[name="code"]').fill('x');
-    await page.locator('button[type="submit"]').click();
-    await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-    await page.goto(`${roost.url}/screenDatav/home?language=1`);
-    await page
-      .locator('[data-testid="wall-map"][data-map-loaded="true"][data-deck-rendered="true"]')
-      .waitFor({ timeout: 300_000 });
-    await page
-      .locator('[data-testid="wall-freshness"][data-live-state="live"]')
-      .waitFor({ timeout: 300_000 });
+    await openBenchWall(page, roost.url);
     await page.locator('[data-testid="night-today"]').waitFor({ timeout: 60_000 });
 
     if (houses.length > 0) {
-      let tick = 0;
       // bench/wall.ts's load, without its open alarms: hundreds of farms with one would rank
       // above the raised farm (ties go by name), which then never shows in the ranking's 8 rows.
-      timer = setInterval(() => {
-        tick += 1;
-        const states: HouseLiveState[] = houses.map((h, i) => ({
-          houseId: h.id,
-          farmId: h.farm_id,
-          online: (i + tick) % 5 !== 0,
-          network: 'wired',
-          gatewayVersion: null,
-          onlineSince: null,
-          lastSeenAt: new Date(),
-          lastTs: new Date(),
-          mode: 1,
-          metrics: { temperature: 20 + ((i + tick) % 10) },
-          faults: {},
-          devices: {},
-          alarmCount: 0,
-          alarmTop: null,
-        }));
-        roost.live.publishStates(states);
-      }, 1_000);
+      load = startWallLoad(roost, houses, { alarms: false });
       // The page settles into the updates before the first raise.
       await page.waitForTimeout(10_000);
     }
@@ -318,7 +254,7 @@ export async function benchWallLatency(): Promise<WallLatencyResult> {
     );
     return result;
   } finally {
-    if (timer) clearInterval(timer);
+    load?.stop();
     for (const client of clients) await client.endAsync();
     await browser.close();
     await roost.close();
