@@ -52,8 +52,14 @@ export class KioskLinksStore {
       body: input,
       schema: kioskCreatedSchema,
     });
-    // The token is shown once: a failed reload (already toasted) must not lose it.
-    await this.load().catch(() => undefined);
+    // The token is shown once, at once: the new link heads the list (newest first, as the
+    // server lists them) and the list is read again behind it. Awaiting that read held the
+    // address back for as long as the list took, past 27 s once on a loaded machine, and a
+    // failed read (already toasted) must not lose it either.
+    runInAction(() => {
+      this.links = [created.link, ...(this.links ?? []).filter((l) => l.id !== created.link.id)];
+    });
+    void this.load().catch(() => undefined);
     return created;
   }
 

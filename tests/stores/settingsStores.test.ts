@@ -137,6 +137,22 @@ describe.each(testDatabaseTargets())(
       expect(slow.errors).toEqual([]);
     });
 
+    it('gives a new link its address while the list read behind it is still held', async () => {
+      const crossing = holdingFirst(fetch, '/wall/kiosk/list');
+      const slow = storesOn(crossing.fetch, token);
+      const kiosks = new KioskLinksStore(slow.stores.api);
+      // The list read behind the create is the first one, and it is held: the create answers
+      // anyway, with the new link at the head of the list.
+      const created = await kiosks.create({ name: 'Day shift', allFarms: true, farmIds: [] });
+      expect(kiosks.links!.map((l) => l.id)).toEqual([created.link.id]);
+      // The read is under way and held (asked counts it once its answer is in hand).
+      await expect.poll(() => crossing.asked()).toBe(1);
+      crossing.release();
+      await expect.poll(() => kiosks.links!.map((l) => l.id)).toContain(created.link.id);
+      await kiosks.revoke(created.link.id);
+      expect(slow.errors).toEqual([]);
+    });
+
     it('the power page shows the day chosen last when the day before answers after it', async () => {
       const crossing = holdingFirst(fetch, '/production/power?');
       const slow = storesOn(crossing.fetch, token);
