@@ -83,3 +83,44 @@ describe('alarm overview wall through a server restart', () => {
     },
   );
 });
+
+describe('alarm overview wall opened while the server is busy', () => {
+  it(
+    'draws its farms once the server answers, after a first read of them refused as busy',
+    { timeout: 200_000 },
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+      const page = await context.newPage();
+      const errors = collectErrors(page);
+      await signIn(page, server!.url, 'admin');
+      // The server's own busy answer (http.busy, a full database pool), to the wall's first
+      // read of its farms only; every later read reaches the server.
+      let refused = 0;
+      await page.route('**/api/wall/map', async (route) => {
+        if (refused > 0) return route.continue();
+        refused += 1;
+        await route.fulfill({
+          status: 503,
+          headers: { 'retry-after': '5' },
+          contentType: 'application/json',
+          body: JSON.stringify({
+            code: 503,
+            msg: 'The server is busy, try again shortly',
+            data: null,
+          }),
+        });
+      });
+      // No reload, no reconnect, no alarm: only the wall's own retry reads the farms again.
+      await openWall(page, server!.url);
+      expect(refused).toBe(1);
+      expect(await page.getByTestId('wall-count-total').getByTestId('value').textContent()).toBe(
+        '42',
+      );
+      expect(
+        await page.locator('[data-testid="wall-states"] li[data-farm-id]').count(),
+      ).toBeGreaterThan(0);
+      await context.close();
+      expect(errors).toEqual([]);
+    },
+  );
+});
