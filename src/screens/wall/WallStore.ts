@@ -360,6 +360,11 @@ export class WallStore {
     void this.ranking.load();
   }
 
+  /** Between start() and stop(): what it set up is still to undo. */
+  private get started(): boolean {
+    return this.disposers.length > 0;
+  }
+
   stop(): void {
     for (const dispose of this.disposers.splice(0)) dispose();
     if (this.farmsRetry !== null) clearTimeout(this.farmsRetry);
@@ -415,7 +420,7 @@ export class WallStore {
       // Nothing else reads the farms again until an acknowledgement or a reconnect: a wall opened
       // while the server answered 503 (busy, seen at 10,000 farms in bench/wall.ts) stayed
       // without its map. Tried again shortly; the stale banner tells the wall meanwhile.
-      if (this.farmsRetry === null && this.disposers.length > 0)
+      if (this.farmsRetry === null && this.started)
         this.farmsRetry = setTimeout(() => {
           this.farmsRetry = null;
           void this.loadFarms();
