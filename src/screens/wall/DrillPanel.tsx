@@ -59,7 +59,7 @@ const FarmRow = observer(function FarmRow({
         data-testid="drill-farm"
         data-farm-id={farmId}
         data-state={state}
-        onClick={() => store.selectFarm(farmId)}
+        onClick={() => store.drill.selectFarm(farmId)}
       >
         <Dot color={STATE_HEX[state]} />
         <span className="roost-wall__row-name">{name}</span>
@@ -129,21 +129,21 @@ export const DrillPanel = observer(function DrillPanel({
   cameraApi,
 }: DrillPanelProps) {
   const { t } = useTranslation();
-  if (store.selectedRegion === null && store.selectedFarmId === null) return null;
-  const farm = store.views.find((f) => f.farmId === store.selectedFarmId);
-  const farms = store.views.filter((f) => f.region === store.selectedRegion);
+  if (store.drill.region === null && store.drill.farmId === null) return null;
+  const farm = store.views.find((f) => f.farmId === store.drill.farmId);
+  const farms = store.views.filter((f) => f.region === store.drill.region);
   const houses = farm ? store.housesOf(farm.farmId) : [];
   return (
     <aside className={`roost-wall__drill ${Classes.ELEVATION_3}`} data-testid="wall-drill">
       <div className="roost-wall__drill-head">
         <h2 className="roost-wall__heading" data-testid="drill-title">
-          {farm ? farm.name : store.regionName(store.selectedRegion)}
+          {farm ? farm.name : store.regionName(store.drill.region)}
         </h2>
         <Button
           icon={<GlobeIcon />}
           text={t('wall.drill.whole')}
           data-testid="wall-whole-map"
-          onClick={() => store.reset()}
+          onClick={() => store.drill.reset()}
         />
       </div>
       {farm ? (

@@ -90,7 +90,8 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
   const [cities, setCities] = useState<ChinaCityCollection | null>(null);
   // Only what changes by hand or on a refetch is read here: the live state of the farms never
   // renders this component (see the reaction below).
-  const { regions, mapType, selectedRegion, selectedFarmId, farms } = store;
+  const { regions, mapType, farms } = store;
+  const { region: selectedRegion, farmId: selectedFarmId } = store.drill;
   const world = mapType === '2';
   const style = useMemo(() => (regions ? wallMapStyle(regions) : null), [regions]);
   const scale = Math.max(0.5, window.innerWidth / DESIGN_WIDTH_PX);
@@ -275,7 +276,7 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
   useEffect(() => {
     if (!loaded) return;
     return reaction(
-      () => [store.selectedFarmId, store.selectedRegion, store.mapType] as const,
+      () => [store.drill.farmId, store.drill.region, store.mapType] as const,
       ([farmId, region, type]) => {
         const map = mapRef.current;
         if (!map) return;
@@ -315,9 +316,9 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
 
   const handleClick = (info: PickingInfo) => {
     const farm = info.layer?.id === 'farms' ? points.farms[info.index] : undefined;
-    if (farm) store.selectFarm(farm.farmId);
+    if (farm) store.drill.selectFarm(farm.farmId);
     else if (info.layer?.id === 'regions' && info.object)
-      store.selectRegion(regionKey(info.object as AreaFeature));
+      store.drill.selectRegion(regionKey(info.object as AreaFeature));
   };
 
   if (!style) return null;
@@ -353,7 +354,7 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
         // A wall resized (made fullscreen, or moved to another screen) shows the whole map
         // again, unless someone drilled in: the first fit was for the old size.
         onResize={(event) => {
-          if (store.selectedFarmId !== null || store.selectedRegion !== null) return;
+          if (store.drill.farmId !== null || store.drill.region !== null) return;
           event.target.fitBounds(world ? WORLD_BOUNDS : CHINA_BOUNDS, {
             padding: FIT_PADDING_PX,
             duration: 0,

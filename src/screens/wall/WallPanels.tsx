@@ -124,7 +124,7 @@ export const WallTicker = observer(function WallTicker({ store }: WallPanelProps
   useEffect(() => {
     const lines = new TickerLines(list.current!, labels, () => store.timeZone);
     const dispose = reaction(
-      () => store.ticker,
+      () => store.ticker.entries,
       (entries) => lines.show(entries),
       {
         fireImmediately: true,
@@ -139,7 +139,7 @@ export const WallTicker = observer(function WallTicker({ store }: WallPanelProps
   return (
     <section className="roost-wall__panel roost-wall__ticker" data-testid="wall-ticker">
       <h2 className="roost-wall__heading">{t('wall.ticker.title')}</h2>
-      {store.tickerEmpty && <p className={Classes.TEXT_MUTED}>{t('wall.ticker.empty')}</p>}
+      {store.ticker.empty && <p className={Classes.TEXT_MUTED}>{t('wall.ticker.empty')}</p>}
       <ul ref={list} />
     </section>
   );

@@ -56,9 +56,9 @@ export const WallRanking = observer(function WallRanking({ store }: WallPanelPro
             data-testid="wall-ranking-row"
             data-farm-id={farm.farmId}
             data-alarms={farm.alarmCount}
-            data-selected={store.selectedFarmId === farm.farmId}
+            data-selected={store.drill.farmId === farm.farmId}
           >
-            <button type="button" onClick={() => store.selectFarm(farm.farmId)}>
+            <button type="button" onClick={() => store.drill.selectFarm(farm.farmId)}>
               <span className="roost-wall__ranking-name">{farm.name}</span>
               {farm.alarmCount > 0 && (
                 <span className="roost-wall__ranking-alarms">

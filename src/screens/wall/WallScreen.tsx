@@ -91,8 +91,8 @@ export const WallScreen = observer(function WallScreen({
     tour
       ? new WallTourRunner(
           {
-            reset: () => store.reset(),
-            selectFarm: (farmId) => store.selectFarm(farmId),
+            reset: () => store.drill.reset(),
+            selectFarm: (farmId) => store.drill.selectFarm(farmId),
             worstFarmIds: () => worstFarmIds(store.ranking.top),
           },
           tour,
@@ -104,7 +104,7 @@ export const WallScreen = observer(function WallScreen({
     return () => runner?.stop();
   }, [runner]);
   const touched = () => {
-    store.touch();
+    store.drill.touch();
     runner?.pause();
   };
   const spotlit = runner?.place?.kind === 'panel' ? runner.place.panel : null;

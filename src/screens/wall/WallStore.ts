@@ -18,7 +18,6 @@ import { type LiveStore } from '../../stores/LiveStore';
 import { type ChinaCityCollection } from '../geo/geoTypes';
 import {
   CLOCK_TICK_MS,
-  IDLE_RESET_MS,
   MAX_PULSE_MARKERS,
   ACK_REFETCH_DELAY_MS,
   MAP_REFETCH_DEBOUNCE_MS,
@@ -29,6 +28,8 @@ import {
 } from './constants';
 import { FarmRanking } from './farmRanking';
 import { FarmCurves } from './farmCurves';
+import { WallDrill } from './wallDrill';
+import { TickerFeed } from './tickerFeed';
 import { AlarmChanges } from './alarmChanges';
 import { type AlarmFeed } from './openAlarms';
 import { LiveTally } from './liveTally';
@@ -77,12 +78,6 @@ export interface WallSources {
   onRaised?: (change: AlarmChange) => void;
 }
 
-export interface TickerEntry extends AlarmChange {
-  id: number;
-  houseName: string;
-  at: number;
-}
-
 const sameIds = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length && a.every((id, i) => id === b[i]);
 
@@ -102,15 +97,12 @@ export class WallStore {
   today: AlarmToday | null = null;
   /** The day's production and power of the scope; null until read (or on an old server). */
   production: WallProduction | null = null;
-  ticker: TickerEntry[] = [];
-  selectedRegion: string | null = null;
-  selectedFarmId: number | null = null;
+  /** The raises and clears seen while the wall runs, newest first. */
+  readonly ticker = new TickerFeed();
   now = Date.now();
   /** The screen's language, for area names (the map files carry both). */
   language: 'en' | 'zh' = 'en';
-  lastTouchAt = Date.now();
   private readonly startedAt = Date.now();
-  private nextTickerId = 1;
   private readonly disposers: (() => void)[] = [];
   private readonly places = new RegionLookup();
   /** The views (see `views`) and the signal that one of them changed. */
@@ -140,6 +132,10 @@ export class WallStore {
   readonly ranking: FarmRanking;
   /** The drilled farm's houses' last hours, for their small curves. */
   readonly curves: FarmCurves;
+  /** The area and farm drilled into. */
+  readonly drill = new WallDrill(
+    (farmId) => this.views.find((view) => view.farmId === farmId)?.region,
+  );
 
   constructor(private readonly sources: WallSources) {
     this.ranking = new FarmRanking(
@@ -161,21 +157,12 @@ export class WallStore {
       regions: observableRef,
       today: observableRef,
       production: observableRef,
-      ticker: observableRef,
-      tickerEmpty: computed,
-      selectedRegion: observable,
-      selectedFarmId: observable,
       now: observable,
       language: observable,
       setLanguage: action,
-      lastTouchAt: observable,
       regionStates: computedStruct,
       stale: computed,
       dataAgeMs: computed,
-      selectRegion: action,
-      selectFarm: action,
-      reset: action,
-      touch: action,
       applyHouses: action,
     });
   }
@@ -245,8 +232,7 @@ export class WallStore {
     const tick = setInterval(
       action(() => {
         this.now = Date.now();
-        if (this.selectedRegion !== null && this.now - this.lastTouchAt > IDLE_RESET_MS)
-          this.reset();
+        this.drill.resetWhenIdle(this.now);
       }),
       CLOCK_TICK_MS,
     );
@@ -260,7 +246,7 @@ export class WallStore {
       () => void this.loadProduction(),
       () => {
         void this.ranking.load();
-        if (this.selectedFarmId !== null) void this.curves.load(this.selectedFarmId);
+        if (this.drill.farmId !== null) void this.curves.load(this.drill.farmId);
       },
     ];
     let turn = 0;
@@ -272,7 +258,7 @@ export class WallStore {
       () => clearInterval(tick),
       () => clearInterval(today),
       reaction(
-        () => this.selectedFarmId,
+        () => this.drill.farmId,
         (farmId) => void this.curves.load(farmId),
       ),
     );
@@ -281,9 +267,9 @@ export class WallStore {
     this.disposers.push(
       reaction(
         () =>
-          this.selectedFarmId === null
+          this.drill.farmId === null
             ? []
-            : this.housesOf(this.selectedFarmId).map((house) => house.houseId),
+            : this.housesOf(this.drill.farmId).map((house) => house.houseId),
         (follow) => this.sources.houses.showStatusOnly(follow),
         { fireImmediately: true, equals: sameIds },
       ),
@@ -371,30 +357,8 @@ export class WallStore {
     this.farmsRetry = null;
   }
 
-  selectRegion(region: string | null): void {
-    this.selectedRegion = region;
-    this.selectedFarmId = null;
-    this.touch();
-  }
-
-  selectFarm(farmId: number): void {
-    const farm = this.views.find((f) => f.farmId === farmId);
-    this.selectedRegion = farm?.region ?? this.selectedRegion;
-    this.selectedFarmId = farmId;
-    this.touch();
-  }
-
-  reset(): void {
-    this.selectedRegion = null;
-    this.selectedFarmId = null;
-  }
-
   setLanguage(language: 'en' | 'zh'): void {
     this.language = language;
-  }
-
-  touch(): void {
-    this.lastTouchAt = Date.now();
   }
 
   async loadFarms(): Promise<void> {
@@ -512,23 +476,10 @@ export class WallStore {
       this.viewsChanged.reportChanged();
   }
 
-  /** No line in the ticker yet (a computed: the ticker's panel renders only when this flips). */
-  get tickerEmpty(): boolean {
-    return this.ticker.length === 0;
-  }
-
   /** The ticker's new entries (only the newest can show) and the farms that start pulsing. */
   private applyChanges(changes: AlarmChanges): void {
     if (changes.size === 0) return;
-    const at = Date.now();
-    const entries: TickerEntry[] = [];
-    changes.forEachNewest((change) => {
-      // Named here, for the few the ticker keeps: the tally counts changes by id only.
-      const house = this.sources.houses.get(change.houseId);
-      if (house)
-        entries.push({ ...change, id: this.nextTickerId++, houseName: house.houseName, at });
-    });
-    this.ticker = [...entries.reverse(), ...this.ticker].slice(0, TICKER_MAX_ENTRIES);
+    this.ticker.add(changes, (houseId) => this.sources.houses.get(houseId)?.houseName);
     changes.raisedFarms.forEach(this.markRaised);
     // The alert beeps once for a batch anyway: one call per severity (its first raise) rather
     // than one per raise, which a storm of a few hundred made cost milliseconds.

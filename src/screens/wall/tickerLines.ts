@@ -2,7 +2,7 @@ import { Classes } from '@blueprintjs/core';
 import { type AlarmCause } from '../../contract/alarms';
 import { formatClock } from '../../i18n/dates';
 import { type AlarmChange } from './wallModel';
-import { type TickerEntry } from './WallStore';
+import { type TickerEntry } from './tickerFeed';
 
 /** The ticker's few fixed words (a cause, raised, cleared), translated once per language. */
 export interface TickerLabels {
