@@ -1,6 +1,5 @@
 import {
   action,
-  compareStructural,
   computed,
   computedStruct,
   createAtom,
@@ -14,6 +13,7 @@ import { type ApiClient } from '../../api/client';
 import { alarmTodaySchema, type Alarm, type AlarmToday } from '../../contract/alarms';
 import { wallMapSchema, type WallFarm } from '../../contract/wall';
 import { wallProductionSchema, type WallProduction } from '../../contract/wallProduction';
+import { LatestAnswer, polled, spreadRefreshes } from './wallReads';
 import { type LiveStore } from '../../stores/LiveStore';
 import { type ChinaCityCollection } from '../geo/geoTypes';
 import {
@@ -81,12 +81,6 @@ export interface WallSources {
 const sameIds = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length && a.every((id, i) => id === b[i]);
 
-/**
- * The wall's refreshes: a failed one is retried by the next poll or reconnect (no toast on a
- * wall), and none shows in the progress bar (the wall refreshes itself, nobody waits on it).
- */
-const polled = { quiet: () => true, background: true };
-
 /** The wall screen's own state: map data, drill-down, ticker, clock; bounded for weeks of running. */
 export class WallStore {
   mapType: '1' | '2' | null = null;
@@ -94,9 +88,10 @@ export class WallStore {
   timeZone: string | null = null;
   farms: WallFarm[] = [];
   regions: Regions | null = null;
-  today: AlarmToday | null = null;
-  /** The day's production and power of the scope; null until read (or on an old server). */
-  production: WallProduction | null = null;
+  /** Today's open and raised alarms by cause. */
+  private readonly todayRead: LatestAnswer<AlarmToday>;
+  /** The day's production and power of the scope. */
+  private readonly productionRead: LatestAnswer<WallProduction>;
   /** The raises and clears seen while the wall runs, newest first. */
   readonly ticker = new TickerFeed();
   now = Date.now();
@@ -147,6 +142,8 @@ export class WallStore {
       },
     );
     this.curves = new FarmCurves(sources.api);
+    this.todayRead = new LatestAnswer(sources.api, '/alarm/today', alarmTodaySchema);
+    this.productionRead = new LatestAnswer(sources.api, '/wall/production', wallProductionSchema);
     makeObservable<WallStore, 'applyHouses'>(this, {
       counters: observableRef,
       alarmTotal: observable,
@@ -155,8 +152,6 @@ export class WallStore {
       timeZone: observable,
       farms: observableRef,
       regions: observableRef,
-      today: observableRef,
-      production: observableRef,
       now: observable,
       language: observable,
       setLanguage: action,
@@ -202,6 +197,16 @@ export class WallStore {
     return this.viewList.regions.states();
   }
 
+  /** Today's alarms by cause; null until read. */
+  get today(): AlarmToday | null {
+    return this.todayRead.value;
+  }
+
+  /** The day's production and power of the scope; null until read (or on an old server). */
+  get production(): WallProduction | null {
+    return this.productionRead.value;
+  }
+
   get liveState() {
     return this.sources.live.state;
   }
@@ -238,25 +243,17 @@ export class WallStore {
     );
     // Production and power change with a saved record or a metered hour, which no live event
     // carries: they are read again on the wall's existing 30 s refresh, not on a timer of their own.
-    // Each read every 30 s, one at a time a third of it apart: answered together, the three
-    // answers and the panels they change fell into one second with a status batch. In the wall
-    // bench's traces (10,000 farms) the refresh's timer and answers took 6–8 ms of one second.
-    const refreshes = [
-      () => void this.loadToday(),
-      () => void this.loadProduction(),
+    const refreshes = spreadRefreshes(TODAY_POLL_MS, [
+      () => void this.todayRead.load(),
+      () => void this.productionRead.load(),
       () => {
         void this.ranking.load();
         if (this.drill.farmId !== null) void this.curves.load(this.drill.farmId);
       },
-    ];
-    let turn = 0;
-    const today = setInterval(
-      () => refreshes[turn++ % refreshes.length]!(),
-      TODAY_POLL_MS / refreshes.length,
-    );
+    ]);
     this.disposers.push(
       () => clearInterval(tick),
-      () => clearInterval(today),
+      refreshes,
       reaction(
         () => this.drill.farmId,
         (farmId) => void this.curves.load(farmId),
@@ -300,7 +297,7 @@ export class WallStore {
       timer = setTimeout(() => {
         timer = null;
         if (withFarms) void this.loadFarms();
-        void this.loadToday();
+        void this.todayRead.load();
       }, delayMs);
     };
     this.disposers.push(
@@ -335,14 +332,14 @@ export class WallStore {
         (live) => {
           if (!live) return;
           void this.loadFarms();
-          void this.loadToday();
-          void this.loadProduction();
+          void this.todayRead.load();
+          void this.productionRead.load();
         },
       ),
     );
     void this.loadFarms();
-    void this.loadToday();
-    void this.loadProduction();
+    void this.todayRead.load();
+    void this.productionRead.load();
     void this.ranking.load();
   }
 
@@ -389,32 +386,6 @@ export class WallStore {
           this.farmsRetry = null;
           void this.loadFarms();
         }, FARMS_RETRY_MS);
-    }
-  }
-
-  async loadToday(): Promise<void> {
-    try {
-      const today = await this.sources.api.get('/alarm/today', {
-        schema: alarmTodaySchema,
-        ...polled,
-      });
-      // An unchanged answer changes nothing: the panel does not render again.
-      if (!compareStructural(today, this.today)) action(() => (this.today = today))();
-    } catch {
-      // 404 (no alarm engine yet) or an outage: the panel shows its empty state.
-    }
-  }
-
-  async loadProduction(): Promise<void> {
-    try {
-      const production = await this.sources.api.get('/wall/production', {
-        schema: wallProductionSchema,
-        ...polled,
-      });
-      if (!compareStructural(production, this.production))
-        action(() => (this.production = production))();
-    } catch {
-      // An outage: the panel keeps what it showed, and the stale banner tells the wall.
     }
   }
 
