@@ -7,6 +7,7 @@ import { DEMO_PASSWORD } from '../server/demo/demoFarms';
 import type { HouseLiveState } from '../server/houses/state';
 import { type RunningRoost } from '../server/roost';
 import { testDatabaseTargets } from '../tests/helpers/databases';
+import { houseLiveState } from '../tests/helpers/houseStates';
 import { startConsoleServer } from './consoleServer';
 
 /**
@@ -292,31 +293,22 @@ export async function benchOverview(): Promise<OverviewBench> {
       for (let k = 0; k < perPush; k++) {
         const h = houses[cursor]!;
         cursor = (cursor + 1) % houses.length;
-        states.push({
-          houseId: h.id,
-          farmId: h.farm_id,
-          online: true,
-          network: 'wired',
-          gatewayVersion: null,
-          onlineSince: null,
-          lastSeenAt: new Date(),
-          lastTs: new Date(),
-          mode: 1,
-          // A delta carries the whole metrics object: keep the seeded ones, change the temperature.
-          metrics: {
-            temperature: 20 + ((h.id + tick) % 90) / 10,
-            temperature_target: 24,
-            humidity: 60,
-            co2: 1800,
-            nh3: 8,
-            ventilation_level: h.id % 6,
-            alive: 19800,
-          },
-          faults: {},
-          devices: {},
-          alarmCount: (h.id + tick) % 97 === 0 ? 1 : 0,
-          alarmTop: null,
-        });
+        states.push(
+          houseLiveState(h.id, {
+            farmId: h.farm_id,
+            // A delta carries the whole metrics object: keep the seeded ones, change the temperature.
+            metrics: {
+              temperature: 20 + ((h.id + tick) % 90) / 10,
+              temperature_target: 24,
+              humidity: 60,
+              co2: 1800,
+              nh3: 8,
+              ventilation_level: h.id % 6,
+              alive: 19800,
+            },
+            alarmCount: (h.id + tick) % 97 === 0 ? 1 : 0,
+          }),
+        );
       }
       roost.live.publishStates(states);
     }, PUSH_EVERY_MS);

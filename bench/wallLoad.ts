@@ -1,6 +1,6 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../server/demo/demoFarms';
-import type { HouseLiveState } from '../server/houses/state';
+import { houseLiveState } from '../tests/helpers/houseStates';
 import type { RunningRoost } from '../server/roost';
 import { KIOSK_SCREEN_PATH } from '../src/contract/wallKiosk';
 import type { WallLayout } from '../src/contract/wallLayout';
@@ -51,22 +51,14 @@ export function startWallLoad(
   let tick = 0;
   const timer = setInterval(() => {
     tick += 1;
-    const states: HouseLiveState[] = houses.map((h, i) => ({
-      houseId: h.id,
-      farmId: h.farm_id,
-      online: (i + tick) % 5 !== 0,
-      network: 'wired',
-      gatewayVersion: null,
-      onlineSince: null,
-      lastSeenAt: new Date(),
-      lastTs: new Date(),
-      mode: 1,
-      metrics: { temperature: 20 + ((i + tick) % 10) },
-      faults: {},
-      devices: {},
-      alarmCount: alarms && (i + tick) % 17 === 0 ? 1 : 0,
-      alarmTop: null,
-    }));
+    const states = houses.map((h, i) =>
+      houseLiveState(h.id, {
+        farmId: h.farm_id,
+        online: (i + tick) % 5 !== 0,
+        metrics: { temperature: 20 + ((i + tick) % 10) },
+        alarmCount: alarms && (i + tick) % 17 === 0 ? 1 : 0,
+      }),
+    );
     roost.live.publishStates(states);
   }, 1_000);
   return { ticks: () => tick, stop: () => clearInterval(timer) };

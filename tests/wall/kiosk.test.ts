@@ -4,6 +4,7 @@ import { kioskCreatedSchema, kioskListSchema } from '../../src/contract/wallKios
 import { houseOverviewSchema } from '../../src/contract/overview';
 import { DEMO_FARMS } from '../../server/demo/demoFarms';
 import { testDatabaseTargets } from '../helpers/databases';
+import { houseLiveState } from '../helpers/houseStates';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
 
 interface Answer {
@@ -113,22 +114,8 @@ describe.each(testDatabaseTargets())('wall kiosk links on $name', (target) => {
       `select id from houses where farm_id <> $1 order by id limit 1`,
       [weifang],
     );
-    const state = (houseId: number, farmId: number) => ({
-      houseId,
-      farmId,
-      online: true,
-      network: 'wired' as const,
-      gatewayVersion: null,
-      onlineSince: null,
-      lastSeenAt: new Date(),
-      lastTs: new Date(),
-      mode: 1,
-      metrics: { temperature: 23.4 },
-      faults: {},
-      devices: {},
-      alarmCount: 0,
-      alarmTop: null,
-    });
+    const state = (houseId: number, farmId: number) =>
+      houseLiveState(houseId, { farmId, metrics: { temperature: 23.4 } });
     t.roost.live.publishStates([state(foreign!.id, other), state(own, weifang)]);
     await expect.poll(() => seen.includes(own), { timeout: 5_000 }).toBe(true);
     expect(seen).not.toContain(foreign!.id);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Command } from '../../src/contract/envcontrol';
 import { kioskCreatedSchema } from '../../src/contract/wallKiosk';
 import { testDatabaseTargets } from '../helpers/databases';
+import { houseLiveState } from '../helpers/houseStates';
 import { startTestRoost, type TestRoost } from '../helpers/testRoost';
 
 const FARM = 'Weifang Broiler Farm';
@@ -52,24 +53,7 @@ describe.each(testDatabaseTargets())('what a kiosk wall socket hears on $name', 
      */
     const wallHearsHouse = async (temperature: number) => {
       const before = wallHeard.length;
-      t.roost.live.publishStates([
-        {
-          houseId,
-          farmId,
-          online: true,
-          network: 'wired',
-          gatewayVersion: null,
-          onlineSince: null,
-          lastSeenAt: new Date(),
-          lastTs: new Date(),
-          mode: 1,
-          metrics: { temperature },
-          faults: {},
-          devices: {},
-          alarmCount: 0,
-          alarmTop: null,
-        },
-      ]);
+      t.roost.live.publishStates([houseLiveState(houseId, { farmId, metrics: { temperature } })]);
       await expect
         .poll(() => wallHeard.slice(before).includes('house:updated'), { timeout: 10_000 })
         .toBe(true);
