@@ -30,7 +30,9 @@ import {
  * BENCH_WALL_ALLOCATIONS=file.heapprofile samples 10 s of its allocations, garbage included
  * (BENCH_WALL_ALLOCATIONS_OF=old: only what dies in the old generation);
  * BENCH_WALL_SNAPSHOT=file.heapsnapshot keeps a heap snapshot;
- * BENCH_WALL_TRACE=file.json keeps the 10 s Chromium trace taken after the sample.
+ * BENCH_WALL_TRACE=file.json keeps the 60 s Chromium trace taken after the sample;
+ * BENCH_WALL_TRACE_SAMPLES=1 adds V8's sampling profiler to that trace, to see what a slow update
+ * ran (the sampling costs the page time of its own: not for figures).
  * BENCH_WALL_LAYOUT=counters,today,legend|ticker opens the wall of a kiosk link showing only
  * those panels (left column, then right), instead of the administrator's full wall.
  */
@@ -59,6 +61,7 @@ const TRACE_CATEGORIES = [
   'cc',
   // performance.mark: each status batch the page takes in (STATUS_MARK).
   'blink.user_timing',
+  ...(process.env.BENCH_WALL_TRACE_SAMPLES ? ['disabled-by-default-v8.cpu_profiler'] : []),
 ];
 
 export interface WallBenchResult {
