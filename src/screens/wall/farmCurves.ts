@@ -1,6 +1,7 @@
 import { action, makeObservable, observableRef } from 'mobx';
 import { type ApiClient } from '../../api/client';
 import { wallFarmCurvesSchema, type WallFarmCurves } from '../../contract/wallRanking';
+import { polled } from './wallReads';
 
 /**
  * The drilled farm's houses' last hours of temperature: read when a farm is selected (a touch,
@@ -19,8 +20,7 @@ export class FarmCurves {
     try {
       const curves = await this.api.get(`/wall/farm/${farmId}/curves`, {
         schema: wallFarmCurvesSchema,
-        quiet: () => true,
-        background: true,
+        ...polled,
       });
       action(() => (this.curves = curves))();
     } catch {

@@ -15,6 +15,7 @@ import {
   type WallRanking,
 } from '../../contract/wallRanking';
 import { type FarmView } from './wallModel';
+import { polled } from './wallReads';
 
 /** How many farms the panel can name; the tour steps through the same ones. */
 export const RANKED_SHOWN = 8;
@@ -89,8 +90,7 @@ export class FarmRanking {
     try {
       const ranking = await this.api.get('/wall/ranking', {
         schema: wallRankingSchema,
-        quiet: () => true,
-        background: true,
+        ...polled,
       });
       // The same distances (the usual answer every 30 s; only its time moved): the top eight
       // stay as they are, with no walk of every farm.

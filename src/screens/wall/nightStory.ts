@@ -12,6 +12,7 @@ import {
   type WallNightHour,
 } from '../../contract/wallNight';
 import { followAlarms, type AlarmEventKind, type AlarmFeed } from './openAlarms';
+import { polled } from './wallReads';
 
 /** The events the story counts (an acknowledgement changes no count). */
 type Counted = Exclude<AlarmEventKind, 'acknowledged'>;
@@ -109,8 +110,7 @@ export class NightStory {
       // No zone asked: the hours are the deployment's, like every other day on the wall.
       const answer = await this.api.get('/wall/night', {
         schema: wallNightSchema,
-        quiet: () => true,
-        background: true,
+        ...polled,
       });
       this.answer(answer);
     } catch {

@@ -3,6 +3,7 @@ import { type TFunction } from 'i18next';
 import { type ApiClient } from '../../api/client';
 import { type Alarm } from '../../contract/alarms';
 import { WALL_OPEN_ALARMS_MAX, wallOpenAlarmsSchema, worstFirst } from '../../contract/wallAlarms';
+import { polled } from './wallReads';
 
 export type AlarmEventKind = 'raised' | 'acknowledged' | 'cleared';
 
@@ -78,8 +79,7 @@ export class OpenAlarms {
     try {
       const answer = await this.api.get('/wall/alarms', {
         schema: wallOpenAlarmsSchema,
-        quiet: () => true,
-        background: true,
+        ...polled,
       });
       action(() => {
         const heard = this.pending ?? [];
