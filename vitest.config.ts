@@ -14,7 +14,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // A migrated empty PGlite made once per run: each test's `memory://` database starts as a
     // copy of it instead of running initdb and the migrations (most of a test server's start).
-    globalSetup: ['tests/setup/memoryDatabaseTemplate.ts'],
-    setupFiles: ['tests/setup/failOnConsoleError.ts', 'tests/setup/memoryDatabases.ts'],
+    globalSetup: ['tests/setup/databaseTemplates.ts'],
+    setupFiles: ['tests/setup/failOnConsoleError.ts', 'tests/setup/startFromTemplates.ts'],
   },
 });

@@ -12,8 +12,8 @@ export default defineConfig({
     // waiting (a restart, a minute-old banner, network idle), which the other file fills.
     pool: 'forks',
     // Each server's PGlite starts from a migrated copy made once per run (vitest.config.ts).
-    globalSetup: ['tests/setup/memoryDatabaseTemplate.ts'],
-    setupFiles: ['tests/setup/memoryDatabases.ts', 'tests/setup/e2eFlightRecorder.ts'],
+    globalSetup: ['tests/setup/databaseTemplates.ts'],
+    setupFiles: ['tests/setup/startFromTemplates.ts', 'tests/setup/e2eFlightRecorder.ts'],
     maxWorkers: 2,
     // At load 24 single tests took up to 55 s (each step waits on a condition); 120 s leaves
     // room, and a test that hangs still ends.

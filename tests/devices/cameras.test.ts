@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Camera } from '../../src/contract/cameras';
 import { KEY_FILE, secretBoxFrom } from '../../server/devices/secrets';
 import { freePort } from '../helpers/processes';
-import { testDatabaseTargets, type TestDatabaseTarget } from '../helpers/databases';
+import {
+  testDatabaseTargets,
+  type CreatedDatabase,
+  type TestDatabaseTarget,
+} from '../helpers/databases';
 import { createTestApp, type TestApp } from '../helpers/testApp';
 import { caller, houseNamed } from './helpers';
 
@@ -32,18 +36,21 @@ async function bytesContain(dir: string, needle: string): Promise<boolean> {
   return false;
 }
 
+async function onDisk(): Promise<CreatedDatabase> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'roost-cam-db-'));
+  return {
+    target: { kind: 'pglite' as const, dataDir: dir },
+    drop: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
 /** PGlite in files of its own (the database file is what is read), and PostgreSQL. */
 const targets: TestDatabaseTarget[] = testDatabaseTargets().map((target) =>
   target.name === 'pglite'
     ? {
         name: 'pglite on disk',
-        async create() {
-          const dir = await mkdtemp(path.join(tmpdir(), 'roost-cam-db-'));
-          return {
-            target: { kind: 'pglite' as const, dataDir: dir },
-            drop: () => rm(dir, { recursive: true, force: true }),
-          };
-        },
+        create: onDisk,
+        createMigrated: onDisk,
       }
     : target,
 );
@@ -54,13 +61,14 @@ describe.each(targets)('cameras on $name', (target) => {
   let databaseDir: string | null = null;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'roost-cam-'));
+    const noted = async (made: CreatedDatabase) => {
+      if (made.target.kind === 'pglite') databaseDir = made.target.dataDir;
+      return made;
+    };
     const wrapped: TestDatabaseTarget = {
       name: target.name,
-      async create() {
-        const made = await target.create();
-        if (made.target.kind === 'pglite') databaseDir = made.target.dataDir;
-        return made;
-      },
+      create: async () => noted(await target.create()),
+      createMigrated: async () => noted(await target.createMigrated()),
     };
     // Its media gateway is on this machine: loopback is allowed explicitly.
     t = await createTestApp(wrapped, { DATA_DIR: dataDir, ROOST_MEDIA_ALLOW: '127.0.0.1' });

@@ -34,7 +34,7 @@ export async function createTestApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
 ): Promise<TestApp> {
-  const created = await target.create();
+  const created = await target.createMigrated();
   const config: Config = {
     ...readConfig({
       DATA_DIR: 'memory://',

@@ -38,7 +38,7 @@ export async function startTestRoost(
   target: TestDatabaseTarget,
   overrides: Partial<Config> = {},
 ): Promise<TestRoost> {
-  const created = await target.create();
+  const created = await target.createMigrated();
   const base = readConfig({
     PORT: '0',
     DATA_DIR: 'memory://',
