@@ -23,7 +23,11 @@ let houseId = 0;
 let bareHouseId = 0;
 /** A house whose cameras' gateway answers without a stream: the "No video" reasons. */
 let reasonsHouseId = 0;
+/** House 4 of the same farm, whose camera's gateway is slow to start its stream. */
+let slowHouseId = 0;
 const SHOTS = process.env.SHOTS_DIR;
+/** How long the slow gateway takes for its playlist, and again for the stream's first piece. */
+const SLOW_START_MS = 4_000;
 
 /**
  * A short HLS test stream made by Debian's ffmpeg now (a test pattern with a running clock),
@@ -43,14 +47,21 @@ async function makeStream(): Promise<string> {
 beforeAll(async () => {
   streamDir = await makeStream();
   media = createServer((req, res) => {
-    const name = path.basename(new URL(req.url ?? '/', 'http://x').pathname);
+    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    const name = path.basename(pathname);
     // A stream this gateway keeps behind a login.
     if (name === 'locked.m3u8') return void res.writeHead(401).end();
     const type = name.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t';
-    const stream = createReadStream(path.join(streamDir, name));
-    stream.on('error', () => res.writeHead(404).end());
-    stream.once('open', () => res.writeHead(200, { 'content-type': type }));
-    stream.pipe(res);
+    const answer = () => {
+      const stream = createReadStream(path.join(streamDir, name));
+      stream.on('error', () => res.writeHead(404).end());
+      stream.once('open', () => res.writeHead(200, { 'content-type': type }));
+      stream.pipe(res);
+    };
+    // A gateway slow to start a stream: its playlist and first piece take SLOW_START_MS each,
+    // within the relay's 5 s for an answer, so no frame can come before the tile says "No video" (NO_VIDEO_MS, 6 s).
+    const slow = pathname.startsWith('/slow/') && (type !== 'video/mp2t' || name === 'index0.ts');
+    setTimeout(answer, slow ? SLOW_START_MS : 0);
   });
   await new Promise<void>((r) => media.listen(0, '127.0.0.1', () => r()));
   [server, browser] = await Promise.all([
@@ -76,6 +87,11 @@ beforeAll(async () => {
      where f.name = 'Weifang Broiler Farm' and h.name = 'House 3'`,
   );
   reasonsHouseId = third!.id;
+  const [fourth] = await server.roost.database.query<{ id: number }>(
+    `select h.id from houses h join farms f on f.id = h.farm_id
+     where f.name = 'Weifang Broiler Farm' and h.name = 'House 4'`,
+  );
+  slowHouseId = fourth!.id;
   const login = await fetch(`${server.url}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -97,6 +113,7 @@ beforeAll(async () => {
     'WRONG',
     `http://127.0.0.1:${port}/gate/missing.m3u8`,
   );
+  await addCamera(slowHouseId, 'Slow camera', 'SLOW', `http://127.0.0.1:${port}/slow/index.m3u8`);
   await addCamera(
     reasonsHouseId,
     'Locked camera',
@@ -221,6 +238,20 @@ it('"No video" says what the media gateway answered: no such stream (check the p
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/reasons-${language}.png`, fullPage: true });
     await context.close();
   }
+});
+
+it('a stream slow to start says "No video" meanwhile, then plays without a reload', async () => {
+  // No frame before 8 s (SLOW_START_MS twice); "No video" comes at 6 s (NO_VIDEO_MS in
+  // src/screens/cameras/CameraGrid.tsx).
+  const { page, context } = await openSignedIn(browser, server.url, 'farm', {
+    viewport: { width: 1440, height: 900 },
+  });
+  await page.goto(`${server.url}/shack/status/monitor?houseId=${slowHouseId}`);
+  const slow = tile(page, 'Slow camera');
+  await expect.poll(() => slow.getAttribute('data-state'), { timeout: 15_000 }).toBe('noVideo');
+  // An unattended wall or monitor must not keep "No video" for a stream that came late.
+  await expect.poll(() => slow.getAttribute('data-state'), { timeout: 30_000 }).toBe('playing');
+  await context.close();
 });
 
 it('in Chinese on a phone: 无视频 for the dead address, the live one plays', async () => {

@@ -56,7 +56,10 @@ function CameraTile({ camera, api }: { camera: Camera; api: ApiClient }) {
     const fail = (reason: Reason) => {
       if (playing || stopped) return;
       setState({ kind: 'noVideo', reason });
-      hls?.destroy();
+      // A stream only slow to start keeps loading: its first frame still turns the tile to the
+      // picture (an unattended wall would otherwise show "No video" until someone reloads).
+      // An error the player cannot get past ends it.
+      if (reason !== 'timeout') hls?.destroy();
     };
     // The timer runs from the start, so a player that cannot even be fetched is "No video" too.
     const timer = setTimeout(() => fail('timeout'), NO_VIDEO_MS);
