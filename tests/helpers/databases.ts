@@ -50,10 +50,8 @@ export function testDatabaseTargets(): TestDatabaseTarget[] {
       await withAdmin(adminUrl, (c) =>
         c.query(`create database ${name}${template ? ` template ${template}` : ''}`),
       );
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
       return {
-        target: { kind: 'postgres', url: url.toString() },
+        target: { kind: 'postgres', url: databaseUrl(adminUrl, name) },
         drop: () =>
           withAdmin(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`)).then(
             () => undefined,
@@ -84,7 +82,15 @@ export async function openTestDatabase(
   };
 }
 
-async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** The address of database `name` on the server `adminUrl` names. */
+export function databaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Runs `fn` on a connection of its own to `url`, closed after. */
+export async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../server/db/open';
+import { databaseUrl, withAdmin } from '../helpers/databases';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -43,10 +43,9 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   let postgresTemplate: string | undefined;
   if (adminUrl) {
     postgresTemplate = `roost_template_${process.pid}_${randomBytes(4).toString('hex')}`;
-    await admin(adminUrl, `create database ${postgresTemplate}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${postgresTemplate}`;
-    const migrated = await openDatabase({ kind: 'postgres', url: url.toString() });
+    await withAdmin(adminUrl, (c) => c.query(`create database ${postgresTemplate}`));
+    const url = databaseUrl(adminUrl, postgresTemplate);
+    const migrated = await openDatabase({ kind: 'postgres', url });
     await migrated.close();
   }
   project.provide('postgresDatabaseTemplate', postgresTemplate);
@@ -54,16 +53,8 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   return async () => {
     rmSync(dir, { recursive: true, force: true });
     if (adminUrl && postgresTemplate)
-      await admin(adminUrl, `drop database if exists ${postgresTemplate} with (force)`);
+      await withAdmin(adminUrl, (c) =>
+        c.query(`drop database if exists ${postgresTemplate} with (force)`),
+      );
   };
-}
-
-async function admin(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
