@@ -32,10 +32,14 @@ import {
  * BENCH_DIST_DIR (default dist). BENCH_WALL_LATENCY_RAISES (default 10) raises;
  * BENCH_WALL_LATENCY_FARMS=N (default 0) adds N farms of one house each, all of whose houses
  * change once a second through the live hub (as bench/wall.ts does), to measure under load.
- * Caveat: Chromium draws the map with SwiftShader (software WebGL) on a shared 2-core machine;
- * under a heavy map it can hold the main thread for seconds, so the loaded figure is an upper
- * bound of what a wall with a GPU shows. The server runs in this process too: its event loop also
- * builds the load's batches (N houses each), which can delay the raise before the page has it.
+ * Caveat: Chromium draws the map with SwiftShader (software WebGL) on a shared 2-core machine.
+ * Composited in software (the default), each redrawn canvas is read back on the page's main
+ * thread (GLES2::ReadPixels in the frame's commit), which waits for the raster: at 10,000 farms
+ * about a second a frame, and a raise's socket frame waits behind it (the `wire` segment).
+ * BENCH_WALL_COMPOSITING=gpu (bench/wallLoad.ts) composites in the GPU process, as a GPU would:
+ * the main thread never waits, so `server`, `wire` and `page` are the wall's own path, and the
+ * time to the next frame (`frameWaitMs`) is SwiftShader's. The server runs in this process too:
+ * its event loop also builds the load's batches (N houses each), which can delay the raise.
  */
 const RAISES = Number(process.env.BENCH_WALL_LATENCY_RAISES ?? 10);
 const EXTRA_FARMS = Number(process.env.BENCH_WALL_LATENCY_FARMS ?? 0);
@@ -69,6 +73,21 @@ export interface WallLatencyResult {
   paintMs: Record<Panel, Spread>;
   /** Publish → the last of the four panels painted: the acceptance's figure. */
   allPaintedMs: Spread;
+  /**
+   * Where a raise's time went, ms: `server` publish → the alarm's `alarmsChanged` event (ingest,
+   * its commit, the engine); `wire` that event → the page's socket took the frame in (CDP's
+   * webSocketFrameReceived, which Blink reports from the page's main thread, so a busy thread's
+   * wait is in it); `page` that frame → the new row in the list; `longTasks` the page's main-thread
+   * tasks over 50 ms between the publish and the list's row (PerformanceObserver).
+   */
+  segmentsMs: Record<'server' | 'wire' | 'page' | 'longTasks', Spread>;
+  /**
+   * The list's row in the DOM → the next animation frame, ms: how far apart the page's frames
+   * come. The houses' changes (the ranking's count) are applied once a frame (FrameQueue), so
+   * the ranking waits for a frame too. A GPU draws a frame in milliseconds; SwiftShader draws
+   * 10,000 farms' points in software, on the same two cores.
+   */
+  frameWaitMs: Spread;
   note: string;
 }
 
@@ -95,7 +114,12 @@ const watch = (farmId: number) => `void (window.__latency = (() => {
   });
   const known = new Set(ids());
   const before = counts();
-  const state = { seen: {}, painted: {}, alarmId: null, rankingBefore: before.ranking };
+  const state = { seen: {}, painted: {}, alarmId: null, rankingBefore: before.ranking, longTaskMs: 0 };
+  const tasks = new PerformanceObserver((list) => {
+    if (state.seen.list) return;
+    for (const entry of list.getEntries()) state.longTaskMs += entry.duration;
+  });
+  tasks.observe({ type: 'longtask' });
   const mark = (panel, now) => {
     state.seen[panel] = now;
     requestAnimationFrame(() => { state.painted[panel] = Date.now(); });
@@ -109,7 +133,10 @@ const watch = (farmId: number) => `void (window.__latency = (() => {
     const after = counts();
     for (const panel of ['nightTotal', 'nightChart', 'ranking'])
       if (!state.seen[panel] && after[panel] > before[panel]) mark(panel, now);
-    if (Object.keys(state.seen).length === ${PANELS.length}) observer.disconnect();
+    if (Object.keys(state.seen).length === ${PANELS.length}) {
+      observer.disconnect();
+      tasks.disconnect();
+    }
   };
   const observer = new MutationObserver(check);
   observer.observe(document.body, {
@@ -165,10 +192,33 @@ export async function benchWallLatency(): Promise<WallLatencyResult> {
       { qos: 1 },
     );
 
+  /** When the server's alarm event for a house went out last (Date.now()). */
+  const raisedAt = new Map<number, number>();
+  roost.events.on('alarmsChanged', (changes) => {
+    for (const change of changes)
+      if (change.kind === 'raised') raisedAt.set(change.alarm.houseId, Date.now());
+  });
+
   const browser = await launchWallBrowser();
   let load: WallLoad | null = null;
   try {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    // The page's socket frames, on CDP's monotonic clock; a request's wallTime beside its
+    // timestamp turns that clock into Date.now()'s.
+    const cdp = await page.context().newCDPSession(page);
+    let epochMinusMonotonicMs: number | null = null;
+    /** When the page's socket took in each house's last raise, CDP's seconds. */
+    const frameAt = new Map<number, number>();
+    cdp.on('Network.requestWillBeSent', (event) => {
+      epochMinusMonotonicMs ??= (event.wallTime - event.timestamp) * 1000;
+    });
+    cdp.on('Network.webSocketFrameReceived', (event) => {
+      const payload = event.response.payloadData;
+      if (!payload.startsWith('42["alarm:raised"')) return;
+      const [, alarm] = JSON.parse(payload.slice(2)) as [string, { houseId: number }];
+      frameAt.set(alarm.houseId, event.timestamp);
+    });
+    await cdp.send('Network.enable');
     await openBenchWall(page, roost.url);
     await page.locator('[data-testid="night-today"]').waitFor({ timeout: 60_000 });
 
@@ -182,6 +232,12 @@ export async function benchWallLatency(): Promise<WallLatencyResult> {
 
     /** Each raise's stamps, in ms after its publish. */
     const samples: Array<{ seen: Stamps; painted: Stamps }> = [];
+    const segments: Record<'server' | 'wire' | 'page' | 'longTasks', number[]> = {
+      server: [],
+      wire: [],
+      page: [],
+      longTasks: [],
+    };
     // Polled in the page, not by waitForFunction: the console's CSP (script-src 'self') forbids
     // the eval a string predicate needs. The times are stamped by the observer, not by this.
     const until = (condition: string) =>
@@ -198,6 +254,9 @@ export async function benchWallLatency(): Promise<WallLatencyResult> {
     for (let raise = 0; raise < RAISES; raise += 1) {
       const at = raise % gateways.length;
       const farmId = gateways[at]!.farm_id;
+      const houseId = gateways[at]!.house_id;
+      raisedAt.delete(houseId);
+      frameAt.delete(houseId);
       await page.evaluate(watch(farmId));
       const sentAt = Date.now();
       await publish(at, 45);
@@ -208,7 +267,20 @@ export async function benchWallLatency(): Promise<WallLatencyResult> {
         painted: Stamps;
         alarmId: string | null;
         rankingBefore: number;
+        longTaskMs: number;
       }>('window.__latency');
+      const emitted = raisedAt.get(houseId);
+      const framed = frameAt.get(houseId);
+      const framedAt =
+        framed !== undefined && epochMinusMonotonicMs !== null
+          ? framed * 1000 + epochMinusMonotonicMs
+          : undefined;
+      if (emitted !== undefined && framedAt !== undefined && got.seen.list !== undefined) {
+        segments.server.push(emitted - sentAt);
+        segments.wire.push(Math.round(framedAt - emitted));
+        segments.page.push(Math.round(got.seen.list - framedAt));
+        segments.longTasks.push(Math.round(got.longTaskMs));
+      }
       const after = (stamps: Stamps): Stamps =>
         Object.fromEntries(PANELS.flatMap((p) => (stamps[p] ? [[p, stamps[p] - sentAt]] : [])));
       const sample = { seen: after(got.seen), painted: after(got.painted) };
@@ -246,11 +318,24 @@ export async function benchWallLatency(): Promise<WallLatencyResult> {
       domMs: byPanel('seen'),
       paintMs: byPanel('painted'),
       allPaintedMs: spread(whole.map((s) => Math.max(...PANELS.map((p) => s.painted[p]!)))),
+      frameWaitMs: spread(
+        samples.flatMap((s) =>
+          s.seen.list !== undefined && s.painted.list !== undefined
+            ? [s.painted.list - s.seen.list]
+            : [],
+        ),
+      ),
+      segmentsMs: {
+        server: spread(segments.server),
+        wire: spread(segments.wire),
+        page: spread(segments.page),
+        longTasks: spread(segments.longTasks),
+      },
       note: 'headless Chromium on SwiftShader (software WebGL) on a shared, loaded 2-core machine: an upper bound',
     };
     const figure = (s: Spread) => `${s.p50}/${s.p95}/${s.max}`;
     console.log(
-      `wallLatency: ${RAISES} raises, ${EXTRA_FARMS} extra farms, ${result.misses} misses; publish → painted p50/p95/max ms: ${PANELS.map((p) => `${p} ${figure(result.paintMs[p])}`).join(', ')}; all four ${figure(result.allPaintedMs)}`,
+      `wallLatency: ${RAISES} raises, ${EXTRA_FARMS} extra farms, ${result.misses} misses; publish → painted p50/p95/max ms: ${PANELS.map((p) => `${p} ${figure(result.paintMs[p])}`).join(', ')}; all four ${figure(result.allPaintedMs)}; of the list's: server ${figure(result.segmentsMs.server)}, wire ${figure(result.segmentsMs.wire)}, page ${figure(result.segmentsMs.page)}, long tasks ${figure(result.segmentsMs.longTasks)}; DOM → next frame ${figure(result.frameWaitMs)}`,
     );
     return result;
   } finally {

@@ -64,13 +64,23 @@ export function startWallLoad(
   return { ticks: () => tick, stop: () => clearInterval(timer) };
 }
 
-/** Headless Chromium drawing WebGL in software (SwiftShader): no GPU on this machine. */
+/**
+ * Headless Chromium drawing WebGL in software (SwiftShader): no GPU on this machine. By default
+ * it composites in software too (--disable-gpu), so every redrawn WebGL canvas is read back to
+ * the page's main thread, which waits for SwiftShader's raster (bench/wallTrace.ts). With
+ * BENCH_WALL_COMPOSITING=gpu the GPU process composites (chrome://gpu: "Compositing: Hardware
+ * accelerated", on SwiftShader), as with a real GPU: the canvas is never read back, and the
+ * raster's cost stays in the GPU process, still on this machine's two cores.
+ */
 export function launchWallBrowser(extraArgs: string[] = []): Promise<Browser> {
+  const gpuCompositing = process.env.BENCH_WALL_COMPOSITING === 'gpu';
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--no-sandbox',
-      '--disable-gpu',
+      ...(gpuCompositing
+        ? ['--ignore-gpu-blocklist', '--disable-gpu-rasterization']
+        : ['--disable-gpu']),
       '--use-angle=swiftshader',
       '--enable-unsafe-swiftshader',
       ...extraArgs,
