@@ -68,9 +68,11 @@ export function startWallLoad(
  * Headless Chromium drawing WebGL in software (SwiftShader): no GPU on this machine. By default
  * it composites in software too (--disable-gpu), so every redrawn WebGL canvas is read back to
  * the page's main thread, which waits for SwiftShader's raster (bench/wallTrace.ts). With
- * BENCH_WALL_COMPOSITING=gpu the GPU process composites (chrome://gpu: "Compositing: Hardware
- * accelerated", on SwiftShader), as with a real GPU: the canvas is never read back, and the
- * raster's cost stays in the GPU process, still on this machine's two cores.
+ * BENCH_WALL_COMPOSITING=gpu the GPU process composites and draws WebGL (chrome://gpu:
+ * "Compositing: Hardware accelerated", on SwiftShader), as with a real GPU: the canvas is never
+ * read back, and its cost stays in the GPU process, still on this machine's two cores. The page's
+ * other content is rastered in software (--disable-gpu-rasterization: "Rasterization: Software
+ * only"), as fast as SwiftShader's or faster (the same latency figures in both).
  */
 export function launchWallBrowser(extraArgs: string[] = []): Promise<Browser> {
   const gpuCompositing = process.env.BENCH_WALL_COMPOSITING === 'gpu';
