@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { memoryDatabaseTemplate } from './memoryTemplate';
 import { PgliteRemote } from './pgliteRemote';
 import * as schema from './schema';
 import type { Database, Db, Query, QueryOptions, Transaction } from './client';
@@ -26,20 +27,6 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target.url);
 }
 
-/** See startMemoryDatabasesFrom. */
-let memoryTemplate: Uint8Array | undefined;
-
-/**
- * For tests only (nothing in the server calls it): every later `memory://` database of this
- * process starts as a copy of `template`, a data directory of a new database with the
- * migrations applied (an uncompressed tar, PGlite's dumpDataDir), instead of running initdb
- * and every migration again: about 2 s of a 2-core machine each, and the tests open hundreds.
- * Each database is still its own; the migrations still run on it and apply what it lacks.
- */
-export function startMemoryDatabasesFrom(template: Uint8Array | undefined): void {
-  memoryTemplate = template;
-}
-
 async function openPglite(dataDir: string): Promise<Database> {
   let location = 'memory://';
   if (dataDir !== 'memory://') {
@@ -51,7 +38,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   const client = await PgliteRemote.open(
     location,
     MIGRATIONS_FOLDER,
-    location === 'memory://' ? memoryTemplate : undefined,
+    location === 'memory://' ? memoryDatabaseTemplate() : undefined,
   );
   const db = drizzlePglite({ client: client as never, schema }) as unknown as Db;
   return {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Database } from '../../server/db/client';
 import { openDatabase, type DatabaseTarget } from '../../server/db/open';
+import { postgresDatabaseTemplate } from './postgresTemplate';
 
 /** A database a test made, and how to remove it. */
 export interface CreatedDatabase {
@@ -21,17 +22,6 @@ export interface TestDatabaseTarget {
    * its own template anyway (startMemoryDatabasesFrom).
    */
   createMigrated(): Promise<CreatedDatabase>;
-}
-
-/** See startPostgresDatabasesFrom. */
-let postgresTemplate: string | undefined;
-
-/**
- * For tests only: createMigrated() on PostgreSQL copies `template`, a database of this run with
- * every migration applied, instead of creating an empty one.
- */
-export function startPostgresDatabasesFrom(template: string | undefined): void {
-  postgresTemplate = template;
 }
 
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL names a server (CI sets it). */
@@ -61,7 +51,7 @@ export function testDatabaseTargets(): TestDatabaseTarget[] {
     targets.push({
       name: 'postgres',
       create: () => createFrom(undefined),
-      createMigrated: () => createFrom(postgresTemplate),
+      createMigrated: () => createFrom(postgresDatabaseTemplate()),
     });
   }
   return targets;
