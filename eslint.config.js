@@ -5,6 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
 import fs from 'node:fs';
+import { LINT_IGNORED } from './scripts/lintIgnored.mjs';
 
 // The architecture's boundaries, checked on every `npm run lint`. Paths are relative to this
 // file's folder, so the rules mean the same whatever directory eslint is started from.
@@ -156,7 +157,7 @@ const NO_NATIVE_DATE_INPUT = {
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'data/**', '.tmp/**', 'public/**', 'bench/results/**'],
+    ignores: LINT_IGNORED.map((folder) => `${folder}/**`),
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

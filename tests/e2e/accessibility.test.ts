@@ -114,7 +114,9 @@ async function visit(page: Page, path: string, network: NetworkWatch): Promise<v
   // fades out, its text then too faint by design; a full load dropped it. Toasts leave by
   // themselves within ERROR_TOAST_MS.
   await expect
-    .poll(() => page.locator('.bp6-toast').count(), { timeout: ERROR_TOAST_MS + 5_000 })
+    .poll(() => page.locator('.roost-toaster .bp6-toast').count(), {
+      timeout: ERROR_TOAST_MS + 5_000,
+    })
     .toBe(0);
   const left = await page.evaluate((to) => {
     const from = location.pathname;

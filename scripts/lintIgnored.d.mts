@@ -1,0 +1,2 @@
+/** The folders no lint step reads (see lintIgnored.mjs). */
+export declare const LINT_IGNORED: readonly string[];
