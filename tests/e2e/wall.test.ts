@@ -9,6 +9,7 @@ import { freePort } from '../helpers/processes';
 import { LIVE_WAIT, launchBrowser, signIn, startServer, type TestServer } from './harness';
 import {
   collectErrors,
+  colourAt,
   farmState,
   MAP_DRAWN_TIMEOUT_MS,
   openWall,
@@ -166,6 +167,12 @@ describe('alarm overview wall', () => {
       );
       await expect.poll(() => farmState(page, farm.id), LIVE_WAIT).toBe('normal');
       await expect.poll(() => regionState(page, farm.province_adcode), LIVE_WAIT).toBe('normal');
+      // On the map the province is not red (normal is a faint green over the land).
+      const redOf = async () => {
+        const { r, g } = await colourAt(page, centroidOf(farm.province_adcode));
+        return r - g;
+      };
+      await expect.poll(redOf, LIVE_WAIT).toBeLessThan(0);
       // The farm's province drilled down: its row in the side panel follows the live state too.
       const centroid = await pixelOf(page, centroidOf(farm.province_adcode));
       await page.mouse.click(centroid.x, centroid.y);
@@ -181,6 +188,8 @@ describe('alarm overview wall', () => {
       await page.getByTestId('wall-whole-map').click();
       await page.getByTestId('wall-drill').waitFor({ state: 'detached' });
       await expect.poll(() => regionState(page, farm.province_adcode), LIVE_WAIT).toBe('alarm');
+      // The province is red on the map, to be seen from across the room.
+      await expect.poll(redOf, LIVE_WAIT).toBeGreaterThan(40);
       await expect
         .poll(
           () => page.getByTestId('wall-count-alarm').getByTestId('value').textContent(),

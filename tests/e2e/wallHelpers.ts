@@ -77,6 +77,29 @@ export async function pixelOf(
 }
 
 /**
+ * The colour the wall shows at a longitude/latitude, as a person sees it: a screenshot of that
+ * pixel (the map's WebGL canvases keep no drawing to read back), decoded in the page.
+ */
+export async function colourAt(
+  page: Page,
+  lngLat: [number, number],
+): Promise<{ r: number; g: number; b: number }> {
+  const { x, y } = await pixelOf(page, lngLat);
+  const png = await page.screenshot({
+    clip: { x: Math.round(x), y: Math.round(y), width: 1, height: 1 },
+  });
+  const [r = 0, g = 0, b = 0] = await page.evaluate(async (base64) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const canvas = new OffscreenCanvas(1, 1);
+    const context = canvas.getContext('2d')!;
+    context.drawImage(bitmap, 0, 0);
+    return [...context.getImageData(0, 0, 1, 1).data];
+  }, png.toString('base64'));
+  return { r, g, b };
+}
+
+/**
  * One gateway of a demo house connected over MQTT, its alarm rules without the waiting minute:
  * a reading it publishes raises (or clears) an alarm at once. The caller ends the client.
  */

@@ -15,7 +15,7 @@ import { DESIGN_WIDTH_PX, STATE_RGB } from './constants';
 import { DeckOverlay, type DeckLoop } from './DeckOverlay';
 import { FarmPoints, radiusOf } from './farmPoints';
 import { PulseRings } from './pulseRings';
-import { wallMapStyle } from './mapStyle';
+import { LAND_LAYER, outlineRegion, paintRegions, wallMapStyle } from './mapStyle';
 import { boundsOf } from './wallModel';
 import { everyChange, type WallStore } from './WallStore';
 
@@ -43,8 +43,6 @@ const FIT_PADDING_PX = 60;
 const FARM_ZOOM = 7;
 /** Camera moves are short: a wall is read, not browsed. */
 const FLY_DURATION_MS = 800;
-/** Fill alpha of a region by state: alarms must read from across the room, normal stays quiet. */
-const REGION_ALPHA = { alarm: 150, offline: 70, normal: 40 } as const;
 
 interface Camera {
   longitude: number;
@@ -66,7 +64,7 @@ interface SelectedPoint {
 
 interface LiveLayerState {
   states: Map<string, WallState>;
-  /** The region states as a string: the shading is recomputed only when it changes. */
+  /** The region states as a string: the regions are painted again only when it changes. */
   statesKey: string;
   selected: SelectedPoint | null;
 }
@@ -126,35 +124,8 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
   };
 
   const buildLayers = () => {
-    const { states, statesKey, selected } = live.current;
+    const { selected } = live.current;
     return [
-      keep(
-        'regions',
-        [regions, selectedRegion, statesKey],
-        () =>
-          new GeoJsonLayer<AreaFeature['properties']>({
-            id: 'regions',
-            data: regions as never,
-            pickable: true,
-            stroked: true,
-            filled: true,
-            lineWidthUnits: 'pixels',
-            getLineWidth: (f) => (regionKey(f as AreaFeature) === selectedRegion ? 3 : 1),
-            getLineColor: (f) =>
-              regionKey(f as AreaFeature) === selectedRegion
-                ? [120, 200, 255, 255]
-                : [60, 110, 160, 255],
-            getFillColor: (f) => {
-              const state = states.get(regionKey(f as AreaFeature));
-              return state ? [...STATE_RGB[state], REGION_ALPHA[state]] : [0, 0, 0, 0];
-            },
-            updateTriggers: {
-              getFillColor: [statesKey],
-              getLineWidth: [selectedRegion],
-              getLineColor: [selectedRegion],
-            },
-          }),
-      ),
       // Only while a province is drilled, as the selected farm's layer only while one is: every
       // layer handed over is compared and drawn at each live update, empty or hidden.
       !cities
@@ -220,6 +191,10 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
       overlayRef.current?.setProps({ layers: buildRef.current() });
       loopRef.current?.wake();
     };
+    const paint = () => {
+      const map = mapRef.current?.getMap();
+      if (map && regions) paintRegions(map, regions, live.current.states);
+    };
     // The views' change this reaction last saw: a live update then redraws only the farms it
     // changed, and anything else (the first run, a rebuild) every farm.
     let seen = -1;
@@ -249,11 +224,29 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
           before.selected?.radius !== selected?.radius ||
           (before.selected === null) !== (selected === null);
         live.current = { states, statesKey, selected };
-        if (pointsChanged || statesKey !== before.statesKey || selectedChanged) redraw();
+        if (statesKey !== before.statesKey) paint();
+        if (pointsChanged || selectedChanged) redraw();
       },
       { fireImmediately: true, equals: everyChange },
     );
-  }, [store, points, selectedFarmId]);
+  }, [store, points, selectedFarmId, regions]);
+
+  // The regions' states and outline on a new map (style) and a new selection; the live updates
+  // paint the states in the reaction above. Painted again whenever MapLibre reloads the style's
+  // data, which drops nothing but may arrive after this effect.
+  useEffect(() => {
+    const map = mapRef.current?.getMap();
+    if (!loaded || !map || !regions) return;
+    const paint = () => {
+      paintRegions(map, regions, live.current.states);
+      outlineRegion(map, regions, selectedRegion);
+    };
+    paint();
+    map.on('styledata', paint);
+    return () => {
+      map.off('styledata', paint);
+    };
+  }, [loaded, style, regions, selectedRegion]);
 
   // The pulsing farms' rings, moved by the store's slots without a React render (PulseRings).
   useEffect(() => {
@@ -314,11 +307,13 @@ export const WallMap = observer(function WallMap({ store }: WallMapProps) {
     };
   }, [store, world, selectedRegion]);
 
+  // deck.gl picks the farms; a click beside them selects the region MapLibre drew there.
   const handleClick = (info: PickingInfo) => {
     const farm = info.layer?.id === 'farms' ? points.farms[info.index] : undefined;
-    if (farm) store.drill.selectFarm(farm.farmId);
-    else if (info.layer?.id === 'regions' && info.object)
-      store.drill.selectRegion(regionKey(info.object as AreaFeature));
+    if (farm) return store.drill.selectFarm(farm.farmId);
+    const [region] =
+      mapRef.current?.queryRenderedFeatures([info.x, info.y], { layers: [LAND_LAYER] }) ?? [];
+    if (region) store.drill.selectRegion(regionKey(region as unknown as AreaFeature));
   };
 
   if (!style) return null;
