@@ -8,8 +8,7 @@ import type { ApiClient } from '../../api/client';
 import { type WallState } from '../../contract/wall';
 import { figure, NO_FIGURE } from '../../i18n/numbers';
 import { CameraGrid } from '../cameras/CameraGrid';
-import { atMostEvery } from './atMostEvery';
-import { FARM_LINES_EVERY_MS, MAX_LISTED_FARMS, STATE_HEX } from './constants';
+import { MAX_LISTED_FARMS, STATE_HEX } from './constants';
 import { FarmLines } from './farmLines';
 import { houseState, type WallHouseInput } from './wallModel';
 import { everyChange, type WallStore } from './WallStore';
@@ -218,23 +217,14 @@ function FarmLegend({ store }: { store: WallStore }) {
   const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
     const lines = new FarmLines(list.current!, stateName);
-    // The lines compare what they show with the views themselves, read when the lines are
-    // written (the views are updated in place).
-    const write = atMostEvery(FARM_LINES_EVERY_MS, () => lines.show(store.views, MAX_LISTED_FARMS));
-    let farms: readonly unknown[] | null = null;
+    // Every change of the views: the lines compare what they show with the views themselves.
     const dispose = reaction(
       () => store.views,
-      (views) => {
-        // A new list of farms (the first, a refetch) is written at once; live changes are spaced.
-        if (views !== farms) write.now();
-        else write.request();
-        farms = views;
-      },
+      (views) => lines.show(views, MAX_LISTED_FARMS),
       { fireImmediately: true, equals: everyChange },
     );
     return () => {
       dispose();
-      write.dispose();
       // A new language makes new lines: these would stay beside them.
       lines.clear();
     };

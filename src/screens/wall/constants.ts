@@ -47,11 +47,3 @@ export const MAX_PULSE_MARKERS = 100;
  * each second than the map itself; the gravest farms come first.
  */
 export const MAX_LISTED_FARMS = 200;
-/**
- * The gravest farms' lines are written at most this often. They are the map as text for a screen
- * reader, read on demand (not announced): a list that changes every second is harder to read,
- * not more current. In an alarm storm at 10,000 farms all 200 lines change each second, and
- * writing them was the largest single part of an update after the views (about 1.2 ms in
- * bench/wall.ts's profile).
- */
-export const FARM_LINES_EVERY_MS = 3_000;
